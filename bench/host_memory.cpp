@@ -1,0 +1,57 @@
+#include "host_memory.hpp"
+
+#include "memory.hpp"
+
+#include <stdexcept>
+
+namespace gpubench::bench {
+
+CUdeviceptr HostBuffer::device_ptr() const {
+  throw std::logic_error("this host memory is not mapped into the device's address space");
+}
+
+namespace {
+
+template <typename Buffer> class HostBufferOf : public HostBuffer {
+public:
+  template <typename... Args> explicit HostBufferOf(Args&&... args) : buffer_(args...) {}
+  [[nodiscard]] std::byte* data() const override { return buffer_.data(); }
+  [[nodiscard]] CUdeviceptr device_ptr() const override {
+    if constexpr (requires { buffer_.device_ptr(); }) {
+      return buffer_.device_ptr();
+    } else {
+      return HostBuffer::device_ptr();
+    }
+  }
+
+private:
+  Buffer buffer_;
+};
+
+} // namespace
+
+const std::vector<HostMemoryKind>& host_memory_kinds() {
+  static const std::vector<HostMemoryKind> kinds{
+      {"pageable", false, false, false,
+       [](std::size_t bytes) -> std::unique_ptr<HostBuffer> {
+         return std::make_unique<HostBufferOf<PageableHostBuffer>>(bytes);
+       }},
+      {"pinned", true, false, true,
+       [](std::size_t bytes) -> std::unique_ptr<HostBuffer> {
+         return std::make_unique<HostBufferOf<PinnedHostBuffer>>(
+             bytes, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
+       }},
+      {"pinned_wc", true, true, false,
+       [](std::size_t bytes) -> std::unique_ptr<HostBuffer> {
+         return std::make_unique<HostBufferOf<PinnedHostBuffer>>(
+             bytes, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_WRITECOMBINED);
+       }},
+      {"registered", true, false, false,
+       [](std::size_t bytes) -> std::unique_ptr<HostBuffer> {
+         return std::make_unique<HostBufferOf<RegisteredHostBuffer>>(bytes);
+       }},
+  };
+  return kinds;
+}
+
+} // namespace gpubench::bench

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace gpubench::bench {
+
+// A host buffer of one of the kinds the copy family compares.
+class HostBuffer {
+public:
+  HostBuffer() = default;
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  HostBuffer(HostBuffer&&) = delete;
+  HostBuffer& operator=(HostBuffer&&) = delete;
+  virtual ~HostBuffer() = default;
+  [[nodiscard]] virtual std::byte* data() const = 0;
+  // The device's address for mapped memory; throws for memory that is not mapped.
+  [[nodiscard]] virtual CUdeviceptr device_ptr() const;
+};
+
+struct HostBuffers {
+  std::unique_ptr<HostBuffer> a;
+  std::unique_ptr<HostBuffer> b;
+};
+
+// One kind of host memory: how it is allocated and what that implies for copying it.
+struct HostMemoryKind {
+  const char* name;
+  bool page_locked;    // DMA straight from it; async copies do not wait on the host
+  bool write_combined; // uncached for CPU reads: never read it on the CPU
+  bool device_mapped;  // kernels can read and write it (zero-copy)
+  std::unique_ptr<HostBuffer> (*allocate)(std::size_t bytes);
+};
+
+// pageable, pinned, pinned_wc, registered.
+[[nodiscard]] const std::vector<HostMemoryKind>& host_memory_kinds();
+
+} // namespace gpubench::bench

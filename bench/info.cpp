@@ -1,0 +1,45 @@
+#include "info.hpp"
+
+#include "context.hpp"
+#include "device_info.hpp"
+#include "embedded_images.hpp"
+#include "module.hpp"
+#include "runtime_kernels.hpp"
+#include "sizes.hpp"
+#include "version.hpp"
+
+#include <fmt/format.h>
+
+namespace gpubench::bench {
+
+void print_info(std::FILE* out, int ordinal) {
+  const int count = device_count();
+  fmt::print(out, "gpubench {}\ndriver supports CUDA {}, runtime CUDA {}\n{} CUDA device{}\n",
+             version, format_cuda_version(driver_version()),
+             format_cuda_version(runtime_version()), count, count == 1 ? "" : "s");
+  for (int i = 0; i < count; ++i) {
+    const DeviceInfo d = query_device(i);
+    fmt::print(out, "  [{}] {}: compute capability {}.{}, {} SMs, {} memory, {} L2, {}\n", i,
+               d.name, d.compute_capability_major, d.compute_capability_minor, d.sm_count,
+               format_size(d.memory_bytes), format_size(static_cast<std::size_t>(d.l2_bytes)),
+               d.pci_bus_id);
+  }
+
+  const PrimaryContext context(device_at(ordinal));
+  fmt::print(out, "kernels, as loaded on device {} (cuFuncGetAttribute):\n", ordinal);
+  const Module fatbin(saxpy_fatbin().data());
+  fmt::print(out, "  {}\n",
+             format_kernel_attributes("saxpy [embedded fatbin, cuModuleLoadData]",
+                                      kernel_attributes(fatbin.function("saxpy"))));
+  const Module ptx(saxpy_ptx());
+  fmt::print(out, "  {}\n",
+             format_kernel_attributes("saxpy [embedded PTX, JIT by the driver]",
+                                      kernel_attributes(ptx.function("saxpy"))));
+  for (const RuntimeKernel& kernel : runtime_kernels()) {
+    fmt::print(out, "  {}\n",
+               format_kernel_attributes(kernel.name + " [runtime]",
+                                        kernel_attributes(driver_function(kernel.symbol))));
+  }
+}
+
+} // namespace gpubench::bench

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstddef>
+
+namespace gpubench::bench {
+
+// One launch-probe kernel per parameter-block size, with the typed launchers that <<<>>> and
+// cudaLaunchKernelEx need (they must be compiled by nvcc; everything else lives in launch.cpp).
+struct LaunchTarget {
+  std::size_t bytes;
+  const void* symbol;
+  void (*chevron)(CUstream stream, const void* payload);
+  cudaError_t (*launch_ex)(const cudaLaunchConfig_t& config, const void* payload);
+};
+
+// 0, 8, 256, 4096 and 32764 bytes.
+[[nodiscard]] const std::array<LaunchTarget, 5>& launch_targets();
+
+} // namespace gpubench::bench

@@ -1,0 +1,42 @@
+#include "memory_ceiling.hpp"
+
+#include "driver_api.hpp"
+#include "measure.hpp"
+#include "session.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace gpubench::bench {
+namespace {
+
+struct MemoryCeiling {
+  explicit MemoryCeiling(Session& session) {
+    constexpr std::size_t bytes = std::size_t{1} << 30;
+    constexpr std::size_t copies_per_batch = 8;
+    const DeviceBuffer source(bytes);
+    const DeviceBuffer destination(bytes);
+    GPUBENCH_CU(cuMemsetD32Async, source.ptr(), 0x3F800000U, bytes / 4, session.stream());
+    StreamGate gate;
+    const auto copy = [&] {
+      GPUBENCH_CU(cuMemcpyDtoDAsync, destination.ptr(), source.ptr(), bytes, session.stream());
+    };
+    copy(); // warm-up
+    std::array<double, 5> rates{};
+    for (double& rate : rates) {
+      const double seconds = gated_batch_seconds(gate, session.stream(), copies_per_batch, copy);
+      rate = 2.0 * bytes * copies_per_batch / seconds;
+    }
+    std::nth_element(rates.begin(), rates.begin() + rates.size() / 2, rates.end());
+    bytes_per_second = rates[rates.size() / 2];
+  }
+  double bytes_per_second = 0.0;
+};
+
+} // namespace
+
+double memory_ceiling_bytes_per_second(Session& session) {
+  return session.state<MemoryCeiling>().bytes_per_second;
+}
+
+} // namespace gpubench::bench

@@ -1,0 +1,259 @@
+// saxpy/<variant>/<N>: y = alpha*x + y, every way a user would run it, against the memory
+// ceiling. GPU time from events (UseManualTime); 12 bytes per element (read x, read y, write y).
+#include "benchmarks.hpp"
+#include "driver_api.hpp"
+#include "embedded_images.hpp"
+#include "failures.hpp"
+#include "graph.hpp"
+#include "measure.hpp"
+#include "memory_ceiling.hpp"
+#include "module.hpp"
+#include "random_fill.hpp"
+#include "saxpy_launchers.hpp"
+#include "saxpy_reference.hpp"
+#include "session.hpp"
+#include "sizes.hpp"
+
+#include <benchmark/benchmark.h>
+#include <cublas_v2.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace gpubench::bench {
+namespace {
+
+constexpr std::size_t bytes_per_element = 3 * sizeof(float);
+constexpr int block_threads = 256;
+constexpr std::uint64_t x_seed = 0x5A5A0001;
+constexpr std::uint64_t y_seed = 0x5A5A0002;
+
+void check_cublas(cublasStatus_t status, const char* call) {
+  if (status != CUBLAS_STATUS_SUCCESS) {
+    throw CudaError(call, cublasGetStatusName(status), cublasGetStatusString(status), status);
+  }
+}
+
+struct CublasRelease {
+  void operator()(cublasHandle_t handle) const noexcept { cublasDestroy(handle); }
+};
+
+// The family's state, kept across Google Benchmark's runs: random inputs on host and device
+// for the largest N asked for so far (smaller N use a prefix), the walk-through's module, and
+// the cuBLAS handle.
+struct SaxpyState {
+  explicit SaxpyState(Session& session)
+      : module(saxpy_fatbin().data()), driver_saxpy(module.function("saxpy")),
+        flusher(static_cast<std::size_t>(session.device().l2_bytes)) {
+    vec4_grid = session.device().sm_count * saxpy_vec4_blocks_per_sm(block_threads);
+    float a = 0.0F;
+    fill_random(std::span(&a, 1), 0x5A5A0003);
+    alpha = 1.0F + a; // in [0, 2): random, never 0 (fill_random never yields -1 exactly)
+  }
+
+  void ensure_capacity(std::size_t n) {
+    if (n <= capacity) {
+      return;
+    }
+    x.clear();
+    y0.clear();
+    dx.reset();
+    dy.reset();
+    dx.emplace(n * sizeof(float));
+    dy.emplace(n * sizeof(float));
+    x.resize(n);
+    y0.resize(n);
+    result.resize(n);
+    fill_random(x, x_seed);
+    fill_random(y0, y_seed);
+    GPUBENCH_CU(cuMemcpyHtoD, dx->ptr(), x.data(), n * sizeof(float));
+    capacity = n;
+  }
+
+  cublasHandle_t cublas() {
+    if (!cublas_handle) {
+      cublasHandle_t handle = nullptr;
+      check_cublas(cublasCreate(&handle), "cublasCreate(&handle)");
+      cublas_handle = UniqueHandle<cublasHandle_t, CublasRelease>(handle);
+    }
+    return cublas_handle.get();
+  }
+
+  Module module;
+  CUfunction driver_saxpy;
+  L2Flusher flusher;
+  StreamGate gate;
+  EventPairs events;
+  int vec4_grid = 0;
+  float alpha = 0.0F;
+  std::size_t capacity = 0;
+  std::vector<float> x;
+  std::vector<float> y0;
+  std::vector<float> result;
+  std::optional<DeviceBuffer> dx;
+  std::optional<DeviceBuffer> dy;
+  UniqueHandle<cublasHandle_t, CublasRelease> cublas_handle;
+};
+
+// One launch of the computation on `stream`, as a variant does it.
+struct SaxpyCall {
+  SaxpyState& s;
+  CUstream stream;
+  std::size_t n;
+  [[nodiscard]] float* x() const { return s.dx->as<float>(); }
+  [[nodiscard]] float* y() const { return s.dy->as<float>(); }
+  [[nodiscard]] unsigned int grid() const {
+    return static_cast<unsigned int>((n + block_threads - 1) / block_threads);
+  }
+};
+
+void launch_driver(const SaxpyCall& c) {
+  float alpha = c.s.alpha;
+  CUdeviceptr x = c.s.dx->ptr();
+  CUdeviceptr y = c.s.dy->ptr();
+  auto n = static_cast<std::int32_t>(c.n);
+  void* params[] = {&alpha, &x, &y, &n};
+  GPUBENCH_CU(cuLaunchKernel, c.s.driver_saxpy, c.grid(), 1, 1, block_threads, 1, 1, 0, c.stream,
+              params, nullptr);
+}
+
+void launch_runtime(const SaxpyCall& c) {
+  launch_saxpy_runtime(c.grid(), block_threads, c.stream, c.s.alpha, c.x(), c.y(),
+                       static_cast<std::int32_t>(c.n));
+}
+
+void launch_vec4(const SaxpyCall& c) {
+  launch_saxpy_vec4(c.s.vec4_grid, block_threads, c.stream, c.s.alpha, c.x(), c.y(),
+                    static_cast<std::int64_t>(c.n));
+}
+
+void launch_cublas(const SaxpyCall& c) {
+  check_cublas(cublasSaxpy(c.s.cublas(), static_cast<int>(c.n), &c.s.alpha, c.x(), 1, c.y(), 1),
+               "cublasSaxpy");
+}
+
+void launch_thrust(const SaxpyCall& c) { thrust_saxpy(c.stream, c.s.alpha, c.x(), c.y(), c.n); }
+
+struct Variant {
+  const char* name;
+  void (*launch)(const SaxpyCall&);
+  bool graph = false; // replay `launch` from a captured CUDA graph
+};
+
+// The walk-through's kernel stays one element per thread and int32 N, as it was written.
+const Variant variants[] = {
+    {"driver", launch_driver},  {"runtime", launch_runtime}, {"vec4", launch_vec4},
+    {"cublas", launch_cublas},  {"thrust", launch_thrust},   {"graph", launch_driver, true},
+};
+
+// Enough launches per timed batch that event resolution and gaps do not dominate small N,
+// few enough to stay far below the stream's queue depth.
+std::size_t batch_launches(std::size_t n) {
+  return std::clamp<std::size_t>((std::size_t{1} << 22) / n, 1, 64);
+}
+
+void fits_or_throw(std::size_t n) {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  GPUBENCH_CU(cuMemGetInfo, &free_bytes, &total_bytes);
+  const std::size_t needed = 2 * n * sizeof(float);
+  if (needed > free_bytes) {
+    throw std::length_error(fmt::format("N = {} needs {} of device memory, {} is free", n,
+                                        format_size(needed), format_size(free_bytes)));
+  }
+}
+
+void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
+  Session& session = bench::session();
+  try {
+    fits_or_throw(n);
+  } catch (const std::length_error& error) {
+    skip(state, error.what());
+    return;
+  }
+  auto& s = session.state<SaxpyState>();
+  s.ensure_capacity(n);
+  const CUstream stream = session.stream();
+  GPUBENCH_CU(cuMemcpyHtoDAsync, s.dy->ptr(), s.y0.data(), n * sizeof(float), stream);
+  if (variant.launch == launch_cublas) {
+    check_cublas(cublasSetStream(s.cublas(), stream), "cublasSetStream");
+  }
+  const SaxpyCall call{s, stream, n};
+  std::optional<GraphExec> graph;
+  if (variant.graph) {
+    graph.emplace(capture_graph(stream, [&] { variant.launch(call); }));
+  }
+  const auto launch = [&] {
+    if (graph) {
+      graph->launch(stream);
+    } else {
+      variant.launch(call);
+    }
+  };
+
+  // Cold L2: flush before each launch while the working set (x and y) could still sit in L2.
+  const bool flush = session.l2() == L2Mode::cold &&
+                     n * 2 * sizeof(float) < 4 * static_cast<std::size_t>(session.device().l2_bytes);
+  const std::size_t batch = batch_launches(n);
+  const auto time_batch = [&] {
+    if (!flush) {
+      return gated_batch_seconds(s.gate, stream, batch, launch);
+    }
+    for (std::size_t i = 0; i < batch; ++i) {
+      s.flusher.flush(stream);
+      s.events.record_start(i, stream);
+      launch();
+      s.events.record_stop(i, stream);
+    }
+    return s.events.total_seconds(batch);
+  };
+  static_cast<void>(time_batch()); // warm-up: first-launch costs and clocks out of the figures
+  while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
+    state.SetIterationTime(time_batch());
+  }
+
+  // Verify one launch from fresh inputs against the CPU reference, element for element.
+  GPUBENCH_CU(cuMemcpyHtoDAsync, s.dy->ptr(), s.y0.data(), n * sizeof(float), stream);
+  launch();
+  GPUBENCH_CU(cuMemcpyDtoHAsync, s.result.data(), s.dy->ptr(), n * sizeof(float), stream);
+  GPUBENCH_CU(cuStreamSynchronize, stream);
+  const std::span<const float> x(s.x.data(), n);
+  const std::span<const float> y0(s.y0.data(), n);
+  const std::span<const float> y(s.result.data(), n);
+  if (const auto mismatch = find_saxpy_mismatch(s.alpha, x, y0, y)) {
+    fail(state, describe(*mismatch, n));
+    return;
+  }
+
+  const auto iterations = static_cast<double>(state.iterations());
+  const double peak = memory_ceiling_bytes_per_second(session);
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(n * bytes_per_element));
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
+  state.counters["pct_of_peak"] = benchmark::Counter(
+      100.0 * iterations * static_cast<double>(n * bytes_per_element) / peak,
+      benchmark::Counter::kIsRate);
+  state.counters["peak_bytes_per_second"] = peak;
+  state.SetLabel(flush ? "l2_flushed" : "l2_not_flushed");
+}
+
+} // namespace
+
+void register_saxpy() {
+  for (const Variant& variant : variants) {
+    for (std::size_t n = std::size_t{1} << 10; n <= std::size_t{1} << 30; n *= 4) {
+      benchmark::RegisterBenchmark(
+          fmt::format("saxpy/{}/{}", variant.name, n).c_str(),
+          [&variant, n](benchmark::State& state) {
+            guarded(state, [&] { run_saxpy(state, variant, n); });
+          })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+    }
+  }
+}
+
+} // namespace gpubench::bench

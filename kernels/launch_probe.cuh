@@ -1,0 +1,32 @@
+#pragma once
+
+#include <cstddef>
+
+// Kernels whose only job is to prove they ran: every launch adds one to a launch counter, and a
+// launch whose parameter block arrived intact (first byte 0x5A, last byte 0xA5) also adds one to
+// an intact counter. After a benchmark both must equal the launches it made.
+struct LaunchCounts {
+  unsigned long long launched = 0;
+  unsigned long long intact = 0;
+};
+
+// Host access to the counters, which live in launch_probe.cu (device globals cannot be shared
+// across translation units without relocatable device code). Both throw gpubench::CudaError.
+LaunchCounts read_launch_counts();
+void reset_launch_counts();
+
+inline constexpr unsigned char payload_first_byte = 0x5A;
+inline constexpr unsigned char payload_last_byte = 0xA5;
+
+template <std::size_t Bytes> struct Payload {
+  unsigned char bytes[Bytes];
+};
+
+// One kernel per parameter-block size (plain functions, not a template, so one definition in
+// launch_probe.cu serves every translation unit). 32764 bytes is the largest block CUDA 12.1+
+// accepts on Volta and newer.
+__global__ void launch_probe_empty();
+__global__ void launch_probe_8(Payload<8> payload);
+__global__ void launch_probe_256(Payload<256> payload);
+__global__ void launch_probe_4096(Payload<4096> payload);
+__global__ void launch_probe_32764(Payload<32764> payload);

@@ -1,0 +1,20 @@
+#include "stream_gate.cuh"
+
+namespace {
+__device__ unsigned long long global_timer_ns() {
+  unsigned long long now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  return now;
+}
+} // namespace
+
+__global__ void stream_gate(const volatile int* release, unsigned long long timeout_ns,
+                            int* timed_out) {
+  const unsigned long long start = global_timer_ns();
+  while (*release == 0) {
+    if (global_timer_ns() - start > timeout_ns) {
+      *timed_out = 1;
+      return;
+    }
+  }
+}

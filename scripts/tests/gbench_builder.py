@@ -1,0 +1,118 @@
+"""Build gpubench-shaped Google Benchmark JSON documents for tests.
+
+Entries follow what Google Benchmark 1.8 writes: an "iteration" entry per repetition and,
+with two or more repetitions, mean/median/stddev/cv "aggregate" entries named
+run_name + "_" + aggregate_name.
+"""
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+Values = float | Sequence[float]
+
+_AGGREGATES: dict[str, Callable[[np.ndarray], float]] = {
+    "mean": np.mean,
+    "median": np.median,
+    "stddev": lambda v: np.std(v, ddof=1),
+    "cv": lambda v: np.std(v, ddof=1) / np.mean(v),
+}
+
+
+def run_entries(name: str, samples: Sequence[dict[str, float]], *, time_unit: str = "us",
+                aggregates_only: bool = False) -> list[dict[str, Any]]:
+    """Entries of one run; each sample holds real_time (in time_unit) and counters."""
+    n = len(samples)
+    common = {"run_name": name, "repetitions": n, "threads": 1, "time_unit": time_unit}
+    iterations = [
+        {"name": name, "run_type": "iteration", "repetition_index": i, "iterations": 1000,
+         **common, "cpu_time": s["real_time"], **s}
+        for i, s in enumerate(samples)
+    ]
+    if n < 2:
+        return iterations
+    aggregates = []
+    for agg_name, statistic in _AGGREGATES.items():
+        entry = {"name": f"{name}_{agg_name}", "run_type": "aggregate", "aggregate_name": agg_name,
+                 "aggregate_unit": "percentage" if agg_name == "cv" else "time",
+                 "iterations": n, **common}
+        for key in iterations[0].keys() - entry.keys() - {"repetition_index", "name"}:
+            entry[key] = float(statistic(np.array([it[key] for it in iterations])))
+        aggregates.append(entry)
+    return aggregates if aggregates_only else iterations + aggregates
+
+
+def copy_run(direction: str, memory: str, api: str, size_bytes: int, gbps: Values,
+             **kw: Any) -> list[dict[str, Any]]:
+    samples = [{"real_time": size_bytes / (g * 1e9) * 1e6, "bytes_per_second": g * 1e9,
+                "us_per_copy": size_bytes / (g * 1e9) * 1e6} for g in np.atleast_1d(gbps)]
+    return run_entries(f"copy/{direction}/{memory}/{api}/{size_bytes}/manual_time", samples, **kw)
+
+
+def launch_run(path: str, measure: str, params_bytes: int, us: Values,
+               **kw: Any) -> list[dict[str, Any]]:
+    samples = [{"real_time": u, "us_per_launch": u} for u in np.atleast_1d(us)]
+    return run_entries(f"launch/{path}/{measure}/params:{params_bytes}/manual_time", samples,
+                       **kw)
+
+
+def module_run(what: str, us: Values, **kw: Any) -> list[dict[str, Any]]:
+    return run_entries(f"launch/module/{what}/manual_time",
+                       [{"real_time": u} for u in np.atleast_1d(us)], **kw)
+
+
+def saxpy_run(variant: str, n: int, gbps: Values, peak_gbps: float,
+              **kw: Any) -> list[dict[str, Any]]:
+    bytes_moved = 12 * n  # read x and y, write y, float32
+    samples = []
+    for g in np.atleast_1d(gbps):
+        seconds = bytes_moved / (g * 1e9)
+        samples.append({"real_time": seconds * 1e6, "bytes_per_second": g * 1e9,
+                        "items_per_second": n / seconds, "pct_of_peak": 100 * g / peak_gbps,
+                        "peak_bytes_per_second": peak_gbps * 1e9})
+    return run_entries(f"saxpy/{variant}/{n}/manual_time", samples, **kw)
+
+
+def copy_model_gbps(size_bytes: int, t0_us: float, bandwidth_gbps: float) -> float:
+    """Bandwidth of a copy following t(s) = t0 + s/B."""
+    return size_bytes / (t0_us * 1e-6 + size_bytes / (bandwidth_gbps * 1e9)) / 1e9
+
+
+def full_suite(t0_us: float = 8.0, bandwidth_gbps: float = 50.0) -> list[dict[str, Any]]:
+    """One run of every family, copies following the latency-bandwidth model exactly."""
+    entries = []
+    for direction in ("HtoD", "DtoH"):
+        for size in 4 ** np.arange(5, 15):
+            gbps = copy_model_gbps(int(size), t0_us, bandwidth_gbps)
+            entries += copy_run(direction, "pinned", "async", int(size), gbps)
+    for path in ("runtime", "driver", "graph"):
+        for measure, base_us in (("submit", 2.0), ("roundtrip", 6.0)):
+            for params in (0, 256, 4096):
+                entries += launch_run(path, measure, params, base_us + params / 4096)
+    entries += module_run("cubin_load", 150.0) + module_run("ptx_jit", 9000.0)
+    for variant in ("runtime", "vec4", "cublas"):
+        for n in 4 ** np.arange(8, 14):
+            entries += saxpy_run(variant, int(n), 3000.0 * n / (n + 4**10), peak_gbps=3900.0)
+    return entries
+
+
+def document(entries: list[dict[str, Any]], gpu_name: str = "NVIDIA H200",
+             driver_version: str = "570.86.15", **context: str) -> dict[str, Any]:
+    return {
+        "context": {
+            "date": "2025-01-01T00:00:00+00:00", "host_name": "gpu-runner",
+            "executable": "build/gpubench", "num_cpus": 16, "mhz_per_cpu": 2000,
+            "library_build_type": "release", "gpu_name": gpu_name, "gpu_uuid": "GPU-0000",
+            "compute_capability": "9.0", "sm_count": "132", "driver_version": driver_version,
+            "cuda_runtime_version": "12080", "gpubench_version": "0.1.0", **context,
+        },
+        "benchmarks": entries,
+    }
+
+
+def write_json(path: Path, doc: Any) -> Path:
+    path.write_text(json.dumps(doc, indent=1))
+    return path

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "driver_api.hpp"
+#include "unique_handle.hpp"
+
+#include <cuda.h>
+
+namespace gpubench {
+
+namespace detail {
+struct GraphRelease {
+  void operator()(CUgraph graph) const noexcept { driver_api().cuGraphDestroy(graph); }
+};
+struct GraphExecRelease {
+  void operator()(CUgraphExec exec) const noexcept { driver_api().cuGraphExecDestroy(exec); }
+};
+} // namespace detail
+
+// An instantiated CUDA graph, ready to replay with launch().
+class GraphExec {
+public:
+  explicit GraphExec(CUgraph graph) {
+    CUgraphExec exec = nullptr;
+    GPUBENCH_CU(cuGraphInstantiateWithFlags, &exec, graph, 0);
+    handle_ = decltype(handle_)(exec);
+  }
+  void launch(CUstream stream) const { GPUBENCH_CU(cuGraphLaunch, handle_.get(), stream); }
+
+private:
+  UniqueHandle<CUgraphExec, detail::GraphExecRelease> handle_;
+};
+
+// Captures what enqueue() puts on `stream` into a graph and instantiates it once.
+template <typename Enqueue> GraphExec capture_graph(CUstream stream, Enqueue&& enqueue) {
+  GPUBENCH_CU(cuStreamBeginCapture, stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+  CUgraph raw = nullptr;
+  try {
+    enqueue();
+  } catch (...) {
+    driver_api().cuStreamEndCapture(stream, &raw);
+    UniqueHandle<CUgraph, detail::GraphRelease> discarded(raw);
+    throw;
+  }
+  GPUBENCH_CU(cuStreamEndCapture, stream, &raw);
+  const UniqueHandle<CUgraph, detail::GraphRelease> graph(raw);
+  return GraphExec(graph.get());
+}
+
+} // namespace gpubench

@@ -1,0 +1,86 @@
+#pragma once
+
+#include "unique_handle.hpp"
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <memory>
+#include <span>
+
+namespace gpubench {
+
+namespace detail {
+struct DeviceRelease {
+  void operator()(CUdeviceptr ptr) const noexcept;
+};
+struct PinnedRelease {
+  void operator()(void* ptr) const noexcept;
+};
+struct UnregisterRelease {
+  void operator()(void* ptr) const noexcept;
+};
+struct PageableRelease {
+  void operator()(std::byte* ptr) const noexcept;
+};
+} // namespace detail
+
+// Device memory from cuMemAlloc.
+class DeviceBuffer {
+public:
+  explicit DeviceBuffer(std::size_t bytes);
+  [[nodiscard]] CUdeviceptr ptr() const noexcept { return handle_.get(); }
+  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+  template <typename T> [[nodiscard]] T* as() const noexcept {
+    return reinterpret_cast<T*>(handle_.get());
+  }
+
+private:
+  UniqueHandle<CUdeviceptr, detail::DeviceRelease> handle_;
+  std::size_t bytes_;
+};
+
+// Ordinary host memory, touched on allocation so that first-touch page faults are not timed.
+class PageableHostBuffer {
+public:
+  explicit PageableHostBuffer(std::size_t bytes);
+  [[nodiscard]] std::byte* data() const noexcept { return memory_.get(); }
+  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+  [[nodiscard]] std::span<std::byte> span() const noexcept { return {data(), bytes_}; }
+
+private:
+  std::unique_ptr<std::byte, detail::PageableRelease> memory_;
+  std::size_t bytes_;
+};
+
+// Page-locked host memory from cuMemHostAlloc; `flags` selects portable, write-combined or
+// device-mapped memory (CU_MEMHOSTALLOC_*).
+class PinnedHostBuffer {
+public:
+  explicit PinnedHostBuffer(std::size_t bytes, unsigned int flags = 0);
+  [[nodiscard]] std::byte* data() const noexcept { return static_cast<std::byte*>(handle_.get()); }
+  [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
+  [[nodiscard]] std::span<std::byte> span() const noexcept { return {data(), bytes_}; }
+  // The device's address for this memory (needs CU_MEMHOSTALLOC_DEVICEMAP).
+  [[nodiscard]] CUdeviceptr device_ptr() const;
+
+private:
+  UniqueHandle<void*, detail::PinnedRelease> handle_;
+  std::size_t bytes_;
+};
+
+// Pageable memory page-locked after the fact with cuMemHostRegister, as a library that receives
+// a caller's buffer would do.
+class RegisteredHostBuffer {
+public:
+  explicit RegisteredHostBuffer(std::size_t bytes);
+  [[nodiscard]] std::byte* data() const noexcept { return memory_.data(); }
+  [[nodiscard]] std::size_t bytes() const noexcept { return memory_.bytes(); }
+  [[nodiscard]] std::span<std::byte> span() const noexcept { return memory_.span(); }
+
+private:
+  PageableHostBuffer memory_;
+  UniqueHandle<void*, detail::UnregisterRelease> registration_;
+};
+
+} // namespace gpubench

@@ -1,0 +1,47 @@
+#pragma once
+
+#include "pci_link.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace gpubench {
+
+// What NVML reports about a GPU's state at one moment: the clocks and thermals that tell a
+// throttled run from a healthy one.
+struct GpuTelemetry {
+  int sm_clock_mhz = 0;
+  int memory_clock_mhz = 0;
+  int temperature_c = 0;
+  double power_w = 0.0;
+};
+
+// NVML, opened with dlopen: it ships with the driver, not the toolkit, so gpubench must start
+// without it and report "unavailable" instead of failing.
+class Nvml {
+public:
+  // Null when libnvidia-ml.so.1 is absent or nvmlInit fails.
+  [[nodiscard]] static std::unique_ptr<Nvml> open();
+  Nvml(const Nvml&) = delete;
+  Nvml& operator=(const Nvml&) = delete;
+  Nvml(Nvml&&) = delete;
+  Nvml& operator=(Nvml&&) = delete;
+  ~Nvml();
+
+  // The kernel driver's release, e.g. "580.159.04".
+  [[nodiscard]] std::optional<std::string> driver_version() const;
+  [[nodiscard]] std::optional<PciLink> pci_link(const std::string& pci_bus_id) const;
+  [[nodiscard]] std::optional<GpuTelemetry> telemetry(const std::string& pci_bus_id) const;
+
+  struct Api;
+
+private:
+  explicit Nvml(std::unique_ptr<Api> api);
+  std::unique_ptr<Api> api_;
+};
+
+// "1980 MHz SM, 3201 MHz memory, 34 C, 72.5 W".
+[[nodiscard]] std::string format_telemetry(const GpuTelemetry& telemetry);
+
+} // namespace gpubench

@@ -1,0 +1,110 @@
+// gpubench as a user runs it: exit codes and one-line errors, on machines with and without a GPU.
+#include "context.hpp"
+#include "cuda_error.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace {
+
+struct Outcome {
+  int status = -1;
+  std::string output; // stdout and stderr together
+};
+
+Outcome run_gpubench(const std::string& args) {
+  const std::string command = std::string(GPUBENCH_BINARY) + " " + args + " 2>&1";
+  Outcome outcome;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    return outcome;
+  }
+  std::array<char, 4096> chunk{};
+  while (const std::size_t n = fread(chunk.data(), 1, chunk.size(), pipe)) {
+    outcome.output.append(chunk.data(), n);
+  }
+  const int raw = pclose(pipe);
+  outcome.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+  return outcome;
+}
+
+bool has_gpu() {
+  try {
+    return gpubench::device_count() > 0;
+  } catch (const gpubench::CudaError&) {
+    return false;
+  }
+}
+
+void expect_one_line_error(const Outcome& outcome, int status, const std::string& text) {
+  EXPECT_EQ(outcome.status, status) << outcome.output;
+  ASSERT_FALSE(outcome.output.empty());
+  EXPECT_EQ(outcome.output.find('\n'), outcome.output.size() - 1) << outcome.output;
+  EXPECT_TRUE(outcome.output.starts_with("gpubench: ")) << outcome.output;
+  EXPECT_NE(outcome.output.find(text), std::string::npos) << outcome.output;
+}
+
+TEST(Cli, ListsBenchmarksWithoutTouchingTheGpu) {
+  const Outcome outcome = run_gpubench("--benchmark_list_tests --benchmark_filter=saxpy/driver");
+  EXPECT_EQ(outcome.status, 0) << outcome.output;
+  EXPECT_NE(outcome.output.find("saxpy/driver/1024/manual_time"), std::string::npos);
+  EXPECT_NE(outcome.output.find("saxpy/driver/1073741824/manual_time"), std::string::npos);
+  EXPECT_EQ(outcome.output.find("saxpy/runtime"), std::string::npos);
+}
+
+TEST(Cli, EveryFamilyIsRegistered) {
+  const Outcome outcome = run_gpubench("--benchmark_list_tests");
+  EXPECT_EQ(outcome.status, 0);
+  for (const char* name :
+       {"saxpy/vec4/268435456/", "saxpy/cublas/1024/", "saxpy/thrust/1024/", "saxpy/graph/1024/",
+        "launch/driver/submit/params:0/", "launch/graph/roundtrip/params:32764/",
+        "launch/module/ptx_jit/", "copy/HtoD/pinned/async/268435456/",
+        "copy/bidir/pinned_wc/async/4/", "copy/DtoD/device/sync/1073741824/",
+        "copy/DtoH/pinned/zerocopy/4096/"}) {
+    EXPECT_NE(outcome.output.find(name), std::string::npos) << name;
+  }
+}
+
+TEST(Cli, SizesFlagChoosesTheCopySizes) {
+  const Outcome outcome =
+      run_gpubench("--benchmark_list_tests --benchmark_filter=copy/HtoD/pinned/async --sizes=1K..4K:x2");
+  EXPECT_EQ(outcome.status, 0);
+  EXPECT_EQ(outcome.output,
+            "copy/HtoD/pinned/async/1024/manual_time\ncopy/HtoD/pinned/async/2048/manual_time\n"
+            "copy/HtoD/pinned/async/4096/manual_time\n");
+}
+
+TEST(Cli, BadFlagsGetOneLineAndExitTwo) {
+  expect_one_line_error(run_gpubench("--device=abc"), 2, "--device=abc: not a device number");
+  expect_one_line_error(run_gpubench("--device=-2"), 2, "cannot be negative");
+  expect_one_line_error(run_gpubench("--sizes="), 2, "--sizes=: empty size list");
+  expect_one_line_error(run_gpubench("--sizes=0"), 2, "zero");
+  expect_one_line_error(run_gpubench("--sizes=-1K"), 2, "negative");
+  expect_one_line_error(run_gpubench("--sizes=lots"), 2, "not a number");
+  expect_one_line_error(run_gpubench("--l2=lukewarm"), 2, "expected cold or warm");
+  expect_one_line_error(run_gpubench("--bogus"), 2, "unknown flag '--bogus'");
+}
+
+TEST(Cli, NoGpuMeansOneLineAndExitOne) {
+  if (has_gpu()) {
+    GTEST_SKIP() << "this machine has a GPU; DeviceOutOfRange covers it";
+  }
+  for (const char* args : {"--benchmark_filter=saxpy/driver/1024", "--info", ""}) {
+    expect_one_line_error(run_gpubench(args), 1, "no CUDA device: ");
+  }
+}
+
+TEST(Cli, DeviceOutOfRangeIsOneLine) {
+  if (!has_gpu()) {
+    GTEST_SKIP() << "no CUDA device: NoGpuMeansOneLineAndExitOne covers this machine";
+  }
+  expect_one_line_error(run_gpubench("--device=999 --benchmark_filter=saxpy/driver/1024"), 1,
+                        "--device=999: device 999 does not exist");
+  expect_one_line_error(run_gpubench("--device=999 --info"), 1, "device 999 does not exist");
+}
+
+} // namespace

@@ -1,0 +1,49 @@
+#pragma once
+
+#include "context.hpp"
+#include "stream.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpubench::testing {
+
+// Why no GPU test can run here ("no CUDA device: ..."), or nullopt where device 0 is usable.
+[[nodiscard]] std::optional<std::string> gpu_unavailable();
+
+// Base for tests that need device 0: skips with the reason where there is none, otherwise owns
+// the primary context and a stream for the test.
+class GpuTest : public ::testing::Test {
+protected:
+  void SetUp() override;
+  void TearDown() override;
+  [[nodiscard]] CUstream stream() const { return stream_->get(); }
+  [[nodiscard]] CUdevice device() const { return context_->device(); }
+
+private:
+  std::optional<PrimaryContext> context_;
+  std::optional<Stream> stream_;
+};
+
+// One benchmark's result as gpubench's own code reported it.
+struct BenchmarkOutcome {
+  std::string name;
+  bool failed = false;
+  std::string message;
+  std::int64_t iterations = 0;
+  std::map<std::string, double> counters;
+};
+
+// Runs gpubench's registered benchmarks matching `filter` (a regex), briefly, on device 0.
+[[nodiscard]] std::vector<BenchmarkOutcome> run_benchmarks(const std::string& filter);
+
+} // namespace gpubench::testing
+
+#define GPUBENCH_REQUIRE_GPU()                                                                     \
+  if (const auto why = ::gpubench::testing::gpu_unavailable()) {                                   \
+    GTEST_SKIP() << *why;                                                                          \
+  }

@@ -1,0 +1,39 @@
+// Every launch path, measure and payload runs and proves each launch reached the kernel with
+// its parameters intact (the benchmark's own verification).
+#include "gpu_test.hpp"
+
+namespace gpubench::testing {
+namespace {
+
+void expect_all_pass(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
+                     const char* counter) {
+  EXPECT_EQ(outcomes.size(), expected_count);
+  for (const BenchmarkOutcome& outcome : outcomes) {
+    EXPECT_FALSE(outcome.failed) << outcome.name << ": " << outcome.message;
+    if (!outcome.failed) {
+      EXPECT_GT(outcome.iterations, 0) << outcome.name;
+      ASSERT_TRUE(outcome.counters.contains(counter)) << outcome.name;
+      EXPECT_GT(outcome.counters.at(counter), 0.0) << outcome.name;
+    }
+  }
+}
+
+TEST(LaunchPaths, EveryPathMeasureAndPayloadVerifiesItsLaunches) {
+  GPUBENCH_REQUIRE_GPU();
+  // 7 paths x 3 measures x 5 payloads.
+  expect_all_pass(run_benchmarks("^launch/[a-z_]+/(submit|throughput|roundtrip)/"), 105,
+                  "us_per_launch");
+}
+
+TEST(LaunchPaths, ModuleLoadingStepsProduceWorkingKernels) {
+  GPUBENCH_REQUIRE_GPU();
+  expect_all_pass(run_benchmarks("^launch/module/"), 4, "us_per_launch");
+}
+
+TEST(SaxpyVariants, EveryVariantMatchesTheReference) {
+  GPUBENCH_REQUIRE_GPU();
+  expect_all_pass(run_benchmarks("^saxpy/[a-z0-9]+/(1024|1048576)/"), 12, "pct_of_peak");
+}
+
+} // namespace
+} // namespace gpubench::testing
