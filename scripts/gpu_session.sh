@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# One call on a GPU machine: configure, build, run every test, then the benchmark families named
+# in FAMILIES (default: all), each into <family>.json. Logs go to OUT (default ./gpu-run) and a
+# short summary to stdout. Usage: FAMILIES="saxpy launch" scripts/gpu_session.sh [gpubench flags]
+set -uo pipefail
+out=${OUT:-$PWD/gpu-run}
+build=${BUILD_DIR:-build-gpu}
+mkdir -p "$out"
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
+  --format=csv > "$out/gpu_state_before.csv" 2>&1
+if [[ ${SKIP_BUILD:-0} != 1 ]]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 ||
+    { tail -40 "$out/configure.log"; exit 1; }
+  start=$(date +%s)
+  cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 ||
+    { grep -E "error|FAILED" "$out/build.log" | head -40; exit 1; }
+  echo "build: $(( $(date +%s) - start )) s"
+fi
+"$build/gpubench" --info > "$out/info.txt" 2>&1; cat "$out/info.txt"
+if [[ ${SKIP_TESTS:-0} != 1 ]]; then
+  (cd "$build" && timeout "${TEST_TIMEOUT:-300}" ctest --output-on-failure) > "$out/ctest.log" 2>&1
+  echo "ctest rc=$?"; grep -E "tests passed|Failed|Not Run|\*\*\*Failed|Timeout" "$out/ctest.log" | head -20
+fi
+for family in ${FAMILIES:-saxpy launch copy}; do
+  start=$(date +%s)
+  timeout "${FAMILY_TIMEOUT:-300}" "$build/gpubench" --benchmark_filter="^$family/" \
+    --benchmark_out="$out/$family.json" --benchmark_out_format=json "$@" > "$out/$family.txt" 2>&1
+  echo "$family rc=$? in $(( $(date +%s) - start )) s"
+done
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
+  --format=csv > "$out/gpu_state_after.csv" 2>&1
