@@ -13,6 +13,7 @@
 namespace gpubench::bench {
 
 void print_info(std::FILE* out, int ordinal) {
+  const CUdevice device = device_at(ordinal); // a bad --device fails before anything is printed
   const int count = device_count();
   fmt::print(out, "gpubench {}\ndriver supports CUDA {}, runtime CUDA {}\n{} CUDA device{}\n",
              version, format_cuda_version(driver_version()),
@@ -25,7 +26,7 @@ void print_info(std::FILE* out, int ordinal) {
                d.pci_bus_id);
   }
 
-  const PrimaryContext context(device_at(ordinal));
+  const PrimaryContext context(device);
   fmt::print(out, "kernels, as loaded on device {} (cuFuncGetAttribute):\n", ordinal);
   const Module fatbin(saxpy_fatbin().data());
   fmt::print(out, "  {}\n",

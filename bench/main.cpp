@@ -24,7 +24,7 @@ constexpr int exit_usage = 2;
 // Google Benchmark's default of 0.5 s per benchmark would make the full suite (hundreds of
 // copy sizes, each timed in batches plus verified) take many minutes; 0.1 s of measured time
 // still gives thousands of operations per benchmark. --benchmark_min_time overrides it.
-constexpr const char* default_min_time_flag = "--benchmark_min_time=0.1";
+constexpr const char* default_min_time_flag = "--benchmark_min_time=0.1" GPUBENCH_MIN_TIME_UNIT;
 
 [[noreturn]] void die(int status, const std::string& message) {
   fmt::print(stderr, "gpubench: {}\n", message);

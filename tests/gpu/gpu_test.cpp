@@ -64,7 +64,7 @@ public:
 
 void initialize_once() {
   static const bool initialized = [] {
-    std::vector<std::string> args{"gpubench_gpu_tests", "--benchmark_min_time=0.01"};
+    std::vector<std::string> args{"gpubench_gpu_tests", "--benchmark_min_time=0.01" GPUBENCH_MIN_TIME_UNIT};
     std::vector<char*> argv;
     for (std::string& arg : args) {
       argv.push_back(arg.data());
