@@ -29,18 +29,18 @@ namespace {
 enum class Direction { HtoD, DtoH, DtoD, bidir };
 enum class Api { sync, async, zerocopy };
 
-const char* to_string(Direction d) {
-  constexpr const char* names[] = {"HtoD", "DtoH", "DtoD", "bidir"};
+const char *to_string(Direction d) {
+  constexpr const char *names[] = {"HtoD", "DtoH", "DtoD", "bidir"};
   return names[static_cast<int>(d)];
 }
-const char* to_string(Api a) {
-  constexpr const char* names[] = {"sync", "async", "zerocopy"};
+const char *to_string(Api a) {
+  constexpr const char *names[] = {"sync", "async", "zerocopy"};
   return names[static_cast<int>(a)];
 }
 
 struct CopyCase {
   Direction direction;
-  const HostMemoryKind* memory; // null for DtoD
+  const HostMemoryKind *memory; // null for DtoD
   Api api;
 };
 
@@ -48,7 +48,7 @@ struct CopyCase {
 // random bytes every copy must deliver; the CPU never reads write-combined memory (it is
 // uncached and reads crawl), so checks go through `readback`.
 struct CopyState {
-  explicit CopyState(Session&) {}
+  explicit CopyState(Session &) {}
 
   void ensure_capacity(std::size_t bytes) {
     if (bytes <= capacity) {
@@ -70,8 +70,8 @@ struct CopyState {
   }
 
   // Two host buffers of `kind`: the copy's own, and the other direction's for bidir.
-  HostBuffers& host_buffers(const HostMemoryKind& kind) {
-    auto& slot = host[kind.name];
+  HostBuffers &host_buffers(const HostMemoryKind &kind) {
+    auto &slot = host[kind.name];
     if (!slot) {
       slot = std::make_unique<HostBuffers>(
           HostBuffers{kind.allocate(capacity), kind.allocate(capacity)});
@@ -119,7 +119,7 @@ void fits_or_throw(std::size_t bytes) {
 
 class CopyRun {
 public:
-  CopyRun(const CopyCase& c, std::size_t bytes, CopyState& state, Session& session)
+  CopyRun(const CopyCase &c, std::size_t bytes, CopyState &state, Session &session)
       : case_(c), bytes_(bytes), s_(state), stream_(session.stream()),
         second_stream_(session.second_stream()), sm_count_(session.device().sm_count) {
     if (c.memory != nullptr) {
@@ -129,7 +129,7 @@ public:
 
   // Sources hold the expected bytes, destinations a poison pattern.
   void prepare() {
-    const std::byte* expected = s_.expected->data();
+    const std::byte *expected = s_.expected->data();
     switch (case_.direction) {
     case Direction::HtoD:
       std::memcpy(host_->a->data(), expected, bytes_);
@@ -200,7 +200,7 @@ public:
   // bidir counts both directions.
   [[nodiscard]] std::size_t bytes_per_op() const {
     return case_.direction == Direction::DtoD || case_.direction == Direction::bidir ? 2 * bytes_
-                                                                                    : bytes_;
+                                                                                     : bytes_;
   }
 
 private:
@@ -232,7 +232,7 @@ private:
   void copy_on(CUstream stream, Direction direction) {
     if (case_.api == Api::zerocopy) {
       const bool to_device = direction == Direction::HtoD;
-      const auto host = reinterpret_cast<unsigned char*>(host_->a->device_ptr());
+      const auto host = reinterpret_cast<unsigned char *>(host_->a->device_ptr());
       const auto device = s_.device_a->as<unsigned char>();
       zerocopy_launch(to_device ? host : device, to_device ? device : host, bytes_, sm_count_,
                       stream);
@@ -250,8 +250,7 @@ private:
       break;
     case Direction::bidir:
       GPUBENCH_CU(cuMemcpyHtoDAsync, s_.device_a->ptr(), host_->a->data(), bytes_, stream);
-      GPUBENCH_CU(cuMemcpyDtoHAsync, host_->b->data(), s_.device_b->ptr(), bytes_,
-                  second_stream_);
+      GPUBENCH_CU(cuMemcpyDtoHAsync, host_->b->data(), s_.device_b->ptr(), bytes_, second_stream_);
       break;
     }
   }
@@ -280,12 +279,12 @@ private:
     return ms * 1e-3;
   }
 
-  std::optional<std::string> compare_device(CUdeviceptr ptr, const char* where) {
+  std::optional<std::string> compare_device(CUdeviceptr ptr, const char *where) {
     GPUBENCH_CU(cuMemcpyDtoH, s_.readback->data(), ptr, bytes_);
     return compare(s_.readback->data(), where);
   }
 
-  std::optional<std::string> compare_host(std::byte* data) {
+  std::optional<std::string> compare_host(std::byte *data) {
     if (case_.memory->write_combined) {
       GPUBENCH_CU(cuMemcpyHtoD, s_.device_check->ptr(), data, bytes_);
       return compare_device(s_.device_check->ptr(), "write-combined host");
@@ -293,8 +292,8 @@ private:
     return compare(data, "host");
   }
 
-  std::optional<std::string> compare(const std::byte* data, const char* where) const {
-    const std::byte* expected = s_.expected->data();
+  std::optional<std::string> compare(const std::byte *data, const char *where) const {
+    const std::byte *expected = s_.expected->data();
     if (std::memcmp(data, expected, bytes_) == 0) {
       return std::nullopt;
     }
@@ -307,22 +306,22 @@ private:
 
   CopyCase case_;
   std::size_t bytes_;
-  CopyState& s_;
-  HostBuffers* host_ = nullptr;
+  CopyState &s_;
+  HostBuffers *host_ = nullptr;
   CUstream stream_;
   CUstream second_stream_;
   int sm_count_;
 };
 
-void run_copy(benchmark::State& state, const CopyCase& c, std::size_t bytes) {
-  Session& session = bench::session();
+void run_copy(benchmark::State &state, const CopyCase &c, std::size_t bytes) {
+  Session &session = bench::session();
   try {
     fits_or_throw(bytes);
-  } catch (const std::length_error& error) {
+  } catch (const std::length_error &error) {
     skip(state, error.what());
     return;
   }
-  auto& copy_state = session.state<CopyState>();
+  auto &copy_state = session.state<CopyState>();
   copy_state.ensure_capacity(bytes);
   CopyRun run(c, bytes, copy_state, session);
   run.prepare();
@@ -346,7 +345,7 @@ void run_copy(benchmark::State& state, const CopyCase& c, std::size_t bytes) {
 std::vector<CopyCase> copy_cases() {
   std::vector<CopyCase> cases;
   for (const Direction direction : {Direction::HtoD, Direction::DtoH}) {
-    for (const HostMemoryKind& memory : host_memory_kinds()) {
+    for (const HostMemoryKind &memory : host_memory_kinds()) {
       cases.push_back({direction, &memory, Api::sync});
       cases.push_back({direction, &memory, Api::async});
       if (memory.device_mapped) {
@@ -355,7 +354,7 @@ std::vector<CopyCase> copy_cases() {
     }
   }
   // A sync copy blocks its thread, so two directions at once exist only in async form.
-  for (const HostMemoryKind& memory : host_memory_kinds()) {
+  for (const HostMemoryKind &memory : host_memory_kinds()) {
     cases.push_back({Direction::bidir, &memory, Api::async});
   }
   cases.push_back({Direction::DtoD, nullptr, Api::sync});
@@ -373,17 +372,17 @@ std::vector<std::size_t> default_copy_sizes() {
   return sizes;
 }
 
-void register_copy(const std::vector<std::size_t>& sizes) {
+void register_copy(const std::vector<std::size_t> &sizes) {
   static const std::vector<CopyCase> cases = copy_cases();
-  for (const CopyCase& c : cases) {
+  for (const CopyCase &c : cases) {
     for (const std::size_t bytes : sizes) {
-      benchmark::RegisterBenchmark(
-          fmt::format("copy/{}/{}/{}/{}", to_string(c.direction),
-                      c.memory != nullptr ? c.memory->name : "device", to_string(c.api), bytes)
-              .c_str(),
-          [&c, bytes](benchmark::State& state) {
-            guarded(state, [&] { run_copy(state, c, bytes); });
-          })
+      benchmark::RegisterBenchmark(fmt::format("copy/{}/{}/{}/{}", to_string(c.direction),
+                                               c.memory != nullptr ? c.memory->name : "device",
+                                               to_string(c.api), bytes)
+                                       .c_str(),
+                                   [&c, bytes](benchmark::State &state) {
+                                     guarded(state, [&] { run_copy(state, c, bytes); });
+                                   })
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
     }

@@ -32,7 +32,7 @@ constexpr int block_threads = 256;
 constexpr std::uint64_t x_seed = 0x5A5A0001;
 constexpr std::uint64_t y_seed = 0x5A5A0002;
 
-void check_cublas(cublasStatus_t status, const char* call) {
+void check_cublas(cublasStatus_t status, const char *call) {
   if (status != CUBLAS_STATUS_SUCCESS) {
     throw CudaError(call, cublasGetStatusName(status), cublasGetStatusString(status), status);
   }
@@ -46,7 +46,7 @@ struct CublasRelease {
 // for the largest N asked for so far (smaller N use a prefix), the walk-through's module, and
 // the cuBLAS handle.
 struct SaxpyState {
-  explicit SaxpyState(Session& session)
+  explicit SaxpyState(Session &session)
       : module(saxpy_fatbin().data()), driver_saxpy(module.function("saxpy")),
         flusher(static_cast<std::size_t>(session.device().l2_bytes)) {
     vec4_grid = session.device().sm_count * saxpy_vec4_blocks_per_sm(block_threads);
@@ -63,14 +63,17 @@ struct SaxpyState {
     y0.clear();
     dx.reset();
     dy.reset();
+    dy0.reset();
     dx.emplace(n * sizeof(float));
     dy.emplace(n * sizeof(float));
+    dy0.emplace(n * sizeof(float));
     x.resize(n);
     y0.resize(n);
     result.resize(n);
     fill_random(x, x_seed);
     fill_random(y0, y_seed);
     GPUBENCH_CU(cuMemcpyHtoD, dx->ptr(), x.data(), n * sizeof(float));
+    GPUBENCH_CU(cuMemcpyHtoD, dy0->ptr(), y0.data(), n * sizeof(float));
     capacity = n;
   }
 
@@ -96,60 +99,61 @@ struct SaxpyState {
   std::vector<float> result;
   std::optional<DeviceBuffer> dx;
   std::optional<DeviceBuffer> dy;
+  std::optional<DeviceBuffer> dy0; // y's initial values, to restore y on the device
   UniqueHandle<cublasHandle_t, CublasRelease> cublas_handle;
 };
 
 // One launch of the computation on `stream`, as a variant does it.
 struct SaxpyCall {
-  SaxpyState& s;
+  SaxpyState &s;
   CUstream stream;
   std::size_t n;
-  [[nodiscard]] float* x() const { return s.dx->as<float>(); }
-  [[nodiscard]] float* y() const { return s.dy->as<float>(); }
+  [[nodiscard]] float *x() const { return s.dx->as<float>(); }
+  [[nodiscard]] float *y() const { return s.dy->as<float>(); }
   [[nodiscard]] unsigned int grid() const {
     return static_cast<unsigned int>((n + block_threads - 1) / block_threads);
   }
 };
 
-void launch_driver(const SaxpyCall& c) {
+void launch_driver(const SaxpyCall &c) {
   float alpha = c.s.alpha;
   CUdeviceptr x = c.s.dx->ptr();
   CUdeviceptr y = c.s.dy->ptr();
   auto n = static_cast<std::int32_t>(c.n);
-  void* params[] = {&alpha, &x, &y, &n};
+  void *params[] = {&alpha, &x, &y, &n};
   GPUBENCH_CU(cuLaunchKernel, c.s.driver_saxpy, c.grid(), 1, 1, block_threads, 1, 1, 0, c.stream,
               params, nullptr);
 }
 
-void launch_runtime(const SaxpyCall& c) {
+void launch_runtime(const SaxpyCall &c) {
   launch_saxpy_runtime(c.grid(), block_threads, c.stream, c.s.alpha, c.x(), c.y(),
                        static_cast<std::int32_t>(c.n));
 }
 
-void launch_vec4(const SaxpyCall& c) {
+void launch_vec4(const SaxpyCall &c) {
   // A full grid for small N would launch hundreds of idle blocks: size it to the work when less.
   const auto needed = static_cast<int>((c.n / 4 + block_threads - 1) / block_threads);
-  launch_saxpy_vec4(std::max(1, std::min(c.s.vec4_grid, needed)), block_threads, c.stream, c.s.alpha, c.x(), c.y(),
-                    static_cast<std::int64_t>(c.n));
+  launch_saxpy_vec4(std::max(1, std::min(c.s.vec4_grid, needed)), block_threads, c.stream,
+                    c.s.alpha, c.x(), c.y(), static_cast<std::int64_t>(c.n));
 }
 
-void launch_cublas(const SaxpyCall& c) {
+void launch_cublas(const SaxpyCall &c) {
   check_cublas(cublasSaxpy(c.s.cublas(), static_cast<int>(c.n), &c.s.alpha, c.x(), 1, c.y(), 1),
                "cublasSaxpy");
 }
 
-void launch_thrust(const SaxpyCall& c) { thrust_saxpy(c.stream, c.s.alpha, c.x(), c.y(), c.n); }
+void launch_thrust(const SaxpyCall &c) { thrust_saxpy(c.stream, c.s.alpha, c.x(), c.y(), c.n); }
 
 struct Variant {
-  const char* name;
-  void (*launch)(const SaxpyCall&);
+  const char *name;
+  void (*launch)(const SaxpyCall &);
   bool graph = false; // replay `launch` from a captured CUDA graph
 };
 
 // The walk-through's kernel stays one element per thread and int32 N, as it was written.
 const Variant variants[] = {
-    {"driver", launch_driver},  {"runtime", launch_runtime}, {"vec4", launch_vec4},
-    {"cublas", launch_cublas},  {"thrust", launch_thrust},   {"graph", launch_driver, true},
+    {"driver", launch_driver}, {"runtime", launch_runtime}, {"vec4", launch_vec4},
+    {"cublas", launch_cublas}, {"thrust", launch_thrust},   {"graph", launch_driver, true},
 };
 
 // Enough launches per timed batch that event resolution and gaps do not dominate small N,
@@ -162,25 +166,25 @@ void fits_or_throw(std::size_t n) {
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   GPUBENCH_CU(cuMemGetInfo, &free_bytes, &total_bytes);
-  const std::size_t needed = 2 * n * sizeof(float);
+  const std::size_t needed = 3 * n * sizeof(float);
   if (needed > free_bytes) {
     throw std::length_error(fmt::format("N = {} needs {} of device memory, {} is free", n,
                                         format_size(needed), format_size(free_bytes)));
   }
 }
 
-void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
-  Session& session = bench::session();
+void run_saxpy(benchmark::State &state, const Variant &variant, std::size_t n) {
+  Session &session = bench::session();
   try {
     fits_or_throw(n);
-  } catch (const std::length_error& error) {
+  } catch (const std::length_error &error) {
     skip(state, error.what());
     return;
   }
-  auto& s = session.state<SaxpyState>();
+  auto &s = session.state<SaxpyState>();
   s.ensure_capacity(n);
   const CUstream stream = session.stream();
-  GPUBENCH_CU(cuMemcpyHtoDAsync, s.dy->ptr(), s.y0.data(), n * sizeof(float), stream);
+  GPUBENCH_CU(cuMemcpyDtoDAsync, s.dy->ptr(), s.dy0->ptr(), n * sizeof(float), stream);
   if (variant.launch == launch_cublas) {
     check_cublas(cublasSetStream(s.cublas(), stream), "cublasSetStream");
   }
@@ -198,8 +202,9 @@ void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
   };
 
   // Cold L2: flush before each launch while the working set (x and y) could still sit in L2.
-  const bool flush = session.l2() == L2Mode::cold &&
-                     n * 2 * sizeof(float) < 4 * static_cast<std::size_t>(session.device().l2_bytes);
+  const bool flush =
+      session.l2() == L2Mode::cold &&
+      n * 2 * sizeof(float) < 4 * static_cast<std::size_t>(session.device().l2_bytes);
   const std::size_t batch = batch_launches(n);
   const auto time_batch = [&] {
     if (!flush) {
@@ -222,7 +227,7 @@ void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
   }
 
   // Verify one launch from fresh inputs against the CPU reference, element for element.
-  GPUBENCH_CU(cuMemcpyHtoDAsync, s.dy->ptr(), s.y0.data(), n * sizeof(float), stream);
+  GPUBENCH_CU(cuMemcpyDtoDAsync, s.dy->ptr(), s.dy0->ptr(), n * sizeof(float), stream);
   launch();
   GPUBENCH_CU(cuMemcpyDtoHAsync, s.result.data(), s.dy->ptr(), n * sizeof(float), stream);
   GPUBENCH_CU(cuStreamSynchronize, stream);
@@ -235,7 +240,8 @@ void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
   }
 
   const auto iterations = static_cast<double>(state.iterations());
-  const double bytes_per_second = iterations * static_cast<double>(n * bytes_per_element) / total_seconds;
+  const double bytes_per_second =
+      iterations * static_cast<double>(n * bytes_per_element) / total_seconds;
   const double peak = memory_ceiling_bytes_per_second(session);
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(n * bytes_per_element));
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
@@ -247,13 +253,12 @@ void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
 } // namespace
 
 void register_saxpy() {
-  for (const Variant& variant : variants) {
+  for (const Variant &variant : variants) {
     for (std::size_t n = std::size_t{1} << 10; n <= std::size_t{1} << 30; n *= 4) {
-      benchmark::RegisterBenchmark(
-          fmt::format("saxpy/{}/{}", variant.name, n).c_str(),
-          [&variant, n](benchmark::State& state) {
-            guarded(state, [&] { run_saxpy(state, variant, n); });
-          })
+      benchmark::RegisterBenchmark(fmt::format("saxpy/{}/{}", variant.name, n).c_str(),
+                                   [&variant, n](benchmark::State &state) {
+                                     guarded(state, [&] { run_saxpy(state, variant, n); });
+                                   })
           ->UseManualTime()
           ->Unit(benchmark::kMicrosecond);
     }

@@ -18,7 +18,7 @@ void open_session(int ordinal, L2Mode l2) { g_session = std::make_unique<Session
 
 void close_session() noexcept { g_session.reset(); }
 
-Session& session() {
+Session &session() {
   if (!g_session) {
     throw std::logic_error("no GPU session is open");
   }

@@ -18,9 +18,7 @@ void reset_launch_counts();
 inline constexpr unsigned char payload_first_byte = 0x5A;
 inline constexpr unsigned char payload_last_byte = 0xA5;
 
-template <std::size_t Bytes> struct Payload {
-  unsigned char bytes[Bytes];
-};
+template <std::size_t Bytes> struct Payload { unsigned char bytes[Bytes]; };
 
 // One kernel per parameter-block size (plain functions, not a template, so one definition in
 // launch_probe.cu serves every translation unit). 32764 bytes is the largest block CUDA 12.1+

@@ -7,25 +7,30 @@
 #include <fmt/format.h>
 
 #include <atomic>
+#include <type_traits>
 
 namespace gpubench {
 namespace {
 
-std::atomic<const DriverApi*> g_loaded{nullptr};
+std::atomic<const DriverApi *> g_loaded{nullptr};
 
-template <typename Fn> void load_entry_point(Fn& fn, const char* name) {
-  void* address = nullptr;
+template <typename Fn> void load_entry_point(Fn &fn, const char *name, unsigned int version) {
+  void *address = nullptr;
   cudaDriverEntryPointQueryResult status{};
-  // Asking for the ABI of the headers we compiled against keeps the pointer's type and the
-  // driver's function in agreement (e.g. "cuMemAlloc" resolves to cuMemAlloc_v2).
-  check(cudaGetDriverEntryPointByVersion(name, &address, CUDA_VERSION, cudaEnableDefault, &status),
+  check(cudaGetDriverEntryPointByVersion(name, &address, version, cudaEnableDefault, &status),
         fmt::format("cudaGetDriverEntryPointByVersion(\"{}\")", name));
   fn = status == cudaDriverEntryPointSuccess ? reinterpret_cast<Fn>(address) : nullptr;
 }
 
+// The version chosen for each function must give the signature cuda.h declares for its name.
+#define GPUBENCH_CHECK_ABI(fn, version)                                                            \
+  static_assert(std::is_same_v<PFN_##fn##_v##version, decltype(&::fn)>, #fn);
+GPUBENCH_DRIVER_FUNCTIONS(GPUBENCH_CHECK_ABI)
+#undef GPUBENCH_CHECK_ABI
+
 DriverApi load() {
   DriverApi api;
-#define GPUBENCH_LOAD_MEMBER(fn) load_entry_point(api.fn, #fn);
+#define GPUBENCH_LOAD_MEMBER(fn, version) load_entry_point(api.fn, #fn, version);
   GPUBENCH_DRIVER_FUNCTIONS(GPUBENCH_LOAD_MEMBER)
 #undef GPUBENCH_LOAD_MEMBER
   return api;
@@ -33,9 +38,9 @@ DriverApi load() {
 
 // The runtime reports a missing driver as "insufficient"; say plainly when there is none.
 void throw_if_no_driver_library() {
-  void* library = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  void *library = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
   if (library == nullptr) {
-    const char* why = dlerror();
+    const char *why = dlerror();
     throw CudaError("dlopen(\"libcuda.so.1\")", "no NVIDIA driver",
                     why != nullptr ? why : "libcuda.so.1 cannot be loaded",
                     cudaErrorInsufficientDriver);
@@ -46,7 +51,7 @@ void throw_if_no_driver_library() {
 DriverApi load_checked() {
   try {
     return load();
-  } catch (const CudaError& error) {
+  } catch (const CudaError &error) {
     if (error.code() == cudaErrorInsufficientDriver) {
       throw_if_no_driver_library();
     }
@@ -56,7 +61,7 @@ DriverApi load_checked() {
 
 } // namespace
 
-const DriverApi& driver_api() {
+const DriverApi &driver_api() {
   static const DriverApi api = [] {
     DriverApi loaded = load_checked();
     check(require_driver_function(loaded.cuInit, "cuInit")(0), "cuInit(0)");
@@ -66,6 +71,6 @@ const DriverApi& driver_api() {
   return api;
 }
 
-const DriverApi* loaded_driver_api() noexcept { return g_loaded.load(std::memory_order_acquire); }
+const DriverApi *loaded_driver_api() noexcept { return g_loaded.load(std::memory_order_acquire); }
 
 } // namespace gpubench

@@ -33,10 +33,17 @@ std::size_t multiplier(std::string_view suffix, std::string_view text) {
   }
   if (suffix.size() == 1) {
     switch (suffix.front()) {
-    case 'K': case 'k': return std::size_t{1} << 10U;
-    case 'M': case 'm': return std::size_t{1} << 20U;
-    case 'G': case 'g': return std::size_t{1} << 30U;
-    default: break;
+    case 'K':
+    case 'k':
+      return std::size_t{1} << 10U;
+    case 'M':
+    case 'm':
+      return std::size_t{1} << 20U;
+    case 'G':
+    case 'g':
+      return std::size_t{1} << 30U;
+    default:
+      break;
     }
   }
   reject(text, "the unit must be K, M or G");
@@ -60,7 +67,8 @@ std::size_t parse_size(std::string_view raw) {
   if (error != std::errc{} || end == text.data()) {
     reject(text, "not a number");
   }
-  const std::size_t scale = multiplier(text.substr(static_cast<std::size_t>(end - text.data())), text);
+  const std::size_t scale =
+      multiplier(text.substr(static_cast<std::size_t>(end - text.data())), text);
   if (value == 0) {
     reject(text, "zero");
   }
@@ -117,7 +125,7 @@ std::vector<std::size_t> parse_size_list(std::string_view text) {
 }
 
 std::string format_size(std::size_t bytes) {
-  constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  constexpr const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   std::size_t unit = 0;
   while (unit + 1 < std::size(units) && bytes >= 1024 && bytes % 1024 == 0) {
     bytes /= 1024;

@@ -39,8 +39,8 @@ TEST(FillRandom, BytesCoverOddLengths) {
   std::vector<std::byte> bytes(13, std::byte{0});
   fill_random(bytes, 3);
   EXPECT_NE(bytes.back(), std::byte{0});
-  EXPECT_GT(std::count_if(bytes.begin(), bytes.end(), [](std::byte b) { return b != std::byte{0}; }),
-            10);
+  EXPECT_GT(
+      std::count_if(bytes.begin(), bytes.end(), [](std::byte b) { return b != std::byte{0}; }), 10);
 }
 
 } // namespace
