@@ -11,7 +11,7 @@ void register_saxpy();
 void register_launch();
 // launch/module/...: loading a kernel, registered by register_launch().
 void register_module_loading();
-void register_copy(const std::vector<std::size_t> &sizes);
+void register_copy(const std::vector<std::size_t>& sizes);
 
 // The copy family's default sweep: 4 B to 1 GiB in powers of 4.
 [[nodiscard]] std::vector<std::size_t> default_copy_sizes();

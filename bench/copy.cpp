@@ -7,6 +7,7 @@
 #include "failures.hpp"
 #include "host_memory.hpp"
 #include "measure.hpp"
+#include "parallel.hpp"
 #include "random_fill.hpp"
 #include "session.hpp"
 #include "sizes.hpp"
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -29,18 +31,18 @@ namespace {
 enum class Direction { HtoD, DtoH, DtoD, bidir };
 enum class Api { sync, async, zerocopy };
 
-const char *to_string(Direction d) {
-  constexpr const char *names[] = {"HtoD", "DtoH", "DtoD", "bidir"};
+const char* to_string(Direction d) {
+  constexpr const char* names[] = {"HtoD", "DtoH", "DtoD", "bidir"};
   return names[static_cast<int>(d)];
 }
-const char *to_string(Api a) {
-  constexpr const char *names[] = {"sync", "async", "zerocopy"};
+const char* to_string(Api a) {
+  constexpr const char* names[] = {"sync", "async", "zerocopy"};
   return names[static_cast<int>(a)];
 }
 
 struct CopyCase {
   Direction direction;
-  const HostMemoryKind *memory; // null for DtoD
+  const HostMemoryKind* memory; // null for DtoD
   Api api;
 };
 
@@ -48,7 +50,7 @@ struct CopyCase {
 // random bytes every copy must deliver; the CPU never reads write-combined memory (it is
 // uncached and reads crawl), so checks go through `readback`.
 struct CopyState {
-  explicit CopyState(Session &) {}
+  explicit CopyState(Session&) {}
 
   void ensure_capacity(std::size_t bytes) {
     if (bytes <= capacity) {
@@ -60,8 +62,11 @@ struct CopyState {
     device_check.reset();
     readback.reset();
     expected.reset();
+    device_expected.reset();
     expected.emplace(bytes);
     fill_random(expected->span(), 0xC0FFEE);
+    device_expected.emplace(bytes);
+    GPUBENCH_CU(cuMemcpyHtoD, device_expected->ptr(), expected->data(), bytes);
     readback.emplace(bytes);
     device_a.emplace(bytes);
     device_b.emplace(bytes);
@@ -70,8 +75,8 @@ struct CopyState {
   }
 
   // Two host buffers of `kind`: the copy's own, and the other direction's for bidir.
-  HostBuffers &host_buffers(const HostMemoryKind &kind) {
-    auto &slot = host[kind.name];
+  HostBuffers& host_buffers(const HostMemoryKind& kind) {
+    auto& slot = host[kind.name];
     if (!slot) {
       slot = std::make_unique<HostBuffers>(
           HostBuffers{kind.allocate(capacity), kind.allocate(capacity)});
@@ -81,6 +86,7 @@ struct CopyState {
 
   std::size_t capacity = 0;
   std::optional<PageableHostBuffer> expected;
+  std::optional<DeviceBuffer> device_expected; // sources on the device are filled from here
   std::optional<PinnedHostBuffer> readback;
   std::optional<DeviceBuffer> device_a;
   std::optional<DeviceBuffer> device_b;
@@ -92,6 +98,30 @@ struct CopyState {
   Event second_stop;
 };
 
+// Multi-GiB host buffers are filled and compared on every thread: single-threaded, setup and
+// verification would take longer than the measurement.
+void parallel_copy(std::byte* dst, const std::byte* src, std::size_t bytes) {
+  parallel_chunks(bytes, [=](std::size_t begin, std::size_t end) {
+    std::memcpy(dst + begin, src + begin, end - begin);
+  });
+}
+
+void parallel_fill(std::byte* dst, unsigned char value, std::size_t bytes) {
+  parallel_chunks(bytes, [=](std::size_t begin, std::size_t end) {
+    std::memset(dst + begin, value, end - begin);
+  });
+}
+
+bool parallel_equal(const std::byte* a, const std::byte* b, std::size_t bytes) {
+  std::atomic<bool> equal{true};
+  parallel_chunks(bytes, [&](std::size_t begin, std::size_t end) {
+    if (std::memcmp(a + begin, b + begin, end - begin) != 0) {
+      equal = false;
+    }
+  });
+  return equal;
+}
+
 // Copies per timed batch: about 64 MiB in flight so small copies are not lost in event
 // resolution, at most 64 so a gated stream stays far below its queue depth.
 std::size_t batch_copies(std::size_t bytes) {
@@ -102,10 +132,10 @@ void fits_or_throw(std::size_t bytes) {
   std::size_t free_bytes = 0;
   std::size_t total_bytes = 0;
   GPUBENCH_CU(cuMemGetInfo, &free_bytes, &total_bytes);
-  // Three device buffers and, on the host, the expected bytes, a readback and two buffers.
-  if (3 * bytes > free_bytes) {
+  // Four device buffers and, on the host, the expected bytes, a readback and two buffers.
+  if (4 * bytes > free_bytes) {
     throw std::length_error(fmt::format("{} copies need {} of device memory, {} is free",
-                                        format_size(bytes), format_size(3 * bytes),
+                                        format_size(bytes), format_size(4 * bytes),
                                         format_size(free_bytes)));
   }
   const auto host_bytes = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
@@ -119,7 +149,7 @@ void fits_or_throw(std::size_t bytes) {
 
 class CopyRun {
 public:
-  CopyRun(const CopyCase &c, std::size_t bytes, CopyState &state, Session &session)
+  CopyRun(const CopyCase& c, std::size_t bytes, CopyState& state, Session& session)
       : case_(c), bytes_(bytes), s_(state), stream_(session.stream()),
         second_stream_(session.second_stream()), sm_count_(session.device().sm_count) {
     if (c.memory != nullptr) {
@@ -129,25 +159,26 @@ public:
 
   // Sources hold the expected bytes, destinations a poison pattern.
   void prepare() {
-    const std::byte *expected = s_.expected->data();
+    const std::byte* expected = s_.expected->data();
+    const CUdeviceptr device_expected = s_.device_expected->ptr();
     switch (case_.direction) {
     case Direction::HtoD:
-      std::memcpy(host_->a->data(), expected, bytes_);
+      parallel_copy(host_->a->data(), expected, bytes_);
       GPUBENCH_CU(cuMemsetD8Async, s_.device_a->ptr(), poison, bytes_, stream_);
       break;
     case Direction::DtoH:
-      GPUBENCH_CU(cuMemcpyHtoD, s_.device_a->ptr(), expected, bytes_);
-      std::memset(host_->a->data(), poison, bytes_);
+      GPUBENCH_CU(cuMemcpyDtoDAsync, s_.device_a->ptr(), device_expected, bytes_, stream_);
+      parallel_fill(host_->a->data(), poison, bytes_);
       break;
     case Direction::DtoD:
-      GPUBENCH_CU(cuMemcpyHtoD, s_.device_a->ptr(), expected, bytes_);
+      GPUBENCH_CU(cuMemcpyDtoDAsync, s_.device_a->ptr(), device_expected, bytes_, stream_);
       GPUBENCH_CU(cuMemsetD8Async, s_.device_b->ptr(), poison, bytes_, stream_);
       break;
     case Direction::bidir:
-      std::memcpy(host_->a->data(), expected, bytes_);
+      parallel_copy(host_->a->data(), expected, bytes_);
       GPUBENCH_CU(cuMemsetD8Async, s_.device_a->ptr(), poison, bytes_, stream_);
-      GPUBENCH_CU(cuMemcpyHtoD, s_.device_b->ptr(), expected, bytes_);
-      std::memset(host_->b->data(), poison, bytes_);
+      GPUBENCH_CU(cuMemcpyDtoDAsync, s_.device_b->ptr(), device_expected, bytes_, stream_);
+      parallel_fill(host_->b->data(), poison, bytes_);
       break;
     }
     GPUBENCH_CU(cuCtxSynchronize);
@@ -232,7 +263,7 @@ private:
   void copy_on(CUstream stream, Direction direction) {
     if (case_.api == Api::zerocopy) {
       const bool to_device = direction == Direction::HtoD;
-      const auto host = reinterpret_cast<unsigned char *>(host_->a->device_ptr());
+      const auto host = reinterpret_cast<unsigned char*>(host_->a->device_ptr());
       const auto device = s_.device_a->as<unsigned char>();
       zerocopy_launch(to_device ? host : device, to_device ? device : host, bytes_, sm_count_,
                       stream);
@@ -279,12 +310,12 @@ private:
     return ms * 1e-3;
   }
 
-  std::optional<std::string> compare_device(CUdeviceptr ptr, const char *where) {
+  std::optional<std::string> compare_device(CUdeviceptr ptr, const char* where) {
     GPUBENCH_CU(cuMemcpyDtoH, s_.readback->data(), ptr, bytes_);
     return compare(s_.readback->data(), where);
   }
 
-  std::optional<std::string> compare_host(std::byte *data) {
+  std::optional<std::string> compare_host(std::byte* data) {
     if (case_.memory->write_combined) {
       GPUBENCH_CU(cuMemcpyHtoD, s_.device_check->ptr(), data, bytes_);
       return compare_device(s_.device_check->ptr(), "write-combined host");
@@ -292,9 +323,9 @@ private:
     return compare(data, "host");
   }
 
-  std::optional<std::string> compare(const std::byte *data, const char *where) const {
-    const std::byte *expected = s_.expected->data();
-    if (std::memcmp(data, expected, bytes_) == 0) {
+  std::optional<std::string> compare(const std::byte* data, const char* where) const {
+    const std::byte* expected = s_.expected->data();
+    if (parallel_equal(data, expected, bytes_)) {
       return std::nullopt;
     }
     const auto mismatch = std::mismatch(data, data + bytes_, expected);
@@ -306,28 +337,29 @@ private:
 
   CopyCase case_;
   std::size_t bytes_;
-  CopyState &s_;
-  HostBuffers *host_ = nullptr;
+  CopyState& s_;
+  HostBuffers* host_ = nullptr;
   CUstream stream_;
   CUstream second_stream_;
   int sm_count_;
 };
 
-void run_copy(benchmark::State &state, const CopyCase &c, std::size_t bytes) {
-  Session &session = bench::session();
+void run_copy(benchmark::State& state, const CopyCase& c, std::size_t bytes) {
+  Session& session = bench::session();
   try {
     fits_or_throw(bytes);
-  } catch (const std::length_error &error) {
+  } catch (const std::length_error& error) {
     skip(state, error.what());
     return;
   }
-  auto &copy_state = session.state<CopyState>();
+  auto& copy_state = session.state<CopyState>();
   copy_state.ensure_capacity(bytes);
   CopyRun run(c, bytes, copy_state, session);
   run.prepare();
 
   const std::size_t batch = batch_copies(bytes);
-  static_cast<void>(run.time_batch(batch)); // warm-up
+  static_cast<void>(run.time_batch(1)); // warm-up
+  static_cast<void>(run.time_batch(batch));
   double total_seconds = 0.0;
   while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
     const double seconds = run.time_batch(batch);
@@ -345,7 +377,7 @@ void run_copy(benchmark::State &state, const CopyCase &c, std::size_t bytes) {
 std::vector<CopyCase> copy_cases() {
   std::vector<CopyCase> cases;
   for (const Direction direction : {Direction::HtoD, Direction::DtoH}) {
-    for (const HostMemoryKind &memory : host_memory_kinds()) {
+    for (const HostMemoryKind& memory : host_memory_kinds()) {
       cases.push_back({direction, &memory, Api::sync});
       cases.push_back({direction, &memory, Api::async});
       if (memory.device_mapped) {
@@ -354,7 +386,7 @@ std::vector<CopyCase> copy_cases() {
     }
   }
   // A sync copy blocks its thread, so two directions at once exist only in async form.
-  for (const HostMemoryKind &memory : host_memory_kinds()) {
+  for (const HostMemoryKind& memory : host_memory_kinds()) {
     cases.push_back({Direction::bidir, &memory, Api::async});
   }
   cases.push_back({Direction::DtoD, nullptr, Api::sync});
@@ -372,15 +404,15 @@ std::vector<std::size_t> default_copy_sizes() {
   return sizes;
 }
 
-void register_copy(const std::vector<std::size_t> &sizes) {
+void register_copy(const std::vector<std::size_t>& sizes) {
   static const std::vector<CopyCase> cases = copy_cases();
-  for (const CopyCase &c : cases) {
+  for (const CopyCase& c : cases) {
     for (const std::size_t bytes : sizes) {
       benchmark::RegisterBenchmark(fmt::format("copy/{}/{}/{}/{}", to_string(c.direction),
                                                c.memory != nullptr ? c.memory->name : "device",
                                                to_string(c.api), bytes)
                                        .c_str(),
-                                   [&c, bytes](benchmark::State &state) {
+                                   [&c, bytes](benchmark::State& state) {
                                      guarded(state, [&] { run_copy(state, c, bytes); });
                                    })
           ->UseManualTime()

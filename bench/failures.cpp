@@ -7,12 +7,12 @@ namespace {
 std::atomic<int> g_failures{0};
 } // namespace
 
-void fail(benchmark::State &state, const std::string &why) {
+void fail(benchmark::State& state, const std::string& why) {
   g_failures.fetch_add(1, std::memory_order_relaxed);
   state.SkipWithError(why.c_str());
 }
 
-void skip(benchmark::State &state, const std::string &why) {
+void skip(benchmark::State& state, const std::string& why) {
   state.SkipWithError(("skipped: " + why).c_str());
 }
 

@@ -9,8 +9,8 @@
 
 namespace gpubench::bench {
 
-ContextEntries gpu_context(const DeviceInfo &device, const std::string &driver_release,
-                           int driver_version, int runtime_version, const std::string &pcie_link) {
+ContextEntries gpu_context(const DeviceInfo& device, const std::string& driver_release,
+                           int driver_version, int runtime_version, const std::string& pcie_link) {
   return {
       {"gpu_name", device.name},
       {"gpu_uuid", device.uuid},
@@ -32,9 +32,9 @@ ContextEntries gpu_context(const DeviceInfo &device, const std::string &driver_r
 }
 
 void add_gpu_context() {
-  const Session &s = session();
-  const std::string &bus_id = s.device().pci_bus_id;
-  const Nvml *nvml = s.nvml();
+  const Session& s = session();
+  const std::string& bus_id = s.device().pci_bus_id;
+  const Nvml* nvml = s.nvml();
   // NVML knows the link even inside VMs whose sysfs shows an emulated bridge; sysfs otherwise.
   const auto nvml_link = nvml != nullptr ? nvml->pci_link(bus_id) : std::nullopt;
   const auto link = format_pci_link(nvml_link ? *nvml_link : read_pci_link(bus_id));
@@ -42,7 +42,7 @@ void add_gpu_context() {
   // CUDA version the driver supports is known.
   const auto release = nvml != nullptr ? nvml->driver_version() : std::nullopt;
   const int cuda_version = driver_version();
-  for (const auto &[key, value] :
+  for (const auto& [key, value] :
        gpu_context(s.device(), release.value_or(format_cuda_version(cuda_version)), cuda_version,
                    runtime_version(), link)) {
     benchmark::AddCustomContext(key, value);

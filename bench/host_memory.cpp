@@ -14,8 +14,8 @@ namespace {
 
 template <typename Buffer> class HostBufferOf : public HostBuffer {
 public:
-  template <typename... Args> explicit HostBufferOf(Args &&...args) : buffer_(args...) {}
-  [[nodiscard]] std::byte *data() const override { return buffer_.data(); }
+  template <typename... Args> explicit HostBufferOf(Args&&... args) : buffer_(args...) {}
+  [[nodiscard]] std::byte* data() const override { return buffer_.data(); }
   [[nodiscard]] CUdeviceptr device_ptr() const override {
     if constexpr (requires { buffer_.device_ptr(); }) {
       return buffer_.device_ptr();
@@ -30,7 +30,7 @@ private:
 
 } // namespace
 
-const std::vector<HostMemoryKind> &host_memory_kinds() {
+const std::vector<HostMemoryKind>& host_memory_kinds() {
   static const std::vector<HostMemoryKind> kinds{
       {"pageable", false, false, false,
        [](std::size_t bytes) -> std::unique_ptr<HostBuffer> {

@@ -12,12 +12,12 @@ namespace gpubench::bench {
 class HostBuffer {
 public:
   HostBuffer() = default;
-  HostBuffer(const HostBuffer &) = delete;
-  HostBuffer &operator=(const HostBuffer &) = delete;
-  HostBuffer(HostBuffer &&) = delete;
-  HostBuffer &operator=(HostBuffer &&) = delete;
+  HostBuffer(const HostBuffer&) = delete;
+  HostBuffer& operator=(const HostBuffer&) = delete;
+  HostBuffer(HostBuffer&&) = delete;
+  HostBuffer& operator=(HostBuffer&&) = delete;
   virtual ~HostBuffer() = default;
-  [[nodiscard]] virtual std::byte *data() const = 0;
+  [[nodiscard]] virtual std::byte* data() const = 0;
   // The device's address for mapped memory; throws for memory that is not mapped.
   [[nodiscard]] virtual CUdeviceptr device_ptr() const;
 };
@@ -29,7 +29,7 @@ struct HostBuffers {
 
 // One kind of host memory: how it is allocated and what that implies for copying it.
 struct HostMemoryKind {
-  const char *name;
+  const char* name;
   bool page_locked;    // DMA straight from it; async copies do not wait on the host
   bool write_combined; // uncached for CPU reads: never read it on the CPU
   bool device_mapped;  // kernels can read and write it (zero-copy)
@@ -37,6 +37,6 @@ struct HostMemoryKind {
 };
 
 // pageable, pinned, pinned_wc, registered.
-[[nodiscard]] const std::vector<HostMemoryKind> &host_memory_kinds();
+[[nodiscard]] const std::vector<HostMemoryKind>& host_memory_kinds();
 
 } // namespace gpubench::bench

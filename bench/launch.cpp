@@ -28,7 +28,7 @@ namespace {
 // here is one grid of one thread: the cost measured is the launch, not the kernel.
 class Launcher {
 public:
-  Launcher(const LaunchTarget &target, CUstream stream)
+  Launcher(const LaunchTarget& target, CUstream stream)
       : target_(target), stream_(stream), function_(driver_function(target.symbol)),
         payload_(std::max<std::size_t>(target.bytes, 1)) {
     payload_.front() = payload_first_byte;
@@ -64,21 +64,21 @@ public:
   }
 
 private:
-  void **args() { return target_.bytes > 0 ? args_.data() : nullptr; }
-  void **extra() { return target_.bytes > 0 ? packed_.extra() : nullptr; }
+  void** args() { return target_.bytes > 0 ? args_.data() : nullptr; }
+  void** extra() { return target_.bytes > 0 ? packed_.extra() : nullptr; }
 
-  const LaunchTarget &target_;
+  const LaunchTarget& target_;
   CUstream stream_;
   CUfunction function_;
   std::vector<unsigned char> payload_;
   PackedKernelParams packed_;
-  std::array<void *, 1> args_{};
+  std::array<void*, 1> args_{};
   cudaLaunchConfig_t runtime_config_{};
   CUlaunchConfig driver_config_{};
 };
 
 struct Path {
-  const char *name;
+  const char* name;
   void (Launcher::*launch)();
   bool graph = false; // K launches captured once into a graph, replayed; reported per kernel
 };
@@ -96,7 +96,7 @@ const Path paths[] = {
 enum class Measure { submit, throughput, roundtrip };
 
 struct MeasureSpec {
-  const char *name;
+  const char* name;
   Measure measure;
   // Kernels per timed batch. submit stays far below the stream's queue depth (~1000), so the
   // host never blocks on a full queue; the GPU drains the batch outside the timed region.
@@ -111,8 +111,8 @@ const MeasureSpec measures[] = {
 
 void sync(CUstream stream) { GPUBENCH_CU(cuStreamSynchronize, stream); }
 
-void run_launch(benchmark::State &state, const Path &path, const MeasureSpec &spec,
-                const LaunchTarget &target) {
+void run_launch(benchmark::State& state, const Path& path, const MeasureSpec& spec,
+                const LaunchTarget& target) {
   const CUstream stream = session().stream();
   Launcher launcher(target, stream);
   const auto launch = [&] { (launcher.*path.launch)(); };
@@ -125,7 +125,7 @@ void run_launch(benchmark::State &state, const Path &path, const MeasureSpec &sp
     GPUBENCH_CUDART(cudaGetLastError());
     sync(stream);
     ++launches;
-  } catch (const CudaError &error) {
+  } catch (const CudaError& error) {
     skip(state, fmt::format("this driver refuses a {}-byte parameter block on this path: {}",
                             target.bytes, error.what()));
     return;
@@ -204,12 +204,12 @@ void run_launch(benchmark::State &state, const Path &path, const MeasureSpec &sp
 } // namespace
 
 void register_launch() {
-  for (const Path &path : paths) {
-    for (const MeasureSpec &spec : measures) {
-      for (const LaunchTarget &target : launch_targets()) {
+  for (const Path& path : paths) {
+    for (const MeasureSpec& spec : measures) {
+      for (const LaunchTarget& target : launch_targets()) {
         benchmark::RegisterBenchmark(
             fmt::format("launch/{}/{}/params:{}", path.name, spec.name, target.bytes).c_str(),
-            [&path, &spec, &target](benchmark::State &state) {
+            [&path, &spec, &target](benchmark::State& state) {
               guarded(state, [&] { run_launch(state, path, spec, target); });
             })
             ->UseManualTime()

@@ -6,27 +6,27 @@ namespace gpubench::bench {
 namespace {
 
 template <std::size_t Bytes, void (*Kernel)(Payload<Bytes>)> LaunchTarget make_target() {
-  return {Bytes, reinterpret_cast<const void *>(Kernel),
-          [](CUstream stream, const void *payload) {
-            Kernel<<<1, 1, 0, stream>>>(*static_cast<const Payload<Bytes> *>(payload));
+  return {Bytes, reinterpret_cast<const void*>(Kernel),
+          [](CUstream stream, const void* payload) {
+            Kernel<<<1, 1, 0, stream>>>(*static_cast<const Payload<Bytes>*>(payload));
           },
-          [](const cudaLaunchConfig_t &config, const void *payload) {
+          [](const cudaLaunchConfig_t& config, const void* payload) {
             return cudaLaunchKernelEx(&config, Kernel,
-                                      *static_cast<const Payload<Bytes> *>(payload));
+                                      *static_cast<const Payload<Bytes>*>(payload));
           }};
 }
 
 LaunchTarget empty_target() {
-  return {0, reinterpret_cast<const void *>(launch_probe_empty),
-          [](CUstream stream, const void *) { launch_probe_empty<<<1, 1, 0, stream>>>(); },
-          [](const cudaLaunchConfig_t &config, const void *) {
+  return {0, reinterpret_cast<const void*>(launch_probe_empty),
+          [](CUstream stream, const void*) { launch_probe_empty<<<1, 1, 0, stream>>>(); },
+          [](const cudaLaunchConfig_t& config, const void*) {
             return cudaLaunchKernelEx(&config, launch_probe_empty);
           }};
 }
 
 } // namespace
 
-const std::array<LaunchTarget, 5> &launch_targets() {
+const std::array<LaunchTarget, 5>& launch_targets() {
   static const std::array<LaunchTarget, 5> all{
       empty_target(), make_target<8, launch_probe_8>(), make_target<256, launch_probe_256>(),
       make_target<4096, launch_probe_4096>(), make_target<32764, launch_probe_32764>()};

@@ -12,12 +12,12 @@ namespace gpubench::bench {
 // cudaLaunchKernelEx need (they must be compiled by nvcc; everything else lives in launch.cpp).
 struct LaunchTarget {
   std::size_t bytes;
-  const void *symbol;
-  void (*chevron)(CUstream stream, const void *payload);
-  cudaError_t (*launch_ex)(const cudaLaunchConfig_t &config, const void *payload);
+  const void* symbol;
+  void (*chevron)(CUstream stream, const void* payload);
+  cudaError_t (*launch_ex)(const cudaLaunchConfig_t& config, const void* payload);
 };
 
 // 0, 8, 256, 4096 and 32764 bytes.
-[[nodiscard]] const std::array<LaunchTarget, 5> &launch_targets();
+[[nodiscard]] const std::array<LaunchTarget, 5>& launch_targets();
 
 } // namespace gpubench::bench

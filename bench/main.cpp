@@ -24,22 +24,22 @@ constexpr int exit_usage = 2;
 // Google Benchmark's default of 0.5 s per benchmark would make the full suite (hundreds of
 // copy sizes, each timed in batches plus verified) take many minutes; 0.1 s of measured time
 // still gives thousands of operations per benchmark. --benchmark_min_time overrides it.
-constexpr const char *default_min_time_flag = "--benchmark_min_time=0.1" GPUBENCH_MIN_TIME_UNIT;
+constexpr const char* default_min_time_flag = "--benchmark_min_time=0.1" GPUBENCH_MIN_TIME_UNIT;
 
-[[noreturn]] void die(int status, const std::string &message) {
+[[noreturn]] void die(int status, const std::string& message) {
   fmt::print(stderr, "gpubench: {}\n", message);
   std::exit(status);
 }
 
-std::vector<char *> benchmark_argv(std::vector<std::string> &args) {
-  const bool has_min_time = std::any_of(args.begin(), args.end(), [](const std::string &arg) {
+std::vector<char*> benchmark_argv(std::vector<std::string>& args) {
+  const bool has_min_time = std::any_of(args.begin(), args.end(), [](const std::string& arg) {
     return arg.starts_with("--benchmark_min_time=");
   });
   if (!has_min_time) {
     args.emplace_back(default_min_time_flag);
   }
-  std::vector<char *> argv;
-  for (std::string &arg : args) {
+  std::vector<char*> argv;
+  for (std::string& arg : args) {
     argv.push_back(arg.data());
   }
   argv.push_back(nullptr);
@@ -51,7 +51,7 @@ void require_device() {
   int count = 0;
   try {
     count = gpubench::device_count();
-  } catch (const gpubench::CudaError &error) {
+  } catch (const gpubench::CudaError& error) {
     die(exit_failure, fmt::format("no CUDA device: {}", error.what()));
   }
   if (count == 0) {
@@ -59,7 +59,7 @@ void require_device() {
   }
 }
 
-int run(gpubench::Options &options) {
+int run(gpubench::Options& options) {
   namespace bench = gpubench::bench;
   if (options.help) {
     fmt::print("{}\n", gpubench::usage());
@@ -72,7 +72,7 @@ int run(gpubench::Options &options) {
   bench::register_launch();
   bench::register_copy(options.sizes.value_or(bench::default_copy_sizes()));
 
-  std::vector<char *> argv = benchmark_argv(options.benchmark_args);
+  std::vector<char*> argv = benchmark_argv(options.benchmark_args);
   int argc = static_cast<int>(argv.size()) - 1;
   benchmark::Initialize(&argc, argv.data());
   if (benchmark::ReportUnrecognizedArguments(argc, argv.data())) {
@@ -98,18 +98,18 @@ int run(gpubench::Options &options) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   gpubench::Options options;
   try {
     options = gpubench::parse_options(std::vector<std::string>(argv, argv + argc));
-  } catch (const gpubench::UsageError &error) {
+  } catch (const gpubench::UsageError& error) {
     die(exit_usage, error.what());
   }
   try {
     return run(options);
-  } catch (const std::out_of_range &error) {
+  } catch (const std::out_of_range& error) {
     die(exit_failure, fmt::format("--device={}: {}", options.device, error.what()));
-  } catch (const std::exception &error) {
+  } catch (const std::exception& error) {
     die(exit_failure, error.what());
   }
 }

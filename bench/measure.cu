@@ -12,11 +12,11 @@ namespace {
 // error rather than a hang.
 constexpr unsigned long long gate_timeout_ns = 10'000'000'000ULL;
 
-volatile int *release_flag(const PinnedHostBuffer &flags) {
-  return reinterpret_cast<volatile int *>(flags.data());
+volatile int* release_flag(const PinnedHostBuffer& flags) {
+  return reinterpret_cast<volatile int*>(flags.data());
 }
-volatile int *timed_out_flag(const PinnedHostBuffer &flags) {
-  return reinterpret_cast<volatile int *>(flags.data()) + 1;
+volatile int* timed_out_flag(const PinnedHostBuffer& flags) {
+  return reinterpret_cast<volatile int*>(flags.data()) + 1;
 }
 } // namespace
 
@@ -31,7 +31,7 @@ void StreamGate::hold(CUstream stream) {
     *timed_out_flag(flags_) = 0;
     std::atomic_thread_fence(std::memory_order_seq_cst);
   }
-  const auto device_flags = reinterpret_cast<int *>(flags_.device_ptr());
+  const auto device_flags = reinterpret_cast<int*>(flags_.device_ptr());
   stream_gate<<<1, 1, 0, stream>>>(device_flags, gate_timeout_ns, device_flags + 1);
   GPUBENCH_CUDART(cudaGetLastError());
   ++held_;

@@ -57,7 +57,7 @@ private:
 };
 
 // Seconds on the host clock for fn().
-template <typename Fn> double host_seconds(Fn &&fn) {
+template <typename Fn> double host_seconds(Fn&& fn) {
   const auto start = std::chrono::steady_clock::now();
   fn();
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -66,8 +66,8 @@ template <typename Fn> double host_seconds(Fn &&fn) {
 // Seconds on the GPU for a batch of `count` enqueue() calls on `stream`, started together from
 // behind `gate`. The caller keeps `count` well under the stream's queue depth (~1000 entries).
 template <typename Enqueue>
-double gated_batch_seconds(StreamGate &gate, CUstream stream, std::size_t count,
-                           Enqueue &&enqueue) {
+double gated_batch_seconds(StreamGate& gate, CUstream stream, std::size_t count,
+                           Enqueue&& enqueue) {
   const Event start;
   const Event stop;
   gate.hold(stream);

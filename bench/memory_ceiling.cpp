@@ -11,7 +11,7 @@ namespace gpubench::bench {
 namespace {
 
 struct MemoryCeiling {
-  explicit MemoryCeiling(Session &session) {
+  explicit MemoryCeiling(Session& session) {
     constexpr std::size_t bytes = std::size_t{1} << 30;
     constexpr std::size_t copies_per_batch = 8;
     const DeviceBuffer source(bytes);
@@ -23,7 +23,7 @@ struct MemoryCeiling {
     };
     copy(); // warm-up
     std::array<double, 5> rates{};
-    for (double &rate : rates) {
+    for (double& rate : rates) {
       const double seconds = gated_batch_seconds(gate, session.stream(), copies_per_batch, copy);
       rate = 2.0 * bytes * copies_per_batch / seconds;
     }
@@ -35,7 +35,7 @@ struct MemoryCeiling {
 
 } // namespace
 
-double memory_ceiling_bytes_per_second(Session &session) {
+double memory_ceiling_bytes_per_second(Session& session) {
   return session.state<MemoryCeiling>().bytes_per_second;
 }
 

@@ -40,7 +40,7 @@ std::optional<std::string> check_saxpy(CUfunction function, CUstream stream) {
   CUdeviceptr px = dx.ptr();
   CUdeviceptr py = dy.ptr();
   int n = check_elements;
-  void *params[] = {&alpha, &px, &py, &n};
+  void* params[] = {&alpha, &px, &py, &n};
   GPUBENCH_CU(cuLaunchKernel, function, check_elements / block_threads, 1, 1, block_threads, 1, 1,
               0, stream, params, nullptr);
   GPUBENCH_CU(cuMemcpyDtoHAsync, y.data(), dy.ptr(), dy.bytes(), stream);
@@ -51,38 +51,38 @@ std::optional<std::string> check_saxpy(CUfunction function, CUstream stream) {
   return std::nullopt;
 }
 
-void launch_small_saxpy(CUfunction function, CUstream stream, const DeviceBuffer &buffer) {
+void launch_small_saxpy(CUfunction function, CUstream stream, const DeviceBuffer& buffer) {
   float alpha = 1.0F;
   CUdeviceptr p = buffer.ptr();
   int n = block_threads;
-  void *params[] = {&alpha, &p, &p, &n};
+  void* params[] = {&alpha, &p, &p, &n};
   GPUBENCH_CU(cuLaunchKernel, function, 1, 1, 1, block_threads, 1, 1, 0, stream, params, nullptr);
 }
 
 struct Step {
-  const char *name;
+  const char* name;
   // Times one iteration of the step; leaves a loaded function behind for the check.
-  double (*time)(CUstream stream, std::optional<Module> &module, std::optional<Library> &library);
+  double (*time)(CUstream stream, std::optional<Module>& module, std::optional<Library>& library);
 };
 
 const Step steps[] = {
     {"cubin_load",
-     [](CUstream, std::optional<Module> &module, std::optional<Library> &) {
+     [](CUstream, std::optional<Module>& module, std::optional<Library>&) {
        module.reset();
        return host_seconds([&] { module.emplace(saxpy_fatbin().data()); });
      }},
     {"ptx_jit",
-     [](CUstream, std::optional<Module> &module, std::optional<Library> &) {
+     [](CUstream, std::optional<Module>& module, std::optional<Library>&) {
        module.reset();
        return host_seconds([&] { module.emplace(saxpy_ptx()); });
      }},
     {"library_load",
-     [](CUstream, std::optional<Module> &, std::optional<Library> &library) {
+     [](CUstream, std::optional<Module>&, std::optional<Library>& library) {
        library.reset();
        return host_seconds([&] { library.emplace(saxpy_fatbin().data()); });
      }},
     {"first_launch",
-     [](CUstream stream, std::optional<Module> &module, std::optional<Library> &) {
+     [](CUstream stream, std::optional<Module>& module, std::optional<Library>&) {
        module.reset();
        module.emplace(saxpy_fatbin().data());
        const DeviceBuffer buffer(block_threads * sizeof(float));
@@ -94,7 +94,7 @@ const Step steps[] = {
      }},
 };
 
-void run_step(benchmark::State &state, const Step &step) {
+void run_step(benchmark::State& state, const Step& step) {
   const CUstream stream = session().stream();
   std::optional<Module> module;
   std::optional<Library> library;
@@ -116,10 +116,10 @@ void run_step(benchmark::State &state, const Step &step) {
 } // namespace
 
 void register_module_loading() {
-  for (const Step &step : steps) {
+  for (const Step& step : steps) {
     benchmark::RegisterBenchmark(
         fmt::format("launch/module/{}", step.name).c_str(),
-        [&step](benchmark::State &state) { guarded(state, [&] { run_step(state, step); }); })
+        [&step](benchmark::State& state) { guarded(state, [&] { run_step(state, step); }); })
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
   }

@@ -15,18 +15,18 @@ struct SaxpyFma {
 } // namespace
 
 void launch_saxpy_runtime(unsigned int grid, unsigned int block, CUstream stream, float alpha,
-                          float *x, float *y, std::int32_t n) {
+                          float* x, float* y, std::int32_t n) {
   saxpy<<<grid, block, 0, stream>>>(alpha, x, y, n);
   GPUBENCH_CUDART(cudaGetLastError());
 }
 
-void launch_saxpy_vec4(int grid, int block, CUstream stream, float alpha, const float *x, float *y,
+void launch_saxpy_vec4(int grid, int block, CUstream stream, float alpha, const float* x, float* y,
                        std::int64_t n) {
   saxpy_vec4<<<grid, block, 0, stream>>>(alpha, x, y, n);
   GPUBENCH_CUDART(cudaGetLastError());
 }
 
-void thrust_saxpy(CUstream stream, float alpha, const float *x, float *y, std::size_t n) {
+void thrust_saxpy(CUstream stream, float alpha, const float* x, float* y, std::size_t n) {
   // par_nosync: Thrust would otherwise synchronise after the algorithm, timing the host too.
   thrust::transform(thrust::cuda::par_nosync.on(stream), x, x + n, y, y, SaxpyFma{alpha});
   GPUBENCH_CUDART(cudaGetLastError());

@@ -19,24 +19,24 @@ namespace gpubench::bench {
 class Session {
 public:
   Session(int ordinal, L2Mode l2);
-  Session(const Session &) = delete;
-  Session &operator=(const Session &) = delete;
-  Session(Session &&) = delete;
-  Session &operator=(Session &&) = delete;
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  Session(Session&&) = delete;
+  Session& operator=(Session&&) = delete;
   ~Session() = default;
 
-  [[nodiscard]] const DeviceInfo &device() const noexcept { return device_; }
+  [[nodiscard]] const DeviceInfo& device() const noexcept { return device_; }
   [[nodiscard]] L2Mode l2() const noexcept { return l2_; }
   [[nodiscard]] CUstream stream() const noexcept { return stream_.get(); }
   [[nodiscard]] CUstream second_stream() const noexcept { return second_stream_.get(); }
   // Where the host thread and its memory were placed relative to the GPU.
-  [[nodiscard]] const std::string &numa_placement() const noexcept { return numa_placement_; }
+  [[nodiscard]] const std::string& numa_placement() const noexcept { return numa_placement_; }
   // Null where NVML is unavailable.
-  [[nodiscard]] const Nvml *nvml() const noexcept { return nvml_.get(); }
+  [[nodiscard]] const Nvml* nvml() const noexcept { return nvml_.get(); }
 
   // The family state of type T, built on first use with T(Session&).
-  template <typename T> T &state() {
-    auto &slot = states_[std::type_index(typeid(T))];
+  template <typename T> T& state() {
+    auto& slot = states_[std::type_index(typeid(T))];
     if (!slot) {
       slot = std::make_shared<T>(*this);
     }
@@ -59,6 +59,6 @@ private:
 void open_session(int ordinal, L2Mode l2);
 void close_session() noexcept;
 // The open session; throws std::logic_error when none is open.
-[[nodiscard]] Session &session();
+[[nodiscard]] Session& session();
 
 } // namespace gpubench::bench

@@ -7,7 +7,7 @@
 
 namespace gpubench::bench {
 
-void zerocopy_launch(const unsigned char *src, unsigned char *dst, std::size_t bytes, int sm_count,
+void zerocopy_launch(const unsigned char* src, unsigned char* dst, std::size_t bytes, int sm_count,
                      CUstream stream) {
   constexpr int threads = 256;
   // Eight blocks per SM saturate PCIe; small copies need no more blocks than 16-byte vectors.

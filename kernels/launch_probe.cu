@@ -6,7 +6,7 @@ namespace {
 __device__ unsigned long long launch_count = 0;
 __device__ unsigned long long intact_count = 0;
 
-template <std::size_t Bytes> __device__ void count_launch(const Payload<Bytes> &payload) {
+template <std::size_t Bytes> __device__ void count_launch(const Payload<Bytes>& payload) {
   atomicAdd(&launch_count, 1ULL);
   if (payload.bytes[0] == payload_first_byte && payload.bytes[Bytes - 1] == payload_last_byte) {
     atomicAdd(&intact_count, 1ULL);

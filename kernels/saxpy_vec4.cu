@@ -10,11 +10,11 @@ constexpr int unroll = 4;
 // and no tail of half-empty blocks. Each thread walks the float4 range with a grid stride,
 // issuing all of a trip's loads before its first store; the 0-3 elements past the last full
 // float4 are done by the first threads.
-__global__ void saxpy_vec4(float alpha, const float *__restrict__ x, float *__restrict__ y,
+__global__ void saxpy_vec4(float alpha, const float* __restrict__ x, float* __restrict__ y,
                            int64_t n) {
   const int64_t vectors = n / 4;
-  const auto *x4 = reinterpret_cast<const float4 *>(x);
-  auto *y4 = reinterpret_cast<float4 *>(y);
+  const auto* x4 = reinterpret_cast<const float4*>(x);
+  auto* y4 = reinterpret_cast<float4*>(y);
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   const int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   int64_t i = first;

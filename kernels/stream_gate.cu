@@ -8,8 +8,8 @@ __device__ unsigned long long global_timer_ns() {
 }
 } // namespace
 
-__global__ void stream_gate(const volatile int *release, unsigned long long timeout_ns,
-                            int *timed_out) {
+__global__ void stream_gate(const volatile int* release, unsigned long long timeout_ns,
+                            int* timed_out) {
   const unsigned long long start = global_timer_ns();
   while (*release == 0) {
     if (global_timer_ns() - start > timeout_ns) {

@@ -16,10 +16,10 @@ namespace gpubench {
 class PrimaryContext {
 public:
   explicit PrimaryContext(CUdevice device);
-  PrimaryContext(const PrimaryContext &) = delete;
-  PrimaryContext &operator=(const PrimaryContext &) = delete;
-  PrimaryContext(PrimaryContext &&) = delete;
-  PrimaryContext &operator=(PrimaryContext &&) = delete;
+  PrimaryContext(const PrimaryContext&) = delete;
+  PrimaryContext& operator=(const PrimaryContext&) = delete;
+  PrimaryContext(PrimaryContext&&) = delete;
+  PrimaryContext& operator=(PrimaryContext&&) = delete;
   ~PrimaryContext();
 
   [[nodiscard]] CUdevice device() const noexcept { return device_; }

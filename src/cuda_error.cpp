@@ -19,9 +19,9 @@ void check(CUresult result, std::string_view call) {
   if (result == CUDA_SUCCESS) {
     return;
   }
-  const char *name = nullptr;
-  const char *description = nullptr;
-  if (const DriverApi *api = loaded_driver_api()) {
+  const char* name = nullptr;
+  const char* description = nullptr;
+  if (const DriverApi* api = loaded_driver_api()) {
     api->cuGetErrorName(result, &name);
     api->cuGetErrorString(result, &description);
   }

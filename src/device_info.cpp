@@ -19,7 +19,7 @@ int attribute(CUdevice device, CUdevice_attribute which) {
 
 } // namespace
 
-std::string format_uuid(const CUuuid &uuid) {
+std::string format_uuid(const CUuuid& uuid) {
   std::string text = "GPU-";
   for (std::size_t i = 0; i < sizeof(uuid.bytes); ++i) {
     if (i == 4 || i == 6 || i == 8 || i == 10) {

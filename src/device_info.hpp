@@ -26,7 +26,7 @@ struct DeviceInfo {
 [[nodiscard]] DeviceInfo query_device(int ordinal);
 
 // "GPU-" and the 16 bytes in the 8-4-4-4-12 grouping nvidia-smi prints.
-[[nodiscard]] std::string format_uuid(const CUuuid &uuid);
+[[nodiscard]] std::string format_uuid(const CUuuid& uuid);
 
 // CUDA encodes versions as 1000*major + 10*minor; "13.0".
 [[nodiscard]] std::string format_cuda_version(int version);

@@ -12,10 +12,10 @@
 namespace gpubench {
 namespace {
 
-std::atomic<const DriverApi *> g_loaded{nullptr};
+std::atomic<const DriverApi*> g_loaded{nullptr};
 
-template <typename Fn> void load_entry_point(Fn &fn, const char *name, unsigned int version) {
-  void *address = nullptr;
+template <typename Fn> void load_entry_point(Fn& fn, const char* name, unsigned int version) {
+  void* address = nullptr;
   cudaDriverEntryPointQueryResult status{};
   check(cudaGetDriverEntryPointByVersion(name, &address, version, cudaEnableDefault, &status),
         fmt::format("cudaGetDriverEntryPointByVersion(\"{}\")", name));
@@ -38,9 +38,9 @@ DriverApi load() {
 
 // The runtime reports a missing driver as "insufficient"; say plainly when there is none.
 void throw_if_no_driver_library() {
-  void *library = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  void* library = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
   if (library == nullptr) {
-    const char *why = dlerror();
+    const char* why = dlerror();
     throw CudaError("dlopen(\"libcuda.so.1\")", "no NVIDIA driver",
                     why != nullptr ? why : "libcuda.so.1 cannot be loaded",
                     cudaErrorInsufficientDriver);
@@ -51,7 +51,7 @@ void throw_if_no_driver_library() {
 DriverApi load_checked() {
   try {
     return load();
-  } catch (const CudaError &error) {
+  } catch (const CudaError& error) {
     if (error.code() == cudaErrorInsufficientDriver) {
       throw_if_no_driver_library();
     }
@@ -61,7 +61,7 @@ DriverApi load_checked() {
 
 } // namespace
 
-const DriverApi &driver_api() {
+const DriverApi& driver_api() {
   static const DriverApi api = [] {
     DriverApi loaded = load_checked();
     check(require_driver_function(loaded.cuInit, "cuInit")(0), "cuInit(0)");
@@ -71,6 +71,6 @@ const DriverApi &driver_api() {
   return api;
 }
 
-const DriverApi *loaded_driver_api() noexcept { return g_loaded.load(std::memory_order_acquire); }
+const DriverApi* loaded_driver_api() noexcept { return g_loaded.load(std::memory_order_acquire); }
 
 } // namespace gpubench

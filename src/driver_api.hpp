@@ -80,14 +80,14 @@ struct DriverApi {
 };
 
 // Loads the table and calls cuInit(0) once; throws CudaError when there is no usable driver.
-const DriverApi &driver_api();
+const DriverApi& driver_api();
 
 // The table if driver_api() already succeeded, else null: lets error formatting ask the driver
 // for error names without recursing into a failing load.
-const DriverApi *loaded_driver_api() noexcept;
+const DriverApi* loaded_driver_api() noexcept;
 
 // Returns `fn`, or throws a CudaError naming `name` when this driver does not provide it.
-template <typename Fn> Fn require_driver_function(Fn fn, const char *name) {
+template <typename Fn> Fn require_driver_function(Fn fn, const char* name) {
   if (fn == nullptr) {
     throw CudaError(name, "CUDA_ERROR_NOT_FOUND", "this driver does not provide the function",
                     CUDA_ERROR_NOT_FOUND);

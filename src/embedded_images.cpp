@@ -9,9 +9,9 @@ namespace {
 namespace gpubench {
 
 std::span<const unsigned char> saxpy_fatbin() {
-  return {reinterpret_cast<const unsigned char *>(saxpy_fatbin_image), sizeof(saxpy_fatbin_image)};
+  return {reinterpret_cast<const unsigned char*>(saxpy_fatbin_image), sizeof(saxpy_fatbin_image)};
 }
 
-const char *saxpy_ptx() { return reinterpret_cast<const char *>(saxpy_ptx_image); }
+const char* saxpy_ptx() { return reinterpret_cast<const char*>(saxpy_ptx_image); }
 
 } // namespace gpubench

@@ -31,7 +31,7 @@ private:
 };
 
 // Captures what enqueue() puts on `stream` into a graph and instantiates it once.
-template <typename Enqueue> GraphExec capture_graph(CUstream stream, Enqueue &&enqueue) {
+template <typename Enqueue> GraphExec capture_graph(CUstream stream, Enqueue&& enqueue) {
   GPUBENCH_CU(cuStreamBeginCapture, stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
   CUgraph raw = nullptr;
   try {

@@ -11,11 +11,11 @@
 namespace gpubench {
 namespace detail {
 void DeviceRelease::operator()(CUdeviceptr ptr) const noexcept { driver_api().cuMemFree(ptr); }
-void PinnedRelease::operator()(void *ptr) const noexcept { driver_api().cuMemFreeHost(ptr); }
-void UnregisterRelease::operator()(void *ptr) const noexcept {
+void PinnedRelease::operator()(void* ptr) const noexcept { driver_api().cuMemFreeHost(ptr); }
+void UnregisterRelease::operator()(void* ptr) const noexcept {
   driver_api().cuMemHostUnregister(ptr);
 }
-void PageableRelease::operator()(std::byte *ptr) const noexcept { std::free(ptr); }
+void PageableRelease::operator()(std::byte* ptr) const noexcept { std::free(ptr); }
 } // namespace detail
 
 namespace {
@@ -35,7 +35,7 @@ DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
 }
 
 PageableHostBuffer::PageableHostBuffer(std::size_t bytes) : bytes_(bytes) {
-  auto *memory = static_cast<std::byte *>(std::aligned_alloc(page_bytes, round_up_to_page(bytes)));
+  auto* memory = static_cast<std::byte*>(std::aligned_alloc(page_bytes, round_up_to_page(bytes)));
   if (memory == nullptr) {
     throw std::runtime_error(fmt::format("host allocation of {} bytes failed", bytes));
   }
@@ -44,7 +44,7 @@ PageableHostBuffer::PageableHostBuffer(std::size_t bytes) : bytes_(bytes) {
 }
 
 PinnedHostBuffer::PinnedHostBuffer(std::size_t bytes, unsigned int flags) : bytes_(bytes) {
-  void *ptr = nullptr;
+  void* ptr = nullptr;
   GPUBENCH_CU(cuMemHostAlloc, &ptr, bytes == 0 ? 1 : bytes, flags);
   handle_ = decltype(handle_)(ptr);
 }

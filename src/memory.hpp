@@ -15,13 +15,13 @@ struct DeviceRelease {
   void operator()(CUdeviceptr ptr) const noexcept;
 };
 struct PinnedRelease {
-  void operator()(void *ptr) const noexcept;
+  void operator()(void* ptr) const noexcept;
 };
 struct UnregisterRelease {
-  void operator()(void *ptr) const noexcept;
+  void operator()(void* ptr) const noexcept;
 };
 struct PageableRelease {
-  void operator()(std::byte *ptr) const noexcept;
+  void operator()(std::byte* ptr) const noexcept;
 };
 } // namespace detail
 
@@ -31,8 +31,8 @@ public:
   explicit DeviceBuffer(std::size_t bytes);
   [[nodiscard]] CUdeviceptr ptr() const noexcept { return handle_.get(); }
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
-  template <typename T> [[nodiscard]] T *as() const noexcept {
-    return reinterpret_cast<T *>(handle_.get());
+  template <typename T> [[nodiscard]] T* as() const noexcept {
+    return reinterpret_cast<T*>(handle_.get());
   }
 
 private:
@@ -44,7 +44,7 @@ private:
 class PageableHostBuffer {
 public:
   explicit PageableHostBuffer(std::size_t bytes);
-  [[nodiscard]] std::byte *data() const noexcept { return memory_.get(); }
+  [[nodiscard]] std::byte* data() const noexcept { return memory_.get(); }
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
   [[nodiscard]] std::span<std::byte> span() const noexcept { return {data(), bytes_}; }
 
@@ -58,14 +58,14 @@ private:
 class PinnedHostBuffer {
 public:
   explicit PinnedHostBuffer(std::size_t bytes, unsigned int flags = 0);
-  [[nodiscard]] std::byte *data() const noexcept { return static_cast<std::byte *>(handle_.get()); }
+  [[nodiscard]] std::byte* data() const noexcept { return static_cast<std::byte*>(handle_.get()); }
   [[nodiscard]] std::size_t bytes() const noexcept { return bytes_; }
   [[nodiscard]] std::span<std::byte> span() const noexcept { return {data(), bytes_}; }
   // The device's address for this memory (needs CU_MEMHOSTALLOC_DEVICEMAP).
   [[nodiscard]] CUdeviceptr device_ptr() const;
 
 private:
-  UniqueHandle<void *, detail::PinnedRelease> handle_;
+  UniqueHandle<void*, detail::PinnedRelease> handle_;
   std::size_t bytes_;
 };
 
@@ -74,13 +74,13 @@ private:
 class RegisteredHostBuffer {
 public:
   explicit RegisteredHostBuffer(std::size_t bytes);
-  [[nodiscard]] std::byte *data() const noexcept { return memory_.data(); }
+  [[nodiscard]] std::byte* data() const noexcept { return memory_.data(); }
   [[nodiscard]] std::size_t bytes() const noexcept { return memory_.bytes(); }
   [[nodiscard]] std::span<std::byte> span() const noexcept { return memory_.span(); }
 
 private:
   PageableHostBuffer memory_;
-  UniqueHandle<void *, detail::UnregisterRelease> registration_;
+  UniqueHandle<void*, detail::UnregisterRelease> registration_;
 };
 
 } // namespace gpubench

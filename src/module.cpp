@@ -14,25 +14,25 @@ void LibraryRelease::operator()(CUlibrary library) const noexcept {
 }
 } // namespace detail
 
-Module::Module(const void *image) {
+Module::Module(const void* image) {
   CUmodule module = nullptr;
   GPUBENCH_CU(cuModuleLoadData, &module, image);
   handle_ = decltype(handle_)(module);
 }
 
-CUfunction Module::function(const char *name) const {
+CUfunction Module::function(const char* name) const {
   CUfunction function = nullptr;
   GPUBENCH_CU(cuModuleGetFunction, &function, handle_.get(), name);
   return function;
 }
 
-Library::Library(const void *image) {
+Library::Library(const void* image) {
   CUlibrary library = nullptr;
   GPUBENCH_CU(cuLibraryLoadData, &library, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
   handle_ = decltype(handle_)(library);
 }
 
-CUfunction Library::function(const char *name) const {
+CUfunction Library::function(const char* name) const {
   CUkernel kernel = nullptr;
   GPUBENCH_CU(cuLibraryGetKernel, &kernel, handle_.get(), name);
   CUfunction function = nullptr;
@@ -57,7 +57,7 @@ KernelAttributes kernel_attributes(CUfunction function) {
   return attributes;
 }
 
-std::string format_kernel_attributes(const std::string &name, const KernelAttributes &a) {
+std::string format_kernel_attributes(const std::string& name, const KernelAttributes& a) {
   return fmt::format("{}: REG:{} SHARED:{} LOCAL:{} CONSTANT:{} MAX_THREADS:{} SASS:sm_{} "
                      "PTX:compute_{}",
                      name, a.registers, a.static_shared_bytes, a.local_bytes, a.constant_bytes,

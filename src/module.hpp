@@ -21,9 +21,9 @@ struct LibraryRelease {
 // image held in memory; the driver picks the image's SASS for this device or JIT-compiles PTX.
 class Module {
 public:
-  explicit Module(const void *image);
+  explicit Module(const void* image);
   [[nodiscard]] CUmodule get() const noexcept { return handle_.get(); }
-  [[nodiscard]] CUfunction function(const char *name) const;
+  [[nodiscard]] CUfunction function(const char* name) const;
 
 private:
   UniqueHandle<CUmodule, detail::ModuleRelease> handle_;
@@ -33,10 +33,10 @@ private:
 // when first asked for (lazy loading, CUDA 12+).
 class Library {
 public:
-  explicit Library(const void *image);
+  explicit Library(const void* image);
   [[nodiscard]] CUlibrary get() const noexcept { return handle_.get(); }
   // The kernel as a function of the current context; forces it to load.
-  [[nodiscard]] CUfunction function(const char *name) const;
+  [[nodiscard]] CUfunction function(const char* name) const;
 
 private:
   UniqueHandle<CUlibrary, detail::LibraryRelease> handle_;
@@ -56,7 +56,7 @@ struct KernelAttributes {
 
 [[nodiscard]] KernelAttributes kernel_attributes(CUfunction function);
 
-[[nodiscard]] std::string format_kernel_attributes(const std::string &name,
-                                                   const KernelAttributes &attributes);
+[[nodiscard]] std::string format_kernel_attributes(const std::string& name,
+                                                   const KernelAttributes& attributes);
 
 } // namespace gpubench

@@ -11,7 +11,7 @@
 
 namespace gpubench {
 
-std::vector<int> parse_cpu_list(const std::string &text) {
+std::vector<int> parse_cpu_list(const std::string& text) {
   std::vector<int> cpus;
   std::stringstream ranges(text);
   std::string range;
@@ -29,21 +29,21 @@ std::vector<int> parse_cpu_list(const std::string &text) {
       for (int cpu = first; cpu <= last; ++cpu) {
         cpus.push_back(cpu);
       }
-    } catch (const std::logic_error &) {
+    } catch (const std::logic_error&) {
       throw std::invalid_argument(fmt::format("bad CPU list '{}'", text));
     }
   }
   return cpus;
 }
 
-std::string bind_to_numa_node(int node, const std::filesystem::path &sysfs_root) {
+std::string bind_to_numa_node(int node, const std::filesystem::path& sysfs_root) {
   if (node < 0) {
     return "not bound: the driver reports no NUMA node for the GPU";
   }
   const auto nodes = sysfs_root / "devices/system/node";
   std::size_t node_count = 0;
   if (std::filesystem::exists(nodes)) {
-    for (const auto &entry : std::filesystem::directory_iterator(nodes)) {
+    for (const auto& entry : std::filesystem::directory_iterator(nodes)) {
       node_count += entry.path().filename().string().starts_with("node") ? 1 : 0;
     }
   }

@@ -10,7 +10,7 @@ namespace {
 // The few NVML declarations gpubench needs (nvml.h ships with the driver's development files,
 // not with the toolkit on every machine). Values from nvml.h.
 using nvmlReturn_t = int;
-using nvmlDevice_t = struct nvmlDevice_st *;
+using nvmlDevice_t = struct nvmlDevice_st*;
 constexpr nvmlReturn_t NVML_SUCCESS = 0;
 constexpr int NVML_CLOCK_SM = 1;
 constexpr int NVML_CLOCK_MEM = 2;
@@ -18,27 +18,27 @@ constexpr int NVML_TEMPERATURE_GPU = 0;
 } // namespace
 
 struct Nvml::Api {
-  void *library = nullptr;
+  void* library = nullptr;
   nvmlReturn_t (*init)() = nullptr;
   nvmlReturn_t (*shutdown)() = nullptr;
-  nvmlReturn_t (*driver_version)(char *, unsigned int) = nullptr;
-  nvmlReturn_t (*device_by_bus_id)(const char *, nvmlDevice_t *) = nullptr;
-  nvmlReturn_t (*clock)(nvmlDevice_t, int, unsigned int *) = nullptr;
-  nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned int *) = nullptr;
-  nvmlReturn_t (*power_mw)(nvmlDevice_t, unsigned int *) = nullptr;
-  nvmlReturn_t (*link_generation)(nvmlDevice_t, unsigned int *) = nullptr;
-  nvmlReturn_t (*link_width)(nvmlDevice_t, unsigned int *) = nullptr;
-  nvmlReturn_t (*max_link_generation)(nvmlDevice_t, unsigned int *) = nullptr;
-  nvmlReturn_t (*max_link_width)(nvmlDevice_t, unsigned int *) = nullptr;
+  nvmlReturn_t (*driver_version)(char*, unsigned int) = nullptr;
+  nvmlReturn_t (*device_by_bus_id)(const char*, nvmlDevice_t*) = nullptr;
+  nvmlReturn_t (*clock)(nvmlDevice_t, int, unsigned int*) = nullptr;
+  nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned int*) = nullptr;
+  nvmlReturn_t (*power_mw)(nvmlDevice_t, unsigned int*) = nullptr;
+  nvmlReturn_t (*link_generation)(nvmlDevice_t, unsigned int*) = nullptr;
+  nvmlReturn_t (*link_width)(nvmlDevice_t, unsigned int*) = nullptr;
+  nvmlReturn_t (*max_link_generation)(nvmlDevice_t, unsigned int*) = nullptr;
+  nvmlReturn_t (*max_link_width)(nvmlDevice_t, unsigned int*) = nullptr;
 
-  [[nodiscard]] nvmlDevice_t device(const std::string &bus_id) const {
+  [[nodiscard]] nvmlDevice_t device(const std::string& bus_id) const {
     nvmlDevice_t device = nullptr;
     return device_by_bus_id(bus_id.c_str(), &device) == NVML_SUCCESS ? device : nullptr;
   }
 };
 
 namespace {
-template <typename Fn> bool bind(void *library, Fn &fn, const char *name) {
+template <typename Fn> bool bind(void* library, Fn& fn, const char* name) {
   fn = reinterpret_cast<Fn>(dlsym(library, name));
   return fn != nullptr;
 }
@@ -50,7 +50,7 @@ std::unique_ptr<Nvml> Nvml::open() {
   if (api->library == nullptr) {
     return nullptr;
   }
-  void *lib = api->library;
+  void* lib = api->library;
   const bool bound = bind(lib, api->init, "nvmlInit_v2") &&
                      bind(lib, api->shutdown, "nvmlShutdown") &&
                      bind(lib, api->driver_version, "nvmlSystemGetDriverVersion") &&
@@ -84,7 +84,7 @@ std::optional<std::string> Nvml::driver_version() const {
   return std::string(text.data());
 }
 
-std::optional<PciLink> Nvml::pci_link(const std::string &pci_bus_id) const {
+std::optional<PciLink> Nvml::pci_link(const std::string& pci_bus_id) const {
   nvmlDevice_t device = api_->device(pci_bus_id);
   std::array<unsigned int, 4> v{};
   if (device == nullptr || api_->link_generation(device, &v[0]) != NVML_SUCCESS ||
@@ -97,7 +97,7 @@ std::optional<PciLink> Nvml::pci_link(const std::string &pci_bus_id) const {
                  static_cast<int>(v[3])};
 }
 
-std::optional<GpuTelemetry> Nvml::telemetry(const std::string &pci_bus_id) const {
+std::optional<GpuTelemetry> Nvml::telemetry(const std::string& pci_bus_id) const {
   nvmlDevice_t device = api_->device(pci_bus_id);
   unsigned int sm = 0;
   unsigned int memory = 0;
@@ -113,7 +113,7 @@ std::optional<GpuTelemetry> Nvml::telemetry(const std::string &pci_bus_id) const
                       power_mw / 1000.0};
 }
 
-std::string format_telemetry(const GpuTelemetry &t) {
+std::string format_telemetry(const GpuTelemetry& t) {
   return fmt::format("{} MHz SM, {} MHz memory, {} C, {:.1f} W", t.sm_clock_mhz, t.memory_clock_mhz,
                      t.temperature_c, t.power_w);
 }

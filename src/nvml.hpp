@@ -23,16 +23,16 @@ class Nvml {
 public:
   // Null when libnvidia-ml.so.1 is absent or nvmlInit fails.
   [[nodiscard]] static std::unique_ptr<Nvml> open();
-  Nvml(const Nvml &) = delete;
-  Nvml &operator=(const Nvml &) = delete;
-  Nvml(Nvml &&) = delete;
-  Nvml &operator=(Nvml &&) = delete;
+  Nvml(const Nvml&) = delete;
+  Nvml& operator=(const Nvml&) = delete;
+  Nvml(Nvml&&) = delete;
+  Nvml& operator=(Nvml&&) = delete;
   ~Nvml();
 
   // The kernel driver's release, e.g. "580.159.04".
   [[nodiscard]] std::optional<std::string> driver_version() const;
-  [[nodiscard]] std::optional<PciLink> pci_link(const std::string &pci_bus_id) const;
-  [[nodiscard]] std::optional<GpuTelemetry> telemetry(const std::string &pci_bus_id) const;
+  [[nodiscard]] std::optional<PciLink> pci_link(const std::string& pci_bus_id) const;
+  [[nodiscard]] std::optional<GpuTelemetry> telemetry(const std::string& pci_bus_id) const;
 
   struct Api;
 
@@ -42,6 +42,6 @@ private:
 };
 
 // "1980 MHz SM, 3201 MHz memory, 34 C, 72.5 W".
-[[nodiscard]] std::string format_telemetry(const GpuTelemetry &telemetry);
+[[nodiscard]] std::string format_telemetry(const GpuTelemetry& telemetry);
 
 } // namespace gpubench

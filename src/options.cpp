@@ -38,9 +38,9 @@ bool is_true_flag(std::string_view arg, std::string_view flag) {
 
 } // namespace
 
-const char *to_string(L2Mode mode) { return mode == L2Mode::cold ? "cold" : "warm"; }
+const char* to_string(L2Mode mode) { return mode == L2Mode::cold ? "cold" : "warm"; }
 
-Options parse_options(const std::vector<std::string> &args) {
+Options parse_options(const std::vector<std::string>& args) {
   Options options;
   options.benchmark_args.push_back(args.empty() ? "gpubench" : args.front());
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -56,7 +56,7 @@ Options parse_options(const std::vector<std::string> &args) {
     } else if (arg.starts_with("--sizes=")) {
       try {
         options.sizes = parse_size_list(value_of("--sizes="));
-      } catch (const std::invalid_argument &error) {
+      } catch (const std::invalid_argument& error) {
         throw UsageError(fmt::format("--sizes={}: {}", value_of("--sizes="), error.what()));
       }
     } else if (arg.starts_with("--l2=")) {
@@ -70,7 +70,7 @@ Options parse_options(const std::vector<std::string> &args) {
   return options;
 }
 
-const char *usage() {
+const char* usage() {
   return R"(usage: gpubench [--device=N] [--info] [--sizes=LIST] [--l2=cold|warm] [--benchmark_...]
   --device=N     the CUDA device to measure (default 0)
   --info         list the devices and the embedded kernels' resource usage, run nothing

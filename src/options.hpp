@@ -11,7 +11,7 @@ namespace gpubench {
 // Whether saxpy's timed iterations start with a cold L2 (flushed) or a warm one.
 enum class L2Mode { cold, warm };
 
-[[nodiscard]] const char *to_string(L2Mode mode);
+[[nodiscard]] const char* to_string(L2Mode mode);
 
 // gpubench's own flags; everything that starts with --benchmark_ (and --v) is Google
 // Benchmark's and is passed through untouched in `benchmark_args`, after the program name.
@@ -31,8 +31,8 @@ public:
 };
 
 // Throws UsageError with a one-line message naming the flag and what is wrong with it.
-[[nodiscard]] Options parse_options(const std::vector<std::string> &args);
+[[nodiscard]] Options parse_options(const std::vector<std::string>& args);
 
-[[nodiscard]] const char *usage();
+[[nodiscard]] const char* usage();
 
 } // namespace gpubench

@@ -11,39 +11,39 @@
 namespace gpubench {
 namespace {
 
-std::string read_first_line(const std::filesystem::path &file) {
+std::string read_first_line(const std::filesystem::path& file) {
   std::ifstream in(file);
   std::string line;
   std::getline(in, line);
   return line;
 }
 
-int read_int(const std::filesystem::path &file) {
+int read_int(const std::filesystem::path& file) {
   try {
     return std::stoi(read_first_line(file));
-  } catch (const std::exception &) {
+  } catch (const std::exception&) {
     return 0;
   }
 }
 
 } // namespace
 
-int pcie_generation_from_speed(const std::string &speed) {
+int pcie_generation_from_speed(const std::string& speed) {
   // Transfer rate per lane in GT/s by generation (PCI-SIG).
   constexpr std::array<std::pair<double, int>, 6> rates{
       {{2.5, 1}, {5.0, 2}, {8.0, 3}, {16.0, 4}, {32.0, 5}, {64.0, 6}}};
   double gts = 0.0;
   try {
     gts = std::stod(speed);
-  } catch (const std::exception &) {
+  } catch (const std::exception&) {
     return 0;
   }
-  const auto *match = std::find_if(rates.begin(), rates.end(),
-                                   [gts](const auto &rate) { return rate.first == gts; });
+  const auto* match = std::find_if(rates.begin(), rates.end(),
+                                   [gts](const auto& rate) { return rate.first == gts; });
   return match == rates.end() ? 0 : match->second;
 }
 
-PciLink read_pci_link(const std::string &pci_bus_id, const std::filesystem::path &sysfs_root) {
+PciLink read_pci_link(const std::string& pci_bus_id, const std::filesystem::path& sysfs_root) {
   std::string id = pci_bus_id;
   std::transform(id.begin(), id.end(), id.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -56,7 +56,7 @@ PciLink read_pci_link(const std::string &pci_bus_id, const std::filesystem::path
   return link;
 }
 
-std::string format_pci_link(const PciLink &link) {
+std::string format_pci_link(const PciLink& link) {
   if (link.current_generation == 0 && link.max_generation == 0) {
     return "unavailable";
   }

@@ -16,13 +16,13 @@ struct PciLink {
 };
 
 // Reads `<sysfs_root>/bus/pci/devices/<bus id>/{current,max}_link_{speed,width}`.
-[[nodiscard]] PciLink read_pci_link(const std::string &pci_bus_id,
-                                    const std::filesystem::path &sysfs_root = "/sys");
+[[nodiscard]] PciLink read_pci_link(const std::string& pci_bus_id,
+                                    const std::filesystem::path& sysfs_root = "/sys");
 
 // "32.0 GT/s PCIe" -> 5; 0 for anything unrecognised.
-[[nodiscard]] int pcie_generation_from_speed(const std::string &speed);
+[[nodiscard]] int pcie_generation_from_speed(const std::string& speed);
 
 // "Gen5 x16 (max Gen5 x16)", or "unavailable" when sysfs does not say.
-[[nodiscard]] std::string format_pci_link(const PciLink &link);
+[[nodiscard]] std::string format_pci_link(const PciLink& link);
 
 } // namespace gpubench

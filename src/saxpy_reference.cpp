@@ -35,7 +35,7 @@ std::optional<SaxpyMismatch> find_saxpy_mismatch(float alpha, std::span<const fl
   return first;
 }
 
-std::string describe(const SaxpyMismatch &mismatch, std::size_t n) {
+std::string describe(const SaxpyMismatch& mismatch, std::size_t n) {
   return fmt::format("saxpy result wrong at element {} of {}: expected {:.9g}, got {:.9g}",
                      mismatch.index, n, mismatch.expected, mismatch.actual);
 }

@@ -24,6 +24,6 @@ struct SaxpyMismatch {
                                                                std::span<const float> y_before,
                                                                std::span<const float> y_after);
 
-[[nodiscard]] std::string describe(const SaxpyMismatch &mismatch, std::size_t n);
+[[nodiscard]] std::string describe(const SaxpyMismatch& mismatch, std::size_t n);
 
 } // namespace gpubench

@@ -125,7 +125,7 @@ std::vector<std::size_t> parse_size_list(std::string_view text) {
 }
 
 std::string format_size(std::size_t bytes) {
-  constexpr const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  constexpr const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   std::size_t unit = 0;
   while (unit + 1 < std::size(units) && bytes >= 1024 && bytes % 1024 == 0) {
     bytes /= 1024;

@@ -28,7 +28,7 @@ void Event::record(CUstream stream) const { GPUBENCH_CU(cuEventRecord, get(), st
 
 void Event::synchronize() const { GPUBENCH_CU(cuEventSynchronize, get()); }
 
-double elapsed_ms(const Event &start, const Event &stop) {
+double elapsed_ms(const Event& start, const Event& stop) {
   stop.synchronize();
   float ms = 0.0F;
   GPUBENCH_CU(cuEventElapsedTime, &ms, start.get(), stop.get());

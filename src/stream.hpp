@@ -40,6 +40,6 @@ private:
 };
 
 // Milliseconds between two recorded events; waits for `stop`.
-[[nodiscard]] double elapsed_ms(const Event &start, const Event &stop);
+[[nodiscard]] double elapsed_ms(const Event& start, const Event& stop);
 
 } // namespace gpubench

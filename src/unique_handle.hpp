@@ -11,10 +11,10 @@ template <typename T, typename Release> class UniqueHandle {
 public:
   UniqueHandle() = default;
   explicit UniqueHandle(T handle) noexcept : handle_(handle) {}
-  UniqueHandle(const UniqueHandle &) = delete;
-  UniqueHandle &operator=(const UniqueHandle &) = delete;
-  UniqueHandle(UniqueHandle &&other) noexcept : handle_(std::exchange(other.handle_, T{})) {}
-  UniqueHandle &operator=(UniqueHandle &&other) noexcept {
+  UniqueHandle(const UniqueHandle&) = delete;
+  UniqueHandle& operator=(const UniqueHandle&) = delete;
+  UniqueHandle(UniqueHandle&& other) noexcept : handle_(std::exchange(other.handle_, T{})) {}
+  UniqueHandle& operator=(UniqueHandle&& other) noexcept {
     if (this != &other) {
       reset();
       handle_ = std::exchange(other.handle_, T{});

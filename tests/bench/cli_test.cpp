@@ -16,10 +16,10 @@ struct Outcome {
   std::string output; // stdout and stderr together
 };
 
-Outcome run_gpubench(const std::string &args) {
+Outcome run_gpubench(const std::string& args) {
   const std::string command = std::string(GPUBENCH_BINARY) + " " + args + " 2>&1";
   Outcome outcome;
-  FILE *pipe = popen(command.c_str(), "r");
+  FILE* pipe = popen(command.c_str(), "r");
   if (pipe == nullptr) {
     return outcome;
   }
@@ -35,12 +35,12 @@ Outcome run_gpubench(const std::string &args) {
 bool has_gpu() {
   try {
     return gpubench::device_count() > 0;
-  } catch (const gpubench::CudaError &) {
+  } catch (const gpubench::CudaError&) {
     return false;
   }
 }
 
-void expect_one_line_error(const Outcome &outcome, int status, const std::string &text) {
+void expect_one_line_error(const Outcome& outcome, int status, const std::string& text) {
   EXPECT_EQ(outcome.status, status) << outcome.output;
   ASSERT_FALSE(outcome.output.empty());
   EXPECT_EQ(outcome.output.find('\n'), outcome.output.size() - 1) << outcome.output;
@@ -59,7 +59,7 @@ TEST(Cli, ListsBenchmarksWithoutTouchingTheGpu) {
 TEST(Cli, EveryFamilyIsRegistered) {
   const Outcome outcome = run_gpubench("--benchmark_list_tests");
   EXPECT_EQ(outcome.status, 0);
-  for (const char *name :
+  for (const char* name :
        {"saxpy/vec4/268435456/", "saxpy/cublas/1024/", "saxpy/thrust/1024/", "saxpy/graph/1024/",
         "launch/driver/submit/params:0/", "launch/graph/roundtrip/params:32764/",
         "launch/module/ptx_jit/", "copy/HtoD/pinned/async/268435456/",
@@ -93,7 +93,7 @@ TEST(Cli, NoGpuMeansOneLineAndExitOne) {
   if (has_gpu()) {
     GTEST_SKIP() << "this machine has a GPU; DeviceOutOfRange covers it";
   }
-  for (const char *args : {"--benchmark_filter=saxpy/driver/1024", "--info", ""}) {
+  for (const char* args : {"--benchmark_filter=saxpy/driver/1024", "--info", ""}) {
     expect_one_line_error(run_gpubench(args), 1, "no CUDA device: ");
   }
 }

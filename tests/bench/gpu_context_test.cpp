@@ -32,7 +32,7 @@ TEST(GpuContext, CarriesTheKeysScriptsDependOn) {
       {"driver_version", "580.159.04"},
       {"cuda_runtime_version", "13.0"},
   };
-  for (const auto &[key, value] : expected) {
+  for (const auto& [key, value] : expected) {
     ASSERT_TRUE(context.contains(key)) << key;
     EXPECT_EQ(context.at(key), value) << key;
   }

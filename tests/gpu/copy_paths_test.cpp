@@ -10,7 +10,7 @@ TEST(CopyPaths, EveryCaseDeliversItsBytes) {
   const auto outcomes = run_benchmarks("^copy/");
   // (HtoD + DtoH) x (4 kinds x 2 apis + zerocopy) + 4 bidir + 2 DtoD = 24 cases, 4 sizes each.
   EXPECT_EQ(outcomes.size(), 24U * 4U);
-  for (const BenchmarkOutcome &outcome : outcomes) {
+  for (const BenchmarkOutcome& outcome : outcomes) {
     EXPECT_FALSE(outcome.failed) << outcome.name << ": " << outcome.message;
     if (!outcome.failed) {
       ASSERT_TRUE(outcome.counters.contains("us_per_copy")) << outcome.name;

@@ -13,7 +13,7 @@ std::optional<std::string> gpu_unavailable() {
     if (device_count() == 0) {
       return "no CUDA device: the driver reports none";
     }
-  } catch (const CudaError &error) {
+  } catch (const CudaError& error) {
     return std::string("no CUDA device: ") + error.what();
   }
   return std::nullopt;
@@ -34,7 +34,7 @@ namespace {
 
 // Collects what the benchmarks report, in both Google Benchmark 1.7 (error_occurred) and 1.8+
 // (skipped) vocabularies.
-template <typename Run> void record_failure(const Run &run, BenchmarkOutcome &outcome) {
+template <typename Run> void record_failure(const Run& run, BenchmarkOutcome& outcome) {
   if constexpr (requires { run.error_occurred; }) {
     outcome.failed = run.error_occurred;
     outcome.message = run.error_message;
@@ -46,14 +46,14 @@ template <typename Run> void record_failure(const Run &run, BenchmarkOutcome &ou
 
 class CollectingReporter : public benchmark::BenchmarkReporter {
 public:
-  bool ReportContext(const Context &) override { return true; }
-  void ReportRuns(const std::vector<Run> &runs) override {
-    for (const Run &run : runs) {
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& run : runs) {
       BenchmarkOutcome outcome;
       outcome.name = run.benchmark_name();
       record_failure(run, outcome);
       outcome.iterations = run.iterations;
-      for (const auto &[key, counter] : run.counters) {
+      for (const auto& [key, counter] : run.counters) {
         outcome.counters[key] = counter.value;
       }
       outcomes.push_back(outcome);
@@ -66,8 +66,8 @@ void initialize_once() {
   static const bool initialized = [] {
     std::vector<std::string> args{"gpubench_gpu_tests",
                                   "--benchmark_min_time=0.01" GPUBENCH_MIN_TIME_UNIT};
-    std::vector<char *> argv;
-    for (std::string &arg : args) {
+    std::vector<char*> argv;
+    for (std::string& arg : args) {
       argv.push_back(arg.data());
     }
     int argc = static_cast<int>(argv.size());
@@ -86,11 +86,11 @@ class CloseSession : public ::testing::Environment {
 public:
   void TearDown() override { bench::close_session(); }
 };
-const auto *const close_session_at_exit = ::testing::AddGlobalTestEnvironment(new CloseSession);
+const auto* const close_session_at_exit = ::testing::AddGlobalTestEnvironment(new CloseSession);
 
 } // namespace
 
-std::vector<BenchmarkOutcome> run_benchmarks(const std::string &filter) {
+std::vector<BenchmarkOutcome> run_benchmarks(const std::string& filter) {
   initialize_once();
   CollectingReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter, filter);

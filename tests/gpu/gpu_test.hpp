@@ -39,7 +39,7 @@ struct BenchmarkOutcome {
 };
 
 // Runs gpubench's registered benchmarks matching `filter` (a regex), briefly, on device 0.
-[[nodiscard]] std::vector<BenchmarkOutcome> run_benchmarks(const std::string &filter);
+[[nodiscard]] std::vector<BenchmarkOutcome> run_benchmarks(const std::string& filter);
 
 } // namespace gpubench::testing
 

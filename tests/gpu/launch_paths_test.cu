@@ -5,10 +5,10 @@
 namespace gpubench::testing {
 namespace {
 
-void expect_all_pass(const std::vector<BenchmarkOutcome> &outcomes, std::size_t expected_count,
-                     const char *counter) {
+void expect_all_pass(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
+                     const char* counter) {
   EXPECT_EQ(outcomes.size(), expected_count);
-  for (const BenchmarkOutcome &outcome : outcomes) {
+  for (const BenchmarkOutcome& outcome : outcomes) {
     EXPECT_FALSE(outcome.failed) << outcome.name << ": " << outcome.message;
     if (!outcome.failed) {
       EXPECT_GT(outcome.iterations, 0) << outcome.name;

@@ -19,7 +19,7 @@ TEST_F(Memory, BytesSurviveARoundTripThroughEveryHostKind) {
   PinnedHostBuffer pinned(bytes);
   RegisteredHostBuffer registered(bytes);
   PageableHostBuffer pageable(bytes);
-  for (std::byte *host : {pinned.data(), registered.data(), pageable.data()}) {
+  for (std::byte* host : {pinned.data(), registered.data(), pageable.data()}) {
     std::memcpy(host, expected.data(), bytes);
     GPUBENCH_CU(cuMemcpyHtoD, device_buffer.ptr(), host, bytes);
     std::memset(host, 0, bytes);
@@ -37,7 +37,7 @@ TEST_F(Memory, AnImpossibleDeviceAllocationThrowsNamingTheCall) {
   try {
     const DeviceBuffer too_big(std::size_t{1} << 50U);
     FAIL() << "a 1 PiB allocation succeeded";
-  } catch (const CudaError &error) {
+  } catch (const CudaError& error) {
     EXPECT_EQ(error.code(), CUDA_ERROR_OUT_OF_MEMORY);
     EXPECT_TRUE(std::string(error.what()).starts_with("cuMemAlloc(")) << error.what();
     EXPECT_NE(std::string(error.what()).find("CUDA_ERROR_OUT_OF_MEMORY"), std::string::npos);
@@ -48,7 +48,7 @@ TEST_F(Memory, APinnedAllocationTheOsRefusesThrowsNamingTheCall) {
   try {
     const PinnedHostBuffer too_big(std::size_t{1} << 50U);
     FAIL() << "a 1 PiB pinned allocation succeeded";
-  } catch (const CudaError &error) {
+  } catch (const CudaError& error) {
     EXPECT_TRUE(std::string(error.what()).starts_with("cuMemHostAlloc(")) << error.what();
   }
 }

@@ -49,7 +49,7 @@ TEST_F(Modules, ResourceReportNamesEveryField) {
   const Module module(saxpy_fatbin().data());
   const std::string line =
       format_kernel_attributes("saxpy", kernel_attributes(module.function("saxpy")));
-  for (const char *field :
+  for (const char* field :
        {"REG:", "SHARED:", "LOCAL:", "CONSTANT:", "MAX_THREADS:", "SASS:sm_", "PTX:compute_"}) {
     EXPECT_NE(line.find(field), std::string::npos) << field;
   }

@@ -46,7 +46,7 @@ protected:
     CUdeviceptr x = dx_->ptr();
     CUdeviceptr y = dy_->ptr();
     int count = n;
-    void *params[] = {&alpha, &x, &y, &count};
+    void* params[] = {&alpha, &x, &y, &count};
     GPUBENCH_CU(cuLaunchKernel, function, 1, 1, 1, n, 1, 1, 0, stream(), params, nullptr);
   }
 
@@ -86,7 +86,7 @@ TEST_P(SaxpyKernels, MatchTheCpuReferenceOnRandomInputs) {
   const DeviceBuffer dy(count * sizeof(float));
   GPUBENCH_CU(cuMemcpyHtoD, dx.ptr(), x.data(), dx.bytes());
   const float alpha = -1.25F;
-  const auto check = [&](const char *kernel, auto launch) {
+  const auto check = [&](const char* kernel, auto launch) {
     GPUBENCH_CU(cuMemcpyHtoD, dy.ptr(), y0.data(), dy.bytes());
     launch();
     GPUBENCH_CUDART(cudaGetLastError());

@@ -15,7 +15,7 @@ TEST(CudaError, RuntimeErrorsThrowWithTheirNames) {
   try {
     check(cudaErrorInvalidValue, "cudaMemcpy(dst, src, n, kind)");
     FAIL() << "no exception";
-  } catch (const CudaError &error) {
+  } catch (const CudaError& error) {
     EXPECT_EQ(error.code(), cudaErrorInvalidValue);
     EXPECT_STREQ(error.what(),
                  "cudaMemcpy(dst, src, n, kind): cudaErrorInvalidValue (invalid argument)");
@@ -31,7 +31,7 @@ TEST(CudaError, DriverErrorsCarryTheCode) {
   try {
     check(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc(&p, 0)");
     FAIL() << "no exception";
-  } catch (const CudaError &error) {
+  } catch (const CudaError& error) {
     EXPECT_EQ(error.code(), CUDA_ERROR_INVALID_VALUE);
     EXPECT_TRUE(std::string(error.what()).starts_with("cuMemAlloc(&p, 0): "));
   }

@@ -10,15 +10,15 @@ namespace {
 TEST(PackedKernelParams, SaxpyArgumentsAtTheirAlignedOffsets) {
   // saxpy(float alpha, float* x, float* y, int32_t n): 4 bytes, pad to 8, two pointers, an int.
   const float alpha = 2.0F;
-  float *x = reinterpret_cast<float *>(0x1000);
-  float *y = reinterpret_cast<float *>(0x2000);
+  float* x = reinterpret_cast<float*>(0x1000);
+  float* y = reinterpret_cast<float*>(0x2000);
   const std::int32_t n = 128;
   PackedKernelParams params;
   params.push(alpha).push(x).push(y).push(n);
   const auto bytes = params.bytes();
   ASSERT_EQ(bytes.size(), 28U);
   float packed_alpha = 0.0F;
-  float *packed_y = nullptr;
+  float* packed_y = nullptr;
   std::int32_t packed_n = 0;
   std::memcpy(&packed_alpha, bytes.data(), 4);
   std::memcpy(&packed_y, bytes.data() + 16, 8);
@@ -31,11 +31,11 @@ TEST(PackedKernelParams, SaxpyArgumentsAtTheirAlignedOffsets) {
 TEST(PackedKernelParams, ExtraPointsAtTheBufferAndItsSize) {
   PackedKernelParams params;
   params.push(std::int64_t{7}).push(char{1});
-  void **extra = params.extra();
+  void** extra = params.extra();
   EXPECT_EQ(extra[0], CU_LAUNCH_PARAM_BUFFER_POINTER);
   EXPECT_EQ(extra[1], params.bytes().data());
   EXPECT_EQ(extra[2], CU_LAUNCH_PARAM_BUFFER_SIZE);
-  EXPECT_EQ(*static_cast<std::size_t *>(extra[3]), 9U);
+  EXPECT_EQ(*static_cast<std::size_t*>(extra[3]), 9U);
   EXPECT_EQ(extra[4], CU_LAUNCH_PARAM_END);
 }
 

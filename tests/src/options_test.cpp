@@ -53,11 +53,11 @@ TEST(ParseOptions, BadInputNamesTheFlag) {
       {"--sizes=-4K", "--sizes=-4K: bad size '-4K': negative"},
       {"--sizes=abc", "--sizes=abc: bad size 'abc': not a number"},
   };
-  for (const auto &[arg, message] : cases) {
+  for (const auto& [arg, message] : cases) {
     try {
       static_cast<void>(parse({arg}));
       ADD_FAILURE() << arg << " was accepted";
-    } catch (const UsageError &error) {
+    } catch (const UsageError& error) {
       EXPECT_EQ(error.what(), message);
     }
   }

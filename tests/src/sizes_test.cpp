@@ -19,7 +19,7 @@ TEST(ParseSize, AcceptsBinarySuffixes) {
 }
 
 TEST(ParseSize, RejectsWhatIsNotASize) {
-  for (const char *bad : {"", "0", "-4K", "abc", "4T", "K", "1.5M", "99999999999999999999"}) {
+  for (const char* bad : {"", "0", "-4K", "abc", "4T", "K", "1.5M", "99999999999999999999"}) {
     EXPECT_THROW(static_cast<void>(parse_size(bad)), std::invalid_argument) << bad;
   }
 }
@@ -34,7 +34,7 @@ TEST(ParseSizeList, ListsAndRanges) {
 }
 
 TEST(ParseSizeList, RejectsBadLists) {
-  for (const char *bad : {"", ",", "4K,,8K", "8K..4K", "1K..1G:x1", "1K..1G:2", "1K..", "0..4K"}) {
+  for (const char* bad : {"", ",", "4K,,8K", "8K..4K", "1K..1G:x1", "1K..1G:2", "1K..", "0..4K"}) {
     EXPECT_THROW(static_cast<void>(parse_size_list(bad)), std::invalid_argument) << bad;
   }
 }
