@@ -3,6 +3,7 @@
 // pageable memory, which the driver stages synchronously). sync: the host clock around the
 // blocking call, which is what a caller of cuMemcpyHtoD waits.
 #include "benchmarks.hpp"
+#include "clock_watch.hpp"
 #include "driver_api.hpp"
 #include "failures.hpp"
 #include "host_memory.hpp"
@@ -360,12 +361,14 @@ void run_copy(benchmark::State& state, const CopyCase& c, std::size_t bytes) {
   const std::size_t batch = batch_copies(bytes);
   static_cast<void>(run.time_batch(1)); // warm-up
   static_cast<void>(run.time_batch(batch));
+  const ClockWatch clock_watch;
   double total_seconds = 0.0;
   while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
     const double seconds = run.time_batch(batch);
     total_seconds += seconds;
     state.SetIterationTime(seconds);
   }
+  clock_watch.finish(state);
   if (const auto wrong = run.verify()) {
     fail(state, *wrong);
     return;

@@ -49,9 +49,14 @@ void add_gpu_context() {
   }
   benchmark::AddCustomContext("saxpy_l2", to_string(s.l2()));
   benchmark::AddCustomContext("host_numa_node", s.numa_placement());
-  const auto telemetry = nvml != nullptr ? nvml->telemetry(bus_id) : std::nullopt;
-  benchmark::AddCustomContext("gpu_state_before",
-                              telemetry ? format_telemetry(*telemetry) : "unavailable");
+  benchmark::AddCustomContext("gpu_state_before", gpu_state());
+}
+
+std::string gpu_state() {
+  const Session& s = session();
+  const auto telemetry =
+      s.nvml() != nullptr ? s.nvml()->telemetry(s.device().pci_bus_id) : std::nullopt;
+  return telemetry ? format_telemetry(*telemetry) : "unavailable";
 }
 
 } // namespace gpubench::bench

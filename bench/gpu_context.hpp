@@ -21,4 +21,7 @@ using ContextEntries = std::vector<std::pair<std::string, std::string>>;
 // gpu_context() for the open session, plus the run's settings, added with AddCustomContext.
 void add_gpu_context();
 
+// The GPU's clocks, temperature and power now, or "unavailable" without NVML.
+[[nodiscard]] std::string gpu_state();
+
 } // namespace gpubench::bench

@@ -4,6 +4,7 @@
 #include "failures.hpp"
 #include "gpu_context.hpp"
 #include "info.hpp"
+#include "json_context.hpp"
 #include "options.hpp"
 #include "session.hpp"
 
@@ -90,6 +91,11 @@ int run(gpubench::Options& options) {
     bench::add_gpu_context();
   }
   const std::size_t matched = benchmark::RunSpecifiedBenchmarks();
+  if (!options.list_only) {
+    if (const std::string out = bench::json_out_file(options.benchmark_args); !out.empty()) {
+      bench::add_json_context(out, "gpu_state_after", bench::gpu_state());
+    }
+  }
   bench::close_session();
   benchmark::Shutdown();
   // Google Benchmark has already said when the filter matched nothing; that is no success.

@@ -1,0 +1,33 @@
+#include "clock_watch.hpp"
+
+#include "session.hpp"
+
+namespace gpubench::bench {
+namespace {
+std::optional<int> sm_clock_mhz() {
+  const Session& s = session();
+  if (s.nvml() == nullptr) {
+    return std::nullopt;
+  }
+  const auto telemetry = s.nvml()->telemetry(s.device().pci_bus_id);
+  return telemetry ? std::optional<int>(telemetry->sm_clock_mhz) : std::nullopt;
+}
+} // namespace
+
+ClockWatch::ClockWatch() : start_mhz_(sm_clock_mhz()) {}
+
+void ClockWatch::finish(benchmark::State& state, const std::string& label) const {
+  const auto end_mhz = sm_clock_mhz();
+  const bool throttled =
+      start_mhz_ && end_mhz && *end_mhz < (1.0 - throttle_drop) * *start_mhz_;
+  if (start_mhz_ && end_mhz) {
+    state.counters["sm_clock_start_mhz"] = *start_mhz_;
+    state.counters["sm_clock_end_mhz"] = *end_mhz;
+  }
+  const std::string full = throttled ? (label.empty() ? "throttled" : label + ",throttled") : label;
+  if (!full.empty()) {
+    state.SetLabel(full);
+  }
+}
+
+} // namespace gpubench::bench
