@@ -10,7 +10,8 @@ mkdir -p "$out"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
   --format=csv > "$out/gpu_state_before.csv" 2>&1
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 ||
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    ${GPUBENCH_GIT_COMMIT:+-DGPUBENCH_GIT_COMMIT="$GPUBENCH_GIT_COMMIT"} > "$out/configure.log" 2>&1 ||
     { tail -40 "$out/configure.log"; exit 1; }
   start=$(date +%s)
   cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 ||
@@ -19,7 +20,8 @@ if [[ ${SKIP_BUILD:-0} != 1 ]]; then
 fi
 "$build/gpubench" --info > "$out/info.txt" 2>&1; cat "$out/info.txt"
 if [[ ${SKIP_TESTS:-0} != 1 ]]; then
-  (cd "$build" && timeout "${TEST_TIMEOUT:-300}" ctest --output-on-failure) > "$out/ctest.log" 2>&1
+  (cd "$build" && timeout "${TEST_TIMEOUT:-300}" ctest --output-on-failure ${CTEST_ARGS:-}) \
+    > "$out/ctest.log" 2>&1
   echo "ctest rc=$?"; grep -E "tests passed|Failed|Not Run|\*\*\*Failed|Timeout" "$out/ctest.log" | head -20
 fi
 for family in ${FAMILIES:-saxpy launch copy}; do

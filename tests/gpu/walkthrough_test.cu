@@ -32,6 +32,13 @@ protected:
     GPUBENCH_CU(cuMemsetD8Async, dy_->ptr(), 0, n * sizeof(float), stream());
   }
 
+  // The buffers go before the context that owns them (GpuTest::TearDown releases it).
+  void TearDown() override {
+    dx_.reset();
+    dy_.reset();
+    GpuTest::TearDown();
+  }
+
   void expect_y_is_two_x() {
     std::vector<float> y(n, -1.0F);
     GPUBENCH_CU(cuStreamSynchronize, stream());
