@@ -17,7 +17,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from gpubench_json import GBPS, LAUNCH_US, GpubenchJsonError, Metric, Result, load
+from gpubench_json import GBPS, LAUNCH_US, US_PER_COPY, GpubenchJsonError, Metric, Result, load
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from text_table import render
 
@@ -61,9 +61,17 @@ def file_suffixes(results: list[Result]) -> list[str]:
 def copy_series(sources: list[Source]) -> list[CopySeries]:
     series = []
     for result, suffix in sources:
+        times_us = sweeps(result, "copy", US_PER_COPY)
         for path, (sizes, gbps) in sweeps(result, "copy", GBPS).items():
-            # Time per copy as implied by the plotted bandwidth, so the fit overlays the data.
-            fit = fit_latency_bandwidth(sizes, sizes / (gbps * 1e9))
+            counted = sizes.astype(float)
+            seconds = counted / (gbps * 1e9)
+            if path in times_us and np.array_equal(times_us[path][0], sizes):
+                # The measured time per copy, against the bytes the bandwidth counts (DtoD and
+                # bidir count two per byte copied): t0 is then the real fixed cost, and B is in
+                # the plotted bandwidth's units so the fit overlays the data.
+                seconds = times_us[path][1] * 1e-6
+                counted = gbps * 1e9 * seconds
+            fit = fit_latency_bandwidth(counted, seconds)
             series.append(CopySeries(path + suffix, sizes, gbps, fit))
     return series
 
@@ -94,7 +102,9 @@ def plot_copy(series: list[CopySeries]) -> Figure:
         (line,) = ax.plot(s.sizes_bytes, s.gbps, marker="o", markersize=3, label=label)
         if s.fit:
             dense = np.geomspace(max(s.sizes_bytes.min(), 1), s.sizes_bytes.max(), 200)
-            ax.plot(dense, s.fit.bytes_per_second(dense) * 1e-9, ls="--", lw=0.8,
+            # The fit is in counted bytes; draw it against the copy size on the x axis.
+            factor = float(np.median(s.gbps * 1e9 * s.fit.seconds(s.sizes_bytes) / s.sizes_bytes))
+            ax.plot(dense, s.fit.bytes_per_second(dense * factor) * 1e-9, ls="--", lw=0.8,
                     color=line.get_color())
     ax.set(xscale="log", yscale="log", xlabel="copy size (bytes)", ylabel="bandwidth (GB/s)",
            title="Copy bandwidth (dashed: fit of t = t0 + s/B)")

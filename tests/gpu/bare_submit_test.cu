@@ -47,10 +47,10 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
-TEST(LaunchHarness, SubmitAgreesWithABareLoop) {
-  GPUBENCH_REQUIRE_GPU();
-  const Stream stream;
-  const CUstream s = stream.get();
+using LaunchHarness = GpuTest;
+
+TEST_F(LaunchHarness, SubmitAgreesWithABareLoop) {
+  const CUstream s = stream();
   const CUfunction function =
       bench::driver_function(reinterpret_cast<const void*>(launch_probe_empty));
   // Rounds alternate the two measurements so that drift in the machine's state (clocks, other
