@@ -18,8 +18,7 @@ ClockWatch::ClockWatch() : start_mhz_(sm_clock_mhz()) {}
 
 void ClockWatch::finish(benchmark::State& state, const std::string& label) const {
   const auto end_mhz = sm_clock_mhz();
-  const bool throttled =
-      start_mhz_ && end_mhz && *end_mhz < (1.0 - throttle_drop) * *start_mhz_;
+  const bool throttled = start_mhz_ && end_mhz && *end_mhz < (1.0 - throttle_drop) * *start_mhz_;
   if (start_mhz_ && end_mhz) {
     state.counters["sm_clock_start_mhz"] = *start_mhz_;
     state.counters["sm_clock_end_mhz"] = *end_mhz;

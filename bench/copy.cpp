@@ -129,23 +129,21 @@ std::size_t batch_copies(std::size_t bytes) {
   return std::clamp<std::size_t>((std::size_t{64} << 20) / bytes, 1, 64);
 }
 
-void fits_or_throw(std::size_t bytes) {
-  std::size_t free_bytes = 0;
-  std::size_t total_bytes = 0;
-  GPUBENCH_CU(cuMemGetInfo, &free_bytes, &total_bytes);
-  // Four device buffers and, on the host, the expected bytes, a readback and two buffers.
+// Why `bytes` cannot run here, if it cannot: four device buffers and, on the host, the expected
+// bytes, a readback and two buffers of the size.
+std::optional<std::string> does_not_fit(std::size_t bytes) {
+  const std::size_t free_bytes = free_device_bytes();
   if (4 * bytes > free_bytes) {
-    throw std::length_error(fmt::format("{} copies need {} of device memory, {} is free",
-                                        format_size(bytes), format_size(4 * bytes),
-                                        format_size(free_bytes)));
+    return fmt::format("{} copies need {} of device memory, {} is free", format_size(bytes),
+                       format_size(4 * bytes), format_size(free_bytes));
   }
   const auto host_bytes = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
                           static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
   if (4 * bytes > host_bytes / 2) {
-    throw std::length_error(fmt::format("{} copies need {} of host memory, the machine has {}",
-                                        format_size(bytes), format_size(4 * bytes),
-                                        format_size(host_bytes)));
+    return fmt::format("{} copies need {} of host memory, the machine has {}", format_size(bytes),
+                       format_size(4 * bytes), format_size(host_bytes));
   }
+  return std::nullopt;
 }
 
 class CopyRun {
@@ -347,10 +345,8 @@ private:
 
 void run_copy(benchmark::State& state, const CopyCase& c, std::size_t bytes) {
   Session& session = bench::session();
-  try {
-    fits_or_throw(bytes);
-  } catch (const std::length_error& error) {
-    skip(state, error.what());
+  if (const auto why = does_not_fit(bytes)) {
+    skip(state, *why);
     return;
   }
   auto& copy_state = session.state<CopyState>();

@@ -163,23 +163,21 @@ std::size_t batch_launches(std::size_t n) {
   return std::clamp<std::size_t>((std::size_t{1} << 22) / n, 1, 64);
 }
 
-void fits_or_throw(std::size_t n) {
-  std::size_t free_bytes = 0;
-  std::size_t total_bytes = 0;
-  GPUBENCH_CU(cuMemGetInfo, &free_bytes, &total_bytes);
+// Why N cannot run here (x, y and y's initial values must fit in device memory), if it cannot.
+std::optional<std::string> does_not_fit(std::size_t n) {
   const std::size_t needed = 3 * n * sizeof(float);
-  if (needed > free_bytes) {
-    throw std::length_error(fmt::format("N = {} needs {} of device memory, {} is free", n,
-                                        format_size(needed), format_size(free_bytes)));
+  const std::size_t free_bytes = free_device_bytes();
+  if (needed <= free_bytes) {
+    return std::nullopt;
   }
+  return fmt::format("N = {} needs {} of device memory, {} is free", n, format_size(needed),
+                     format_size(free_bytes));
 }
 
 void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
   Session& session = bench::session();
-  try {
-    fits_or_throw(n);
-  } catch (const std::length_error& error) {
-    skip(state, error.what());
+  if (const auto why = does_not_fit(n)) {
+    skip(state, *why);
     return;
   }
   auto& s = session.state<SaxpyState>();

@@ -28,6 +28,13 @@ std::size_t round_up_to_page(std::size_t bytes) {
 }
 } // namespace
 
+std::size_t free_device_bytes() {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  GPUBENCH_CU(cuMemGetInfo, &free_bytes, &total_bytes);
+  return free_bytes;
+}
+
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   CUdeviceptr ptr = 0;
   GPUBENCH_CU(cuMemAlloc, &ptr, bytes == 0 ? 1 : bytes);

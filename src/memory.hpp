@@ -10,6 +10,9 @@
 
 namespace gpubench {
 
+// Device memory the current context could still allocate (cuMemGetInfo).
+[[nodiscard]] std::size_t free_device_bytes();
+
 namespace detail {
 struct DeviceRelease {
   void operator()(CUdeviceptr ptr) const noexcept;
