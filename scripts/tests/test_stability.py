@@ -1,0 +1,41 @@
+from pathlib import Path
+
+from conftest import RunScript
+from gbench_builder import copy_run, document, launch_run, saxpy_run, write_json
+
+BIG = 256 << 20
+
+
+def test_steady_results_pass_and_noisy_ones_fail(tmp_path: Path, run_script: RunScript) -> None:
+    steady = (copy_run("HtoD", "pinned", "async", BIG, [55.0, 55.1, 54.9, 55.0])
+              + saxpy_run("vec4", 1 << 28, [4100, 4101, 4099, 4100], 4270.0)
+              + launch_run("driver", "submit", 0, [3.40, 3.45, 3.42, 3.41]))
+    ok = run_script("stability.py", write_json(tmp_path / "ok.json", document(steady)))
+    assert ok.returncode == 0, ok.stderr
+    assert "0 of 3 benchmarks over their limit" in ok.stdout
+
+    noisy = steady + launch_run("runtime", "submit", 0, [3.0, 3.6, 3.1, 3.9])
+    bad = run_script("stability.py", write_json(tmp_path / "bad.json", document(noisy)))
+    assert bad.returncode == 1
+    line = next(l for l in bad.stdout.splitlines() if l.startswith("launch/runtime/submit"))
+    assert line.split()[-1] == "OVER"
+
+
+def test_small_sizes_have_no_limit(tmp_path: Path, run_script: RunScript) -> None:
+    noisy_small = copy_run("HtoD", "pinned", "async", 4096, [1.0, 2.0, 3.0])
+    out = run_script("stability.py", write_json(tmp_path / "s.json", document(noisy_small)))
+    assert out.returncode == 0
+    assert out.stdout.splitlines()[3].split()[-1] == "-"
+
+
+def test_without_repetitions_is_bad_input(tmp_path: Path, run_script: RunScript) -> None:
+    single = copy_run("HtoD", "pinned", "async", BIG, 55.0)
+    out = run_script("stability.py", write_json(tmp_path / "one.json", document(single)))
+    assert out.returncode == 2
+    assert out.stderr.startswith("stability.py: ")
+
+
+def test_missing_file_is_bad_input(tmp_path: Path, run_script: RunScript) -> None:
+    out = run_script("stability.py", tmp_path / "nope.json")
+    assert out.returncode == 2
+    assert "no such file" in out.stderr
