@@ -5,11 +5,7 @@
 namespace gpubench::bench {
 namespace {
 std::optional<int> sm_clock_mhz() {
-  const Session& s = session();
-  if (s.nvml() == nullptr) {
-    return std::nullopt;
-  }
-  const auto telemetry = s.nvml()->telemetry(s.device().pci_bus_id);
+  const auto telemetry = session().telemetry();
   return telemetry ? std::optional<int>(telemetry->sm_clock_mhz) : std::nullopt;
 }
 } // namespace

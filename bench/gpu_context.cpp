@@ -53,9 +53,7 @@ void add_gpu_context() {
 }
 
 std::string gpu_state() {
-  const Session& s = session();
-  const auto telemetry =
-      s.nvml() != nullptr ? s.nvml()->telemetry(s.device().pci_bus_id) : std::nullopt;
+  const auto telemetry = session().telemetry();
   return telemetry ? format_telemetry(*telemetry) : "unavailable";
 }
 

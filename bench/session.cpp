@@ -22,6 +22,10 @@ Session::Session(int ordinal, L2Mode l2)
   }
 }
 
+std::optional<GpuTelemetry> Session::telemetry() const {
+  return nvml_ ? nvml_->telemetry(device_.pci_bus_id) : std::nullopt;
+}
+
 void open_session(int ordinal, L2Mode l2) { g_session = std::make_unique<Session>(ordinal, l2); }
 
 void close_session() noexcept { g_session.reset(); }

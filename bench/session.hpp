@@ -7,6 +7,7 @@
 #include "stream.hpp"
 
 #include <memory>
+#include <optional>
 #include <typeindex>
 #include <unordered_map>
 
@@ -33,6 +34,8 @@ public:
   [[nodiscard]] const std::string& numa_placement() const noexcept { return numa_placement_; }
   // Null where NVML is unavailable.
   [[nodiscard]] const Nvml* nvml() const noexcept { return nvml_.get(); }
+  // The device's clocks, temperature and power now; nullopt without NVML.
+  [[nodiscard]] std::optional<GpuTelemetry> telemetry() const;
 
   // The family state of type T, built on first use with T(Session&).
   template <typename T> T& state() {
