@@ -3,7 +3,6 @@
 // pageable memory, which the driver stages synchronously). sync: the host clock around the
 // blocking call, which is what a caller of cuMemcpyHtoD waits.
 #include "benchmarks.hpp"
-#include "clock_watch.hpp"
 #include "driver_api.hpp"
 #include "failures.hpp"
 #include "host_memory.hpp"
@@ -12,6 +11,7 @@
 #include "random_fill.hpp"
 #include "session.hpp"
 #include "sizes.hpp"
+#include "timed_loop.hpp"
 #include "zerocopy_launch.hpp"
 
 #include <benchmark/benchmark.h>
@@ -357,14 +357,7 @@ void run_copy(benchmark::State& state, const CopyCase& c, std::size_t bytes) {
   const std::size_t batch = batch_copies(bytes);
   static_cast<void>(run.time_batch(1)); // warm-up
   static_cast<void>(run.time_batch(batch));
-  const ClockWatch clock_watch;
-  double total_seconds = 0.0;
-  while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
-    const double seconds = run.time_batch(batch);
-    total_seconds += seconds;
-    state.SetIterationTime(seconds);
-  }
-  clock_watch.finish(state);
+  const double total_seconds = timed_loop(state, batch, [&] { return run.time_batch(batch); });
   if (const auto wrong = run.verify()) {
     fail(state, *wrong);
     return;

@@ -2,7 +2,6 @@
 // launches the same machine code (the runtime kernel's CUfunction from cudaGetFuncBySymbol),
 // so a difference between paths is the API alone. Times are host-clock (UseManualTime).
 #include "benchmarks.hpp"
-#include "clock_watch.hpp"
 #include "driver_api.hpp"
 #include "failures.hpp"
 #include "graph.hpp"
@@ -12,6 +11,7 @@
 #include "measure.hpp"
 #include "runtime_kernels.hpp"
 #include "session.hpp"
+#include "timed_loop.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -184,14 +184,7 @@ void run_launch(benchmark::State& state, const Path& path, const MeasureSpec& sp
   };
 
   static_cast<void>(time_batch()); // warm-up
-  const ClockWatch clock_watch;
-  double total_seconds = 0.0;
-  while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(spec.batch))) {
-    const double seconds = time_batch();
-    total_seconds += seconds;
-    state.SetIterationTime(seconds);
-  }
-  clock_watch.finish(state);
+  const double total_seconds = timed_loop(state, spec.batch, time_batch);
 
   sync(stream);
   const LaunchCounts counts = read_launch_counts();

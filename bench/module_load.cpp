@@ -2,7 +2,6 @@
 // embedded fatbin (cuModuleLoadData), JIT-compiling PTX for the same kernel, loading a library
 // lazily (cuLibraryLoadData), and the first launch after a load. Host clock (UseManualTime).
 #include "benchmarks.hpp"
-#include "clock_watch.hpp"
 #include "driver_api.hpp"
 #include "embedded_images.hpp"
 #include "failures.hpp"
@@ -12,6 +11,7 @@
 #include "random_fill.hpp"
 #include "saxpy_reference.hpp"
 #include "session.hpp"
+#include "timed_loop.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -100,14 +100,8 @@ void run_step(benchmark::State& state, const Step& step) {
   std::optional<Module> module;
   std::optional<Library> library;
   static_cast<void>(step.time(stream, module, library)); // warm-up
-  const ClockWatch clock_watch;
-  double total_seconds = 0.0;
-  for (auto _ : state) {
-    const double seconds = step.time(stream, module, library);
-    total_seconds += seconds;
-    state.SetIterationTime(seconds);
-  }
-  clock_watch.finish(state);
+  const double total_seconds =
+      timed_loop(state, 1, [&] { return step.time(stream, module, library); });
   const CUfunction function = library ? library->function("saxpy") : module->function("saxpy");
   if (const auto wrong = check_saxpy(function, stream)) {
     fail(state, *wrong);

@@ -1,7 +1,6 @@
 // saxpy/<variant>/<N>: y = alpha*x + y, every way a user would run it, against the memory
 // ceiling. GPU time from events (UseManualTime); 12 bytes per element (read x, read y, write y).
 #include "benchmarks.hpp"
-#include "clock_watch.hpp"
 #include "driver_api.hpp"
 #include "embedded_images.hpp"
 #include "failures.hpp"
@@ -14,6 +13,7 @@
 #include "saxpy_reference.hpp"
 #include "session.hpp"
 #include "sizes.hpp"
+#include "timed_loop.hpp"
 
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -222,14 +222,8 @@ void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
   launch();
   GPUBENCH_CU(cuStreamSynchronize, stream);
   static_cast<void>(time_batch());
-  const ClockWatch clock_watch;
-  double total_seconds = 0.0;
-  while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
-    const double seconds = time_batch();
-    total_seconds += seconds;
-    state.SetIterationTime(seconds);
-  }
-  clock_watch.finish(state, flush ? "l2_flushed" : "l2_not_flushed");
+  const double total_seconds =
+      timed_loop(state, batch, time_batch, flush ? "l2_flushed" : "l2_not_flushed");
 
   // Verify one launch from fresh inputs against the CPU reference, element for element.
   GPUBENCH_CU(cuMemcpyDtoDAsync, s.dy->ptr(), s.dy0->ptr(), n * sizeof(float), stream);
