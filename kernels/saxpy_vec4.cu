@@ -2,7 +2,8 @@
 
 namespace {
 // float4s each thread has in flight per loop trip: enough independent 16-byte loads to cover
-// HBM latency at full occupancy (Little's law), few enough to stay at 32 registers.
+// HBM latency (Little's law). It costs 48 registers (gpubench --info), so fewer blocks are
+// resident per SM; the grid is sized from the occupancy the compiler's code allows.
 constexpr int unroll = 4;
 } // namespace
 
