@@ -357,7 +357,8 @@ void run_copy(benchmark::State& state, const CopyCase& c, std::size_t bytes) {
   const std::size_t batch = batch_copies(bytes);
   static_cast<void>(run.time_batch(1)); // warm-up
   static_cast<void>(run.time_batch(batch));
-  const double total_seconds = timed_loop(state, batch, [&] { return run.time_batch(batch); });
+  const double total_seconds =
+      timed_loop(state, batch, [&] { return run.time_batch(batch); }).total_seconds;
   if (const auto wrong = run.verify()) {
     fail(state, *wrong);
     return;

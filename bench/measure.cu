@@ -62,14 +62,24 @@ void EventPairs::ensure(std::size_t i) {
   }
 }
 
-void EventPairs::record_start(std::size_t i, CUstream stream) {
+namespace {
+void record(const Event& event, CUstream stream, Recording how) {
+  if (how == Recording::in_capture) {
+    event.record_in_capture(stream);
+  } else {
+    event.record(stream);
+  }
+}
+} // namespace
+
+void EventPairs::record_start(std::size_t i, CUstream stream, Recording how) {
   ensure(i);
-  starts_[i].record(stream);
+  record(starts_[i], stream, how);
 }
 
-void EventPairs::record_stop(std::size_t i, CUstream stream) {
+void EventPairs::record_stop(std::size_t i, CUstream stream, Recording how) {
   ensure(i);
-  stops_[i].record(stream);
+  record(stops_[i], stream, how);
 }
 
 double EventPairs::total_seconds(std::size_t count) {

@@ -42,11 +42,14 @@ private:
   DeviceBuffer buffer_;
 };
 
-// Per-operation start/stop event pairs, recorded around each of a batch of operations.
+// Per-operation start/stop event pairs, recorded around each of a batch of operations, on a
+// stream or into the graph it is capturing.
+enum class Recording { on_stream, in_capture };
+
 class EventPairs {
 public:
-  void record_start(std::size_t i, CUstream stream);
-  void record_stop(std::size_t i, CUstream stream);
+  void record_start(std::size_t i, CUstream stream, Recording how = Recording::on_stream);
+  void record_stop(std::size_t i, CUstream stream, Recording how = Recording::on_stream);
   // Sum over the first `count` pairs, in seconds; waits for the last stop.
   [[nodiscard]] double total_seconds(std::size_t count);
 

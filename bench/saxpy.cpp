@@ -62,6 +62,7 @@ struct SaxpyState {
     }
     x.clear();
     y0.clear();
+    result.reset();
     dx.reset();
     dy.reset();
     dy0.reset();
@@ -70,7 +71,7 @@ struct SaxpyState {
     dy0.emplace(n * sizeof(float));
     x.resize(n);
     y0.resize(n);
-    result.resize(n);
+    result.emplace(n * sizeof(float));
     fill_random(x, x_seed);
     fill_random(y0, y_seed);
     GPUBENCH_CU(cuMemcpyHtoD, dx->ptr(), x.data(), n * sizeof(float));
@@ -97,7 +98,7 @@ struct SaxpyState {
   std::size_t capacity = 0;
   std::vector<float> x;
   std::vector<float> y0;
-  std::vector<float> result;
+  std::optional<PinnedHostBuffer> result; // pinned: GiBs come back for checking at full speed
   std::optional<DeviceBuffer> dx;
   std::optional<DeviceBuffer> dy;
   std::optional<DeviceBuffer> dy0; // y's initial values, to restore y on the device
@@ -148,7 +149,7 @@ void launch_thrust(const SaxpyCall& c) { thrust_saxpy(c.stream, c.s.alpha, c.x()
 struct Variant {
   const char* name;
   void (*launch)(const SaxpyCall&);
-  bool graph = false; // replay `launch` from a captured CUDA graph
+  bool graph = false; // a whole timed batch of `launch` captured into a CUDA graph, replayed
 };
 
 // The walk-through's kernel stays one element per thread and int32 N, as it was written.
@@ -188,52 +189,74 @@ void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
     check_cublas(cublasSetStream(s.cublas(), stream), "cublasSetStream");
   }
   const SaxpyCall call{s, stream, n};
-  std::optional<GraphExec> graph;
-  if (variant.graph) {
-    graph.emplace(capture_graph(stream, [&] { variant.launch(call); }));
-  }
-  const auto launch = [&] {
-    if (graph) {
-      graph->launch(stream);
-    } else {
-      variant.launch(call);
-    }
-  };
 
   // Cold L2: flush before each launch while the working set (x and y) could still sit in L2.
   const bool flush =
       session.l2() == L2Mode::cold &&
       n * 2 * sizeof(float) < 4 * static_cast<std::size_t>(session.device().l2_bytes);
   const std::size_t batch = batch_launches(n);
-  const auto time_batch = [&] {
-    if (!flush) {
-      return gated_batch_seconds(s.gate, stream, batch, launch);
-    }
+  // Each launch of a flushed batch follows its flush and sits between its own events.
+  const auto enqueue_flushed_batch = [&](Recording how) {
     for (std::size_t i = 0; i < batch; ++i) {
       s.flusher.flush(stream);
-      s.events.record_start(i, stream);
-      launch();
-      s.events.record_stop(i, stream);
+      s.events.record_start(i, stream, how);
+      variant.launch(call);
+      s.events.record_stop(i, stream, how);
+    }
+  };
+  // The graph variant captures a whole timed batch, flushes and event records included, and
+  // replays it: its kernels are launched from the graph and timed exactly as the others are.
+  std::optional<GraphExec> graph;
+  if (variant.graph) {
+    graph.emplace(capture_graph(stream, [&] {
+      if (flush) {
+        enqueue_flushed_batch(Recording::in_capture);
+        return;
+      }
+      for (std::size_t i = 0; i < batch; ++i) {
+        variant.launch(call);
+      }
+    }));
+  }
+  const auto time_batch = [&] {
+    if (!flush) {
+      return graph ? gated_batch_seconds(s.gate, stream, 1, [&] { graph->launch(stream); })
+                   : gated_batch_seconds(s.gate, stream, batch, [&] { variant.launch(call); });
+    }
+    if (graph) {
+      graph->launch(stream);
+    } else {
+      enqueue_flushed_batch(Recording::on_stream);
     }
     return s.events.total_seconds(batch);
   };
-  // Warm-up: one launch on its own first, since a library's kernel (cuBLAS, Thrust) loads at its
+  // What one verified run applies to y: a single launch, or the graph's whole batch.
+  const std::size_t applications = graph ? batch : 1;
+  const auto run_once = [&] {
+    if (graph) {
+      graph->launch(stream);
+    } else {
+      variant.launch(call);
+    }
+  };
+  // Warm-up: one run on its own first, since a library's kernel (cuBLAS, Thrust) loads at its
   // first launch and must not do so behind the gate; then a batch to settle clocks.
-  launch();
+  run_once();
   GPUBENCH_CU(cuStreamSynchronize, stream);
   static_cast<void>(time_batch());
   const double total_seconds =
-      timed_loop(state, batch, time_batch, flush ? "l2_flushed" : "l2_not_flushed");
+      timed_loop(state, batch, time_batch, flush ? "l2_flushed" : "l2_not_flushed")
+          .total_seconds;
 
-  // Verify one launch from fresh inputs against the CPU reference, element for element.
+  // Verify one run from fresh inputs against the CPU reference, element for element.
   GPUBENCH_CU(cuMemcpyDtoDAsync, s.dy->ptr(), s.dy0->ptr(), n * sizeof(float), stream);
-  launch();
-  GPUBENCH_CU(cuMemcpyDtoHAsync, s.result.data(), s.dy->ptr(), n * sizeof(float), stream);
+  run_once();
+  GPUBENCH_CU(cuMemcpyDtoHAsync, s.result->data(), s.dy->ptr(), n * sizeof(float), stream);
   GPUBENCH_CU(cuStreamSynchronize, stream);
   const std::span<const float> x(s.x.data(), n);
   const std::span<const float> y0(s.y0.data(), n);
-  const std::span<const float> y(s.result.data(), n);
-  if (const auto mismatch = find_saxpy_mismatch(s.alpha, x, y0, y)) {
+  const std::span<const float> y(reinterpret_cast<const float*>(s.result->data()), n);
+  if (const auto mismatch = find_saxpy_mismatch(s.alpha, x, y0, y, applications)) {
     fail(state, describe(*mismatch, n));
     return;
   }

@@ -4,27 +4,43 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace gpubench::bench {
 
+// What a timed loop measured: every batch's seconds, for the total (Google Benchmark's mean)
+// and for the median batch, which a rare slow batch (an interrupt, a preempted host thread)
+// does not move.
+struct LoopTimes {
+  double total_seconds = 0.0;
+  double median_batch_seconds = 0.0;
+};
+
 // Google Benchmark's timed loop for work measured in batches: time_batch() runs `batch`
 // operations and returns their seconds, which become those iterations' manual time. The SM
-// clock is watched across the loop (ClockWatch; `label` is the benchmark's own label). Returns
-// the seconds measured in all, for per-operation counters.
+// clock is watched across the loop (ClockWatch; `label` is the benchmark's own label).
 template <typename TimeBatch>
-double timed_loop(benchmark::State& state, std::size_t batch, TimeBatch&& time_batch,
-                  const std::string& label = "") {
+LoopTimes timed_loop(benchmark::State& state, std::size_t batch, TimeBatch&& time_batch,
+                     const std::string& label = "") {
   const ClockWatch clock_watch;
-  double total_seconds = 0.0;
+  std::vector<double> batches;
+  LoopTimes times;
   while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
     const double seconds = time_batch();
-    total_seconds += seconds;
+    times.total_seconds += seconds;
+    batches.push_back(seconds);
     state.SetIterationTime(seconds);
   }
   clock_watch.finish(state, label);
-  return total_seconds;
+  if (!batches.empty()) {
+    const auto middle = batches.begin() + static_cast<std::ptrdiff_t>(batches.size() / 2);
+    std::nth_element(batches.begin(), middle, batches.end());
+    times.median_batch_seconds = *middle;
+  }
+  return times;
 }
 
 } // namespace gpubench::bench

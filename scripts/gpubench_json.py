@@ -78,6 +78,10 @@ class Benchmark:
     values: dict[str, float]  # median aggregate if reported, else mean of the repetitions
     repetitions: list[dict[str, float]]  # one per iteration entry, for statistics
     summary: str  # how `values` was obtained, e.g. "median of 5 repetitions"
+    # Google Benchmark's cv aggregate (a fraction per key) and its repetition count, if written:
+    # all that is left of the spread in a file written with aggregates only.
+    cv: dict[str, float] | None = None
+    cv_repetitions: int = 0
 
     @property
     def family(self) -> str:
@@ -161,6 +165,7 @@ def _read_json(path: Path) -> Any:
 
 def _group_runs(path: Path, entries: list[Any]) -> dict[str, Benchmark]:
     medians: dict[str, tuple[dict[str, float], Any]] = {}
+    cvs: dict[str, tuple[dict[str, float], int]] = {}
     iterations: dict[str, list[dict[str, float]]] = {}  # also fixes the order of runs
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
@@ -174,6 +179,9 @@ def _group_runs(path: Path, entries: list[Any]) -> dict[str, Benchmark]:
             reps.append(_numbers(path, entry))
         elif entry.get("aggregate_name") == "median":
             medians[run] = (_numbers(path, entry), entry.get("repetitions", "?"))
+        elif entry.get("aggregate_name") == "cv":
+            count = entry.get("repetitions")
+            cvs[run] = (_numbers(path, entry, ratio=True), count if isinstance(count, int) else 0)
 
     benchmarks: dict[str, Benchmark] = {}
     for run, reps in iterations.items():
@@ -190,12 +198,14 @@ def _group_runs(path: Path, entries: list[Any]) -> dict[str, Benchmark]:
             raise MalformedResultError(
                 f"{path}: two runs are named {name!r} once Google Benchmark suffixes are stripped"
             )
-        benchmarks[name] = Benchmark(name, values, reps, summary)
+        cv, cv_count = cvs.get(run, (None, 0))
+        benchmarks[name] = Benchmark(name, values, reps, summary, cv, cv_count)
     return benchmarks
 
 
-def _numbers(path: Path, entry: dict[str, Any]) -> dict[str, float]:
-    """Numeric measurements of one entry, with real_time/cpu_time converted to µs."""
+def _numbers(path: Path, entry: dict[str, Any], ratio: bool = False) -> dict[str, float]:
+    """Numeric measurements of one entry, with real_time/cpu_time converted to µs (or, for a
+    `ratio` such as the cv aggregate, only renamed: a ratio has no unit)."""
     values = {
         key: float(v)
         for key, v in entry.items()
@@ -206,7 +216,7 @@ def _numbers(path: Path, entry: dict[str, Any]) -> dict[str, float]:
         raise MalformedResultError(f"{path}: {entry['name']}: unknown time_unit {unit!r}")
     for key in ("real_time", "cpu_time"):
         if key in values:
-            values[f"{key}_us"] = values.pop(key) * _US_PER_TIME_UNIT[unit]
+            values[f"{key}_us"] = values.pop(key) * (1.0 if ratio else _US_PER_TIME_UNIT[unit])
     return values
 
 

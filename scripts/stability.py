@@ -33,17 +33,21 @@ def limit_pct(name: str) -> float | None:
     return None
 
 
-def cv_pct(bench: Benchmark) -> float | None:
+def cv_pct(bench: Benchmark) -> tuple[float, int] | None:
+    """CV in percent of the primary figure and the repetitions behind it: from the repetitions
+    where the file has them, else from Google Benchmark's cv aggregate (aggregates only)."""
     values = bench.repetition_values()
-    if values.size < 2 or np.mean(values) == 0:
-        return None
-    return float(100 * np.std(values, ddof=1) / np.mean(values))
+    if values.size >= 2 and np.mean(values) != 0:
+        return float(100 * np.std(values, ddof=1) / np.mean(values)), int(values.size)
+    if bench.cv is not None and bench.cv_repetitions >= 2 and bench.metric.key in bench.cv:
+        return 100 * bench.cv[bench.metric.key], bench.cv_repetitions
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("result", help="gpubench JSON written with --benchmark_repetitions >= 2 "
-                                       "(not aggregates only)")
+                                       "(with or without aggregates only)")
     parser.add_argument("--markdown", action="store_true", help="a markdown table")
     args = parser.parse_args(argv)
     try:
@@ -53,17 +57,18 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows, over = [], 0
     for bench in result.benchmarks.values():
-        cv = cv_pct(bench)
-        if cv is None:
+        spread = cv_pct(bench)
+        if spread is None:
             continue
+        cv, repetitions = spread
         limit = limit_pct(bench.name)
         verdict = "-" if limit is None else ("ok" if cv < limit else "OVER")
         over += verdict == "OVER"
-        rows.append([bench.name, str(len(bench.repetition_values())), f"{cv:.3f}",
+        rows.append([bench.name, str(repetitions), f"{cv:.3f}",
                      "-" if limit is None else f"{limit:g}", verdict])
     if not rows:
         print(f"stability.py: {args.result}: no benchmark has two or more repetitions "
-              "(run with --benchmark_repetitions=10, without aggregates only)", file=sys.stderr)
+              "(run with --benchmark_repetitions=10)", file=sys.stderr)
         return 2
     print(f"{result.describe()}: coefficient of variation of each benchmark's primary figure")
     print(render(["benchmark", "repetitions", "CV %", "limit %", "verdict"], rows,

@@ -66,6 +66,7 @@ namespace gpubench {
   X(cuEventCreate, 2000)                                                                           \
   X(cuEventDestroy, 4000)                                                                          \
   X(cuEventRecord, 2000)                                                                           \
+  X(cuEventRecordWithFlags, 11010)                                                                 \
   X(cuEventSynchronize, 2000)                                                                      \
   X(cuEventElapsedTime, 12080)
 

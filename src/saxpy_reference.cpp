@@ -17,12 +17,16 @@ void saxpy_reference(float alpha, std::span<const float> x, std::span<float> y) 
 
 std::optional<SaxpyMismatch> find_saxpy_mismatch(float alpha, std::span<const float> x,
                                                  std::span<const float> y_before,
-                                                 std::span<const float> y_after) {
+                                                 std::span<const float> y_after,
+                                                 std::size_t applications) {
   std::mutex mutex;
   std::optional<SaxpyMismatch> first;
   parallel_chunks(y_after.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
-      const float expected = std::fmaf(alpha, x[i], y_before[i]);
+      float expected = y_before[i];
+      for (std::size_t k = 0; k < applications; ++k) {
+        expected = std::fmaf(alpha, x[i], expected);
+      }
       if (!(y_after[i] == expected)) {
         const std::scoped_lock lock(mutex);
         if (!first || i < first->index) {

@@ -26,6 +26,10 @@ Event::Event() {
 
 void Event::record(CUstream stream) const { GPUBENCH_CU(cuEventRecord, get(), stream); }
 
+void Event::record_in_capture(CUstream stream) const {
+  GPUBENCH_CU(cuEventRecordWithFlags, get(), stream, CU_EVENT_RECORD_EXTERNAL);
+}
+
 void Event::synchronize() const { GPUBENCH_CU(cuEventSynchronize, get()); }
 
 double elapsed_ms(const Event& start, const Event& stop) {

@@ -33,6 +33,9 @@ public:
   Event();
   [[nodiscard]] CUevent get() const noexcept { return handle_.get(); }
   void record(CUstream stream) const;
+  // Recorded into the graph `stream` is capturing, as an event-record node that each replay
+  // fills with a timestamp (a plain record during capture only orders the graph's work).
+  void record_in_capture(CUstream stream) const;
   void synchronize() const;
 
 private:

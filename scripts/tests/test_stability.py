@@ -1,5 +1,7 @@
 from pathlib import Path
 
+import numpy as np
+
 from conftest import RunScript
 from gbench_builder import copy_run, document, launch_run, saxpy_run, write_json
 
@@ -19,6 +21,19 @@ def test_steady_results_pass_and_noisy_ones_fail(tmp_path: Path, run_script: Run
     assert bad.returncode == 1
     line = next(l for l in bad.stdout.splitlines() if l.startswith("launch/runtime/submit"))
     assert line.split()[-1] == "OVER"
+
+
+def test_aggregates_only_files_use_the_cv_aggregate(tmp_path: Path,
+                                                    run_script: RunScript) -> None:
+    runs = (copy_run("DtoH", "pinned", "async", BIG, [55.0, 55.1, 54.9], aggregates_only=True)
+            + launch_run("driver", "submit", 0, [3.0, 3.6, 3.1], aggregates_only=True))
+    out = run_script("stability.py", write_json(tmp_path / "agg.json", document(runs)))
+    assert out.returncode == 1, out.stderr
+    rows = {l.split()[0]: l.split() for l in out.stdout.splitlines() if "/" in l.split()[0]}
+    copy = rows["copy/DtoH/pinned/async/268435456"]
+    assert copy[1] == "3" and copy[-1] == "ok"
+    assert abs(float(copy[2]) - 100 * float(np.std([55.0, 55.1, 54.9], ddof=1) / 55.0)) < 1e-3
+    assert rows["launch/driver/submit/params:0"][-1] == "OVER"
 
 
 def test_small_sizes_have_no_limit(tmp_path: Path, run_script: RunScript) -> None:

@@ -30,9 +30,10 @@ TEST(LaunchPaths, ModuleLoadingStepsProduceWorkingKernels) {
   expect_all_pass(run_benchmarks("^launch/module/"), 4, "us_per_launch");
 }
 
+// 1024 and 2^20 run L2-flushed, each launch between its own events; 2^26 runs in gated batches.
 TEST(SaxpyVariants, EveryVariantMatchesTheReference) {
   GPUBENCH_REQUIRE_GPU();
-  expect_all_pass(run_benchmarks("^saxpy/[a-z0-9]+/(1024|1048576)/"), 12, "pct_of_peak");
+  expect_all_pass(run_benchmarks("^saxpy/[a-z0-9]+/(1024|1048576|67108864)/"), 18, "pct_of_peak");
 }
 
 } // namespace

@@ -37,6 +37,20 @@ TEST(FindSaxpyMismatch, AcceptsTheReferenceAndFindsTheFirstDifference) {
   EXPECT_NE(describe(*mismatch, n).find("element 2097152 of 3145728"), std::string::npos);
 }
 
+TEST(FindSaxpyMismatch, CountsRepeatedApplications) {
+  std::vector<float> x(1000);
+  std::vector<float> y0(1000);
+  fill_random(x, 3);
+  fill_random(y0, 4);
+  std::vector<float> y = y0;
+  for (int k = 0; k < 3; ++k) {
+    saxpy_reference(0.75F, x, y);
+  }
+  EXPECT_FALSE(find_saxpy_mismatch(0.75F, x, y0, y, 3).has_value());
+  EXPECT_TRUE(find_saxpy_mismatch(0.75F, x, y0, y, 2).has_value());
+  EXPECT_TRUE(find_saxpy_mismatch(0.75F, x, y0, y).has_value());
+}
+
 TEST(FindSaxpyMismatch, NanNeverPasses) {
   std::vector<float> x{1.0F};
   std::vector<float> y0{1.0F};
