@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: configure, build, run every test, then the benchmark families named
 # in FAMILIES (default: all), each into <family>.json. Logs go to OUT (default ./gpu-run) and a
-# short summary to stdout. Usage: FAMILIES="saxpy launch" scripts/gpu_session.sh [gpubench flags]
+# short summary to stdout; each line of a family's console output is stamped with the seconds
+# since it started, to show where a run's time goes.
+# Usage: FAMILIES="saxpy launch" scripts/gpu_session.sh [gpubench flags]
 set -uo pipefail
 out=${OUT:-$PWD/gpu-run}
 build=${BUILD_DIR:-build-gpu}
@@ -26,9 +28,11 @@ if [[ ${SKIP_TESTS:-0} != 1 ]]; then
 fi
 for family in ${FAMILIES:-saxpy launch copy}; do
   start=$(date +%s)
-  timeout "${FAMILY_TIMEOUT:-300}" "$build/gpubench" --benchmark_filter="^$family/" \
-    --benchmark_out="$out/$family.json" --benchmark_out_format=json "$@" > "$out/$family.txt" 2>&1
-  echo "$family rc=$? in $(( $(date +%s) - start )) s"
+  timeout "${FAMILY_TIMEOUT:-300}" stdbuf -oL "$build/gpubench" --benchmark_filter="^$family/" \
+    --benchmark_out="$out/$family.json" --benchmark_out_format=json "$@" 2>&1 |
+    perl -MTime::HiRes=time -pe 'BEGIN { $t0 = time } printf "%8.2f ", time - $t0' \
+      > "$out/$family.txt"
+  echo "$family rc=${PIPESTATUS[0]} in $(( $(date +%s) - start )) s"
 done
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
   --format=csv > "$out/gpu_state_after.csv" 2>&1
