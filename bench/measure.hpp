@@ -31,7 +31,7 @@ private:
   int held_ = 0;
 };
 
-// Evicts the L2 before a timed launch by writing a device buffer twice the L2's size, so a
+// Evicts the L2 before a timed launch by writing a device buffer the L2's size, so a
 // small working set is read from memory, not from a cache the previous iteration warmed.
 class L2Flusher {
 public:

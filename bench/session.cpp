@@ -11,8 +11,8 @@ namespace {
 std::unique_ptr<Session> g_session;
 } // namespace
 
-Session::Session(int ordinal, L2Mode l2)
-    : device_(query_device(ordinal)), l2_(l2),
+Session::Session(int ordinal, L2Mode l2, bool pin)
+    : device_(query_device(ordinal)), l2_(l2), pin_(pin),
       numa_placement_(bind_to_numa_node(device_.host_numa_node)), nvml_(Nvml::open()),
       context_(device_at(ordinal)) {
   // CUDA loads kernels lazily, at their first launch, and a load waits for the device: a first
@@ -26,7 +26,9 @@ std::optional<GpuTelemetry> Session::telemetry() const {
   return nvml_ ? nvml_->telemetry(device_.pci_bus_id) : std::nullopt;
 }
 
-void open_session(int ordinal, L2Mode l2) { g_session = std::make_unique<Session>(ordinal, l2); }
+void open_session(int ordinal, L2Mode l2, bool pin) {
+  g_session = std::make_unique<Session>(ordinal, l2, pin);
+}
 
 void close_session() noexcept { g_session.reset(); }
 

@@ -19,7 +19,7 @@ namespace gpubench::bench {
 // reverse order, before the context is.
 class Session {
 public:
-  Session(int ordinal, L2Mode l2);
+  Session(int ordinal, L2Mode l2, bool pin);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   Session(Session&&) = delete;
@@ -28,6 +28,7 @@ public:
 
   [[nodiscard]] const DeviceInfo& device() const noexcept { return device_; }
   [[nodiscard]] L2Mode l2() const noexcept { return l2_; }
+  [[nodiscard]] bool pin() const noexcept { return pin_; }
   [[nodiscard]] CUstream stream() const noexcept { return stream_.get(); }
   [[nodiscard]] CUstream second_stream() const noexcept { return second_stream_.get(); }
   // Where the host thread and its memory were placed relative to the GPU.
@@ -49,6 +50,7 @@ public:
 private:
   DeviceInfo device_;
   L2Mode l2_;
+  bool pin_;
   std::string numa_placement_;
   std::unique_ptr<Nvml> nvml_;
   PrimaryContext context_;
@@ -59,7 +61,7 @@ private:
 };
 
 // Opens the session main() runs benchmarks in; throws CudaError or std::out_of_range.
-void open_session(int ordinal, L2Mode l2);
+void open_session(int ordinal, L2Mode l2, bool pin);
 void close_session() noexcept;
 // The open session; throws std::logic_error when none is open.
 [[nodiscard]] Session& session();
