@@ -119,7 +119,7 @@ void run_launch(benchmark::State& state, const Path& path, const MeasureSpec& sp
   Launcher launcher(target, stream);
   const auto launch = [&] { (launcher.*path.launch)(); };
 
-  const ScopedCpuPin pin(session().pin());
+  const ScopedCpuPin pin(session().host_cpu()); // the same CPU for every run and repetition
   sync(stream);
   reset_launch_counts();
   std::uint64_t launches = 0;

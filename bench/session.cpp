@@ -1,5 +1,6 @@
 #include "session.hpp"
 
+#include "cpu_pin.hpp"
 #include "module.hpp"
 #include "numa.hpp"
 #include "runtime_kernels.hpp"
@@ -12,8 +13,8 @@ std::unique_ptr<Session> g_session;
 } // namespace
 
 Session::Session(int ordinal, L2Mode l2, bool pin)
-    : device_(query_device(ordinal)), l2_(l2), pin_(pin),
-      numa_placement_(bind_to_numa_node(device_.host_numa_node)), nvml_(Nvml::open()),
+    : device_(query_device(ordinal)), l2_(l2),
+      numa_placement_(bind_to_numa_node(device_.host_numa_node)), host_cpu_(pin ? quiet_cpu() : -1), nvml_(Nvml::open()),
       context_(device_at(ordinal)) {
   // CUDA loads kernels lazily, at their first launch, and a load waits for the device: a first
   // launch queued behind a StreamGate would deadlock until the gate's timeout. Load them all now.

@@ -28,7 +28,8 @@ public:
 
   [[nodiscard]] const DeviceInfo& device() const noexcept { return device_; }
   [[nodiscard]] L2Mode l2() const noexcept { return l2_; }
-  [[nodiscard]] bool pin() const noexcept { return pin_; }
+  // The CPU launch and copy benchmarks time on (ScopedCpuPin), or -1 with --pin=off.
+  [[nodiscard]] int host_cpu() const noexcept { return host_cpu_; }
   [[nodiscard]] CUstream stream() const noexcept { return stream_.get(); }
   [[nodiscard]] CUstream second_stream() const noexcept { return second_stream_.get(); }
   // Where the host thread and its memory were placed relative to the GPU.
@@ -50,8 +51,8 @@ public:
 private:
   DeviceInfo device_;
   L2Mode l2_;
-  bool pin_;
   std::string numa_placement_;
+  int host_cpu_; // chosen after the NUMA binding, among the CPUs it left
   std::unique_ptr<Nvml> nvml_;
   PrimaryContext context_;
   Stream stream_;

@@ -2,12 +2,21 @@
 
 namespace gpubench {
 
-ScopedCpuPin::ScopedCpuPin(bool enabled) {
-  if (!enabled || sched_getaffinity(0, sizeof(previous_), &previous_) != 0) {
-    return;
+int quiet_cpu() {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) {
+    return -1;
   }
-  const int cpu = sched_getcpu();
-  if (cpu < 0) {
+  for (int cpu = CPU_SETSIZE - 1; cpu >= 0; --cpu) {
+    if (CPU_ISSET(cpu, &allowed)) {
+      return cpu;
+    }
+  }
+  return -1;
+}
+
+ScopedCpuPin::ScopedCpuPin(int cpu) {
+  if (cpu < 0 || sched_getaffinity(0, sizeof(previous_), &previous_) != 0) {
     return;
   }
   cpu_set_t one;

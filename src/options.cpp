@@ -89,7 +89,7 @@ const char* usage() {
   --info         list the devices and the embedded kernels' resource usage, run nothing
   --sizes=LIST   copy sizes: a list or ranges, e.g. 4K,1M,256M or 1K..1G:x2 (default 4B..1GiB, x4)
   --l2=MODE      saxpy: flush the L2 before each timed launch (cold, default) or not (warm)
-  --pin=on|off   launch: hold the host thread on one CPU while it times launches (default on)
+  --pin=on|off   launch, copy: time on one fixed CPU (default on) or where the OS puts the thread
 All --benchmark_* flags are Google Benchmark's (filter, repetitions, out, out_format, ...).
 )";
 }
