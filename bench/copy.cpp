@@ -3,7 +3,6 @@
 // pageable memory, which the driver stages synchronously). sync: the host clock around the
 // blocking call, which is what a caller of cuMemcpyHtoD waits.
 #include "benchmarks.hpp"
-#include "cpu_pin.hpp"
 #include "driver_api.hpp"
 #include "failures.hpp"
 #include "host_memory.hpp"
@@ -356,14 +355,10 @@ void run_copy(benchmark::State& state, const CopyCase& c, std::size_t bytes) {
   run.prepare();
 
   const std::size_t batch = batch_copies(bytes);
-  double total_seconds = 0.0;
-  {
-    // Pinned while timing only: verification below runs on every CPU.
-    const ScopedCpuPin pin(session.host_cpu());
-    static_cast<void>(run.time_batch(1)); // warm-up
-    static_cast<void>(run.time_batch(batch));
-    total_seconds = timed_loop(state, batch, [&] { return run.time_batch(batch); }).total_seconds;
-  }
+  static_cast<void>(run.time_batch(1)); // warm-up
+  static_cast<void>(run.time_batch(batch));
+  const double total_seconds =
+      timed_loop(state, batch, [&] { return run.time_batch(batch); }).total_seconds;
   if (const auto wrong = run.verify()) {
     fail(state, *wrong);
     return;

@@ -48,8 +48,6 @@ void add_gpu_context() {
     benchmark::AddCustomContext(key, value);
   }
   benchmark::AddCustomContext("saxpy_l2", to_string(s.l2()));
-  benchmark::AddCustomContext("host_timing_cpu", s.host_cpu() >= 0 ? fmt::format("CPU {}", s.host_cpu())
-                                                            : "not pinned");
   benchmark::AddCustomContext("host_numa_node", s.numa_placement());
   benchmark::AddCustomContext("gpu_state_before", gpu_state());
 }

@@ -2,7 +2,6 @@
 // launches the same machine code (the runtime kernel's CUfunction from cudaGetFuncBySymbol),
 // so a difference between paths is the API alone. Times are host-clock (UseManualTime).
 #include "benchmarks.hpp"
-#include "cpu_pin.hpp"
 #include "driver_api.hpp"
 #include "failures.hpp"
 #include "graph.hpp"
@@ -119,7 +118,6 @@ void run_launch(benchmark::State& state, const Path& path, const MeasureSpec& sp
   Launcher launcher(target, stream);
   const auto launch = [&] { (launcher.*path.launch)(); };
 
-  const ScopedCpuPin pin(session().host_cpu()); // the same CPU for every run and repetition
   sync(stream);
   reset_launch_counts();
   std::uint64_t launches = 0;

@@ -88,7 +88,7 @@ int run(gpubench::Options& options) {
     return 0;
   }
   if (!options.list_only) {
-    bench::open_session(options.device, options.l2, options.pin);
+    bench::open_session(options.device, options.l2);
     bench::add_gpu_context();
   }
   const std::size_t matched = benchmark::RunSpecifiedBenchmarks();

@@ -1,6 +1,5 @@
 #include "session.hpp"
 
-#include "cpu_pin.hpp"
 #include "module.hpp"
 #include "numa.hpp"
 #include "runtime_kernels.hpp"
@@ -12,9 +11,9 @@ namespace {
 std::unique_ptr<Session> g_session;
 } // namespace
 
-Session::Session(int ordinal, L2Mode l2, bool pin)
+Session::Session(int ordinal, L2Mode l2)
     : device_(query_device(ordinal)), l2_(l2),
-      numa_placement_(bind_to_numa_node(device_.host_numa_node)), host_cpu_(pin ? quiet_cpu() : -1), nvml_(Nvml::open()),
+      numa_placement_(bind_to_numa_node(device_.host_numa_node)), nvml_(Nvml::open()),
       context_(device_at(ordinal)) {
   // CUDA loads kernels lazily, at their first launch, and a load waits for the device: a first
   // launch queued behind a StreamGate would deadlock until the gate's timeout. Load them all now.
@@ -27,9 +26,7 @@ std::optional<GpuTelemetry> Session::telemetry() const {
   return nvml_ ? nvml_->telemetry(device_.pci_bus_id) : std::nullopt;
 }
 
-void open_session(int ordinal, L2Mode l2, bool pin) {
-  g_session = std::make_unique<Session>(ordinal, l2, pin);
-}
+void open_session(int ordinal, L2Mode l2) { g_session = std::make_unique<Session>(ordinal, l2); }
 
 void close_session() noexcept { g_session.reset(); }
 

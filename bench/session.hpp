@@ -19,7 +19,7 @@ namespace gpubench::bench {
 // reverse order, before the context is.
 class Session {
 public:
-  Session(int ordinal, L2Mode l2, bool pin);
+  Session(int ordinal, L2Mode l2);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   Session(Session&&) = delete;
@@ -28,8 +28,6 @@ public:
 
   [[nodiscard]] const DeviceInfo& device() const noexcept { return device_; }
   [[nodiscard]] L2Mode l2() const noexcept { return l2_; }
-  // The CPU launch and copy benchmarks time on (ScopedCpuPin), or -1 with --pin=off.
-  [[nodiscard]] int host_cpu() const noexcept { return host_cpu_; }
   [[nodiscard]] CUstream stream() const noexcept { return stream_.get(); }
   [[nodiscard]] CUstream second_stream() const noexcept { return second_stream_.get(); }
   // Where the host thread and its memory were placed relative to the GPU.
@@ -52,7 +50,6 @@ private:
   DeviceInfo device_;
   L2Mode l2_;
   std::string numa_placement_;
-  int host_cpu_; // chosen after the NUMA binding, among the CPUs it left
   std::unique_ptr<Nvml> nvml_;
   PrimaryContext context_;
   Stream stream_;
@@ -62,7 +59,7 @@ private:
 };
 
 // Opens the session main() runs benchmarks in; throws CudaError or std::out_of_range.
-void open_session(int ordinal, L2Mode l2, bool pin);
+void open_session(int ordinal, L2Mode l2);
 void close_session() noexcept;
 // The open session; throws std::logic_error when none is open.
 [[nodiscard]] Session& session();

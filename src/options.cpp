@@ -32,16 +32,6 @@ L2Mode parse_l2(std::string_view value) {
   throw UsageError(fmt::format("--l2={}: expected cold or warm", value));
 }
 
-bool parse_pin(std::string_view value) {
-  if (value == "on") {
-    return true;
-  }
-  if (value == "off") {
-    return false;
-  }
-  throw UsageError(fmt::format("--pin={}: expected on or off", value));
-}
-
 bool is_true_flag(std::string_view arg, std::string_view flag) {
   return arg == flag || arg == fmt::format("{}=true", flag) || arg == fmt::format("{}=1", flag);
 }
@@ -71,8 +61,6 @@ Options parse_options(const std::vector<std::string>& args) {
       }
     } else if (arg.starts_with("--l2=")) {
       options.l2 = parse_l2(value_of("--l2="));
-    } else if (arg.starts_with("--pin=")) {
-      options.pin = parse_pin(value_of("--pin="));
     } else if (arg == "--help" || arg == "-h") {
       options.help = true;
     } else {
@@ -83,13 +71,11 @@ Options parse_options(const std::vector<std::string>& args) {
 }
 
 const char* usage() {
-  return R"(usage: gpubench [--device=N] [--info] [--sizes=LIST] [--l2=cold|warm] [--pin=on|off]
-                [--benchmark_...]
+  return R"(usage: gpubench [--device=N] [--info] [--sizes=LIST] [--l2=cold|warm] [--benchmark_...]
   --device=N     the CUDA device to measure (default 0)
   --info         list the devices and the embedded kernels' resource usage, run nothing
   --sizes=LIST   copy sizes: a list or ranges, e.g. 4K,1M,256M or 1K..1G:x2 (default 4B..1GiB, x4)
   --l2=MODE      saxpy: flush the L2 before each timed launch (cold, default) or not (warm)
-  --pin=on|off   launch, copy: time on one fixed CPU (default on) or where the OS puts the thread
 All --benchmark_* flags are Google Benchmark's (filter, repetitions, out, out_format, ...).
 )";
 }

@@ -22,7 +22,6 @@ struct Options {
   bool list_only = false; // --benchmark_list_tests: needs no GPU
   std::optional<std::vector<std::size_t>> sizes;
   L2Mode l2 = L2Mode::cold;
-  bool pin = true; // launch, copy: time the host thread on one fixed CPU
   std::vector<std::string> benchmark_args;
 };
 

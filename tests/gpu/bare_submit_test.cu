@@ -1,7 +1,6 @@
 // The harness must not inflate what it measures: the submit cost of <<<>>> and cuLaunchKernel
 // at 0 parameter bytes, timed by a bare loop written without Google Benchmark, must agree
 // within 5% with gpubench's launch/<path>/submit/params:0.
-#include "cpu_pin.hpp"
 #include "driver_api.hpp"
 #include "gpu_test.hpp"
 #include "launch_probe.cuh"
@@ -18,10 +17,8 @@ namespace {
 constexpr int batch = 64;
 constexpr int batches = 400;
 
-// Median over batches of the host time per launch, each batch drained outside the timing, on
-// the CPU gpubench times on.
+// Median over batches of the host time per launch, each batch drained outside the timing.
 template <typename Launch> double bare_submit_us(CUstream stream, Launch launch) {
-  const ScopedCpuPin pin(quiet_cpu());
   std::vector<double> per_launch_us;
   for (int b = 0; b < batches + 20; ++b) {
     const auto start = std::chrono::steady_clock::now();

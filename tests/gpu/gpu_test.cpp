@@ -75,7 +75,7 @@ void initialize_once() {
     bench::register_saxpy();
     bench::register_launch();
     bench::register_copy({4, 4096, std::size_t{1} << 20U, std::size_t{64} << 20U});
-    bench::open_session(0, L2Mode::cold, true);
+    bench::open_session(0, L2Mode::cold);
     return true;
   }();
   static_cast<void>(initialized);

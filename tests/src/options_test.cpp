@@ -19,17 +19,15 @@ TEST(ParseOptions, DefaultsToDeviceZeroColdL2) {
   EXPECT_FALSE(options.info);
   EXPECT_FALSE(options.sizes.has_value());
   EXPECT_EQ(options.l2, L2Mode::cold);
-  EXPECT_TRUE(options.pin);
   EXPECT_EQ(options.benchmark_args, std::vector<std::string>{"gpubench"});
 }
 
 TEST(ParseOptions, OwnFlags) {
-  const Options options = parse({"--device=3", "--info", "--sizes=4K,1M", "--l2=warm", "--pin=off"});
+  const Options options = parse({"--device=3", "--info", "--sizes=4K,1M", "--l2=warm"});
   EXPECT_EQ(options.device, 3);
   EXPECT_TRUE(options.info);
   EXPECT_EQ(options.sizes, (std::vector<std::size_t>{4096, 1U << 20U}));
   EXPECT_EQ(options.l2, L2Mode::warm);
-  EXPECT_FALSE(options.pin);
 }
 
 TEST(ParseOptions, PassesGoogleBenchmarkFlagsThrough) {
@@ -49,7 +47,6 @@ TEST(ParseOptions, BadInputNamesTheFlag) {
       {"--device=", "--device=: not a device number"},
       {"--device=1x", "--device=1x: not a device number"},
       {"--l2=hot", "--l2=hot: expected cold or warm"},
-      {"--pin=yes", "--pin=yes: expected on or off"},
       {"--frobnicate", "unknown flag '--frobnicate' (see --help)"},
       {"--sizes=", "--sizes=: empty size list"},
       {"--sizes=0", "--sizes=0: bad size '0': zero"},
