@@ -218,19 +218,8 @@ void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
       }
     }));
   }
-  const auto time_batch = [&] {
-    if (!flush) {
-      return graph ? gated_batch_seconds(s.gate, stream, 1, [&] { graph->launch(stream); })
-                   : gated_batch_seconds(s.gate, stream, batch, [&] { variant.launch(call); });
-    }
-    if (graph) {
-      graph->launch(stream);
-    } else {
-      enqueue_flushed_batch(Recording::on_stream);
-    }
-    return s.events.total_seconds(batch);
-  };
-  // What one verified run applies to y: a single launch, or the graph's whole batch.
+  // One run: a single launch, or a replay of the graph's whole batch; `applications` is how many
+  // saxpys it applies to y.
   const std::size_t applications = graph ? batch : 1;
   const auto run_once = [&] {
     if (graph) {
@@ -238,6 +227,17 @@ void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
     } else {
       variant.launch(call);
     }
+  };
+  const auto time_batch = [&] {
+    if (!flush) {
+      return gated_batch_seconds(s.gate, stream, batch / applications, run_once);
+    }
+    if (graph) {
+      run_once();
+    } else {
+      enqueue_flushed_batch(Recording::on_stream);
+    }
+    return s.events.total_seconds(batch);
   };
   // Warm-up: one run on its own first, since a library's kernel (cuBLAS, Thrust) loads at its
   // first launch and must not do so behind the gate; then a batch to settle clocks.
