@@ -5,6 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <numeric>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -27,14 +28,13 @@ LoopTimes timed_loop(benchmark::State& state, std::size_t batch, TimeBatch&& tim
                      const std::string& label = "") {
   const ClockWatch clock_watch;
   std::vector<double> batches;
-  LoopTimes times;
   while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
-    const double seconds = time_batch();
-    times.total_seconds += seconds;
-    batches.push_back(seconds);
-    state.SetIterationTime(seconds);
+    batches.push_back(time_batch());
+    state.SetIterationTime(batches.back());
   }
   clock_watch.finish(state, label);
+  LoopTimes times;
+  times.total_seconds = std::accumulate(batches.begin(), batches.end(), 0.0);
   if (!batches.empty()) {
     const auto middle = batches.begin() + static_cast<std::ptrdiff_t>(batches.size() / 2);
     std::nth_element(batches.begin(), middle, batches.end());
