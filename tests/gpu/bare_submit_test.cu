@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 namespace gpubench::testing {
@@ -16,6 +17,11 @@ namespace {
 
 constexpr int batch = 64;
 constexpr int batches = 400;
+
+double median(std::vector<double> values) {
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  return values[values.size() / 2];
+}
 
 // Median over batches of the host time per launch, each batch drained outside the timing.
 template <typename Launch> double bare_submit_us(CUstream stream, Launch launch) {
@@ -32,19 +38,13 @@ template <typename Launch> double bare_submit_us(CUstream stream, Launch launch)
                               batch);
     }
   }
-  std::nth_element(per_launch_us.begin(), per_launch_us.begin() + batches / 2, per_launch_us.end());
-  return per_launch_us[batches / 2];
+  return median(std::move(per_launch_us));
 }
 
 double gpubench_us(const std::string& filter) {
   const auto outcomes = run_benchmarks(filter);
   EXPECT_EQ(outcomes.size(), 1U);
   return outcomes.empty() ? 0.0 : outcomes.front().counters.at("us_per_launch");
-}
-
-double median(std::vector<double> values) {
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
 }
 
 using LaunchHarness = GpuTest;
