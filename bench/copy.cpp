@@ -1,7 +1,9 @@
 // copy/<direction>/<host memory>/<api>/<bytes>: host<->device and device<->device copies.
 // async and zerocopy: GPU time from events, the batch started from behind a StreamGate (except
 // pageable memory, which the driver stages synchronously). sync: the host clock around the
-// blocking call, which is what a caller of cuMemcpyHtoD waits.
+// blocking call, which is what a caller of cuMemcpyHtoD waits. HtoH/pageable/sync is one host
+// thread's memcpy between pageable buffers: the staging work that bounds pageable copies,
+// measured beside them on the same machine at the same time.
 #include "benchmarks.hpp"
 #include "driver_api.hpp"
 #include "failures.hpp"
@@ -29,11 +31,11 @@
 namespace gpubench::bench {
 namespace {
 
-enum class Direction { HtoD, DtoH, DtoD, bidir };
+enum class Direction { HtoD, DtoH, DtoD, bidir, HtoH };
 enum class Api { sync, async, zerocopy };
 
 const char* to_string(Direction d) {
-  constexpr const char* names[] = {"HtoD", "DtoH", "DtoD", "bidir"};
+  constexpr const char* names[] = {"HtoD", "DtoH", "DtoD", "bidir", "HtoH"};
   return names[static_cast<int>(d)];
 }
 const char* to_string(Api a) {
@@ -46,6 +48,12 @@ struct CopyCase {
   const HostMemoryKind* memory; // null for DtoD
   Api api;
 };
+
+// Whether the host's own speed is in the figure: a sync call, or the driver's staging of pageable
+// memory; those get the host-timed run length.
+bool timed_on_host(const CopyCase& c) {
+  return c.api == Api::sync || (c.memory != nullptr && !c.memory->page_locked);
+}
 
 // Buffers for the largest size run so far; smaller sizes use a prefix. `expected` holds the
 // random bytes every copy must deliver; the CPU never reads write-combined memory (it is
@@ -179,6 +187,10 @@ public:
       GPUBENCH_CU(cuMemcpyDtoDAsync, s_.device_b->ptr(), device_expected, bytes_, stream_);
       parallel_fill(host_->b->data(), poison, bytes_);
       break;
+    case Direction::HtoH:
+      parallel_copy(host_->a->data(), expected, bytes_);
+      parallel_fill(host_->b->data(), poison, bytes_);
+      break;
     }
     GPUBENCH_CU(cuCtxSynchronize);
   }
@@ -222,6 +234,8 @@ public:
         return wrong;
       }
       return compare_host(host_->b->data());
+    case Direction::HtoH:
+      return compare_host(host_->b->data());
     }
     return std::nullopt;
   }
@@ -254,6 +268,9 @@ private:
       // sync behaviour); the caller's wait is the one a user would see.
       GPUBENCH_CU(cuCtxSynchronize);
       break;
+    case Direction::HtoH:
+      std::memcpy(host_->b->data(), host_->a->data(), bytes_); // one thread, as the driver stages
+      break;
     case Direction::bidir:
       throw std::logic_error("bidir has no sync form");
     }
@@ -282,6 +299,8 @@ private:
       GPUBENCH_CU(cuMemcpyHtoDAsync, s_.device_a->ptr(), host_->a->data(), bytes_, stream);
       GPUBENCH_CU(cuMemcpyDtoHAsync, host_->b->data(), s_.device_b->ptr(), bytes_, second_stream_);
       break;
+    case Direction::HtoH:
+      throw std::logic_error("HtoH has only a sync form");
     }
   }
 
@@ -384,6 +403,11 @@ std::vector<CopyCase> copy_cases() {
   }
   cases.push_back({Direction::DtoD, nullptr, Api::sync});
   cases.push_back({Direction::DtoD, nullptr, Api::async});
+  for (const HostMemoryKind& memory : host_memory_kinds()) {
+    if (!memory.page_locked) {
+      cases.push_back({Direction::HtoH, &memory, Api::sync});
+    }
+  }
   return cases;
 }
 
@@ -397,19 +421,21 @@ std::vector<std::size_t> default_copy_sizes() {
   return sizes;
 }
 
-void register_copy(const std::vector<std::size_t>& sizes) {
+void register_copy(const std::vector<std::size_t>& sizes, const RunLengths& lengths) {
   static const std::vector<CopyCase> cases = copy_cases();
   for (const CopyCase& c : cases) {
     for (const std::size_t bytes : sizes) {
-      benchmark::RegisterBenchmark(fmt::format("copy/{}/{}/{}/{}", to_string(c.direction),
-                                               c.memory != nullptr ? c.memory->name : "device",
-                                               to_string(c.api), bytes)
-                                       .c_str(),
-                                   [&c, bytes](benchmark::State& state) {
-                                     guarded(state, [&] { run_copy(state, c, bytes); });
-                                   })
-          ->UseManualTime()
-          ->Unit(benchmark::kMicrosecond);
+      auto* benchmark = benchmark::RegisterBenchmark(
+          fmt::format("copy/{}/{}/{}/{}", to_string(c.direction),
+                      c.memory != nullptr ? c.memory->name : "device", to_string(c.api), bytes)
+              .c_str(),
+          [&c, bytes](benchmark::State& state) {
+            guarded(state, [&] { run_copy(state, c, bytes); });
+          });
+      if (timed_on_host(c)) {
+        host_timed(benchmark, lengths);
+      }
+      benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
     }
   }
 }

@@ -100,8 +100,7 @@ void run_step(benchmark::State& state, const Step& step) {
   std::optional<Module> module;
   std::optional<Library> library;
   static_cast<void>(step.time(stream, module, library)); // warm-up
-  const LoopTimes times =
-      timed_loop(state, 1, [&] { return step.time(stream, module, library); });
+  const LoopTimes times = timed_loop(state, 1, [&] { return step.time(stream, module, library); });
   const CUfunction function = library ? library->function("saxpy") : module->function("saxpy");
   if (const auto wrong = check_saxpy(function, stream)) {
     fail(state, *wrong);
@@ -113,11 +112,13 @@ void run_step(benchmark::State& state, const Step& step) {
 
 } // namespace
 
-void register_module_loading() {
+void register_module_loading(const RunLengths& lengths) {
   for (const Step& step : steps) {
-    benchmark::RegisterBenchmark(
-        fmt::format("launch/module/{}", step.name).c_str(),
-        [&step](benchmark::State& state) { guarded(state, [&] { run_step(state, step); }); })
+    host_timed(benchmark::RegisterBenchmark(fmt::format("launch/module/{}", step.name).c_str(),
+                                            [&step](benchmark::State& state) {
+                                              guarded(state, [&] { run_step(state, step); });
+                                            }),
+               lengths)
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
   }
