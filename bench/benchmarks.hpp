@@ -1,7 +1,5 @@
 #pragma once
 
-#include "run_length.hpp"
-
 #include <cstddef>
 #include <vector>
 
@@ -10,10 +8,10 @@ namespace gpubench::bench {
 // Each family registers its benchmarks by name only: names never depend on the device, so
 // --benchmark_list_tests works on a machine without a GPU.
 void register_saxpy();
-void register_launch(const RunLengths& lengths);
+void register_launch();
 // launch/module/...: loading a kernel, registered by register_launch().
-void register_module_loading(const RunLengths& lengths);
-void register_copy(const std::vector<std::size_t>& sizes, const RunLengths& lengths);
+void register_module_loading();
+void register_copy(const std::vector<std::size_t>& sizes);
 
 // The copy family's default sweep: 4 B to 1 GiB in powers of 4.
 [[nodiscard]] std::vector<std::size_t> default_copy_sizes();

@@ -49,12 +49,6 @@ struct CopyCase {
   Api api;
 };
 
-// Whether the host's own speed is in the figure: a sync call, or the driver's staging of pageable
-// memory; those get the host-timed run length.
-bool timed_on_host(const CopyCase& c) {
-  return c.api == Api::sync || (c.memory != nullptr && !c.memory->page_locked);
-}
-
 // Buffers for the largest size run so far; smaller sizes use a prefix. `expected` holds the
 // random bytes every copy must deliver; the CPU never reads write-combined memory (it is
 // uncached and reads crawl), so checks go through `readback`.
@@ -421,21 +415,19 @@ std::vector<std::size_t> default_copy_sizes() {
   return sizes;
 }
 
-void register_copy(const std::vector<std::size_t>& sizes, const RunLengths& lengths) {
+void register_copy(const std::vector<std::size_t>& sizes) {
   static const std::vector<CopyCase> cases = copy_cases();
   for (const CopyCase& c : cases) {
     for (const std::size_t bytes : sizes) {
-      auto* benchmark = benchmark::RegisterBenchmark(
-          fmt::format("copy/{}/{}/{}/{}", to_string(c.direction),
-                      c.memory != nullptr ? c.memory->name : "device", to_string(c.api), bytes)
-              .c_str(),
-          [&c, bytes](benchmark::State& state) {
-            guarded(state, [&] { run_copy(state, c, bytes); });
-          });
-      if (timed_on_host(c)) {
-        host_timed(benchmark, lengths);
-      }
-      benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(fmt::format("copy/{}/{}/{}/{}", to_string(c.direction),
+                                               c.memory != nullptr ? c.memory->name : "device",
+                                               to_string(c.api), bytes)
+                                       .c_str(),
+                                   [&c, bytes](benchmark::State& state) {
+                                     guarded(state, [&] { run_copy(state, c, bytes); });
+                                   })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
     }
   }
 }

@@ -202,25 +202,21 @@ void run_launch(benchmark::State& state, const Path& path, const MeasureSpec& sp
 
 } // namespace
 
-void register_launch(const RunLengths& lengths) {
+void register_launch() {
   for (const Path& path : paths) {
     for (const MeasureSpec& spec : measures) {
       for (const LaunchTarget& target : launch_targets()) {
-        auto* benchmark = benchmark::RegisterBenchmark(
+        benchmark::RegisterBenchmark(
             fmt::format("launch/{}/{}/params:{}", path.name, spec.name, target.bytes).c_str(),
             [&path, &spec, &target](benchmark::State& state) {
               guarded(state, [&] { run_launch(state, path, spec, target); });
-            });
-        // A graph's submit times one cuGraphLaunch while the GPU then runs 64 kernels: 0.05 s
-        // of it is already seconds of wall time, and it keeps the short default.
-        if (!(path.graph && spec.measure == Measure::submit)) {
-          host_timed(benchmark, lengths);
-        }
-        benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
+            })
+            ->UseManualTime()
+            ->Unit(benchmark::kMicrosecond);
       }
     }
   }
-  register_module_loading(lengths);
+  register_module_loading();
 }
 
 } // namespace gpubench::bench

@@ -6,7 +6,6 @@
 #include "info.hpp"
 #include "json_context.hpp"
 #include "options.hpp"
-#include "run_length.hpp"
 #include "session.hpp"
 
 #include <benchmark/benchmark.h>
@@ -23,12 +22,24 @@ namespace {
 constexpr int exit_failure = 1;
 constexpr int exit_usage = 2;
 
+// Google Benchmark's default of 0.5 s per benchmark would make the full suite (hundreds of
+// copy sizes, each timed in batches plus verified) take many minutes; 0.05 s of measured time
+// still holds hundreds of batches at small sizes and several 1 GiB copies; repetitions, not
+// longer runs, give the spread. --benchmark_min_time overrides it.
+constexpr const char* default_min_time_flag = "--benchmark_min_time=0.05" GPUBENCH_MIN_TIME_UNIT;
+
 [[noreturn]] void die(int status, const std::string& message) {
   fmt::print(stderr, "gpubench: {}\n", message);
   std::exit(status);
 }
 
 std::vector<char*> benchmark_argv(std::vector<std::string>& args) {
+  const bool has_min_time = std::any_of(args.begin(), args.end(), [](const std::string& arg) {
+    return arg.starts_with("--benchmark_min_time=");
+  });
+  if (!has_min_time) {
+    args.emplace_back(default_min_time_flag);
+  }
   std::vector<char*> argv;
   for (std::string& arg : args) {
     argv.push_back(arg.data());
@@ -59,11 +70,9 @@ int run(gpubench::Options& options) {
   // The PTX-load benchmark must measure the driver's JIT, not a hit in its on-disk cache.
   setenv("CUDA_CACHE_DISABLE", "1", 1);
 
-  const bench::RunLengths lengths = bench::run_lengths(options.benchmark_args);
-  bench::add_default_min_time(options.benchmark_args);
   bench::register_saxpy();
-  bench::register_launch(lengths);
-  bench::register_copy(options.sizes.value_or(bench::default_copy_sizes()), lengths);
+  bench::register_launch();
+  bench::register_copy(options.sizes.value_or(bench::default_copy_sizes()));
 
   std::vector<char*> argv = benchmark_argv(options.benchmark_args);
   int argc = static_cast<int>(argv.size()) - 1;

@@ -100,7 +100,8 @@ void run_step(benchmark::State& state, const Step& step) {
   std::optional<Module> module;
   std::optional<Library> library;
   static_cast<void>(step.time(stream, module, library)); // warm-up
-  const LoopTimes times = timed_loop(state, 1, [&] { return step.time(stream, module, library); });
+  const LoopTimes times =
+      timed_loop(state, 1, [&] { return step.time(stream, module, library); });
   const CUfunction function = library ? library->function("saxpy") : module->function("saxpy");
   if (const auto wrong = check_saxpy(function, stream)) {
     fail(state, *wrong);
@@ -112,13 +113,11 @@ void run_step(benchmark::State& state, const Step& step) {
 
 } // namespace
 
-void register_module_loading(const RunLengths& lengths) {
+void register_module_loading() {
   for (const Step& step : steps) {
-    host_timed(benchmark::RegisterBenchmark(fmt::format("launch/module/{}", step.name).c_str(),
-                                            [&step](benchmark::State& state) {
-                                              guarded(state, [&] { run_step(state, step); });
-                                            }),
-               lengths)
+    benchmark::RegisterBenchmark(
+        fmt::format("launch/module/{}", step.name).c_str(),
+        [&step](benchmark::State& state) { guarded(state, [&] { run_step(state, step); }); })
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
   }

@@ -66,8 +66,6 @@ void initialize_once() {
   static const bool initialized = [] {
     std::vector<std::string> args{"gpubench_gpu_tests",
                                   "--benchmark_min_time=0.01" GPUBENCH_MIN_TIME_UNIT};
-    // Their short --benchmark_min_time governs every benchmark, host-timed ones too.
-    const bench::RunLengths lengths = bench::run_lengths(args);
     std::vector<char*> argv;
     for (std::string& arg : args) {
       argv.push_back(arg.data());
@@ -75,8 +73,8 @@ void initialize_once() {
     int argc = static_cast<int>(argv.size());
     benchmark::Initialize(&argc, argv.data());
     bench::register_saxpy();
-    bench::register_launch(lengths);
-    bench::register_copy({4, 4096, std::size_t{1} << 20U, std::size_t{64} << 20U}, lengths);
+    bench::register_launch();
+    bench::register_copy({4, 4096, std::size_t{1} << 20U, std::size_t{64} << 20U});
     bench::open_session(0, L2Mode::cold);
     return true;
   }();
