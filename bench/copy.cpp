@@ -2,8 +2,8 @@
 // async and zerocopy: GPU time from events, the batch started from behind a StreamGate (except
 // pageable memory, which the driver stages synchronously). sync: the host clock around the
 // blocking call, which is what a caller of cuMemcpyHtoD waits. HtoH/pageable/sync is one host
-// thread's memcpy between pageable buffers: the staging work that bounds pageable copies,
-// measured beside them on the same machine at the same time.
+// thread's memcpy between pageable buffers: the kind of work a pageable copy's staging does,
+// measured in the same run, so a pageable figure can be read against the host it ran on.
 #include "benchmarks.hpp"
 #include "driver_api.hpp"
 #include "failures.hpp"

@@ -25,7 +25,8 @@ constexpr int exit_usage = 2;
 // Google Benchmark's default of 0.5 s per benchmark would make the full suite (hundreds of
 // copy sizes, each timed in batches plus verified) take many minutes; 0.05 s of measured time
 // still holds hundreds of batches at small sizes and several 1 GiB copies; repetitions, not
-// longer runs, give the spread. --benchmark_min_time overrides it.
+// longer runs, give the spread (0.5 s for the host-timed benchmarks was tried on the H200 and made
+// their spread larger, not smaller: results/h200/stability/). --benchmark_min_time overrides it.
 constexpr const char* default_min_time_flag = "--benchmark_min_time=0.05" GPUBENCH_MIN_TIME_UNIT;
 
 [[noreturn]] void die(int status, const std::string& message) {

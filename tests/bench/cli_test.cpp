@@ -64,7 +64,7 @@ TEST(Cli, EveryFamilyIsRegistered) {
         "launch/driver/submit/params:0/", "launch/graph/roundtrip/params:32764/",
         "launch/module/ptx_jit/", "copy/HtoD/pinned/async/268435456/",
         "copy/bidir/pinned_wc/async/4/", "copy/DtoD/device/sync/1073741824/",
-        "copy/DtoH/pinned/zerocopy/4096/"}) {
+        "copy/DtoH/pinned/zerocopy/4096/", "copy/HtoH/pageable/sync/67108864/"}) {
     EXPECT_NE(outcome.output.find(name), std::string::npos) << name;
   }
 }
