@@ -2,10 +2,11 @@
 
 #include "driver_api.hpp"
 #include "measure.hpp"
+#include "median.hpp"
 #include "session.hpp"
 
-#include <algorithm>
-#include <array>
+#include <utility>
+#include <vector>
 
 namespace gpubench::bench {
 namespace {
@@ -22,13 +23,12 @@ struct MemoryCeiling {
       GPUBENCH_CU(cuMemcpyDtoDAsync, destination.ptr(), source.ptr(), bytes, session.stream());
     };
     copy(); // warm-up
-    std::array<double, 5> rates{};
+    std::vector<double> rates(5);
     for (double& rate : rates) {
       const double seconds = gated_batch_seconds(gate, session.stream(), copies_per_batch, copy);
       rate = 2.0 * bytes * copies_per_batch / seconds;
     }
-    std::nth_element(rates.begin(), rates.begin() + rates.size() / 2, rates.end());
-    bytes_per_second = rates[rates.size() / 2];
+    bytes_per_second = median(std::move(rates));
   }
   double bytes_per_second = 0.0;
 };

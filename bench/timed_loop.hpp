@@ -1,13 +1,14 @@
 #pragma once
 
 #include "clock_watch.hpp"
+#include "median.hpp"
 
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
-#include <numeric>
 #include <cstddef>
+#include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpubench::bench {
@@ -36,9 +37,7 @@ LoopTimes timed_loop(benchmark::State& state, std::size_t batch, TimeBatch&& tim
   LoopTimes times;
   times.total_seconds = std::accumulate(batches.begin(), batches.end(), 0.0);
   if (!batches.empty()) {
-    const auto middle = batches.begin() + static_cast<std::ptrdiff_t>(batches.size() / 2);
-    std::nth_element(batches.begin(), middle, batches.end());
-    times.median_batch_seconds = *middle;
+    times.median_batch_seconds = median(std::move(batches));
   }
   return times;
 }

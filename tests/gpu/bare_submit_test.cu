@@ -4,9 +4,9 @@
 #include "driver_api.hpp"
 #include "gpu_test.hpp"
 #include "launch_probe.cuh"
+#include "median.hpp"
 #include "runtime_kernels.hpp"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <utility>
@@ -17,11 +17,6 @@ namespace {
 
 constexpr int batch = 64;
 constexpr int batches = 400;
-
-double median(std::vector<double> values) {
-  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-  return values[values.size() / 2];
-}
 
 // Median over batches of the host time per launch, each batch drained outside the timing.
 template <typename Launch> double bare_submit_us(CUstream stream, Launch launch) {
