@@ -3,14 +3,15 @@
 // a cycle counter, and one thread's memcpy rate over 64 MiB of 4 KiB and of huge pages: the host
 // work inside a launch's submit and a pageable copy's staging, without a GPU. gpubench's
 // host-timed figures can be no steadier than these.
-// Build and run: g++ -O2 -std=c++20 scripts/host_drift.cpp -o host_drift && ./host_drift 12
+// Built with gpubench (no GPU or CUDA needed to run it): build/host_drift 12
+#include "median.hpp"
+
 #include <linux/perf_event.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -19,6 +20,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+using gpubench::median;
 
 namespace {
 
@@ -62,12 +65,6 @@ std::byte* mapped_buffer(int advice) {
   madvise(aligned, copy_bytes, advice);
   std::memset(aligned, 1, copy_bytes);
   return aligned;
-}
-
-double median(std::vector<double> values) {
-  const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-  std::nth_element(values.begin(), middle, values.end());
-  return *middle;
 }
 
 double cv_percent(const std::vector<double>& values) {
