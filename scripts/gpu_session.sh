@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: configure, build, run every test, then the benchmark families named
-# in FAMILIES (default: all), each into <family>.json. Logs go to OUT (default ./gpu-run) and a
+# in FAMILIES (unset: all; empty: none), each into <family>.json. Logs go to OUT (default ./gpu-run) and a
 # short summary to stdout; each line of a family's console output is stamped with the seconds
 # since it started, to show where a run's time goes.
 # Usage: FAMILIES="saxpy launch" scripts/gpu_session.sh [gpubench flags]
@@ -26,7 +26,7 @@ if [[ ${SKIP_TESTS:-0} != 1 ]]; then
     > "$out/ctest.log" 2>&1
   echo "ctest rc=$?"; grep -E "tests passed|Failed|Not Run|\*\*\*Failed|Timeout" "$out/ctest.log" | head -20
 fi
-for family in ${FAMILIES:-saxpy launch copy}; do
+for family in ${FAMILIES-saxpy launch copy}; do
   start=$(date +%s)
   timeout "${FAMILY_TIMEOUT:-300}" stdbuf -oL "$build/gpubench" --benchmark_filter="^$family/" \
     --benchmark_out="$out/$family.json" --benchmark_out_format=json "$@" 2>&1 |
