@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One call on a GPU machine: configure, build, run every test, then the benchmark families named
-# in FAMILIES (unset: all; empty: none), each into <family>.json. Logs go to OUT (default ./gpu-run) and a
-# short summary to stdout; each line of a family's console output is stamped with the seconds
-# since it started, to show where a run's time goes.
+# in FAMILIES (unset: all; empty: none), each into <family>.json. Logs go to OUT (default
+# ./gpu-run) and a short summary to stdout; each line of a family's console output is stamped
+# with the seconds since it started, to show where a run's time goes.
 # Usage: FAMILIES="saxpy launch" scripts/gpu_session.sh [gpubench flags]
 set -uo pipefail
 out=${OUT:-$PWD/gpu-run}
