@@ -1,14 +1,26 @@
 """Load gpubench results: Google Benchmark JSON (--benchmark_out_format=json) from gpubench.
 
 Every script reads results through `load`, so validation, name stripping and the choice of
-the representative value per benchmark are made in one place.
+the representative value per benchmark are made in one place. `load` accepts only what the
+scripts can use: a JSON object with a `context` object and a `benchmarks` list, every field the
+scripts read of the type Google Benchmark writes, every number finite, no benchmark twice, at
+least one successful benchmark. Anything else raises a `GpubenchJsonError` whose str() is one
+line naming the file and the problem.
+
+The end of this module holds what the scripts share on the command line: an argument parser
+whose errors are one line, option types that check their range, and a stdout writer that turns
+a failed write into an OSError the script reports.
 """
 
+import argparse
 import json
+import math
+import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 
@@ -18,7 +30,7 @@ class GpubenchJsonError(Exception):
 
 
 class MissingFileError(GpubenchJsonError):
-    pass
+    """No such file, or a path that cannot be read as a file (a directory, no permission)."""
 
 
 class EmptyFileError(GpubenchJsonError):
@@ -26,15 +38,31 @@ class EmptyFileError(GpubenchJsonError):
 
 
 class InvalidJsonError(GpubenchJsonError):
-    pass
+    """Not JSON, or JSON Python cannot hold (nested too deeply, an integer of too many digits)."""
 
 
 class NotGpubenchError(GpubenchJsonError):
-    pass
+    """JSON, but not a gpubench result: no `benchmarks` list or `context` with its version."""
 
 
 class MalformedResultError(GpubenchJsonError):
-    """gpubench output whose benchmark entries cannot be read (bad entry, duplicate name)."""
+    """gpubench output whose benchmark entries or context cannot be read."""
+
+
+class WrongTypeError(MalformedResultError):
+    """A field holds another type than Google Benchmark writes (`"run_name": 5`)."""
+
+
+class BadValueError(MalformedResultError):
+    """A number that is no measurement: NaN, infinite, too large for a float, or not > 0."""
+
+
+class DuplicateBenchmarkError(MalformedResultError):
+    """The same benchmark, repetition or aggregate appears twice."""
+
+
+class NoBenchmarksError(GpubenchJsonError):
+    """No benchmark in the file succeeded: nothing to compare, plot or export."""
 
 
 @dataclass(frozen=True)
@@ -58,11 +86,21 @@ _GB_SUFFIX = re.compile(
     r"|(iterations|repeats|threads):[0-9]+"
 )
 _US_PER_TIME_UNIT = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
-# Numeric fields that describe the run rather than measure it.
+# Integer fields that describe the run rather than measure it.
 _BOOKKEEPING = {
     "family_index", "per_family_instance_index", "repetitions", "repetition_index",
     "threads", "iterations",
 }
+_LARGEST_COUNT = 2**63 - 1  # Google Benchmark's counts are int64
+# Fields the scripts read as text, and the measurements they read as numbers.
+_STRING_FIELDS = ("name", "run_name", "run_type", "aggregate_name", "time_unit")
+_MEASUREMENTS = ("real_time", "cpu_time", "bytes_per_second", "items_per_second",
+                 "us_per_launch", "us_per_copy")
+# A time or a rate of one run is > 0; a spread aggregate (stddev, cv) may be 0.
+_POSITIVE = ("real_time", "bytes_per_second", "us_per_launch", "us_per_copy")
+_SPREAD_AGGREGATES = {"stddev", "cv"}
+# Context keys the scripts decide on; gpubench writes each as a string.
+_CONTEXT_STRINGS = ("gpubench_version", "gpu_name", "driver_version", "cuda_runtime_version")
 
 
 def strip_gb_suffixes(name: str) -> str:
@@ -101,6 +139,19 @@ class Benchmark:
         metric = metric or self.metric
         return np.array([r[metric.key] for r in self.repetitions if metric.key in r]) * metric.scale
 
+    def cv_pct(self, metric: Metric | None = None) -> tuple[float, int] | None:
+        """Coefficient of variation in percent (sample standard deviation over mean) of a figure
+        and the repetitions behind it: from the repetitions where the file has them, else from
+        Google Benchmark's cv aggregate (a file written with aggregates only); None without two
+        repetitions."""
+        metric = metric or self.metric
+        values = self.repetition_values(metric)
+        if values.size >= 2:
+            return float(100 * np.std(values, ddof=1) / np.mean(values)), int(values.size)
+        if self.cv is not None and self.cv_repetitions >= 2 and metric.key in self.cv:
+            return 100 * self.cv[metric.key], self.cv_repetitions
+        return None
+
 
 @dataclass(frozen=True)
 class Result:
@@ -117,6 +168,11 @@ class Result:
         return str(self.context.get("driver_version", "unknown"))
 
     @property
+    def cuda_version(self) -> str:
+        """The CUDA runtime gpubench was built against."""
+        return str(self.context.get("cuda_runtime_version", "unknown"))
+
+    @property
     def aggregates_only(self) -> bool:
         """Written with --benchmark_report_aggregates_only=true: some run has no repetitions."""
         return any(not b.repetitions for b in self.benchmarks.values())
@@ -127,21 +183,49 @@ class Result:
     def family(self, family: str) -> list[Benchmark]:
         return [b for b in self.benchmarks.values() if b.family == family]
 
+    def context_text(self, key: str) -> str | None:
+        """A context value as one line of text (lists and objects as compact JSON), or None
+        where the key is absent."""
+        if key not in self.context:
+            return None
+        value = self.context[key]
+        if isinstance(value, str):
+            return value
+        try:
+            return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+        except (RecursionError, ValueError):  # ValueError: an int of too many digits
+            return f"({type(value).__name__} too large to show)"
 
-def load(path: str | Path) -> Result:
+
+def load(path: str | Path, require_benchmarks: bool = True) -> Result:
+    """Read and validate one gpubench result. With `require_benchmarks`, a file in which no
+    benchmark succeeded raises NoBenchmarksError."""
     path = Path(path)
     doc = _read_json(path)
-    if not (
-        isinstance(doc, dict)
-        and isinstance(doc.get("benchmarks"), list)
-        and isinstance(doc.get("context"), dict)
-        and "gpubench_version" in doc["context"]
-    ):
-        raise NotGpubenchError(
-            f"{path}: not gpubench output (needs a 'benchmarks' list and a 'context' "
-            "with 'gpubench_version')"
-        )
-    return Result(path, doc["context"], _group_runs(path, doc["benchmarks"]))
+    if not isinstance(doc, dict):
+        raise NotGpubenchError(f"{path}: not gpubench output (the JSON is {_kind(doc)}, "
+                               "not an object)")
+    for key, kind in (("benchmarks", list), ("context", dict)):
+        if key not in doc:
+            raise NotGpubenchError(f"{path}: not gpubench output (no {key!r})")
+        if not isinstance(doc[key], kind):
+            raise WrongTypeError(f"{path}: {key!r} is {_kind(doc[key])}, not "
+                                 f"{'a list' if kind is list else 'an object'}")
+    context = doc["context"]
+    if "gpubench_version" not in context:
+        raise NotGpubenchError(f"{path}: not gpubench output (its 'context' has no "
+                               "'gpubench_version')")
+    for key in _CONTEXT_STRINGS:
+        if key in context and not isinstance(context[key], str):
+            raise WrongTypeError(f"{path}: context {key!r} is {_kind(context[key])}, "
+                                 "not a string")
+    benchmarks = _group_runs(path, doc["benchmarks"])
+    if require_benchmarks and not benchmarks:
+        entries = len(doc["benchmarks"])
+        raise NoBenchmarksError(
+            f"{path}: no benchmarks" if entries == 0
+            else f"{path}: no successful benchmark (all {entries} entries failed)")
+    return Result(path, context, benchmarks)
 
 
 def _read_json(path: Path) -> Any:
@@ -149,10 +233,12 @@ def _read_json(path: Path) -> Any:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise MissingFileError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise MissingFileError(f"{path}: is a directory, not a result file") from None
     except UnicodeDecodeError:
         raise InvalidJsonError(f"{path}: not JSON (not UTF-8 text)") from None
     except OSError as e:
-        raise MissingFileError(f"{path}: cannot read ({e.strerror})") from None
+        raise MissingFileError(f"{path}: cannot read ({e.strerror or e})") from None
     if not text.strip():
         raise EmptyFileError(f"{path}: file is empty")
     try:
@@ -161,27 +247,35 @@ def _read_json(path: Path) -> Any:
         raise InvalidJsonError(
             f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}"
         ) from None
+    except RecursionError:
+        raise InvalidJsonError(f"{path}: JSON nested too deeply to read") from None
+    except ValueError as e:  # an integer literal past Python's digit limit
+        raise InvalidJsonError(f"{path}: unreadable JSON number ({_first_line(e)})") from None
 
 
 def _group_runs(path: Path, entries: list[Any]) -> dict[str, Benchmark]:
     medians: dict[str, tuple[dict[str, float], Any]] = {}
     cvs: dict[str, tuple[dict[str, float], int]] = {}
     iterations: dict[str, list[dict[str, float]]] = {}  # also fixes the order of runs
+    seen: set[tuple[str, str]] = set()  # (run, repetition index or aggregate name)
     for index, entry in enumerate(entries):
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            raise MalformedResultError(f"{path}: benchmark entry {index} has no name")
+        where = _check_entry(path, index, entry)
         if entry.get("error_occurred"):
             continue
         # An aggregate's name is run_name + "_" + aggregate_name; run_name ties it to its run.
         run = entry.get("run_name") or entry["name"]
         reps = iterations.setdefault(run, [])
         if entry.get("run_type") != "aggregate":
-            reps.append(_numbers(path, entry))
-        elif entry.get("aggregate_name") == "median":
-            medians[run] = (_numbers(path, entry), entry.get("repetitions", "?"))
-        elif entry.get("aggregate_name") == "cv":
+            _check_repetition(where, seen, run, entry, len(reps))
+            reps.append(_numbers(where, entry))
+            continue
+        aggregate = entry.get("aggregate_name")
+        _check_not_seen(where, seen, run, f"{aggregate} aggregate")
+        if aggregate == "median":
+            medians[run] = (_numbers(where, entry), entry.get("repetitions", "?"))
+        elif aggregate == "cv":
             count = entry.get("repetitions")
-            cvs[run] = (_numbers(path, entry, ratio=True), count if isinstance(count, int) else 0)
+            cvs[run] = (_numbers(where, entry, ratio=True), count if isinstance(count, int) else 0)
 
     benchmarks: dict[str, Benchmark] = {}
     for run, reps in iterations.items():
@@ -195,7 +289,7 @@ def _group_runs(path: Path, entries: list[Any]) -> dict[str, Benchmark]:
             continue  # only stddev/cv aggregates: nothing to report
         name = strip_gb_suffixes(run)
         if name in benchmarks:
-            raise MalformedResultError(
+            raise DuplicateBenchmarkError(
                 f"{path}: two runs are named {name!r} once Google Benchmark suffixes are stripped"
             )
         cv, cv_count = cvs.get(run, (None, 0))
@@ -203,17 +297,78 @@ def _group_runs(path: Path, entries: list[Any]) -> dict[str, Benchmark]:
     return benchmarks
 
 
-def _numbers(path: Path, entry: dict[str, Any], ratio: bool = False) -> dict[str, float]:
+def _check_entry(path: Path, index: int, entry: Any) -> str:
+    """Checks the fields the scripts read; returns how messages name the entry."""
+    where = f"{path}: benchmarks[{index}]"
+    if not isinstance(entry, dict):
+        raise MalformedResultError(f"{where} is {_kind(entry)}, not an object")
+    if "name" not in entry:
+        raise MalformedResultError(f"{where} has no name")
+    for key in _STRING_FIELDS:
+        if key in entry and not isinstance(entry[key], str):
+            raise WrongTypeError(f"{where}: {key!r} is {_kind(entry[key])}, not a string")
+    if not entry["name"]:
+        raise MalformedResultError(f"{where}: 'name' is empty")
+    where = f"{path}: benchmark {entry['name']!r}"
+    if "error_occurred" in entry and not isinstance(entry["error_occurred"], bool):
+        raise WrongTypeError(f"{where}: 'error_occurred' is {_kind(entry['error_occurred'])}, "
+                             "not true or false")
+    if entry.get("error_occurred"):
+        return where  # a failed run's figures are not read
+    if entry.get("run_type", "iteration") not in ("iteration", "aggregate"):
+        raise MalformedResultError(f"{where}: unknown run_type {entry['run_type']!r}")
+    if entry.get("time_unit", "ns") not in _US_PER_TIME_UNIT:
+        raise MalformedResultError(f"{where}: unknown time_unit {entry['time_unit']!r}")
+    for key in _BOOKKEEPING:
+        value = entry.get(key, 0)
+        if not _is_int(value) or not 0 <= value <= _LARGEST_COUNT:
+            raise WrongTypeError(f"{where}: {key!r} is {_shown(value)}, "
+                                 "not a count (an integer from 0 to 2^63-1)")
+    for key in _MEASUREMENTS:
+        if key in entry and not _is_number(entry[key]):
+            raise WrongTypeError(f"{where}: {key!r} is {_kind(entry[key])}, not a number")
+    if "real_time" not in entry:
+        raise MalformedResultError(f"{where}: no 'real_time'")
+    return where
+
+
+def _check_not_seen(where: str, seen: set[tuple[str, str]], run: str, key: str) -> None:
+    if (run, key) in seen:
+        raise DuplicateBenchmarkError(f"{where}: {key} appears twice")
+    seen.add((run, key))
+
+
+def _check_repetition(where: str, seen: set[tuple[str, str]], run: str,
+                      entry: dict[str, Any], earlier: int) -> None:
+    """One repetition of a run appears once: by its repetition_index or, in files without
+    one, no more often than the repetition count the run declares."""
+    if "repetition_index" in entry:
+        _check_not_seen(where, seen, run, f"repetition {entry['repetition_index']}")
+    elif earlier >= entry.get("repetitions", 1):
+        raise DuplicateBenchmarkError(f"{where} appears more often than its "
+                                      f"{entry.get('repetitions', 1)} repetition(s)")
+
+
+def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str, float]:
     """Numeric measurements of one entry, with real_time/cpu_time converted to µs (or, for a
     `ratio` such as the cv aggregate, only renamed: a ratio has no unit)."""
-    values = {
-        key: float(v)
-        for key, v in entry.items()
-        if isinstance(v, (int, float)) and not isinstance(v, bool) and key not in _BOOKKEEPING
-    }
+    spread = entry.get("run_type") == "aggregate" and entry.get("aggregate_name") in \
+        _SPREAD_AGGREGATES
+    values = {}
+    for key, v in entry.items():
+        if not _is_number(v) or key in _BOOKKEEPING:
+            continue
+        try:
+            number = float(v)
+        except OverflowError:
+            raise BadValueError(f"{where}: {key!r} is too large for a float") from None
+        if not math.isfinite(number):
+            raise BadValueError(f"{where}: {key!r} is {number}, not a finite number")
+        if key in _POSITIVE and not spread and number <= 0:
+            raise BadValueError(f"{where}: {key!r} is {number:g}; a measured time or rate "
+                                "is > 0")
+        values[key] = number
     unit = entry.get("time_unit", "ns")
-    if unit not in _US_PER_TIME_UNIT:
-        raise MalformedResultError(f"{path}: {entry['name']}: unknown time_unit {unit!r}")
     for key in ("real_time", "cpu_time"):
         if key in values:
             values[f"{key}_us"] = values.pop(key) * (1.0 if ratio else _US_PER_TIME_UNIT[unit])
@@ -223,3 +378,88 @@ def _numbers(path: Path, entry: dict[str, Any], ratio: bool = False) -> dict[str
 def _mean(reps: list[dict[str, float]]) -> dict[str, float]:
     keys = set().union(*reps)
     return {k: float(np.mean([r[k] for r in reps if k in r])) for k in keys}
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _kind(value: Any) -> str:
+    """How a message names a JSON value's type."""
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+             int: "a number", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _shown(value: Any) -> str:
+    """A JSON value in a message: short, one line."""
+    if _is_int(value) and value.bit_length() > 64:
+        return "an integer of more than 64 bits"
+    text = repr(value) if isinstance(value, (int, float, str)) else _kind(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _first_line(error: Exception) -> str:
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+# Command-line support shared by the scripts.
+
+
+class OneLineArgumentParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line, `<script>: <problem>`, with exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def positive_finite(text: str) -> float:
+    """An option value that is a finite number > 0 (nan, inf and -1 are refused)."""
+    value = _float_option(text)
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, not {text!r}")
+    return value
+
+
+def open_unit_interval(text: str) -> float:
+    """An option value strictly between 0 and 1, such as a significance level."""
+    value = _float_option(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (exclusive), not {text!r}")
+    return value
+
+
+def _float_option(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+
+
+def write_stdout(text: str) -> None:
+    """Writes and flushes `text`; a failed write (a closed pipe, a full disk) raises OSError
+    after pointing stdout at /dev/null, so the interpreter's last flush cannot fail again."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        raise
+
+
+def script_error(script: str, error: GpubenchJsonError | OSError | str) -> int:
+    """Prints `<script>: <problem>` on stderr as one line; returns exit status 2 (unusable
+    input, or output that could not be written)."""
+    if isinstance(error, OSError) and not isinstance(error, GpubenchJsonError):
+        where = error.filename if error.filename is not None else "stdout"
+        message = f"{where}: {error.strerror or error}"
+    else:
+        message = str(error)
+    print(f"{script}: {' '.join(message.split())}", file=sys.stderr)
+    return 2
