@@ -5,17 +5,17 @@ For every benchmark with two or more repetitions: the coefficient of variation (
 deviation over mean) of its primary figure (GB/s for copies and saxpy, µs per launch for
 launches), against the limits gpubench holds itself to: copies of 64 MiB and more and saxpy at
 N >= 2^24 under 1%, every launch `submit` under 3%. Exit 1 if any benchmark is over its limit,
-2 on bad input.
+2 on bad input or bad usage.
 """
 
-import argparse
 import sys
+from pathlib import Path
 
-import numpy as np
-
-from gpubench_json import Benchmark, GpubenchJsonError, load
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, script_error,
+                           write_stdout)
 from text_table import render
 
+SCRIPT = "stability.py"
 COPY_MIN_BYTES = 64 << 20
 SAXPY_MIN_N = 1 << 24
 
@@ -33,31 +33,21 @@ def limit_pct(name: str) -> float | None:
     return None
 
 
-def cv_pct(bench: Benchmark) -> tuple[float, int] | None:
-    """CV in percent of the primary figure and the repetitions behind it: from the repetitions
-    where the file has them, else from Google Benchmark's cv aggregate (aggregates only)."""
-    values = bench.repetition_values()
-    if values.size >= 2 and np.mean(values) != 0:
-        return float(100 * np.std(values, ddof=1) / np.mean(values)), int(values.size)
-    if bench.cv is not None and bench.cv_repetitions >= 2 and bench.metric.key in bench.cv:
-        return 100 * bench.cv[bench.metric.key], bench.cv_repetitions
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("result", help="gpubench JSON written with --benchmark_repetitions >= 2 "
-                                       "(with or without aggregates only)")
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
+    parser.add_argument("result", type=Path,
+                        help="gpubench JSON written with --benchmark_repetitions >= 2 "
+                             "(with or without aggregates only)")
     parser.add_argument("--markdown", action="store_true", help="a markdown table")
     args = parser.parse_args(argv)
+    sys.stdout.reconfigure(errors="backslashreplace")
     try:
         result = load(args.result)
     except GpubenchJsonError as error:
-        print(f"stability.py: {error}", file=sys.stderr)
-        return 2
+        return script_error(SCRIPT, error)
     rows, over = [], 0
     for bench in result.benchmarks.values():
-        spread = cv_pct(bench)
+        spread = bench.cv_pct()
         if spread is None:
             continue
         cv, repetitions = spread
@@ -67,13 +57,16 @@ def main(argv: list[str] | None = None) -> int:
         rows.append([bench.name, str(repetitions), f"{cv:.3f}",
                      "-" if limit is None else f"{limit:g}", verdict])
     if not rows:
-        print(f"stability.py: {args.result}: no benchmark has two or more repetitions "
-              "(run with --benchmark_repetitions=10)", file=sys.stderr)
-        return 2
-    print(f"{result.describe()}: coefficient of variation of each benchmark's primary figure")
-    print(render(["benchmark", "repetitions", "CV %", "limit %", "verdict"], rows,
-                 markdown=args.markdown))
-    print(f"{over} of {len(rows)} benchmarks over their limit")
+        return script_error(SCRIPT, f"{result.path}: no benchmark has two or more repetitions "
+                                    "(run with --benchmark_repetitions=10)")
+    try:
+        write_stdout(
+            f"{result.describe()}: coefficient of variation of each benchmark's primary figure\n"
+            + render(["benchmark", "repetitions", "CV %", "limit %", "verdict"], rows,
+                     markdown=args.markdown)
+            + f"\n{over} of {len(rows)} benchmarks over their limit\n")
+    except OSError as error:
+        return script_error(SCRIPT, error)
     return 1 if over else 0
 
 

@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 
 SCRIPTS = Path(__file__).resolve().parent.parent
+# Committed H200 results: real data, with repetitions under stability/.
+H200 = SCRIPTS.parent / "results" / "h200"
 
 RunScript = Callable[..., subprocess.CompletedProcess[str]]
 

@@ -2,7 +2,8 @@
 
 Entries follow what Google Benchmark 1.8 writes: an "iteration" entry per repetition and,
 with two or more repetitions, mean/median/stddev/cv "aggregate" entries named
-run_name + "_" + aggregate_name.
+run_name + "_" + aggregate_name. `with_repetitions` and `scaled` reshape a committed result
+(a subset of its repetitions, one run made slower) with its aggregates recomputed to match.
 """
 
 import json
@@ -34,15 +35,71 @@ def run_entries(name: str, samples: Sequence[dict[str, float]], *, time_unit: st
     ]
     if n < 2:
         return iterations
+    aggregates = aggregate_entries(iterations)
+    return aggregates if aggregates_only else iterations + aggregates
+
+
+def aggregate_entries(iterations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Google Benchmark's mean/median/stddev/cv entries over the iteration entries of a run."""
+    first, n = iterations[0], len(iterations)
+    name = first["run_name"]
     aggregates = []
     for agg_name, statistic in _AGGREGATES.items():
-        entry = {"name": f"{name}_{agg_name}", "run_type": "aggregate", "aggregate_name": agg_name,
+        entry = {"name": f"{name}_{agg_name}", "run_name": name, "run_type": "aggregate",
+                 "repetitions": n, "threads": first.get("threads", 1),
+                 "aggregate_name": agg_name,
                  "aggregate_unit": "percentage" if agg_name == "cv" else "time",
-                 "iterations": n, **common}
-        for key in iterations[0].keys() - entry.keys() - {"repetition_index", "name"}:
-            entry[key] = float(statistic(np.array([it[key] for it in iterations])))
+                 "iterations": n, "time_unit": first.get("time_unit", "ns")}
+        for key, value in first.items():
+            if (key not in entry and key not in _NOT_AGGREGATED
+                    and isinstance(value, (int, float)) and not isinstance(value, bool)):
+                entry[key] = float(statistic(np.array([it[key] for it in iterations])))
         aggregates.append(entry)
-    return aggregates if aggregates_only else iterations + aggregates
+    return aggregates
+
+
+_NOT_AGGREGATED = {"repetition_index", "name", "family_index", "per_family_instance_index"}
+
+
+def with_repetitions(doc: dict[str, Any], keep: Callable[[int], bool],
+                     aggregates_only: bool = False) -> dict[str, Any]:
+    """A copy of a real result holding only the repetitions whose repetition_index `keep`
+    accepts, with the aggregates recomputed over them (as if that run had made only those)."""
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for entry in doc["benchmarks"]:
+        if entry.get("run_type") == "iteration" and keep(entry["repetition_index"]):
+            runs.setdefault(entry["run_name"], []).append(dict(entry))
+    entries = []
+    for iterations in runs.values():
+        for index, entry in enumerate(iterations):
+            entry.update(repetition_index=index, repetitions=len(iterations))
+        aggregates = aggregate_entries(iterations) if len(iterations) >= 2 else []
+        entries += aggregates if aggregates_only and aggregates else iterations + aggregates
+    return {**doc, "benchmarks": entries}
+
+
+def scaled(doc: dict[str, Any], run_name: str, factor: float) -> dict[str, Any]:
+    """A copy of `doc` in which one run's every repetition took `factor` times as long: times
+    multiplied, rates divided; its aggregates recomputed."""
+    iterations = []
+    for entry in doc["benchmarks"]:
+        if entry.get("run_name") == run_name and entry.get("run_type") == "iteration":
+            entry = dict(entry)
+            for key in ("real_time", "cpu_time", "us_per_launch", "us_per_copy"):
+                if key in entry:
+                    entry[key] *= factor
+            for key in ("bytes_per_second", "items_per_second", "pct_of_peak"):
+                if key in entry:
+                    entry[key] /= factor
+            iterations.append(entry)
+    if not iterations:
+        raise KeyError(f"no iterations of {run_name!r}")
+    others = [e for e in doc["benchmarks"] if e.get("run_name") != run_name]
+    return {**doc, "benchmarks": others + iterations + aggregate_entries(iterations)}
+
+
+def load_json(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text())
 
 
 def copy_run(direction: str, memory: str, api: str, size_bytes: int, gbps: Values,

@@ -1,0 +1,153 @@
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import H200, RunScript
+from gbench_builder import document, full_suite, launch_run, write_json
+from matplotlib.figure import Figure
+
+import gpubench_json as gj
+import report
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data.startswith(PNG_SIGNATURE)
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+@pytest.fixture
+def two_gpus(tmp_path: Path) -> tuple[Path, Path]:
+    h200 = write_json(tmp_path / "h200.json", document(full_suite(8.0, 50.0)))
+    h100 = write_json(tmp_path / "h100.json", document(full_suite(10.0, 25.0),
+                                                       gpu_name="NVIDIA H100",
+                                                       driver_version="550.54.15"))
+    return h200, h100
+
+
+def test_report_writes_markdown_and_figures(tmp_path: Path, run_script: RunScript,
+                                            two_gpus: tuple[Path, Path]) -> None:
+    out = tmp_path / "report"
+    proc = run_script("report.py", *two_gpus, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    markdown = (out / "report.md").read_text()
+    assert markdown.startswith("# gpubench report\n")
+    for section in ("### Summary per family", "### Context differences", "### Figures",
+                    "### Benchmarks"):
+        assert section in markdown
+    assert "| gpu_name | NVIDIA H200 | NVIDIA H100 |" in markdown
+    assert "Comparison report, not a regression check" in markdown
+    figures = re.findall(r"!\[\w+\]\((\w+\.png)\)", markdown)
+    assert figures == ["copy.png", "launch.png", "saxpy.png"]
+    for name in figures:
+        width, height = png_size(out / name)
+        assert 600 < width < 2500 and 300 < height < 1500  # readable on GitHub without zooming
+    # Folded tables, one per family, every benchmark in them.
+    assert markdown.count("<details><summary>") == 3
+    suite_size = len(gj.load(two_gpus[0]).benchmarks)
+    assert markdown.count("\n| copy/") + markdown.count("\n| launch/") + \
+        markdown.count("\n| saxpy/") == suite_size
+    assert proc.stdout.splitlines()[-1].startswith("REPORT: ")
+
+
+def test_report_on_the_h200_with_repetitions(tmp_path: Path, run_script: RunScript) -> None:
+    """Two committed runs with repetitions: the U test and each side's noise in the report."""
+    proc = run_script("report.py", H200 / "stability" / "launch_submit_interleaved_10rep.json",
+                      H200 / "stability" / "launch_submit_halfsecond_10rep.json",
+                      "-o", tmp_path / "r")
+    assert proc.returncode == 0, proc.stderr
+    markdown = (tmp_path / "r" / "report.md").read_text()
+    assert "Regression check: same GPU, driver and CUDA" in markdown
+    assert "| gpubench_version |" in markdown
+    assert "- launch (1): launch/graph/submit/params:0" in markdown  # in NEW only
+    row = next(line for line in markdown.splitlines()
+               if line.startswith("| launch/driver/submit/params:0 |"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[8] == "10 / 10" and float(cells[9]) < 1  # repetitions, p
+    assert (tmp_path / "r" / "launch.png").exists()
+    assert not (tmp_path / "r" / "copy.png").exists()  # no copy benchmarks in either file
+
+
+def test_only_changed_in_report(tmp_path: Path, run_script: RunScript) -> None:
+    base = write_json(tmp_path / "b.json", document(launch_run("driver", "submit", 0, 2.0)
+                                                    + launch_run("graph", "submit", 0, 1.0)))
+    new = write_json(tmp_path / "n.json", document(launch_run("driver", "submit", 0, 3.0)
+                                                   + launch_run("graph", "submit", 0, 1.0)))
+    proc = run_script("report.py", base, new, "-o", tmp_path / "r", "--only-changed")
+    assert proc.returncode == 0, proc.stderr  # a report, whatever the verdicts
+    markdown = (tmp_path / "r" / "report.md").read_text()
+    assert "| launch/driver/submit/params:0 |" in markdown
+    assert "| launch/graph/submit/params:0 |" not in markdown
+    assert "FAIL: 1 of 2 benchmark(s) regressed" in markdown
+
+
+def test_family_panels_split_by_direction_and_measure(two_gpus: tuple[Path, Path]) -> None:
+    results = (gj.load(two_gpus[0]), gj.load(two_gpus[1]))
+    copy = report.family_panels(results, "copy")
+    assert [p.title for p in copy] == ["HtoD", "DtoH"]
+    assert list(copy[0].series) == ["pinned/async"]
+    base, new = copy[0].series["pinned/async"]
+    assert base[0].tolist() == new[0].tolist() == (4 ** np.arange(5, 15)).tolist()
+    assert new[1][-1] < base[1][-1]  # 25 GB/s against 50
+    launch = report.family_panels(results, "launch")
+    assert [p.title for p in launch] == ["submit", "roundtrip"]
+    assert list(launch[0].series) == ["runtime", "driver", "graph"]
+
+
+def test_family_panels_mark_a_path_missing_from_one_file(tmp_path: Path) -> None:
+    base = gj.load(write_json(tmp_path / "b.json",
+                              document(launch_run("driver", "submit", 0, [2.0]))))
+    new = gj.load(write_json(tmp_path / "n.json",
+                             document(launch_run("graph", "submit", 0, [1.0]))))
+    (panel,) = report.family_panels((base, new), "launch")
+    assert panel.series["driver"][1] is None and panel.series["graph"][0] is None
+
+
+@pytest.mark.parametrize(("values", "scale"), [
+    ([3.0, 4.0, 9.0], "linear"),  # within a decade
+    ([0.02, 3.0, 9.0], "log"),
+    ([0.0, 8.0, 256.0, 32764.0], "symlog"),  # a payload sweep from 0
+])
+def test_log_axes_where_values_span_decades(values: list[float], scale: str) -> None:
+    ax = Figure().add_subplot()
+    report.set_scale(ax, "x", np.array(values))
+    assert ax.get_xscale() == scale
+
+
+def test_legend_is_outside_the_axes(two_gpus: tuple[Path, Path]) -> None:
+    results = (gj.load(two_gpus[0]), gj.load(two_gpus[1]))
+    fig = report.family_figure(results, "launch")
+    fig.canvas.draw()
+    (legend,) = fig.legends
+    legend_box = legend.get_window_extent()
+    for ax in fig.axes:
+        if ax.get_visible():
+            assert not legend_box.overlaps(ax.get_window_extent())
+    texts = [t.get_text() for t in legend.get_texts()]
+    assert "runtime" in texts and "graph" in texts
+    assert texts.count("BASE: h200.json (NVIDIA H200, driver 570.86.15)") == 1
+    assert "NEW: h100.json (NVIDIA H100, driver 550.54.15)" in texts
+
+
+def test_same_path_gets_the_same_colour_in_every_panel(two_gpus: tuple[Path, Path]) -> None:
+    results = (gj.load(two_gpus[0]), gj.load(two_gpus[1]))
+    fig = report.family_figure(results, "launch")
+    colours = {}
+    for ax in fig.axes[:2]:  # submit, roundtrip
+        for line, label in zip(ax.get_lines(), ["runtime"] * 2 + ["driver"] * 2 + ["graph"] * 2):
+            colours.setdefault(label, set()).add(tuple(line.get_color()))
+    assert all(len(c) == 1 for c in colours.values())
+    assert len({next(iter(c)) for c in colours.values()}) == 3
+    styles = [line.get_linestyle() for line in fig.axes[0].get_lines()]
+    assert styles == ["-", "--"] * 3  # BASE solid, NEW dashed
+
+
+def test_output_directory_is_created_when_its_parent_exists(tmp_path: Path,
+                                                            run_script: RunScript) -> None:
+    base = write_json(tmp_path / "b.json", document(launch_run("driver", "submit", 0, 2.0)))
+    proc = run_script("report.py", base, base, "-o", tmp_path / "new_dir")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "new_dir" / "report.md").is_file()
