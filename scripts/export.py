@@ -3,57 +3,157 @@
 
 Generic Google Benchmark readers chart real_time only, which for gpubench is the wrong figure
 for copies and saxpy (GB/s) and launches (us_per_launch). This writes each benchmark's primary
-figure instead:
+figure instead, with its spread:
 
-  --format github   github-action-benchmark "custom" JSON: a list of {name, unit, value, extra}.
-                    A file is either customBiggerIsBetter or customSmallerIsBetter, so
+  --format github   github-action-benchmark "custom" JSON: a list of {name, unit, value, range,
+                    extra}. A file is either customBiggerIsBetter or customSmallerIsBetter, so
                     --direction picks one: bigger = GB/s (copy, saxpy), smaller = µs (launch and
                     the rest). Run twice for both.
-  --format bencher  Bencher Metric Format: {name: {measure: {value}}} with measure
-                    throughput-gbps (GB/s, 1e9 bytes/s; higher is better) or
+  --format bencher  Bencher Metric Format: {name: {measure: {value, lower_value, upper_value}}}
+                    with measure throughput-gbps (GB/s, 1e9 bytes/s; higher is better) or
                     latency-us (microseconds; lower is better).
 
-Exit status: 0 written, 2 unusable input.
+The spread is the sample standard deviation of the repetitions or, in a file written with
+--benchmark_report_aggregates_only=true, Google Benchmark's stddev aggregate. `range` is
+"± stddev"; lower_value and upper_value are value ∓ stddev (never below 0). A benchmark run
+once has neither.
+
+Exit status: 0 written, 2 unusable input, an empty selection, a value that is not a finite
+number, or an output that cannot be written.
 """
 
 import argparse
 import json
+import math
+import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gpubench_json import GpubenchJsonError, Result, load
+import numpy as np
+
+from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, Result, load,
+                           script_error, strip_gb_suffixes, write_stdout)
 
 BENCHER_MEASURE = {True: "throughput-gbps", False: "latency-us"}  # by bigger_is_better
+# Google Benchmark writes real_time and cpu_time in the entry's time_unit; the loader keys them
+# as real_time_us and cpu_time_us.
+_US_PER_TIME_UNIT = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
 
-def github_entries(result: Result, bigger_is_better: bool) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": bench.name,
-            "unit": bench.metric.unit,
-            "value": bench.value(),
-            "extra": f"{result.describe()}; {bench.summary}",
-        }
-        for bench in result.benchmarks.values()
-        if bench.metric.bigger_is_better == bigger_is_better
-    ]
+class ExportError(Exception):
+    """Nothing valid can be written; str() is the one-line message."""
 
 
-def bencher_document(result: Result) -> dict[str, dict[str, dict[str, float]]]:
-    return {
-        bench.name: {BENCHER_MEASURE[bench.metric.bigger_is_better]: {"value": bench.value()}}
-        for bench in result.benchmarks.values()
-    }
+@dataclass(frozen=True)
+class Exported:
+    name: str
+    unit: str
+    bigger_is_better: bool
+    value: float
+    stddev: float | None  # in `unit`; None for a benchmark run once
+    summary: str  # how value and stddev were obtained
+
+
+def stddev_aggregates(path: Path) -> dict[str, dict[str, float]]:
+    """Google Benchmark's stddev aggregate per gpubench name, keyed as the loader keys values.
+
+    The loader keeps the median and the cv aggregate but not the stddev, so the file is read
+    here a second time for it."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+        raise ExportError(f"{path}: cannot read it again for its stddev aggregates ({e})") from None
+    spreads: dict[str, dict[str, float]] = {}
+    for entry in doc.get("benchmarks", []) if isinstance(doc, dict) else []:
+        if not (isinstance(entry, dict) and entry.get("aggregate_name") == "stddev"
+                and isinstance(entry.get("run_name"), str)):
+            continue
+        values = {k: float(v) for k, v in entry.items()
+                  if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        scale = _US_PER_TIME_UNIT.get(entry.get("time_unit", "ns"))
+        for key in ("real_time", "cpu_time"):
+            if key in values and scale is not None:
+                values[f"{key}_us"] = values.pop(key) * scale
+        spreads[strip_gb_suffixes(entry["run_name"])] = values
+    return spreads
+
+
+def exported(path: Path, bench: Benchmark, stddevs: dict[str, dict[str, float]]) -> Exported:
+    metric = bench.metric
+    reps = bench.repetition_values(metric)
+    stddev: float | None = None
+    summary = bench.summary
+    if reps.size >= 2:
+        stddev = float(np.std(reps, ddof=1))
+        summary += f"; range: stddev of {reps.size} repetitions"
+    elif metric.key in stddevs.get(bench.name, {}):
+        stddev = stddevs[bench.name][metric.key] * metric.scale
+        summary += "; range: Google Benchmark's stddev aggregate"
+    value = bench.value(metric)
+    for what, number in (("value", value), ("stddev", stddev)):
+        if number is not None and not math.isfinite(number):
+            raise ExportError(f"{path}: {bench.name}: {what} of {metric.key} is {number}, "
+                              "not a finite number")
+    return Exported(bench.name, metric.unit, metric.bigger_is_better, value, stddev, summary)
+
+
+def github_entries(figures: list[Exported], result: Result) -> list[dict[str, Any]]:
+    entries = []
+    for f in figures:
+        entry: dict[str, Any] = {"name": f.name, "unit": f.unit, "value": f.value}
+        if f.stddev is not None:
+            entry["range"] = f"± {f.stddev:.4g}"
+        entry["extra"] = f"{result.describe()}; {f.summary}"
+        entries.append(entry)
+    return entries
+
+
+def bencher_document(figures: list[Exported]) -> dict[str, dict[str, dict[str, float]]]:
+    doc = {}
+    for f in figures:
+        metric = {"value": f.value}
+        if f.stddev is not None:
+            metric["lower_value"] = max(f.value - f.stddev, 0.0)
+            metric["upper_value"] = f.value + f.stddev
+        doc[f.name] = {BENCHER_MEASURE[f.bigger_is_better]: metric}
+    return doc
+
+
+def selected(result: Result, args: argparse.Namespace,
+             pattern: re.Pattern[str] | None) -> list[Benchmark]:
+    benches = [b for b in result.benchmarks.values() if pattern is None or pattern.search(b.name)]
+    if args.direction is not None:
+        benches = [b for b in benches
+                   if b.metric.bigger_is_better == (args.direction == "bigger")]
+    if not benches:
+        what = [f"--filter={args.filter}"] if pattern is not None else []
+        what += [f"--direction={args.direction}"] if args.direction else []
+        raise ExportError(f"{result.path}: no successful benchmark"
+                          + (f" matches {' '.join(what)}" if what else "")
+                          + "; a benchmarking service rejects an empty export")
+    return benches
+
+
+def write(text: str, output: Path | None) -> None:
+    """Writes to `output` or stdout; a failed write raises OSError naming the file."""
+    if output is None:
+        write_stdout(text)
+    else:
+        output.write_text(text, encoding="utf-8")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = OneLineArgumentParser(description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("result", type=Path, metavar="RESULT.json")
     parser.add_argument("--format", choices=["github", "bencher"], required=True)
     parser.add_argument("--direction", choices=["bigger", "smaller"],
                         help="github only, required there: bigger = GB/s, smaller = µs")
+    parser.add_argument("--filter", metavar="REGEX",
+                        help="export only benchmarks whose name (without Google Benchmark's "
+                             "suffixes) this regular expression matches")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE",
                         help="write here instead of stdout")
     args = parser.parse_args(argv)
@@ -65,25 +165,22 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
+        pattern = re.compile(args.filter) if args.filter is not None else None
+    except re.error as e:
+        return script_error("export.py", f"--filter={args.filter}: not a regular expression ({e})")
+    try:
         result = load(args.result)
-    except GpubenchJsonError as e:
-        print(f"export.py: {e}", file=sys.stderr)
-        return 2
-    if not result.benchmarks:
-        print(f"export.py: {result.path}: no successful benchmark", file=sys.stderr)
-        return 2
-    if args.format == "github":
-        doc: Any = github_entries(result, args.direction == "bigger")
-        if not doc:
-            print(f"export.py: note: {result.path} has no {args.direction}-is-better "
-                  "benchmark; writing an empty list", file=sys.stderr)
-    else:
-        doc = bencher_document(result)
-    text = json.dumps(doc, indent=2) + "\n"
-    if args.output:
-        args.output.write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
+        benches = selected(result, args, pattern)
+        stddevs = stddev_aggregates(result.path) if result.aggregates_only else {}
+        figures = [exported(result.path, b, stddevs) for b in benches]
+        doc: Any = (github_entries(figures, result) if args.format == "github"
+                    else bencher_document(figures))
+        # allow_nan=False: NaN and Infinity are not JSON, and the services' parsers reject them.
+        write(json.dumps(doc, indent=2, allow_nan=False) + "\n", args.output)
+    except ExportError as e:
+        return script_error("export.py", str(e))
+    except (GpubenchJsonError, OSError) as e:
+        return script_error("export.py", e)
     return 0
 
 

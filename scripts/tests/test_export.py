@@ -1,25 +1,56 @@
 import json
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import RunScript
 from gbench_builder import copy_run, document, launch_run, module_run, saxpy_run, write_json
 
+# The Bencher Metric Format's JSON schema, as Bencher publishes it.
+BMF_SCHEMA = {
+    "$schema": "http://json-schema.org/draft-07/schema",
+    "type": "object",
+    "patternProperties": {".+": {"type": "object", "patternProperties": {".+": {
+        "type": "object",
+        "properties": {"value": {"type": "number"}, "lower_value": {"type": "number"},
+                       "upper_value": {"type": "number"}},
+        "required": ["value"],
+    }}}},
+}
 
-@pytest.fixture
-def result(tmp_path: Path) -> Path:
-    entries = (copy_run("HtoD", "pinned", "async", 1024, [20.0, 25.0, 30.0])
-               + launch_run("driver", "submit", 256, 2.5) + module_run("ptx_jit", 800.0)
-               + saxpy_run("vec4", 1 << 20, 3000.0, peak_gbps=4000.0))
-    return write_json(tmp_path / "gpubench.json", document(entries))
+
+def entries(aggregates_only: bool = False) -> list[dict[str, Any]]:
+    """Three repetitions of a copy (20, 25, 30 GB/s: stddev 5), a launch (2, 2.5, 3 µs: stddev
+    0.5) and a module load timed in ms (0.8, 1, 1.2 ms: stddev 200 µs); one run of saxpy."""
+    kw = {"aggregates_only": aggregates_only}
+    return (copy_run("HtoD", "pinned", "async", 1024, [20.0, 25.0, 30.0], **kw)
+            + launch_run("driver", "submit", 256, [2.0, 2.5, 3.0], **kw)
+            + module_run("ptx_jit", [0.8, 1.0, 1.2], time_unit="ms", **kw)
+            + saxpy_run("vec4", 1 << 20, 3000.0, peak_gbps=4000.0))
+
+
+@pytest.fixture(params=[False, True], ids=["repetitions", "aggregates_only"])
+def result(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
+    return write_json(tmp_path / "gpubench.json", document(entries(request.param)))
+
+
+def strict_json(text: str) -> Any:
+    def refuse(token: str) -> None:
+        raise AssertionError(f"{token} is not JSON")
+    return json.loads(text, parse_constant=refuse)
 
 
 def test_github_bigger_is_better(result: Path, run_script: RunScript) -> None:
     proc = run_script("export.py", result, "--format", "github", "--direction", "bigger")
     assert proc.returncode == 0, proc.stderr
-    entries = {e["name"]: e for e in json.loads(proc.stdout)}
+    entries = {e["name"]: e for e in strict_json(proc.stdout)}
     assert set(entries) == {"copy/HtoD/pinned/async/1024", "saxpy/vec4/1048576"}
-    assert entries["copy/HtoD/pinned/async/1024"]["value"] == pytest.approx(25.0)
+    copy = entries["copy/HtoD/pinned/async/1024"]
+    assert copy["value"] == pytest.approx(25.0)
+    assert copy["range"] == "± 5"
+    assert "range" not in entries["saxpy/vec4/1048576"]  # one run: no spread
     assert {e["unit"] for e in entries.values()} == {"GB/s"}
     assert "NVIDIA H200" in entries["saxpy/vec4/1048576"]["extra"]
 
@@ -29,23 +60,44 @@ def test_github_smaller_is_better_to_file(result: Path, tmp_path: Path,
     out = tmp_path / "smaller.json"
     proc = run_script("export.py", result, "--format=github", "--direction=smaller", "-o", out)
     assert proc.returncode == 0 and proc.stdout == ""
-    entries = {e["name"]: e for e in json.loads(out.read_text())}
-    assert entries == {
-        "launch/driver/submit/params:256": {**entries["launch/driver/submit/params:256"],
-                                            "unit": "µs", "value": pytest.approx(2.5)},
-        "launch/module/ptx_jit": {**entries["launch/module/ptx_jit"],
-                                  "unit": "µs", "value": pytest.approx(800.0)},
-    }
+    entries = {e["name"]: e for e in strict_json(out.read_text())}
+    assert set(entries) == {"launch/driver/submit/params:256", "launch/module/ptx_jit"}
+    launch, module = entries["launch/driver/submit/params:256"], entries["launch/module/ptx_jit"]
+    assert (launch["unit"], launch["value"], launch["range"]) == ("µs", pytest.approx(2.5), "± 0.5")
+    # real_time in ms, exported in µs, spread included.
+    assert (module["unit"], module["value"], module["range"]) == ("µs", pytest.approx(1000.0),
+                                                                  "± 200")
 
 
-def test_bencher(result: Path, run_script: RunScript) -> None:
-    proc = run_script("export.py", result, "--format", "bencher")
+def test_bencher(result: Path, tmp_path: Path, run_script: RunScript) -> None:
+    out = tmp_path / "bencher.json"
+    proc = run_script("export.py", result, "--format", "bencher", "-o", out)
     assert proc.returncode == 0, proc.stderr
-    doc = json.loads(proc.stdout)
-    assert doc["copy/HtoD/pinned/async/1024"] == {"throughput-gbps": {"value": pytest.approx(25.0)}}
+    doc = strict_json(out.read_text())
+    assert doc["copy/HtoD/pinned/async/1024"] == {"throughput-gbps": {
+        "value": pytest.approx(25.0), "lower_value": pytest.approx(20.0),
+        "upper_value": pytest.approx(30.0)}}
     assert doc["saxpy/vec4/1048576"] == {"throughput-gbps": {"value": pytest.approx(3000.0)}}
-    assert doc["launch/driver/submit/params:256"] == {"latency-us": {"value": pytest.approx(2.5)}}
-    assert doc["launch/module/ptx_jit"] == {"latency-us": {"value": pytest.approx(800.0)}}
+    assert doc["launch/driver/submit/params:256"] == {"latency-us": {
+        "value": pytest.approx(2.5), "lower_value": pytest.approx(2.0),
+        "upper_value": pytest.approx(3.0)}}
+    assert doc["launch/module/ptx_jit"] == {"latency-us": {
+        "value": pytest.approx(1000.0), "lower_value": pytest.approx(800.0),
+        "upper_value": pytest.approx(1200.0)}}
+    schema = tmp_path / "bmf.schema.json"
+    schema.write_text(json.dumps(BMF_SCHEMA))
+    check = subprocess.run([sys.executable, "-m", "check_jsonschema", "--schemafile", schema, out],
+                           capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_lower_value_is_never_negative(tmp_path: Path, run_script: RunScript) -> None:
+    spread = write_json(tmp_path / "r.json", document(launch_run("graph", "submit", 0,
+                                                                 [0.01, 0.02, 0.2])))
+    proc = run_script("export.py", spread, "--format", "bencher")
+    assert proc.returncode == 0, proc.stderr
+    assert strict_json(proc.stdout)["launch/graph/submit/params:0"]["latency-us"][
+        "lower_value"] == 0.0
 
 
 @pytest.mark.parametrize("args", [["--format", "github"], ["--format", "bencher", "--direction",
@@ -54,9 +106,56 @@ def test_direction_only_with_github(result: Path, run_script: RunScript, args: l
     assert run_script("export.py", result, *args).returncode == 2
 
 
+def one_line_error(proc: subprocess.CompletedProcess[str]) -> None:
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("export.py: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("doc_entries,args", [
+    (launch_run("driver", "submit", 0, 2.0), ["--format", "github", "--direction", "bigger"]),
+    (copy_run("HtoD", "pinned", "async", 1024, 20.0), ["--format", "github", "--direction",
+                                                      "smaller"]),
+    (copy_run("HtoD", "pinned", "async", 1024, 20.0), ["--format", "bencher", "--filter", "^saxpy"]),
+    (copy_run("HtoD", "pinned", "async", 1024, 20.0), ["--format", "bencher", "--filter", "["]),
+    ([], ["--format", "bencher"]),
+])
+def test_empty_selection(tmp_path: Path, run_script: RunScript, doc_entries: list[Any],
+                         args: list[str]) -> None:
+    out = tmp_path / "out.json"
+    result = write_json(tmp_path / "r.json", document(doc_entries))
+    one_line_error(run_script("export.py", result, *args, "-o", out))
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("field,bad", [("bytes_per_second", float("nan")),
+                                       ("bytes_per_second", float("inf")),
+                                       ("us_per_copy", float("-inf"))])
+def test_non_finite_values(tmp_path: Path, run_script: RunScript, field: str, bad: float) -> None:
+    doc = document(copy_run("HtoD", "pinned", "async", 1024, [20.0, 25.0, 30.0]))
+    doc["benchmarks"][1][field] = bad  # json.dumps writes NaN / Infinity tokens
+    result = write_json(tmp_path / "r.json", doc)
+    for args in (["--format", "bencher"], ["--format", "github", "--direction", "bigger"]):
+        one_line_error(run_script("export.py", result, *args))
+
+
+def test_non_finite_stddev_aggregate(tmp_path: Path, run_script: RunScript) -> None:
+    doc = document(copy_run("HtoD", "pinned", "async", 1024, [20.0, 25.0, 30.0],
+                            aggregates_only=True))
+    stddev = next(e for e in doc["benchmarks"] if e.get("aggregate_name") == "stddev")
+    stddev["bytes_per_second"] = float("inf")
+    one_line_error(run_script("export.py", write_json(tmp_path / "r.json", doc),
+                              "--format", "bencher"))
+
+
+@pytest.mark.parametrize("output", ["folder", "missing/out.json"])
+def test_unwritable_output(result: Path, tmp_path: Path, run_script: RunScript,
+                           output: str) -> None:
+    (tmp_path / "folder").mkdir()
+    one_line_error(run_script("export.py", result, "--format", "bencher", "-o", tmp_path / output))
+
+
 def test_bad_input(tmp_path: Path, run_script: RunScript) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{]")
-    proc = run_script("export.py", bad, "--format", "bencher")
-    assert proc.returncode == 2
-    assert proc.stderr.startswith("export.py: ") and proc.stderr.count("\n") == 1
+    one_line_error(run_script("export.py", bad, "--format", "bencher"))
