@@ -1,12 +1,23 @@
 #!/usr/bin/env python3
 """Plot gpubench results: copy bandwidth, launch cost and saxpy bandwidth, one PNG each.
 
-Also fits t(s) = t0 + s/B to every copy path and prints t0, B and s_half = t0*B.
-With several result files, series carry the GPU and driver so they can share axes.
+Each figure is faceted by family and measure: copy by direction, launch by measure plus module
+loading, saxpy by GB/s and % of the measured ceiling. Within a figure a colour is one path
+(memory/api, launch API, saxpy variant); with several result files each file has its own line
+style and marker, named by its file stem. Axes are logarithmic where values span a decade or more.
+
+Also fits t(s) = t0 + s/B to every copy path, prints t0, B and s_half = t0*B and writes that
+table to DIR/copy_fit.txt. Device-to-device copies are fitted only above the L2 size (the
+context's l2_bytes): smaller copies are served from L2 and would pull B above what memory gives.
+
+Exit status: 0 figures written, 2 unusable input, nothing to plot, or an unwritable DIR.
 """
 
 import argparse
+import math
+import re
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,21 +27,67 @@ matplotlib.use("Agg")  # files only; never needs a display
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.legend_handler import HandlerTuple
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
-from gpubench_json import GBPS, LAUNCH_US, US_PER_COPY, GpubenchJsonError, Metric, Result, load
+from gpubench_json import (GBPS, LAUNCH_US, US_PER_COPY, GpubenchJsonError, Metric,
+                           OneLineArgumentParser, Result, load, script_error, write_stdout)
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from text_table import render
 
-# One result file and the text appended to its series labels.
-Source = tuple[Result, str]
+FAMILIES = ("copy", "launch", "saxpy")
+FIGURE_NAMES = {"copy": "copy_bandwidth.png", "launch": "launch_cost.png",
+                "saxpy": "saxpy_bandwidth.png"}
+FIT_TABLE_NAME = "copy_fit.txt"
+# Dashed is kept for the copy fits, so no file is drawn dashed.
+FILE_LINESTYLES = ("-", ":", "-.", (0, (8, 2, 1, 2, 1, 2)), (0, (1, 4)), (0, (6, 3)))
+FILE_MARKERS = ("o", "s", "^", "D", "v", "P")
+FILE_HATCHES = ("", "//", "..", "xx", "\\\\", "++")
+DIRECTION_TITLES = {
+    "HtoD": "HtoD: host to device",
+    "DtoH": "DtoH: device to host",
+    "bidir": "bidir: HtoD + DtoH at once (summed)",
+    "DtoD": "DtoD: device to device (read + write)",
+    "HtoH": "HtoH: host memcpy",
+}
+LAUNCH_MEASURE_TITLES = {
+    "submit": "submit: host time per launch",
+    "throughput": "throughput: launches + final sync",
+    "roundtrip": "roundtrip: launch + sync",
+}
+# Copies that never leave the device, so the L2 can hold them.
+L2_RESIDENT_DIRECTIONS = ("DtoD",)
+PANEL_SIZE_IN = (5.2, 4.3)
+PCT_OF_PEAK = Metric("pct_of_peak", "%", 1.0, True)
+DPI = 110
+
+
+@dataclass(frozen=True)
+class Source:
+    """One result file as drawn: its data, its legend label and its line style."""
+    result: Result
+    label: str
+    linestyle: str | tuple[int, tuple[int, ...]]
+    marker: str
+    hatch: str
 
 
 @dataclass(frozen=True)
 class CopySeries:
-    label: str  # direction/host memory/api, plus the file's suffix
+    direction: str
+    path: str  # host memory/api, e.g. pinned/async
+    source: Source
     sizes_bytes: np.ndarray
     gbps: np.ndarray
     fit: LatencyBandwidthFit | None
+    fitted_sizes: str  # which sizes the fit used, or why there is none
+    counted_per_copied: float  # bytes the bandwidth counts per byte copied (2 for DtoD, bidir)
+
+
+class PlotError(Exception):
+    """Nothing useful can be drawn or written; str() is the one-line message."""
 
 
 def sweeps(result: Result, family: str, metric: Metric) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -49,184 +106,436 @@ def sweeps(result: Result, family: str, metric: Metric) -> dict[str, tuple[np.nd
     return by_series
 
 
-def file_suffixes(results: list[Result]) -> list[str]:
-    if len(results) == 1:
-        return [""]
-    names = [r.describe() for r in results]
-    if len(set(names)) < len(names):  # same GPU and driver twice: tell the files apart
-        names = [f"{n}, {r.path}" for n, r in zip(names, results)]
-    return [f" [{n}]" for n in names]
+def file_labels(paths: list[Path]) -> list[str]:
+    """Short legend labels: the file stem, with as many parent folders as tell files apart."""
+    for depth in range(1, max(len(p.parts) for p in paths) + 1):
+        labels = ["/".join(p.with_suffix("").parts[-depth:]) for p in paths]
+        if len(set(labels)) == len(labels):
+            return labels
+    return [str(p) for p in paths]  # the same path given twice
+
+
+def make_sources(results: list[Result]) -> list[Source]:
+    if len(results) > len(FILE_LINESTYLES):
+        raise PlotError(f"at most {len(FILE_LINESTYLES)} result files can share a figure "
+                        f"and stay distinguishable; got {len(results)}")
+    labels = file_labels([r.path for r in results])
+    return [Source(r, label, FILE_LINESTYLES[i], FILE_MARKERS[i], FILE_HATCHES[i])
+            for i, (r, label) in enumerate(zip(results, labels))]
+
+
+def distinct_colours(count: int) -> list[tuple[float, ...]]:
+    """`count` colours no two of which are alike: tab10, then tab20's lighter shades after its
+    ten darker ones, then evenly spaced samples of a perceptually ordered map."""
+    if count <= 10:
+        return list(matplotlib.colormaps["tab10"].colors[:count])
+    if count <= 20:
+        tab20 = matplotlib.colormaps["tab20"].colors
+        return list(tab20[0::2] + tab20[1::2])[:count]
+    return [tuple(c) for c in matplotlib.colormaps["turbo"](np.linspace(0.05, 0.95, count))]
+
+
+def colour_map(keys: Iterable[str]) -> dict[str, tuple[float, ...]]:
+    unique = list(dict.fromkeys(keys))
+    return dict(zip(unique, distinct_colours(len(unique))))
+
+
+def l2_bytes(result: Result) -> int | None:
+    try:
+        value = int(str(result.context.get("l2_bytes", "")).strip())
+    except ValueError:
+        return None
+    return value if value > 0 else None
 
 
 def copy_series(sources: list[Source]) -> list[CopySeries]:
     series = []
-    for result, suffix in sources:
-        times_us = sweeps(result, "copy", US_PER_COPY)
-        for path, (sizes, gbps) in sweeps(result, "copy", GBPS).items():
+    for source in sources:
+        times_us = sweeps(source.result, "copy", US_PER_COPY)
+        for name, (sizes, gbps) in sweeps(source.result, "copy", GBPS).items():
+            direction, _, path = name.partition("/")
             counted = sizes.astype(float)
             seconds = counted / (gbps * 1e9)
-            if path in times_us and np.array_equal(times_us[path][0], sizes):
+            if name in times_us and np.array_equal(times_us[name][0], sizes):
                 # The measured time per copy, against the bytes the bandwidth counts (DtoD and
                 # bidir count two per byte copied): t0 is then the real fixed cost, and B is in
                 # the plotted bandwidth's units so the fit overlays the data.
-                seconds = times_us[path][1] * 1e-6
+                seconds = times_us[name][1] * 1e-6
                 counted = gbps * 1e9 * seconds
-            fit = fit_latency_bandwidth(counted, seconds)
-            series.append(CopySeries(path + suffix, sizes, gbps, fit))
+            fit, fitted = fit_copy(direction, sizes, counted, seconds, l2_bytes(source.result))
+            ratio = float(np.median(counted / sizes)) if sizes.min() > 0 else 1.0
+            series.append(CopySeries(direction, path, source, sizes, gbps, fit, fitted, ratio))
     return series
 
 
+def fit_copy(direction: str, sizes: np.ndarray, counted: np.ndarray, seconds: np.ndarray,
+             l2: int | None) -> tuple[LatencyBandwidthFit | None, str]:
+    """The fit of one copy path and a description of the sizes it used."""
+    usable = np.ones(sizes.size, dtype=bool)
+    if direction in L2_RESIDENT_DIRECTIONS:
+        if l2 is None:
+            return None, "none: no l2_bytes in the context"
+        usable = sizes > l2
+    fit = fit_latency_bandwidth(counted[usable], seconds[usable])
+    if fit is None:
+        above = f" above L2 ({binary_size(l2)})" if l2 and direction in L2_RESIDENT_DIRECTIONS else ""
+        return None, f"none: fewer than 2 sizes{above}"
+    span = f"{binary_size(sizes[usable].min())}..{binary_size(sizes[usable].max())}"
+    if direction in L2_RESIDENT_DIRECTIONS:
+        span += f" (> L2, {binary_size(l2)})"
+    return fit, span
+
+
 def fit_table(series: list[CopySeries]) -> str:
+    several_files = len({s.source.label for s in series}) > 1
+    headers = ["copy path: t(s) = t0 + s/B"] + (["file"] if several_files else []) + [
+        "sizes fitted", "t0 (µs)", "B (GB/s)", "s½ = t0·B (bytes)", "GB/s at largest size"]
     rows = []
     for s in series:
+        row = [f"{s.direction}/{s.path}"] + ([s.source.label] if several_files else [])
+        row.append(s.fitted_sizes)
         if s.fit is None:
-            rows.append([s.label, "-", "-", "-"])
+            row += ["-", "-", "-"]
+        else:
+            row += [f"{s.fit.t0_s * 1e6:.2f}", f"{s.fit.bandwidth_bytes_per_s * 1e-9:.1f}",
+                    f"{s.fit.half_bandwidth_bytes:.0f}"]
+        row.append(f"{s.gbps[-1]:.1f}")
+        rows.append(row)
+    return render(headers, rows)
+
+
+def binary_size(value: float) -> str:
+    """4 -> '4 B', 65536 -> '64 KiB', 1.5 * 2**20 -> '1.5 MiB'."""
+    for unit, shift in (("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if value >= 1 << shift:
+            return f"{value / (1 << shift):g} {unit}"
+    return f"{value:g} B"
+
+
+def power_of_two(value: float) -> str:
+    exponent = math.log2(value) if value > 0 else math.nan
+    return f"$2^{{{exponent:.0f}}}$" if exponent.is_integer() else f"{value:g}"
+
+
+def grid(panels: int, title: str) -> tuple[Figure, list[Axes], Axes]:
+    """A figure of `panels` data axes and one more cell, off, for the legends: a legend there
+    covers no data however many series there are."""
+    ncols = min(panels + 1, 3)
+    nrows = math.ceil((panels + 1) / ncols)
+    # On one row the legend has a column of its own, narrower than a panel.
+    widths = [1.0] * panels + [0.5] if nrows == 1 else [1.0] * ncols
+    fig = Figure(figsize=(PANEL_SIZE_IN[0] * sum(widths), PANEL_SIZE_IN[1] * nrows + 0.6),
+                 layout="constrained")
+    axes = list(fig.subplots(nrows, ncols, squeeze=False,
+                             gridspec_kw={"width_ratios": widths}).flat)
+    for unused in axes[panels + 1:]:
+        unused.remove()
+    legend_ax = axes[panels]
+    legend_ax.axis("off")
+    fig.suptitle(title, fontsize=13)
+    return fig, axes[:panels], legend_ax
+
+
+def size_axis(ax: Axes, label: str, formatter: Callable[[float], str], rotation: float = 0) -> None:
+    """Log x axis of sizes: a labelled tick every 16x, unlabelled ticks every 4x between."""
+    ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_locator(LogLocator(base=16))
+    ax.xaxis.set_minor_locator(LogLocator(base=16, subs=(4.0,)))
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: formatter(v)))
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.tick_params(axis="x", labelrotation=rotation)
+    ax.set_xlabel(label)
+
+
+def value_axis(ax: Axes, values: Iterable[float], label: str) -> None:
+    """Log y where the values span a decade or more (a graph launch's 0.02 µs beside the 3.5 µs
+    of the others), linear otherwise; tick labels are plain numbers either way."""
+    finite = np.array([v for v in values if np.isfinite(v) and v > 0])
+    ax.set_ylabel(label)
+    if finite.size < 2 or finite.max() / finite.min() < 10:
+        return
+    ax.set_yscale("log")
+    decades = math.log10(finite.max() / finite.min())
+    subs = (1.0, 2.0, 5.0) if decades <= 4 else (1.0,)
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=subs))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(NullFormatter())
+
+
+def legends(ax: Axes, sections: list[tuple[str, list[object], list[str]]]) -> None:
+    """One legend in the legend cell, its sections under bold headings."""
+    handles: list[object] = []
+    labels: list[str] = []
+    headings = []
+    for title, section_handles, section_labels in sections:
+        if not section_handles:
             continue
-        rows.append([
-            s.label,
-            f"{s.fit.t0_s * 1e6:.2f}",
-            f"{s.fit.bandwidth_bytes_per_s * 1e-9:.1f}",
-            f"{s.fit.half_bandwidth_bytes:.0f}",
-        ])
-    return render(["copy path: t(s) = t0 + s/B", "t0 (µs)", "B (GB/s)", "s½ = t0·B (bytes)"], rows)
+        if handles:
+            handles.append(Patch(visible=False))  # a blank line between sections
+            labels.append(" ")
+        if title:
+            headings.append(len(labels))
+            handles.append(Patch(visible=False))
+            labels.append(title)
+        handles += section_handles
+        labels += section_labels
+    legend = ax.legend(handles, labels, loc="upper left", bbox_to_anchor=(0.0, 1.0), fontsize=9,
+                       frameon=False, handlelength=3.2,
+                       handler_map={tuple: HandlerTuple(ndivide=None)})
+    for index in headings:
+        legend.get_texts()[index].set_fontweight("bold")
 
 
-def plot_copy(series: list[CopySeries]) -> Figure:
-    fig = Figure(figsize=(12, 7))
-    ax = fig.add_subplot()
-    for s in series:
-        label = s.label
-        if s.fit:
-            label += (f"  (t0={s.fit.t0_s * 1e6:.2f} µs, "
-                      f"B={s.fit.bandwidth_bytes_per_s * 1e-9:.1f} GB/s)")
-        (line,) = ax.plot(s.sizes_bytes, s.gbps, marker="o", markersize=3, label=label)
-        if s.fit:
-            dense = np.geomspace(max(s.sizes_bytes.min(), 1), s.sizes_bytes.max(), 200)
-            # The fit is in counted bytes; draw it against the copy size on the x axis.
-            factor = float(np.median(s.gbps * 1e9 * s.fit.seconds(s.sizes_bytes) / s.sizes_bytes))
-            ax.plot(dense, s.fit.bytes_per_second(dense * factor) * 1e-9, ls="--", lw=0.8,
-                    color=line.get_color())
-    ax.set(xscale="log", yscale="log", xlabel="copy size (bytes)", ylabel="bandwidth (GB/s)",
-           title="Copy bandwidth (dashed: fit of t = t0 + s/B)")
-    _finish(ax)
+def colour_handles(colours: dict[str, tuple[float, ...]]) -> tuple[list[object], list[str]]:
+    return [Line2D([], [], color=c, lw=2.5) for c in colours.values()], list(colours)
+
+
+def file_handles(sources: list[Source], bars: bool = False) -> tuple[list[object], list[str]]:
+    if len(sources) < 2:
+        return [], []
+    handles: list[object] = []
+    for s in sources:
+        line = Line2D([], [], color="black", linestyle=s.linestyle, marker=s.marker)
+        handles.append((line, Patch(facecolor="0.75", edgecolor="black", hatch=s.hatch))
+                       if bars else line)
+    return handles, [s.label for s in sources]
+
+
+def plot_copy(series: list[CopySeries], sources: list[Source]) -> Figure:
+    directions = list(dict.fromkeys(s.direction for s in series))
+    colours = colour_map(s.path for s in series)
+    fig, axes, legend_ax = grid(len(directions), "Copy bandwidth against copy size")
+    for ax, direction in zip(axes, directions):
+        in_panel = [s for s in series if s.direction == direction]
+        for s in in_panel:
+            colour = colours[s.path]
+            ax.plot(s.sizes_bytes, s.gbps, color=colour, linestyle=s.source.linestyle,
+                    marker=s.source.marker, markersize=3.5, lw=1.4)
+            if s.fit:
+                dense = np.geomspace(max(float(s.sizes_bytes.min()), 1.0),
+                                     float(s.sizes_bytes.max()), 200)
+                # The fit is in counted bytes; draw it against the copy size on the x axis.
+                ax.plot(dense, s.fit.bytes_per_second(dense * s.counted_per_copied) * 1e-9,
+                        color=colour, linestyle="--", lw=0.9, alpha=0.9)
+        l2 = {l2_bytes(s.source.result) for s in in_panel} - {None}
+        if direction in L2_RESIDENT_DIRECTIONS and len(l2) == 1:
+            (size,) = l2
+            ax.axvline(size, color="0.4", lw=0.8, linestyle=(0, (2, 2)))
+            ax.annotate(f"L2 {binary_size(size)}", (size, 0.02), xycoords=("data", "axes fraction"),
+                        xytext=(-3, 0), textcoords="offset points", ha="right", fontsize=8,
+                        color="0.3")
+        ax.set_title(DIRECTION_TITLES.get(direction, direction), fontsize=10)
+        size_axis(ax, "copy size", binary_size, rotation=35)
+        value_axis(ax, np.concatenate([s.gbps for s in in_panel]), "bandwidth (GB/s)")
+        ax.grid(True, which="major", alpha=0.35)
+        ax.grid(True, which="minor", alpha=0.12)
+    fit_handle = [Line2D([], [], color="0.3", linestyle="--", lw=0.9)]
+    legends(legend_ax, [
+        ("host memory / API", *colour_handles(colours)),
+        ("file", *file_handles(sources)),
+        ("", fit_handle, [f"fit t = t0 + s/B ({FIT_TABLE_NAME})"]),
+    ])
     return fig
 
 
 def plot_launch(sources: list[Source]) -> Figure:
-    module_costs = {"module" + sfx: costs for r, sfx in sources if (costs := _module_costs(r))}
-    fig = Figure(figsize=(19 if module_costs else 13, 6))
-    axes = fig.subplots(1, 3 if module_costs else 2)
-
-    at_zero: dict[str, dict[str, float]] = {}
-    for result, suffix in sources:
-        for series, (params, us) in sweeps(result, "launch", LAUNCH_US).items():
+    measures: dict[str, dict[tuple[str, str], tuple[np.ndarray, np.ndarray]]] = {}
+    for source in sources:
+        for series, (params, us) in sweeps(source.result, "launch", LAUNCH_US).items():
             path, _, measure = series.rpartition("/")
-            if 0 in params:
-                at_zero.setdefault(measure + suffix, {})[path] = float(us[params == 0][0])
-            axes[1].plot(params, us, marker="o", markersize=3, label=series + suffix)
-    _grouped_bars(axes[0], at_zero)
-    axes[0].set(ylabel="µs per launch", title="Launch cost at params:0")
-    # symlog: payloads run from 0 to tens of KiB.
-    axes[1].set_xscale("symlog", linthresh=64)
-    axes[1].set(xlabel="kernel parameter payload (bytes)", ylabel="µs per launch",
-                title="Launch cost vs parameter payload")
-    _finish(axes[1])
+            if path != "module":
+                measures.setdefault(measure, {})[(path, source.label)] = (params, us)
+    module = {s.label: costs for s in sources if (costs := module_costs(s.result))}
+    panels = len(measures) + bool(module)
+    fig, axes, legend_ax = grid(panels, "Launch cost: µs per launch (median batch)")
+    colours = colour_map(path for by_path in measures.values() for path, _ in by_path)
+    style = {s.label: s for s in sources}
 
-    if module_costs:
-        all_us = [us for per_file in module_costs.values() for us in per_file.values()]
-        # Fixed limits: log autoscaling of bars that share one height is singular.
-        axes[2].set(yscale="log", ylim=(min(all_us) / 3, max(all_us) * 3), ylabel="µs",
-                    title="Module load and first launch")
-        _grouped_bars(axes[2], module_costs)
+    for ax, (measure, by_path) in zip(axes, measures.items()):
+        payloads = sorted({int(p) for params, _ in by_path.values() for p in params})
+        position = {p: i for i, p in enumerate(payloads)}
+        for (path, label), (params, us) in by_path.items():
+            ax.plot([position[int(p)] for p in params], us, color=colours[path],
+                    linestyle=style[label].linestyle, marker=style[label].marker, markersize=4)
+        # Payloads are a handful of chosen sizes: evenly spaced, each labelled.
+        ax.xaxis.set_major_locator(FixedLocator(list(range(len(payloads)))))
+        ax.set_xticklabels([str(p) for p in payloads])
+        ax.set_xlabel("kernel parameter payload (bytes)")
+        ax.set_title(LAUNCH_MEASURE_TITLES.get(measure, measure), fontsize=10)
+        value_axis(ax, np.concatenate([us for _, us in by_path.values()]), "µs per launch")
+        ax.grid(True, which="major", alpha=0.35)
+        ax.grid(True, which="minor", alpha=0.12)
+
+    if module:
+        plot_module(axes[-1], module, style)
+    legends(legend_ax, [("launch API", *colour_handles(colours)),
+                        ("file", *file_handles(sources, bars=bool(module)))])
     return fig
 
 
-def plot_saxpy(sources: list[Source]) -> Figure:
-    fig = Figure(figsize=(11, 6))
-    ax = fig.add_subplot()
-    for index, (result, suffix) in enumerate(sources):
-        for variant, (n, gbps) in sweeps(result, "saxpy", GBPS).items():
-            ax.plot(n, gbps, marker="o", markersize=3, label=variant + suffix)
-        peaks = [b.values["peak_bytes_per_second"] for b in result.family("saxpy")
-                 if "peak_bytes_per_second" in b.values]
-        if peaks:
-            ceiling_gbps = float(np.median(peaks)) * 1e-9
-            ax.axhline(ceiling_gbps, color="black", lw=1, ls=("--", ":", "-.")[index % 3],
-                       label=f"measured DtoD ceiling{suffix}: {ceiling_gbps:.0f} GB/s")
-    ax.set(xscale="log", xlabel="N (elements)", ylabel="bandwidth (GB/s)",
-           title="saxpy bandwidth")
-    _finish(ax)
-    return fig
+def plot_module(ax: Axes, module: dict[str, dict[str, float]], style: dict[str, Source]) -> None:
+    """One bar per (step, file): getting a kernel ready, from a cubin load to a PTX JIT."""
+    steps = list(dict.fromkeys(step for costs in module.values() for step in costs))
+    x = np.arange(len(steps))
+    width = 0.8 / len(module)
+    for index, (label, costs) in enumerate(module.items()):
+        heights = [costs.get(step, np.nan) for step in steps]
+        bars = ax.bar(x + (index - (len(module) - 1) / 2) * width, heights, width,
+                      color="0.72", edgecolor="black", lw=0.6, hatch=style[label].hatch)
+        ax.bar_label(bars, labels=[duration(h) for h in heights], fontsize=7, padding=1)
+    all_us = [us for costs in module.values() for us in costs.values()]
+    # Fixed limits: log autoscaling of bars that share one height is singular; the headroom
+    # keeps the value labels inside the axes.
+    ax.set(yscale="log", ylim=(min(all_us) / 3, max(all_us) * 6))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.set_xticks(x, steps, rotation=20, ha="right")
+    ax.set_ylabel("µs")
+    ax.set_title("getting a kernel ready (module load, JIT, first launch)", fontsize=10)
+    ax.grid(True, axis="y", which="major", alpha=0.3)
 
 
-def _module_costs(result: Result) -> dict[str, float]:
+def duration(us: float) -> str:
+    if not np.isfinite(us):
+        return ""
+    return f"{us / 1000:#.3g} ms" if us >= 1000 else f"{us:#.3g} µs"
+
+
+def module_costs(result: Result) -> dict[str, float]:
     return {b.name.split("/")[2]: b.value() for b in result.family("launch")
             if b.name.startswith("launch/module/") and b.name.count("/") == 2}
 
 
-def _grouped_bars(ax: Axes, bars: dict[str, dict[str, float]]) -> None:
-    """One bar per (label, group) pair; groups on the x axis, labels in the legend."""
-    groups = list(dict.fromkeys(g for values in bars.values() for g in values))
-    x = np.arange(len(groups))
-    width = 0.8 / max(len(bars), 1)
-    for index, (label, values) in enumerate(bars.items()):
-        heights = [values.get(g, np.nan) for g in groups]
-        ax.bar(x + (index - (len(bars) - 1) / 2) * width, heights, width, label=label)
-    ax.set_xticks(x, groups, rotation=30, ha="right")
-    _finish(ax)
+def plot_saxpy(sources: list[Source]) -> Figure:
+    fig, (gbps_ax, pct_ax), legend_ax = grid(2, "saxpy: y = a·x + y, 12 bytes per element")
+    variants = {s.label: sweeps(s.result, "saxpy", GBPS) for s in sources}
+    colours = colour_map(v for by_variant in variants.values() for v in by_variant)
+    ceilings: list[tuple[Source, float]] = []
+    for source in sources:
+        for variant, (n, gbps) in variants[source.label].items():
+            kwargs = dict(color=colours[variant], linestyle=source.linestyle,
+                          marker=source.marker, markersize=3.5)
+            gbps_ax.plot(n, gbps, **kwargs)
+            pct = sweeps(source.result, "saxpy", PCT_OF_PEAK).get(variant)
+            if pct is not None:
+                pct_ax.plot(*pct, **kwargs)
+        peaks = [b.values["peak_bytes_per_second"] for b in source.result.family("saxpy")
+                 if "peak_bytes_per_second" in b.values]
+        if peaks:
+            ceiling = float(np.median(peaks)) * 1e-9
+            ceilings.append((source, ceiling))
+            gbps_ax.axhline(ceiling, color="black", lw=1.0, linestyle=source.linestyle)
+    pct_ax.axhline(100, color="black", lw=1.0)
+
+    gbps_ax.set_title("bandwidth (black: measured DtoD ceiling)", fontsize=10)
+    value_axis(gbps_ax, np.concatenate([g for by_v in variants.values() for _, g in by_v.values()]
+                                       + [np.array([c for _, c in ceilings])]),
+               "bandwidth (GB/s)")
+    pct_ax.set_title("% of the measured DtoD ceiling", fontsize=10)
+    pct_ax.set_ylabel("% of ceiling")
+    pct_ax.set_ylim(0, 110)
+    for ax in (gbps_ax, pct_ax):
+        size_axis(ax, "N (elements)", power_of_two)
+        ax.grid(True, which="major", alpha=0.35)
+        ax.grid(True, which="minor", alpha=0.12)
+    several = len(sources) > 1
+    ceiling_labels = [f"{ceiling:.0f} GB/s" + (f" ({s.label})" if several else "")
+                      for s, ceiling in ceilings]
+    ceiling_handles = [Line2D([], [], color="black", linestyle=s.linestyle) for s, _ in ceilings]
+    legends(legend_ax, [("variant", *colour_handles(colours)),
+                        ("file", *file_handles(sources)),
+                        ("measured DtoD ceiling", ceiling_handles, ceiling_labels)])
+    return fig
 
 
-def _finish(ax: Axes) -> None:
-    ax.grid(True, which="both", alpha=0.3)
-    if ax.get_legend_handles_labels()[0]:
-        # Below the axes: a sweep of many paths would hide its own data behind the legend.
-        ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.15))
+
+def select(result: Result, pattern: re.Pattern[str] | None) -> Result:
+    if pattern is None:
+        return result
+    kept = {name: b for name, b in result.benchmarks.items() if pattern.search(name)}
+    return Result(result.path, result.context, kept)
 
 
-def with_family(results: list[Result], suffixes: list[str], family: str,
-                filename: str) -> list[Source]:
-    present = [(r, s) for r, s in zip(results, suffixes) if r.family(family)]
-    for result in results:
-        if not result.family(family):
-            print(f"plot.py: {result.path} has no {family} benchmarks", file=sys.stderr)
-    if not present:
-        print(f"plot.py: skipping {filename}: no {family} benchmarks", file=sys.stderr)
-    return present
+def draw(sources: list[Source], output_dir: Path) -> list[str]:
+    """Write every figure there is data for; returns the notes on what was left out."""
+    notes = []
+    present = {family: [s for s in sources if s.result.family(family)] for family in FAMILIES}
+    for family, with_family in present.items():
+        for source in sources:
+            if source not in with_family:
+                notes.append(f"plot.py: {source.result.path} has no {family} benchmarks")
+    if not any(present.values()):
+        files = ", ".join(str(s.result.path) for s in sources)
+        raise PlotError(f"nothing to plot: no copy, launch or saxpy benchmark in {files}")
+    prepare(output_dir)
+
+    if present["copy"]:
+        series = copy_series(present["copy"])
+        table = fit_table(series)
+        write_stdout(table + "\n")
+        write_text(output_dir / FIT_TABLE_NAME, table + "\n")
+        save(plot_copy(series, present["copy"]), output_dir / FIGURE_NAMES["copy"])
+    if present["launch"]:
+        save(plot_launch(present["launch"]), output_dir / FIGURE_NAMES["launch"])
+    if present["saxpy"]:
+        save(plot_saxpy(present["saxpy"]), output_dir / FIGURE_NAMES["saxpy"])
+    return notes
+
+
+def prepare(output_dir: Path) -> None:
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise PlotError(f"{output_dir}: exists and is not a folder") from None
+    except OSError as e:
+        raise PlotError(f"{output_dir}: cannot create the output folder ({e.strerror})") from None
+
+
+def write_text(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise PlotError(f"{path}: cannot write ({e.strerror})") from None
+    write_stdout(f"wrote {path}\n")
 
 
 def save(fig: Figure, path: Path) -> None:
-    fig.savefig(path, dpi=110, bbox_inches="tight")
-    print(f"wrote {path}")
+    try:
+        fig.savefig(path, dpi=DPI)
+    except OSError as e:
+        raise PlotError(f"{path}: cannot write ({e.strerror})") from None
+    write_stdout(f"wrote {path}\n")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = OneLineArgumentParser(description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("results", nargs="+", type=Path, metavar="RESULT.json",
                         help="gpubench JSON (Google Benchmark --benchmark_out_format=json)")
     parser.add_argument("-o", "--output-dir", type=Path, required=True, metavar="DIR",
-                        help="folder for the PNGs (created if missing)")
+                        help="folder for the PNGs and copy_fit.txt (created if missing)")
+    parser.add_argument("--filter", metavar="REGEX",
+                        help="plot only benchmarks whose name (without Google Benchmark's "
+                             "suffixes) this regular expression matches, e.g. '^copy/(HtoD|DtoH)'")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        results = [load(path) for path in args.results]
-    except GpubenchJsonError as e:
-        print(f"plot.py: {e}", file=sys.stderr)
-        return 2
-    suffixes = file_suffixes(results)
-    args.output_dir.mkdir(parents=True, exist_ok=True)
-
-    if copies := with_family(results, suffixes, "copy", "copy_bandwidth.png"):
-        series = copy_series(copies)
-        print(fit_table(series))
-        save(plot_copy(series), args.output_dir / "copy_bandwidth.png")
-    if launches := with_family(results, suffixes, "launch", "launch_cost.png"):
-        save(plot_launch(launches), args.output_dir / "launch_cost.png")
-    if saxpys := with_family(results, suffixes, "saxpy", "saxpy_bandwidth.png"):
-        save(plot_saxpy(saxpys), args.output_dir / "saxpy_bandwidth.png")
+        pattern = re.compile(args.filter) if args.filter is not None else None
+    except re.error as e:
+        return script_error("plot.py", f"--filter={args.filter}: not a regular expression ({e})")
+    try:
+        results = [select(load(path), pattern) for path in args.results]
+        if pattern is not None and not any(r.benchmarks for r in results):
+            raise PlotError(f"--filter={args.filter} matches no benchmark")
+        notes = draw(make_sources(results), args.output_dir)
+    except PlotError as e:
+        return script_error("plot.py", str(e))
+    except (GpubenchJsonError, OSError) as e:
+        return script_error("plot.py", e)
+    for note in notes:
+        print(note, file=sys.stderr)
     return 0
 
 
