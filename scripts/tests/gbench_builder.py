@@ -7,6 +7,7 @@ run_name + "_" + aggregate_name. `with_repetitions` and `scaled` reshape a commi
 """
 
 import json
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -172,4 +173,120 @@ def document(entries: list[dict[str, Any]], gpu_name: str = "NVIDIA H200",
 
 def write_json(path: Path, doc: Any) -> Path:
     path.write_text(json.dumps(doc, indent=1))
+    return path
+
+
+# Unusable result files, one per kind of problem, for the loader's and the scripts' tests:
+# (id, what the file holds, the GpubenchJsonError subclass load raises). The content is text,
+# bytes, MISSING (no file) or DIRECTORY (a folder at the path).
+MISSING, DIRECTORY = object(), object()
+
+
+def _good_entry(**fields: Any) -> dict[str, Any]:
+    entry = launch_run("driver", "submit", 0, 2.0)[0]
+    entry.update(fields)
+    return entry
+
+
+def _with_entry(**fields: Any) -> str:
+    return json.dumps(document([_good_entry(**fields)]))
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def _raw_real_time(token: str) -> str:
+    """A document whose real_time is `token` verbatim (NaN, 1e999, a 400-digit integer)."""
+    return _with_entry(real_time=123.25).replace("123.25", token)
+
+
+def bad_results() -> list[tuple[str, Any, str]]:
+    good = document(launch_run("driver", "submit", 0, 2.0))
+    failed = _good_entry(error_occurred=True, error_message="no GPU")
+    return [
+        ("missing file", MISSING, "MissingFileError"),
+        ("directory", DIRECTORY, "MissingFileError"),
+        ("empty file", "", "EmptyFileError"),
+        ("whitespace only", " \n\t\n", "EmptyFileError"),
+        ("invalid JSON", "{not json", "InvalidJsonError"),
+        ("truncated JSON", json.dumps(good)[:-20], "InvalidJsonError"),
+        ("not UTF-8", b"\xff\xfe{\x00}", "InvalidJsonError"),
+        ("deeply nested JSON", _nested(100_000), "InvalidJsonError"),
+        ("deeply nested field", _with_entry(label=0).replace("0}", _nested(100_000) + "}"),
+         "InvalidJsonError"),
+        # Python >= 3.10.7 refuses to parse such an integer; before, float() overflows.
+        ("integer past the digit limit", _raw_real_time("9" * 5000),
+         "InvalidJsonError" if hasattr(sys, "get_int_max_str_digits") else "BadValueError"),
+        ("JSON list", json.dumps([1, 2]), "NotGpubenchError"),
+        ("JSON string", json.dumps("gpubench"), "NotGpubenchError"),
+        ("JSON null", "null", "NotGpubenchError"),
+        ("JSON number", "5", "NotGpubenchError"),
+        ("no context", json.dumps({"benchmarks": []}), "NotGpubenchError"),
+        ("no gpubench_version", json.dumps({"context": {}, "benchmarks": []}),
+         "NotGpubenchError"),
+        ("benchmarks an object", json.dumps({**good, "benchmarks": {}}), "WrongTypeError"),
+        ("context a list", json.dumps({**good, "context": []}), "WrongTypeError"),
+        ("context a string", json.dumps({**good, "context": "H200"}), "WrongTypeError"),
+        ("gpu_name a number", json.dumps({**good, "context": {**good["context"],
+                                                               "gpu_name": 5}}),
+         "WrongTypeError"),
+        ("gpubench_version null", json.dumps({**good, "context": {**good["context"],
+                                                                  "gpubench_version": None}}),
+         "WrongTypeError"),
+        ("entry a number", json.dumps({**good, "benchmarks": [3]}), "MalformedResultError"),
+        ("entry without name", json.dumps({**good, "benchmarks": [{"real_time": 1.0}]}),
+         "MalformedResultError"),
+        ("name a number", _with_entry(name=5), "WrongTypeError"),
+        ("run_name a number", _with_entry(run_name=5), "WrongTypeError"),
+        ("time_unit an object", _with_entry(time_unit={}), "WrongTypeError"),
+        ("run_type a list", _with_entry(run_type=["iteration"]), "WrongTypeError"),
+        ("real_time a string", _with_entry(real_time="2.0"), "WrongTypeError"),
+        ("real_time '+nan'", _with_entry(real_time="+nan"), "WrongTypeError"),
+        ("us_per_launch true", _with_entry(us_per_launch=True), "WrongTypeError"),
+        ("bytes_per_second null", _with_entry(bytes_per_second=None), "WrongTypeError"),
+        ("repetitions a string", _with_entry(repetitions="5"), "WrongTypeError"),
+        ("iterations negative", _with_entry(iterations=-1), "WrongTypeError"),
+        ("iterations past int64", _with_entry(iterations=2**64), "WrongTypeError"),
+        ("error_occurred a string", _with_entry(error_occurred="yes"), "WrongTypeError"),
+        ("unknown time_unit", _with_entry(time_unit="fortnights"), "MalformedResultError"),
+        ("unknown run_type", _with_entry(run_type="warmup"), "MalformedResultError"),
+        ("no real_time", json.dumps({**good, "benchmarks": [
+            {k: v for k, v in _good_entry().items() if k != "real_time"}]}),
+         "MalformedResultError"),
+        ("NaN", _raw_real_time("NaN"), "BadValueError"),
+        ("Infinity", _raw_real_time("Infinity"), "BadValueError"),
+        ("-Infinity", _raw_real_time("-Infinity"), "BadValueError"),
+        ("1e999", _raw_real_time("1e999"), "BadValueError"),
+        ("NaN counter", _with_entry(us_per_launch=123.25).replace("123.25", "NaN"),
+         "BadValueError"),
+        ("integer too large for a float", _raw_real_time("9" * 400), "BadValueError"),
+        ("zero time", _with_entry(real_time=0.0), "BadValueError"),
+        ("negative bandwidth", _with_entry(bytes_per_second=-5e9), "BadValueError"),
+        ("no benchmarks", json.dumps({**good, "benchmarks": []}), "NoBenchmarksError"),
+        ("every benchmark failed", json.dumps({**good, "benchmarks": [failed]}),
+         "NoBenchmarksError"),
+        ("same entry twice", json.dumps({**good, "benchmarks": [_good_entry(), _good_entry()]}),
+         "DuplicateBenchmarkError"),
+        ("same run twice without indices", json.dumps({**good, "benchmarks": [
+            {"name": "launch/x/submit/params:0", "real_time": 1.0},
+            {"name": "launch/x/submit/params:0", "real_time": 2.0}]}),
+         "DuplicateBenchmarkError"),
+        ("same name once suffixes are stripped", json.dumps({**good, "benchmarks": [
+            _good_entry(), _good_entry(name="launch/driver/submit/params:0/real_time",
+                                       run_name="launch/driver/submit/params:0/real_time")]}),
+         "DuplicateBenchmarkError"),
+        ("same aggregate twice", json.dumps({**good, "benchmarks": 2 * launch_run(
+            "driver", "submit", 0, [2.0, 2.1], aggregates_only=True)}),
+         "DuplicateBenchmarkError"),
+    ]
+
+
+def write_bad(path: Path, content: Any) -> Path:
+    if content is DIRECTORY:
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not MISSING:
+        path.write_text(content)
     return path

@@ -1,8 +1,12 @@
-import json
+import argparse
+from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
-from gbench_builder import copy_run, document, launch_run, module_run, run_entries, write_json
+from conftest import H200
+from gbench_builder import (bad_results, copy_run, document, launch_run, module_run,
+                            run_entries, write_bad, write_json)
 
 import gpubench_json as gj
 
@@ -71,19 +75,95 @@ def test_primary_metric_per_family(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("content", "error"), [
-    (None, gj.MissingFileError),
-    ("", gj.EmptyFileError),
-    ("  \n", gj.EmptyFileError),
-    ("{not json", gj.InvalidJsonError),
-    (json.dumps([1, 2]), gj.NotGpubenchError),
-    (json.dumps({"context": {}, "benchmarks": []}), gj.NotGpubenchError),
-    (json.dumps({"context": {"gpubench_version": "1"}, "benchmarks": [3]}),
-     gj.MalformedResultError),
-])
-def test_load_rejects_bad_input(tmp_path: Path, content: str | None, error: type) -> None:
-    path = tmp_path / "bad.json"
-    if content is not None:
-        path.write_text(content)
-    with pytest.raises(error) as info:
+    pytest.param(content, error, id=name) for name, content, error in bad_results()])
+def test_load_rejects_bad_input(tmp_path: Path, content: object, error: str) -> None:
+    path = write_bad(tmp_path / "bad.json", content)
+    with pytest.raises(gj.GpubenchJsonError) as info:
         gj.load(path)
-    assert "\n" not in str(info.value) and str(path) in str(info.value)
+    assert type(info.value).__name__ == error
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"{path}: ") and len(message) < 300
+
+
+def test_error_classes_share_one_base() -> None:
+    for name in ("MissingFileError", "EmptyFileError", "InvalidJsonError", "NotGpubenchError",
+                 "MalformedResultError", "WrongTypeError", "BadValueError",
+                 "DuplicateBenchmarkError", "NoBenchmarksError"):
+        assert issubclass(getattr(gj, name), gj.GpubenchJsonError)
+    assert issubclass(gj.WrongTypeError, gj.MalformedResultError)
+
+
+def test_no_benchmarks_allowed_when_asked(tmp_path: Path) -> None:
+    path = write_json(tmp_path / "empty.json", document([]))
+    assert gj.load(path, require_benchmarks=False).benchmarks == {}
+
+
+def test_repetitions_without_indices_up_to_their_count(tmp_path: Path) -> None:
+    entries = [{k: v for k, v in e.items() if k != "repetition_index"}
+               for e in launch_run("driver", "submit", 0, [2.0, 3.0, 4.0])]
+    bench = load_entries(tmp_path, entries).benchmarks["launch/driver/submit/params:0"]
+    assert sorted(bench.repetition_values()) == pytest.approx([2.0, 3.0, 4.0])
+
+
+def test_failed_runs_are_not_checked(tmp_path: Path) -> None:
+    failed = run_entries("launch/module/ptx_jit/manual_time", [{"real_time": 0.0}])
+    failed[0].update(error_occurred=True, error_message="no PTX", time_unit="?")
+    result = load_entries(tmp_path, module_run("cubin_load", 2.0) + failed)
+    assert list(result.benchmarks) == ["launch/module/cubin_load"]
+
+
+def test_spread_aggregates_may_be_zero(tmp_path: Path) -> None:
+    steady = load_entries(tmp_path, launch_run("driver", "submit", 0, [2.0, 2.0, 2.0],
+                                               aggregates_only=True))
+    bench = steady.benchmarks["launch/driver/submit/params:0"]
+    assert bench.cv_pct() == (0.0, 3)
+
+
+def test_cv_pct_from_repetitions_or_the_cv_aggregate(tmp_path: Path) -> None:
+    reps = [50.0, 51.0, 49.0, 50.5]
+    expected = 100 * np.std(reps, ddof=1) / np.mean(reps)
+    for aggregates_only in (False, True):
+        result = load_entries(tmp_path, copy_run("HtoD", "pinned", "async", 1024, reps,
+                                                 aggregates_only=aggregates_only))
+        cv, count = result.benchmarks["copy/HtoD/pinned/async/1024"].cv_pct()
+        assert cv == pytest.approx(expected) and count == 4
+    single = load_entries(tmp_path, copy_run("HtoD", "pinned", "async", 1024, 50.0))
+    assert single.benchmarks["copy/HtoD/pinned/async/1024"].cv_pct() is None
+
+
+def test_context_text(tmp_path: Path) -> None:
+    doc = document(launch_run("driver", "submit", 0, 2.0), pcie_link="Gen5 x16")
+    doc["context"].update(load_avg=[1.5, 0.25], nested=[[[[1]]]], num_cpus=16)
+    result = gj.load(write_json(tmp_path / "r.json", doc))
+    assert result.context_text("pcie_link") == "Gen5 x16"
+    assert result.context_text("load_avg") == "[1.5,0.25]"
+    assert result.context_text("num_cpus") == "16"
+    assert result.context_text("absent") is None
+    assert (result.gpu_name, result.driver_version, result.cuda_version) == \
+        ("NVIDIA H200", "570.86.15", "12080")
+
+
+@pytest.mark.parametrize("path", sorted(H200.glob("*.json")) + sorted(H200.glob("*/*.json")),
+                         ids=lambda p: p.name)
+def test_committed_results_load(path: Path) -> None:
+    result = gj.load(path)
+    assert result.benchmarks and result.context["gpu_name"] == "NVIDIA H200"
+    for bench in result.benchmarks.values():
+        assert bench.value() > 0
+
+
+@pytest.mark.parametrize(("text", "option", "accepted"), [
+    ("5", gj.positive_finite, 5.0), ("0.5", gj.positive_finite, 0.5),
+    ("nan", gj.positive_finite, None), ("inf", gj.positive_finite, None),
+    ("-1", gj.positive_finite, None), ("0", gj.positive_finite, None),
+    ("five", gj.positive_finite, None),
+    ("0.05", gj.open_unit_interval, 0.05), ("0", gj.open_unit_interval, None),
+    ("1", gj.open_unit_interval, None), ("2", gj.open_unit_interval, None),
+    ("nan", gj.open_unit_interval, None), ("-0.1", gj.open_unit_interval, None),
+])
+def test_option_ranges(text: str, option: Callable[[str], float], accepted: float | None) -> None:
+    if accepted is None:
+        with pytest.raises(argparse.ArgumentTypeError):
+            option(text)
+    else:
+        assert option(text) == accepted

@@ -1,0 +1,172 @@
+"""Every script over unusable input: one line `<script>: <file>: <problem>` on stderr, nothing on
+stdout, exit status 2, never a traceback. The kinds of bad file are gbench_builder.bad_results;
+the scripts' own options and output paths are tested here.
+
+Most cases call the script's main() in this process (a script run is a second of imports);
+a sample runs each script as a process, as a user does."""
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import SCRIPTS, RunScript
+from gbench_builder import bad_results, document, launch_run, write_bad, write_json
+
+BAD = [pytest.param(content, id=name) for name, content, _ in bad_results()]
+
+
+@pytest.fixture
+def good(tmp_path: Path) -> Path:
+    return write_json(tmp_path / "good.json",
+                      document(launch_run("driver", "submit", 0, [2.0, 2.1, 1.9])))
+
+
+def assert_one_line(proc: subprocess.CompletedProcess[str], script: str,
+                    names: object = None) -> None:
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and proc.stderr.endswith("\n"), proc.stderr
+    assert proc.stderr.startswith(f"{script}: "), proc.stderr
+    assert "Traceback" not in proc.stderr
+    if names is not None:
+        assert proc.stderr.startswith(f"{script}: {names}"), proc.stderr
+
+
+@pytest.fixture
+def run_main(capsys: pytest.CaptureFixture[str]) -> RunScript:
+    """Runs a script's main() here, as run_script runs the script as a process: an exception
+    other than SystemExit fails the test, as a traceback would."""
+    def run(script: str, *args: object) -> subprocess.CompletedProcess[str]:
+        main = importlib.import_module(script.removesuffix(".py")).main
+        capsys.readouterr()
+        try:
+            status = main([str(a) for a in args])
+        except SystemExit as exit_:
+            status = exit_.code
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess([script, *args], status, out, err)
+    return run
+
+
+# The bad file in every position a script reads one.
+SCRIPT_CALLS = {
+    "compare.py as BASE": ("compare.py", lambda bad, good, out: [bad, good]),
+    "compare.py as NEW": ("compare.py", lambda bad, good, out: [good, bad, "--markdown"]),
+    "stability.py": ("stability.py", lambda bad, good, out: [bad]),
+    "report.py as BASE": ("report.py", lambda bad, good, out: [bad, good, "-o", out]),
+    "report.py as NEW": ("report.py", lambda bad, good, out: [good, bad, "-o", out]),
+}
+
+
+@pytest.mark.parametrize("call", list(SCRIPT_CALLS))
+@pytest.mark.parametrize("content", BAD)
+def test_bad_result_file(tmp_path: Path, run_main: RunScript, good: Path, call: str,
+                         content: object) -> None:
+    script, arguments = SCRIPT_CALLS[call]
+    bad = write_bad(tmp_path / "bad.json", content)
+    out = tmp_path / "report"
+    proc = run_main(script, *arguments(bad, good, out))
+    assert_one_line(proc, script, f"{bad}: ")
+    assert not (out / "report.md").exists()
+
+
+SAMPLE = [pytest.param(content, id=name) for name, content, _ in bad_results()
+          if name in ("directory", "deeply nested JSON", "integer too large for a float",
+                      "time_unit an object", "NaN")]
+
+
+@pytest.mark.parametrize("call", list(SCRIPT_CALLS))
+@pytest.mark.parametrize("content", SAMPLE)
+def test_bad_result_file_as_a_process(tmp_path: Path, run_script: RunScript, good: Path,
+                                      call: str, content: object) -> None:
+    script, arguments = SCRIPT_CALLS[call]
+    bad = write_bad(tmp_path / "bad.json", content)
+    assert_one_line(run_script(script, *arguments(bad, good, tmp_path / "r")), script,
+                    f"{bad}: ")
+
+
+@pytest.mark.parametrize("script", ["compare.py", "report.py"])
+def test_nothing_in_common(tmp_path: Path, run_main: RunScript, good: Path,
+                           script: str) -> None:
+    other = write_json(tmp_path / "other.json",
+                       document(launch_run("graph", "submit", 0, 1.0)))
+    proc = run_main(script, good, other, "-o", tmp_path / "r") if script == "report.py" \
+        else run_main(script, good, other)
+    assert_one_line(proc, script, f"{other}: no benchmark in common with {good}")
+
+
+OPTIONS = [
+    "--threshold=nan", "--threshold=inf", "--threshold=-inf", "--threshold=-1",
+    "--threshold=0", "--threshold=abc", "--threshold=", "--alpha=0", "--alpha=1",
+    "--alpha=2", "--alpha=nan", "--alpha=-0.5", "--alpha=x", "--no-such-option",
+]
+
+
+@pytest.mark.parametrize("option", OPTIONS)
+@pytest.mark.parametrize("script", ["compare.py", "report.py"])
+def test_option_out_of_range(tmp_path: Path, run_main: RunScript, good: Path, script: str,
+                             option: str) -> None:
+    extra = ["-o", tmp_path / "r"] if script == "report.py" else []
+    proc = run_main(script, good, good, option, *extra)
+    assert_one_line(proc, script)
+    name = option.split("=")[0]
+    assert name in proc.stderr or "unrecognized" in proc.stderr
+
+
+@pytest.mark.parametrize(("script", "arguments"), [
+    ("compare.py", []), ("compare.py", ["one.json"]), ("stability.py", []),
+    ("report.py", ["a.json", "b.json"]),  # no -o
+])
+def test_missing_arguments(run_main: RunScript, script: str, arguments: list[str]) -> None:
+    assert_one_line(run_main(script, *arguments), script)
+
+
+def test_stability_without_repetitions(tmp_path: Path, run_script: RunScript) -> None:
+    single = write_json(tmp_path / "one.json", document(launch_run("driver", "submit", 0, 2.0)))
+    assert_one_line(run_script("stability.py", single), "stability.py",
+                    f"{single}: no benchmark has two or more repetitions")
+
+
+def test_report_output_exists_as_a_file(tmp_path: Path, run_script: RunScript,
+                                        good: Path) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("not a folder")
+    proc = run_script("report.py", good, good, "-o", taken)
+    assert_one_line(proc, "report.py", f"{taken}: exists and is not a directory")
+    assert taken.read_text() == "not a folder"
+
+
+@pytest.mark.parametrize("missing", ["no/such/parent", "good.json/below_a_file"])
+def test_report_output_parent_missing(tmp_path: Path, run_script: RunScript, good: Path,
+                                      missing: str) -> None:
+    target = tmp_path / missing
+    proc = run_script("report.py", good, good, "-o", target)
+    assert_one_line(proc, "report.py", f"{target}: its parent ")
+    assert not target.exists()
+
+
+def test_report_md_is_a_directory(tmp_path: Path, run_script: RunScript, good: Path) -> None:
+    (tmp_path / "r" / "report.md").mkdir(parents=True)
+    proc = run_script("report.py", good, good, "-o", tmp_path / "r")
+    assert_one_line(proc, "report.py", f"{tmp_path / 'r' / 'report.md'}: ")
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")
+def test_report_output_unwritable(tmp_path: Path, run_script: RunScript, good: Path) -> None:
+    # /proc takes no new folders, not even from root.
+    proc = run_script("report.py", good, good, "-o", "/proc/gpubench-report")
+    assert_one_line(proc, "report.py", "/proc/gpubench-report: ")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("script", ["compare.py", "stability.py", "report.py"])
+def test_stdout_that_cannot_be_written(tmp_path: Path, good: Path, script: str) -> None:
+    arguments = {"compare.py": [good, good], "stability.py": [good],
+                 "report.py": [good, good, "-o", tmp_path / "r"]}[script]
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, str(SCRIPTS / script), *map(str, arguments)],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr == f"{script}: stdout: No space left on device\n"
