@@ -31,7 +31,7 @@ from compare import (Comparison, add_comparison_options, compare, context_sectio
                      only_in_one_section, summary_section, verdict_line)
 from gpubench_json import (GBPS, LAUNCH_US, GpubenchJsonError, Metric, OneLineArgumentParser,
                            Result, script_error, write_stdout)
-from plot import sweeps
+from plot import colour_map, sweeps
 
 SCRIPT = "report.py"
 FILE_LABELS = ("BASE", "NEW")
@@ -115,7 +115,7 @@ def set_scale(ax: Axes, axis: str, values: np.ndarray) -> None:
         set_ticks([], minor=True)
 
 
-def draw_panel(ax: Axes, panel: Panel, colours: dict[str, str]) -> None:
+def draw_panel(ax: Axes, panel: Panel, colours: dict[str, tuple[float, ...]]) -> None:
     xs, ys = [], []
     for label, per_file in panel.series.items():
         for points, style in zip(per_file, FILE_STYLES):
@@ -144,13 +144,6 @@ def draw_module_bars(ax: Axes, costs: list[dict[str, float]]) -> None:
     ax.grid(True, axis="y", which="both", alpha=0.3)
 
 
-def distinct_colours(count: int) -> list[tuple[float, ...]]:
-    """tab10's ten colours, then tab20's lighter ones: the first ten paths never share a hue."""
-    tab20 = matplotlib.colormaps["tab20"]
-    palette = [tab20(i) for i in range(0, 20, 2)] + [tab20(i) for i in range(1, 20, 2)]
-    return [palette[i % len(palette)] for i in range(count)]
-
-
 def family_figure(results: tuple[Result, Result], family: str) -> Figure | None:
     panels = family_panels(results, family)
     modules = [module_costs(r) for r in results] if family == "launch" else []
@@ -164,7 +157,7 @@ def family_figure(results: tuple[Result, Result], family: str) -> Figure | None:
     fig = Figure(figsize=(width * columns, height * rows), layout="constrained")
     axes = fig.subplots(rows, columns, squeeze=False).ravel()
     labels = list(dict.fromkeys(label for p in panels for label in p.series))
-    colours = dict(zip(labels, distinct_colours(len(labels))))
+    colours = colour_map(labels)
     for ax, panel in zip(axes, panels):
         draw_panel(ax, panel, colours)
     if has_modules:
