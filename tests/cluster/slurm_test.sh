@@ -31,11 +31,11 @@ if (($# != 2)); then
   echo "usage: slurm_test.sh GPUBENCH SBATCH_SCRIPT" >&2
   exit 2
 fi
-gpubench=$(realpath "$1")
-sbatch_script=$(realpath "$2")
-for command in sbatch scontrol squeue scancel slurmctld slurmd munged mungekey python3; do
+for command in sbatch scontrol squeue scancel slurmctld slurmd munged mungekey python3 realpath; do
   command -v "$command" > /dev/null || skip "$command not found (apt-get install slurm-wlm munge)"
 done
+gpubench=$(realpath "$1")
+sbatch_script=$(realpath "$2")
 [[ $(id -u) == 0 ]] || skip "needs root: slurmd runs jobs as root here"
 
 work=$(mktemp -d /tmp/gpubench-slurm-test.XXXXXX)
@@ -160,7 +160,7 @@ check_task_result() {
     echo "ok: $tag.err holds gpubench's no-GPU line and 'exit status 1'"
   else
     local json
-    json=$(grep -l "\"slurm_job_id\": *\"$job\"" "$results"/"${node}"_GPU-*.json 2> /dev/null | head -n 1)
+    json=$(grep -l "\"slurm_job_id\": *\"$job\"" "$results"/"${node}"_GPU-*.json 2> /dev/null | head -n 1 || true)
     [[ -n $json ]] || fail "neither $tag.err with the no-GPU line nor a JSON of job $job in $results"
     echo "ok: $(basename "$json") written by job $job"
   fi
