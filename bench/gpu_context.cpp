@@ -1,11 +1,17 @@
 #include "gpu_context.hpp"
 
 #include "pci_link.hpp"
+#include "context.hpp"
 #include "session.hpp"
 #include "version.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdlib>
 
 namespace gpubench::bench {
 
@@ -31,8 +37,27 @@ ContextEntries gpu_context(const DeviceInfo& device, const std::string& driver_r
   };
 }
 
-void add_gpu_context() {
-  const Session& s = session();
+ContextEntries scheduler_context(const std::function<const char*(const char*)>& getenv) {
+  ContextEntries entries;
+  std::array<char, 256> host{};
+  if (gethostname(host.data(), host.size() - 1) == 0) {
+    entries.emplace_back("host_name", host.data());
+  }
+  // Slurm's job and node, and the node and pod a Kubernetes manifest passes in through the
+  // downward API: where a fleet of result files came from.
+  for (const auto& [key, variable] :
+       {std::pair{"slurm_job_id", "SLURM_JOB_ID"}, std::pair{"slurm_node", "SLURMD_NODENAME"},
+        std::pair{"slurm_proc_id", "SLURM_PROCID"}, std::pair{"k8s_node", "NODE_NAME"},
+        std::pair{"k8s_pod", "POD_NAME"}}) {
+    if (const char* value = getenv(variable); value != nullptr && *value != '\0') {
+      entries.emplace_back(key, value);
+    }
+  }
+  return entries;
+}
+
+void add_gpu_context(const std::vector<int>& devices) {
+  const Session& s = session(devices.front());
   const std::string& bus_id = s.device().pci_bus_id;
   const Nvml* nvml = s.nvml();
   // NVML knows the link even inside VMs whose sysfs shows an emulated bridge; sysfs otherwise.
@@ -47,9 +72,21 @@ void add_gpu_context() {
                    runtime_version(), link)) {
     benchmark::AddCustomContext(key, value);
   }
-  benchmark::AddCustomContext("saxpy_l2", to_string(s.l2()));
   benchmark::AddCustomContext("host_numa_node", s.numa_placement());
   benchmark::AddCustomContext("gpu_state_before", gpu_state());
+  benchmark::AddCustomContext("gpu_count", std::to_string(device_count()));
+  benchmark::AddCustomContext("selected_devices", fmt::format("{}", fmt::join(devices, ",")));
+  // With several devices, the keys above describe the first; each has its own line too.
+  if (devices.size() > 1) {
+    for (const int ordinal : devices) {
+      const DeviceInfo& d = session(ordinal).device();
+      benchmark::AddCustomContext(fmt::format("device_{}", ordinal),
+                                  fmt::format("{}, {}, {}", d.name, d.uuid, d.pci_bus_id));
+    }
+  }
+  for (const auto& [key, value] : scheduler_context(std::getenv)) {
+    benchmark::AddCustomContext(key, value);
+  }
 }
 
 std::string gpu_state() {

@@ -2,6 +2,7 @@
 
 #include "device_info.hpp"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,8 +19,15 @@ using ContextEntries = std::vector<std::pair<std::string, std::string>>;
                                          const std::string& driver_release, int driver_version,
                                          int runtime_version, const std::string& pcie_link);
 
-// gpu_context() for the open session, plus the run's settings, added with AddCustomContext.
-void add_gpu_context();
+// Where the run happened: the host's name and, where set, the scheduler's job, node and pod
+// (Slurm's SLURM_JOB_ID, SLURMD_NODENAME, SLURM_PROCID; NODE_NAME and POD_NAME from a
+// Kubernetes manifest); `getenv` reads the environment.
+[[nodiscard]] ContextEntries scheduler_context(
+    const std::function<const char*(const char*)>& getenv);
+
+// gpu_context() for the first of `devices` (their sessions open), the device count and
+// selection, and scheduler_context(), added with AddCustomContext.
+void add_gpu_context(const std::vector<int>& devices);
 
 // The GPU's clocks, temperature and power now, or "unavailable" without NVML.
 [[nodiscard]] std::string gpu_state();

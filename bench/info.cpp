@@ -4,7 +4,7 @@
 #include "device_info.hpp"
 #include "embedded_images.hpp"
 #include "module.hpp"
-#include "runtime_kernels.hpp"
+#include "family.hpp"
 #include "sizes.hpp"
 #include "version.hpp"
 
@@ -12,7 +12,8 @@
 
 namespace gpubench::bench {
 
-void print_info(std::FILE* out, int ordinal) {
+void print_info(std::FILE* out, const std::vector<int>& devices) {
+  const int ordinal = devices.front();
   const CUdevice device = device_at(ordinal); // a bad --device fails before anything is printed
   const int count = device_count();
   fmt::print(out, "gpubench {}\ndriver supports CUDA {}, runtime CUDA {}\n{} CUDA device{}\n",
@@ -36,7 +37,7 @@ void print_info(std::FILE* out, int ordinal) {
   fmt::print(out, "  {}\n",
              format_kernel_attributes("saxpy [embedded PTX, JIT by the driver]",
                                       kernel_attributes(ptx.function("saxpy"))));
-  for (const RuntimeKernel& kernel : runtime_kernels()) {
+  for (const KernelSymbol& kernel : all_kernels()) {
     fmt::print(out, "  {}\n",
                format_kernel_attributes(kernel.name + " [runtime]",
                                         kernel_attributes(driver_function(kernel.symbol))));

@@ -1,11 +1,12 @@
 #pragma once
 
 #include <cstdio>
+#include <vector>
 
 namespace gpubench::bench {
 
-// `gpubench --info`: the devices the driver sees and, loaded on device `ordinal`, every
+// `gpubench --info`: the devices the driver sees and, loaded on the first of `devices`, every
 // embedded kernel's resource usage as the driver reports it. Throws CudaError.
-void print_info(std::FILE* out, int ordinal);
+void print_info(std::FILE* out, const std::vector<int>& devices);
 
 } // namespace gpubench::bench

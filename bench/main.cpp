@@ -1,23 +1,32 @@
-#include "benchmarks.hpp"
 #include "context.hpp"
 #include "cuda_error.hpp"
-#include "failures.hpp"
+#include "family.hpp"
+#include "file_reporter.hpp"
 #include "gpu_context.hpp"
 #include "info.hpp"
+#include "interrupt.hpp"
 #include "json_context.hpp"
 #include "options.hpp"
+#include "outcome.hpp"
+#include "registry.hpp"
 #include "session.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <iostream>
+#include <numeric>
+#include <regex>
 #include <string>
 #include <vector>
 
 namespace {
+
+namespace bench = gpubench::bench;
 
 constexpr int exit_failure = 1;
 constexpr int exit_usage = 2;
@@ -25,20 +34,42 @@ constexpr int exit_usage = 2;
 // Google Benchmark's default of 0.5 s per benchmark would make the full suite (hundreds of
 // copy sizes, each timed in batches plus verified) take many minutes; 0.05 s of measured time
 // still holds hundreds of batches at small sizes and several 1 GiB copies; repetitions, not
-// longer runs, give the spread (0.5 s for the host-timed benchmarks was tried on the H200 and made
-// their spread larger, not smaller: results/h200/stability/). --benchmark_min_time overrides it.
+// longer runs, give the spread (host-timed figures on a shared host move between runs of
+// seconds, so longer repetitions do not steady them: results/h200/stability/).
+// --benchmark_min_time overrides it.
 constexpr const char* default_min_time_flag = "--benchmark_min_time=0.05" GPUBENCH_MIN_TIME_UNIT;
 
+// One line on stderr. stdio, not fmt::print: a closed or full stderr must not turn an error
+// into an abort.
+void say(const std::string& message) {
+  static_cast<void>(std::fprintf(stderr, "gpubench: %s\n", message.c_str()));
+}
+
 [[noreturn]] void die(int status, const std::string& message) {
-  fmt::print(stderr, "gpubench: {}\n", message);
+  say(message);
   std::exit(status);
 }
 
-std::vector<char*> benchmark_argv(std::vector<std::string>& args) {
-  const bool has_min_time = std::any_of(args.begin(), args.end(), [](const std::string& arg) {
-    return arg.starts_with("--benchmark_min_time=");
-  });
-  if (!has_min_time) {
+std::vector<gpubench::ExtraFlag> family_flags() {
+  std::vector<gpubench::ExtraFlag> flags;
+  for (const bench::Family& family : bench::families()) {
+    for (const bench::FamilyFlag& flag : family.flags) {
+      flags.push_back({flag.name, flag.help, flag.parse});
+    }
+  }
+  return flags;
+}
+
+// Google Benchmark's arguments: listing never opens --benchmark_out (Google Benchmark would
+// truncate it), and gpubench's own run length applies unless one is given.
+std::vector<char*> benchmark_argv(const gpubench::Options& options,
+                                  std::vector<std::string>& args) {
+  if (options.list_only) {
+    std::erase_if(args, [](const std::string& arg) { return arg.starts_with("--benchmark_out"); });
+  }
+  if (std::none_of(args.begin(), args.end(), [](const std::string& arg) {
+        return arg.starts_with("--benchmark_min_time=");
+      })) {
     args.emplace_back(default_min_time_flag);
   }
   std::vector<char*> argv;
@@ -49,8 +80,8 @@ std::vector<char*> benchmark_argv(std::vector<std::string>& args) {
   return argv;
 }
 
-// The one check that turns "no driver" and "no device" into a single clear line.
-void require_device() {
+// How many devices the driver sees, or the one line why none can be used.
+int require_devices() {
   int count = 0;
   try {
     count = gpubench::device_count();
@@ -60,63 +91,174 @@ void require_device() {
   if (count == 0) {
     die(exit_failure, "no CUDA device: the driver reports none");
   }
+  return count;
 }
 
-int run(gpubench::Options& options) {
-  namespace bench = gpubench::bench;
+// The devices present without asking for a GPU: nullopt where there is no usable driver.
+std::optional<int> devices_present() {
+  try {
+    return gpubench::device_count();
+  } catch (const gpubench::CudaError&) {
+    return std::nullopt;
+  }
+}
+
+std::vector<int> first_n(int n) {
+  std::vector<int> ordinals(static_cast<std::size_t>(n));
+  std::iota(ordinals.begin(), ordinals.end(), 0);
+  return ordinals;
+}
+
+std::string filter_of(const std::vector<std::string>& args) {
+  std::string filter;
+  for (const std::string& arg : args) {
+    if (arg.starts_with("--benchmark_filter=")) {
+      filter = arg.substr(std::string("--benchmark_filter=").size());
+    }
+  }
+  return filter;
+}
+
+// Whether Google Benchmark's filter ("-" negates) selects `name`.
+bool filter_selects(const std::string& filter, const std::string& name) {
+  if (filter.empty() || filter == "all") {
+    return true;
+  }
+  const bool negated = filter.starts_with('-');
+  const std::regex pattern(negated ? filter.substr(1) : filter, std::regex::extended);
+  return std::regex_search(name, pattern) != negated;
+}
+
+void check_stdout() {
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+    die(exit_failure, "standard output could not be written");
+  }
+}
+
+const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
+
+int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flags) {
   if (options.help) {
-    fmt::print("{}\n", gpubench::usage());
-    options.benchmark_args.emplace_back("--help");
+    static_cast<void>(std::fputs(gpubench::usage(flags).c_str(), stdout));
+    check_stdout();
+    return 0;
   }
   // The PTX-load benchmark must measure the driver's JIT, not a hit in its on-disk cache.
   setenv("CUDA_CACHE_DISABLE", "1", 1);
 
-  bench::register_saxpy();
-  bench::register_launch();
-  bench::register_copy(options.sizes.value_or(bench::default_copy_sizes()));
+  // Names never depend on a device being present: without a driver a listing shows one device
+  // (or the ones named) and the peer pairs of two.
+  const std::optional<int> present = options.list_only ? devices_present() : require_devices();
+  const std::vector<int> devices = options.devices.value_or(first_n(present.value_or(1)));
+  if (present) {
+    for (const int ordinal : devices) {
+      static_cast<void>(gpubench::device_at(ordinal)); // throws out_of_range with the count
+    }
+  }
+  const std::vector<int> peer_devices =
+      devices.size() > 1 ? devices : first_n(present.value_or(2));
+  bench::Registry registry(devices, peer_devices);
+  bench::register_families(registry);
 
-  std::vector<char*> argv = benchmark_argv(options.benchmark_args);
+  std::vector<char*> argv = benchmark_argv(options, options.benchmark_args);
   int argc = static_cast<int>(argv.size()) - 1;
   benchmark::Initialize(&argc, argv.data());
   if (benchmark::ReportUnrecognizedArguments(argc, argv.data())) {
     return exit_usage;
   }
-  if (!options.list_only) {
-    require_device();
-  }
   if (options.info) {
-    bench::print_info(stdout, options.device);
+    bench::print_info(stdout, devices);
+    check_stdout();
     return 0;
   }
-  if (!options.list_only) {
-    bench::open_session(options.device, options.l2);
-    bench::add_gpu_context();
+  if (options.list_only) {
+    const std::size_t listed = benchmark::RunSpecifiedBenchmarks();
+    check_stdout();
+    return listed > 0 ? 0 : exit_failure;
   }
-  const std::size_t matched = benchmark::RunSpecifiedBenchmarks();
-  if (!options.list_only) {
-    if (const std::string out = bench::json_out_file(options.benchmark_args); !out.empty()) {
-      bench::add_json_context(out, "gpu_state_after", bench::gpu_state());
+
+  const std::string filter = filter_of(options.benchmark_args);
+  for (const bench::Registry::Note& note : registry.notes()) {
+    if (filter_selects(filter, note.example)) {
+      say(note.text);
     }
   }
-  bench::close_session();
+  std::vector<int> session_devices = devices;
+  for (const int ordinal : peer_devices) {
+    if (std::find(session_devices.begin(), session_devices.end(), ordinal) ==
+        session_devices.end()) {
+      session_devices.push_back(ordinal);
+    }
+  }
+  bench::open_sessions(session_devices);
+  bench::add_gpu_context(devices);
+  for (const bench::Family& family : bench::families()) {
+    if (family.context) {
+      for (const auto& [key, value] : family.context()) {
+        benchmark::AddCustomContext(key, value);
+      }
+    }
+  }
+
+  std::optional<bench::FileReporter> file;
+  if (options.out_given) {
+    file.emplace(options.out_format);
+  }
+  const bool json_out = options.out_given && options.out_format == "json";
+  bench::on_interrupt([&](int signal) {
+    std::cout.flush();
+    std::string where;
+    if (file) {
+      file->Finalize();
+      if (json_out) {
+        static_cast<void>(
+            bench::add_json_context(options.out_file, "interrupted", signal_name(signal)));
+      }
+      where = fmt::format("; the {} completed are in {}", file->reported(), options.out_file);
+    }
+    say(fmt::format("interrupted by {}{}", signal_name(signal), where));
+  });
+  bench::install_interrupt_handlers();
+
+  const std::size_t matched = benchmark::RunSpecifiedBenchmarks(nullptr, file ? &*file : nullptr);
+  if (json_out) {
+    static_cast<void>(
+        bench::add_json_context(options.out_file, "gpu_state_after", bench::gpu_state()));
+  }
+  bench::close_sessions();
   benchmark::Shutdown();
+  check_stdout();
+  if (file && !file->written()) {
+    die(exit_failure, fmt::format("--benchmark_out={}: could not be written", options.out_file));
+  }
+  if (const auto fault = bench::device_fault()) {
+    die(exit_failure, fmt::format("the GPU faulted and the rest of the run was skipped: {}", *fault));
+  }
   // Google Benchmark has already said when the filter matched nothing; that is no success.
   return matched > 0 && bench::failure_count() == 0 ? 0 : exit_failure;
+}
+
+std::string device_flag(const gpubench::Options& options) {
+  return options.devices ? fmt::format("--device={}", fmt::join(*options.devices, ","))
+                         : "--device=all";
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
   gpubench::Options options;
+  std::vector<gpubench::ExtraFlag> flags;
   try {
-    options = gpubench::parse_options(std::vector<std::string>(argv, argv + argc));
+    flags = family_flags();
+    options = gpubench::parse_options(std::vector<std::string>(argv, argv + argc), flags);
   } catch (const gpubench::UsageError& error) {
     die(exit_usage, error.what());
   }
   try {
-    return run(options);
+    return run(options, flags);
   } catch (const std::out_of_range& error) {
-    die(exit_failure, fmt::format("--device={}: {}", options.device, error.what()));
+    die(exit_failure, fmt::format("{}: {}", device_flag(options), error.what()));
   } catch (const std::exception& error) {
     die(exit_failure, error.what());
   }

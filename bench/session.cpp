@@ -1,40 +1,74 @@
 #include "session.hpp"
 
+#include "cuda_error.hpp"
+#include "family.hpp"
 #include "module.hpp"
 #include "numa.hpp"
-#include "runtime_kernels.hpp"
 
+#include <map>
 #include <stdexcept>
 
 namespace gpubench::bench {
 namespace {
-std::unique_ptr<Session> g_session;
+// Ordered by ordinal; the first opened is the default session.
+std::map<int, std::unique_ptr<Session>> g_sessions;
+int g_first = -1;
 } // namespace
 
-Session::Session(int ordinal, L2Mode l2)
-    : device_(query_device(ordinal)), l2_(l2),
+Session::Session(int ordinal, const std::vector<KernelSymbol>& kernels)
+    : device_(query_device(ordinal)),
       numa_placement_(bind_to_numa_node(device_.host_numa_node)), nvml_(Nvml::open()),
       context_(device_at(ordinal)) {
-  // CUDA loads kernels lazily, at their first launch, and a load waits for the device: a first
-  // launch queued behind a StreamGate would deadlock until the gate's timeout. Load them all now.
-  for (const RuntimeKernel& kernel : runtime_kernels()) {
+  make_current();
+  for (const KernelSymbol& kernel : kernels) {
     static_cast<void>(kernel_attributes(driver_function(kernel.symbol)));
   }
+}
+
+Session::~Session() {
+  // Members release their memory, events and streams in this device's context.
+  try {
+    make_current();
+  } catch (const std::exception&) {
+    // A faulted context cannot be made current; the releases below then fail quietly.
+  }
+}
+
+void Session::make_current() const {
+  context_.make_current();
+  GPUBENCH_CUDART(cudaSetDevice(device_.ordinal));
 }
 
 std::optional<GpuTelemetry> Session::telemetry() const {
   return nvml_ ? nvml_->telemetry(device_.pci_bus_id) : std::nullopt;
 }
 
-void open_session(int ordinal, L2Mode l2) { g_session = std::make_unique<Session>(ordinal, l2); }
+void open_sessions(const std::vector<int>& ordinals) {
+  const std::vector<KernelSymbol> kernels = all_kernels();
+  for (const int ordinal : ordinals) {
+    g_sessions[ordinal] = std::make_unique<Session>(ordinal, kernels);
+    if (g_first < 0) {
+      g_first = ordinal;
+    }
+  }
+  session(g_first).make_current();
+}
 
-void close_session() noexcept { g_session.reset(); }
+void close_sessions() noexcept {
+  g_sessions.clear();
+  g_first = -1;
+}
 
-Session& session() {
-  if (!g_session) {
+Session& session() { return session(g_first); }
+
+Session& session(int ordinal) {
+  const auto it = g_sessions.find(ordinal);
+  if (it == g_sessions.end()) {
     throw std::logic_error("no GPU session is open");
   }
-  return *g_session;
+  return *it->second;
 }
+
+bool has_session(int ordinal) noexcept { return g_sessions.contains(ordinal); }
 
 } // namespace gpubench::bench

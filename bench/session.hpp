@@ -2,34 +2,44 @@
 
 #include "context.hpp"
 #include "device_info.hpp"
+#include "family.hpp"
 #include "nvml.hpp"
-#include "options.hpp"
 #include "stream.hpp"
+#include "stream_gate.hpp"
 
 #include <memory>
+#include <string>
+#include <type_traits>
 #include <optional>
 #include <typeindex>
 #include <unordered_map>
+#include <vector>
 
 namespace gpubench::bench {
 
-// The process-wide fixture every benchmark shares: the device, its primary context, two
-// measurement streams and lazily built per-family state (buffers, modules, handles) that would
-// be too slow to rebuild for each of Google Benchmark's runs. Everything is released, in
-// reverse order, before the context is.
+// The fixture every benchmark on one device shares: the device, its primary context, two
+// measurement streams, the stream gate, and lazily built per-family state (buffers, modules,
+// handles) that would be too slow to rebuild for each of Google Benchmark's runs. Everything is
+// released, in reverse order, before the context is.
 class Session {
 public:
-  Session(int ordinal, L2Mode l2);
+  // Loads `kernels` (every family's and the harness's) up front: CUDA loads a kernel lazily, at
+  // its first launch, and a load waits for the device, so a first launch queued behind a
+  // StreamGate would deadlock until the gate's timeout.
+  Session(int ordinal, const std::vector<KernelSymbol>& kernels);
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   Session(Session&&) = delete;
   Session& operator=(Session&&) = delete;
-  ~Session() = default;
+  ~Session();
 
   [[nodiscard]] const DeviceInfo& device() const noexcept { return device_; }
-  [[nodiscard]] L2Mode l2() const noexcept { return l2_; }
   [[nodiscard]] CUstream stream() const noexcept { return stream_.get(); }
   [[nodiscard]] CUstream second_stream() const noexcept { return second_stream_.get(); }
+  [[nodiscard]] CUcontext context() const noexcept { return context_.get(); }
+  [[nodiscard]] StreamGate& gate() { return state<StreamGate>(); }
+  // Makes this device's context current for the driver and the runtime.
+  void make_current() const;
   // Where the host thread and its memory were placed relative to the GPU.
   [[nodiscard]] const std::string& numa_placement() const noexcept { return numa_placement_; }
   // Null where NVML is unavailable.
@@ -37,18 +47,21 @@ public:
   // The device's clocks, temperature and power now; nullopt without NVML.
   [[nodiscard]] std::optional<GpuTelemetry> telemetry() const;
 
-  // The family state of type T, built on first use with T(Session&).
+  // The family state of type T, built on first use with T(Session&) or T().
   template <typename T> T& state() {
     auto& slot = states_[std::type_index(typeid(T))];
     if (!slot) {
-      slot = std::make_shared<T>(*this);
+      if constexpr (std::is_constructible_v<T, Session&>) {
+        slot = std::make_shared<T>(*this);
+      } else {
+        slot = std::make_shared<T>();
+      }
     }
     return *std::static_pointer_cast<T>(slot);
   }
 
 private:
   DeviceInfo device_;
-  L2Mode l2_;
   std::string numa_placement_;
   std::unique_ptr<Nvml> nvml_;
   PrimaryContext context_;
@@ -58,10 +71,14 @@ private:
   std::unordered_map<std::type_index, std::shared_ptr<void>> states_;
 };
 
-// Opens the session main() runs benchmarks in; throws CudaError or std::out_of_range.
-void open_session(int ordinal, L2Mode l2);
-void close_session() noexcept;
-// The open session; throws std::logic_error when none is open.
+// Opens a session on each device in `ordinals` (the first is the default), loading every
+// registered family's kernels; throws CudaError or std::out_of_range.
+void open_sessions(const std::vector<int>& ordinals);
+void close_sessions() noexcept;
+// The open session on device `ordinal`, or the first one opened; throws std::logic_error when
+// none is open.
 [[nodiscard]] Session& session();
+[[nodiscard]] Session& session(int ordinal);
+[[nodiscard]] bool has_session(int ordinal) noexcept;
 
 } // namespace gpubench::bench

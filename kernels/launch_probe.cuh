@@ -2,18 +2,11 @@
 
 #include <cstddef>
 
-// Kernels whose only job is to prove they ran: every launch adds one to a launch counter, and a
-// launch whose parameter block arrived intact (first byte 0x5A, last byte 0xA5) also adds one to
-// an intact counter. After a benchmark both must equal the launches it made.
-struct LaunchCounts {
-  unsigned long long launched = 0;
-  unsigned long long intact = 0;
-};
-
-// Host access to the counters, which live in launch_probe.cu (device globals cannot be shared
-// across translation units without relocatable device code). Both throw gpubench::CudaError.
-LaunchCounts read_launch_counts();
-void reset_launch_counts();
+// Kernels whose only job is to prove they ran: every launch adds one to the device counter
+// gpubench_launch_count, and a launch whose parameter block arrived intact (first byte 0x5A,
+// last byte 0xA5) also adds one to gpubench_intact_count. After a benchmark both must equal the
+// launches it made. The counters live in launch_probe.cu's module; the host reaches them
+// through the Driver API (bench/launch/launch_counts.hpp).
 
 inline constexpr unsigned char payload_first_byte = 0x5A;
 inline constexpr unsigned char payload_last_byte = 0xA5;

@@ -1,7 +1,5 @@
 #include "cuda_error.hpp"
 
-#include "driver_api.hpp"
-
 #include <fmt/format.h>
 
 namespace gpubench {
@@ -13,21 +11,6 @@ CudaError::CudaError(std::string_view call, std::string_view name, std::string_v
 std::string format_cuda_error(std::string_view call, std::string_view name,
                               std::string_view description) {
   return fmt::format("{}: {} ({})", call, name, description);
-}
-
-void check(CUresult result, std::string_view call) {
-  if (result == CUDA_SUCCESS) {
-    return;
-  }
-  const char* name = nullptr;
-  const char* description = nullptr;
-  if (const DriverApi* api = loaded_driver_api()) {
-    api->cuGetErrorName(result, &name);
-    api->cuGetErrorString(result, &description);
-  }
-  const std::string fallback = fmt::format("CUresult {}", static_cast<int>(result));
-  throw CudaError(call, name != nullptr ? name : fallback,
-                  description != nullptr ? description : "unknown error", result);
 }
 
 void check(cudaError_t result, std::string_view call) {

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include <stdexcept>
@@ -24,15 +23,10 @@ private:
 [[nodiscard]] std::string format_cuda_error(std::string_view call, std::string_view name,
                                             std::string_view description);
 
-void check(CUresult result, std::string_view call);
+// Throws CudaError for a failed runtime call (driver calls are checked in driver_api.hpp).
 void check(cudaError_t result, std::string_view call);
 
 } // namespace gpubench
 
-// Checked calls. GPUBENCH_CU goes through the driver entry-point table (see driver_api.hpp), so
-// nothing links against libcuda.so.1 and the program starts on machines without a driver.
-#define GPUBENCH_CU(fn, ...)                                                                       \
-  ::gpubench::check(                                                                               \
-      ::gpubench::require_driver_function(::gpubench::driver_api().fn, #fn)(__VA_ARGS__),          \
-      #fn "(" #__VA_ARGS__ ")")
+// A checked runtime call; driver calls go through GPUBENCH_CU (driver_api.hpp).
 #define GPUBENCH_CUDART(expr) ::gpubench::check((expr), #expr)

@@ -74,3 +74,22 @@ const DriverApi& driver_api() {
 const DriverApi* loaded_driver_api() noexcept { return g_loaded.load(std::memory_order_acquire); }
 
 } // namespace gpubench
+
+namespace gpubench {
+
+void check(CUresult result, std::string_view call) {
+  if (result == CUDA_SUCCESS) {
+    return;
+  }
+  const char* name = nullptr;
+  const char* description = nullptr;
+  if (const DriverApi* api = loaded_driver_api()) {
+    api->cuGetErrorName(result, &name);
+    api->cuGetErrorString(result, &description);
+  }
+  const std::string fallback = fmt::format("CUresult {}", static_cast<int>(result));
+  throw CudaError(call, name != nullptr ? name : fallback,
+                  description != nullptr ? description : "unknown error", result);
+}
+
+} // namespace gpubench

@@ -28,9 +28,14 @@ namespace gpubench {
   X(cuDevicePrimaryCtxRelease, 11000)                                                              \
   X(cuCtxSetCurrent, 4000)                                                                         \
   X(cuCtxSynchronize, 2000)                                                                        \
+  X(cuDeviceCanAccessPeer, 4000)                                                                   \
+  X(cuDeviceGetP2PAttribute, 8000)                                                                 \
+  X(cuCtxEnablePeerAccess, 4000)                                                                   \
   X(cuModuleLoadData, 2000)                                                                        \
   X(cuModuleUnload, 2000)                                                                          \
   X(cuModuleGetFunction, 2000)                                                                     \
+  X(cuModuleGetGlobal, 3020)                                                                       \
+  X(cuFuncGetModule, 11000)                                                                        \
   X(cuLibraryLoadData, 12000)                                                                      \
   X(cuLibraryUnload, 12000)                                                                        \
   X(cuLibraryGetKernel, 12000)                                                                     \
@@ -52,6 +57,7 @@ namespace gpubench {
   X(cuMemcpyHtoDAsync, 3020)                                                                       \
   X(cuMemcpyDtoHAsync, 3020)                                                                       \
   X(cuMemcpyDtoDAsync, 3020)                                                                       \
+  X(cuMemcpyPeerAsync, 4000)                                                                       \
   X(cuMemsetD8Async, 3020)                                                                         \
   X(cuMemsetD32Async, 3020)                                                                        \
   X(cuStreamCreate, 2000)                                                                          \
@@ -96,4 +102,14 @@ template <typename Fn> Fn require_driver_function(Fn fn, const char* name) {
   return fn;
 }
 
+// Throws CudaError for a failed driver call, with the driver's name and text for the error.
+void check(CUresult result, std::string_view call);
+
 } // namespace gpubench
+
+// A checked driver call through the entry-point table, so nothing links against libcuda.so.1
+// and the program starts on machines without a driver.
+#define GPUBENCH_CU(fn, ...)                                                                       \
+  ::gpubench::check(                                                                               \
+      ::gpubench::require_driver_function(::gpubench::driver_api().fn, #fn)(__VA_ARGS__),          \
+      #fn "(" #__VA_ARGS__ ")")

@@ -1,83 +1,252 @@
 #include "options.hpp"
 
-#include "sizes.hpp"
-
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <cctype>
 #include <charconv>
-#include <string_view>
+#include <cmath>
+#include <filesystem>
+#include <regex>
 
 namespace gpubench {
 namespace {
 
-int parse_device(std::string_view value) {
+int parse_device(std::string_view flag, std::string_view value) {
   int device = 0;
   const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), device);
   if (value.empty() || error != std::errc{} || end != value.data() + value.size()) {
-    throw UsageError(fmt::format("--device={}: not a device number", value));
+    throw UsageError(fmt::format("{}: not a device number", flag));
   }
   if (device < 0) {
-    throw UsageError(fmt::format("--device={}: a device number cannot be negative", value));
+    throw UsageError(fmt::format("{}: a device number cannot be negative", flag));
   }
   return device;
 }
 
-L2Mode parse_l2(std::string_view value) {
-  if (value == "cold") {
-    return L2Mode::cold;
+std::optional<std::vector<int>> parse_devices(std::string_view flag, std::string_view value) {
+  if (value == "all") {
+    return std::nullopt;
   }
-  if (value == "warm") {
-    return L2Mode::warm;
+  std::vector<int> devices;
+  std::size_t begin = 0;
+  while (true) {
+    const std::size_t comma = value.find(',', begin);
+    const int device = parse_device(flag, value.substr(begin, comma - begin));
+    if (std::find(devices.begin(), devices.end(), device) != devices.end()) {
+      throw UsageError(fmt::format("{}: device {} is named twice", flag, device));
+    }
+    devices.push_back(device);
+    if (comma == std::string_view::npos) {
+      return devices;
+    }
+    begin = comma + 1;
   }
-  throw UsageError(fmt::format("--l2={}: expected cold or warm", value));
 }
 
-bool is_true_flag(std::string_view arg, std::string_view flag) {
-  return arg == flag || arg == fmt::format("{}=true", flag) || arg == fmt::format("{}=1", flag);
+std::string lower(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool parse_bool(std::string_view flag, std::string_view value) {
+  if (const auto parsed = parse_bool_flag(value)) {
+    return *parsed;
+  }
+  throw UsageError(fmt::format("{}: expected true or false", flag));
+}
+
+void require_one_of(std::string_view flag, std::string_view value,
+                    std::initializer_list<std::string_view> allowed) {
+  if (std::find(allowed.begin(), allowed.end(), value) == allowed.end()) {
+    throw UsageError(fmt::format("{}: expected {}", flag, fmt::join(allowed, ", ")));
+  }
+}
+
+void require_int(std::string_view flag, std::string_view value, int minimum) {
+  int number = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (value.empty() || error != std::errc{} || end != value.data() + value.size() ||
+      number < minimum) {
+    throw UsageError(fmt::format("{}: expected a whole number of at least {}", flag, minimum));
+  }
+}
+
+// A time in seconds ("0.5", "0.5s") or, for --benchmark_min_time, an iteration count ("100x").
+void require_duration(std::string_view flag, std::string_view value, bool iterations_allowed) {
+  std::string_view number = value;
+  if (iterations_allowed && number.ends_with('x')) {
+    require_int(flag, number.substr(0, number.size() - 1), 1);
+    return;
+  }
+  if (number.ends_with('s')) {
+    number.remove_suffix(1);
+  }
+  double seconds = 0.0;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), seconds);
+  if (number.empty() || error != std::errc{} || end != number.data() + number.size() ||
+      !std::isfinite(seconds) || seconds < 0.0) {
+    throw UsageError(fmt::format("{}: expected seconds (e.g. 0.5s){}", flag,
+                                 iterations_allowed ? " or iterations (e.g. 100x)" : ""));
+  }
+}
+
+void require_regex(std::string_view flag, std::string_view value) {
+  try {
+    const std::regex pattern{std::string(value), std::regex::extended};
+    static_cast<void>(pattern);
+  } catch (const std::regex_error& error) {
+    throw UsageError(fmt::format("{}: not a regular expression: {}", flag, error.what()));
+  }
+}
+
+// The output file must be writable without creating or truncating it now: an existing regular
+// file we may write, or a new name in a directory we may write.
+void require_writable_file(std::string_view flag, const std::string& path) {
+  if (path.empty()) {
+    throw UsageError(fmt::format("{}: empty file name", flag));
+  }
+  namespace fs = std::filesystem;
+  std::error_code error;
+  const fs::file_status status = fs::status(path, error);
+  if (fs::exists(status)) {
+    if (fs::is_directory(status)) {
+      throw UsageError(fmt::format("{}: is a directory", flag));
+    }
+    if (access(path.c_str(), W_OK) != 0) {
+      throw UsageError(fmt::format("{}: cannot be written: {}", flag, std::strerror(errno)));
+    }
+    return;
+  }
+  fs::path parent = fs::path(path).parent_path();
+  if (parent.empty()) {
+    parent = ".";
+  }
+  if (!fs::is_directory(parent, error)) {
+    throw UsageError(fmt::format("{}: directory {} does not exist", flag, parent.string()));
+  }
+  if (access(parent.c_str(), W_OK) != 0) {
+    throw UsageError(fmt::format("{}: directory {} cannot be written: {}", flag, parent.string(),
+                                 std::strerror(errno)));
+  }
+}
+
+// Google Benchmark's flags with their values checked, so a bad value gets gpubench's one line
+// (Google Benchmark would print its usage and exit 0, or fail only after the GPU work).
+void check_benchmark_flag(std::string_view arg, Options& options) {
+  const std::size_t equals = arg.find('=');
+  const std::string_view name = arg.substr(0, equals);
+  const std::string_view value =
+      equals == std::string_view::npos ? std::string_view{} : arg.substr(equals + 1);
+  const bool has_value = equals != std::string_view::npos;
+  const std::string flag(arg);
+  if (name == "--benchmark_list_tests") {
+    options.list_only = parse_bool(flag, value);
+  } else if (name == "--benchmark_enable_random_interleaving" ||
+             name == "--benchmark_report_aggregates_only" ||
+             name == "--benchmark_display_aggregates_only" ||
+             name == "--benchmark_counters_tabular") {
+    static_cast<void>(parse_bool(flag, value));
+  } else if (!has_value) {
+    throw UsageError(fmt::format("{}: needs a value ({}=...)", flag, name));
+  } else if (name == "--benchmark_filter") {
+    require_regex(flag, value.starts_with('-') ? value.substr(1) : value);
+  } else if (name == "--benchmark_repetitions") {
+    require_int(flag, value, 1);
+  } else if (name == "--benchmark_min_time") {
+    require_duration(flag, value, true);
+  } else if (name == "--benchmark_min_warmup_time") {
+    require_duration(flag, value, false);
+  } else if (name == "--benchmark_format") {
+    require_one_of(flag, value, {"console", "json", "csv"});
+  } else if (name == "--benchmark_out_format") {
+    require_one_of(flag, value, {"console", "json", "csv"});
+    options.out_format = value;
+  } else if (name == "--benchmark_out") {
+    options.out_file = value;
+    options.out_given = true;
+  } else if (name == "--benchmark_color") {
+    if (lower(value) != "auto" && !parse_bool_flag(value)) {
+      throw UsageError(fmt::format("{}: expected auto, true or false", flag));
+    }
+  } else if (name == "--benchmark_time_unit") {
+    require_one_of(flag, value, {"ns", "us", "ms", "s"});
+  } else if (name == "--benchmark_perf_counters") {
+    throw UsageError(fmt::format("{}: hardware performance counters are not supported", flag));
+  } else if (name == "--benchmark_context") {
+    if (value.find('=') == std::string_view::npos) {
+      throw UsageError(fmt::format("{}: expected key=value", flag));
+    }
+  } else {
+    throw UsageError(fmt::format("unknown flag '{}' (see --help)", arg));
+  }
 }
 
 } // namespace
 
-const char* to_string(L2Mode mode) { return mode == L2Mode::cold ? "cold" : "warm"; }
+std::optional<bool> parse_bool_flag(std::string_view value) {
+  const std::string v = lower(value);
+  if (v.empty() || v == "true" || v == "t" || v == "yes" || v == "y" || v == "on" || v == "1") {
+    return true;
+  }
+  if (v == "false" || v == "f" || v == "no" || v == "n" || v == "off" || v == "0") {
+    return false;
+  }
+  return std::nullopt;
+}
 
-Options parse_options(const std::vector<std::string>& args) {
+Options parse_options(const std::vector<std::string>& args,
+                      const std::vector<ExtraFlag>& extra_flags) {
   Options options;
   options.benchmark_args.push_back(args.empty() ? "gpubench" : args.front());
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     const auto value_of = [arg](std::string_view flag) { return arg.substr(flag.size()); };
-    if (arg.starts_with("--benchmark_") || arg.starts_with("--v=")) {
-      options.list_only = options.list_only || is_true_flag(arg, "--benchmark_list_tests");
+    if (arg.starts_with("--benchmark_")) {
+      check_benchmark_flag(arg, options);
+      options.benchmark_args.emplace_back(arg);
+    } else if (arg.starts_with("--v=")) {
+      require_int(arg, value_of("--v="), 0);
       options.benchmark_args.emplace_back(arg);
     } else if (arg.starts_with("--device=")) {
-      options.device = parse_device(value_of("--device="));
+      options.devices = parse_devices(arg, value_of("--device="));
     } else if (arg == "--info") {
       options.info = true;
-    } else if (arg.starts_with("--sizes=")) {
-      try {
-        options.sizes = parse_size_list(value_of("--sizes="));
-      } catch (const std::invalid_argument& error) {
-        throw UsageError(fmt::format("--sizes={}: {}", value_of("--sizes="), error.what()));
-      }
-    } else if (arg.starts_with("--l2=")) {
-      options.l2 = parse_l2(value_of("--l2="));
     } else if (arg == "--help" || arg == "-h") {
       options.help = true;
     } else {
-      throw UsageError(fmt::format("unknown flag '{}' (see --help)", arg));
+      const auto extra = std::find_if(extra_flags.begin(), extra_flags.end(), [&](const ExtraFlag& f) {
+        return arg.starts_with(f.name + "=");
+      });
+      if (extra == extra_flags.end()) {
+        throw UsageError(fmt::format("unknown flag '{}' (see --help)", arg));
+      }
+      extra->parse(value_of(extra->name + "="));
     }
+  }
+  if (options.out_given) {
+    require_writable_file("--benchmark_out=" + options.out_file, options.out_file);
   }
   return options;
 }
 
-const char* usage() {
-  return R"(usage: gpubench [--device=N] [--info] [--sizes=LIST] [--l2=cold|warm] [--benchmark_...]
-  --device=N     the CUDA device to measure (default 0)
-  --info         list the devices and the embedded kernels' resource usage, run nothing
-  --sizes=LIST   copy sizes: a list or ranges, e.g. 4K,1M,256M or 1K..1G:x2 (default 4B..1GiB, x4)
-  --l2=MODE      saxpy: flush the L2 before each timed launch (cold, default) or not (warm)
-All --benchmark_* flags are Google Benchmark's (filter, repetitions, out, out_format, ...).
-)";
+std::string usage(const std::vector<ExtraFlag>& extra_flags) {
+  std::string text =
+      "usage: gpubench [--device=N|N,M,...|all] [--info] [FAMILY FLAGS] [--benchmark_...]\n"
+      "  --device=LIST  the CUDA devices to measure (default 0); with several, each benchmark\n"
+      "                 runs on each, named .../device:N\n"
+      "  --info         list the devices, their links and the embedded kernels' resource usage\n";
+  for (const ExtraFlag& flag : extra_flags) {
+    text += fmt::format("  {:<14} {}\n", flag.name + "=...", flag.help);
+  }
+  text += "All --benchmark_* flags are Google Benchmark's (filter, repetitions, out, out_format, ...).\n";
+  return text;
 }
 
 } // namespace gpubench

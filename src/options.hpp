@@ -1,27 +1,33 @@
 #pragma once
 
-#include <cstddef>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpubench {
 
-// Whether saxpy's timed iterations start with a cold L2 (flushed) or a warm one.
-enum class L2Mode { cold, warm };
-
-[[nodiscard]] const char* to_string(L2Mode mode);
+// A flag a benchmark family owns ("--sizes"), parsed by its own function (throws UsageError).
+struct ExtraFlag {
+  std::string name;
+  std::string help;
+  std::function<void(std::string_view value)> parse;
+};
 
 // gpubench's own flags; everything that starts with --benchmark_ (and --v) is Google
-// Benchmark's and is passed through untouched in `benchmark_args`, after the program name.
+// Benchmark's, checked here so a bad value is one line before any GPU work, and passed on in
+// `benchmark_args`, after the program name.
 struct Options {
-  int device = 0;
+  // The devices to measure: --device=N, --device=N,M,... (nullopt: --device=all).
+  std::optional<std::vector<int>> devices = std::vector<int>{0};
   bool info = false;
   bool help = false;
-  bool list_only = false; // --benchmark_list_tests: needs no GPU
-  std::optional<std::vector<std::size_t>> sizes;
-  L2Mode l2 = L2Mode::cold;
+  bool list_only = false;          // --benchmark_list_tests: needs no GPU
+  bool out_given = false;
+  std::string out_file;            // --benchmark_out
+  std::string out_format = "json"; // --benchmark_out_format
   std::vector<std::string> benchmark_args;
 };
 
@@ -31,8 +37,13 @@ public:
 };
 
 // Throws UsageError with a one-line message naming the flag and what is wrong with it.
-[[nodiscard]] Options parse_options(const std::vector<std::string>& args);
+[[nodiscard]] Options parse_options(const std::vector<std::string>& args,
+                                    const std::vector<ExtraFlag>& extra_flags = {});
 
-[[nodiscard]] const char* usage();
+// Google Benchmark's reading of a boolean flag's value ("", "true", "yes", "1", "on" ... are
+// true; "false", "no", "0", "off" ... false); nullopt for anything else.
+[[nodiscard]] std::optional<bool> parse_bool_flag(std::string_view value);
+
+[[nodiscard]] std::string usage(const std::vector<ExtraFlag>& extra_flags = {});
 
 } // namespace gpubench

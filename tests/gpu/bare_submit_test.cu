@@ -5,7 +5,8 @@
 #include "gpu_test.hpp"
 #include "launch_probe.cuh"
 #include "median.hpp"
-#include "runtime_kernels.hpp"
+#include "family.hpp"
+#include "launch_counts.hpp"
 
 #include <chrono>
 #include <cstdio>

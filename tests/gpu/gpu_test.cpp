@@ -1,10 +1,13 @@
 #include "gpu_test.hpp"
 
-#include "benchmarks.hpp"
+#include "copy_sizes.hpp"
 #include "cuda_error.hpp"
+#include "registry.hpp"
 #include "session.hpp"
 
 #include <benchmark/benchmark.h>
+
+#include <numeric>
 
 namespace gpubench::testing {
 
@@ -72,10 +75,20 @@ void initialize_once() {
     }
     int argc = static_cast<int>(argv.size());
     benchmark::Initialize(&argc, argv.data());
-    bench::register_saxpy();
-    bench::register_launch();
-    bench::register_copy({4, 4096, std::size_t{1} << 20U, std::size_t{64} << 20U});
-    bench::open_session(0, L2Mode::cold);
+    // Every family, as main registers them, on device 0 (peer pairs over every device present),
+    // copies at a size below a page, a page, and sizes where the copy engines' bulk path starts.
+    for (const bench::Family& family : bench::families()) {
+      for (const bench::FamilyFlag& flag : family.flags) {
+        if (flag.name == "--sizes") {
+          flag.parse("4,4K,1M,64M");
+        }
+      }
+    }
+    std::vector<int> all(static_cast<std::size_t>(device_count()));
+    std::iota(all.begin(), all.end(), 0);
+    bench::Registry registry({0}, all);
+    bench::register_families(registry);
+    bench::open_sessions(all);
     return true;
   }();
   static_cast<void>(initialized);
@@ -84,7 +97,7 @@ void initialize_once() {
 // Frees the benchmarks' session while the CUDA runtime is still up, not in static destruction.
 class CloseSession : public ::testing::Environment {
 public:
-  void TearDown() override { bench::close_session(); }
+  void TearDown() override { bench::close_sessions(); }
 };
 const auto* const close_session_at_exit = ::testing::AddGlobalTestEnvironment(new CloseSession);
 

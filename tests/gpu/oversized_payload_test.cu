@@ -6,7 +6,8 @@
 #include "gpu_test.hpp"
 #include "kernel_params.hpp"
 #include "launch_probe.cuh"
-#include "runtime_kernels.hpp"
+#include "family.hpp"
+#include "launch_counts.hpp"
 
 #include <string>
 #include <vector>
@@ -29,7 +30,7 @@ TEST_F(OversizedPayload, IsRefusedWithAnErrorNamingTheCallAndTheStreamStaysUsabl
   const CUfunction function =
       bench::driver_function(reinterpret_cast<const void*>(launch_probe_32764));
   GPUBENCH_CU(cuStreamSynchronize, stream());
-  reset_launch_counts();
+  bench::reset_launch_counts();
 
   try {
     launch_packed(function, stream(), sizeof(Payload<32764>) + 4);
@@ -41,7 +42,7 @@ TEST_F(OversizedPayload, IsRefusedWithAnErrorNamingTheCallAndTheStreamStaysUsabl
 
   launch_packed(function, stream(), sizeof(Payload<32764>));
   GPUBENCH_CU(cuStreamSynchronize, stream());
-  const LaunchCounts counts = read_launch_counts();
+  const bench::LaunchCounts counts = bench::read_launch_counts();
   EXPECT_EQ(counts.launched, 1U) << "the refused launch must not have run";
   EXPECT_EQ(counts.intact, 1U);
 }

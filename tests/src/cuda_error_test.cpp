@@ -1,4 +1,5 @@
 #include "cuda_error.hpp"
+#include "driver_api.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,17 +1,16 @@
 // launch/module/<step>: what it costs to get a kernel ready before its first launch: loading the
 // embedded fatbin (cuModuleLoadData), JIT-compiling PTX for the same kernel, loading a library
 // lazily (cuLibraryLoadData), and the first launch after a load. Host clock (UseManualTime).
-#include "benchmarks.hpp"
+#include "module_load.hpp"
+
 #include "driver_api.hpp"
 #include "embedded_images.hpp"
-#include "failures.hpp"
-#include "measure.hpp"
+#include "harness.hpp"
 #include "memory.hpp"
 #include "module.hpp"
 #include "random_fill.hpp"
+#include "registry.hpp"
 #include "saxpy_reference.hpp"
-#include "session.hpp"
-#include "timed_loop.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -60,66 +59,66 @@ void launch_small_saxpy(CUfunction function, CUstream stream, const DeviceBuffer
   GPUBENCH_CU(cuLaunchKernel, function, 1, 1, 1, block_threads, 1, 1, 0, stream, params, nullptr);
 }
 
+// What a step loaded, kept for the check that it works.
+struct Loaded {
+  std::optional<Module> module;
+  std::optional<Library> library;
+  std::optional<DeviceBuffer> buffer;
+  [[nodiscard]] CUfunction function() const {
+    return library ? library->function("saxpy") : module->function("saxpy");
+  }
+};
+
+// One way of getting a kernel ready: prepare() runs untimed before each load (dropping the
+// last one), load() is timed, followed by draining the stream where `wait` says so.
 struct Step {
   const char* name;
-  // Times one iteration of the step; leaves a loaded function behind for the check.
-  double (*time)(CUstream stream, std::optional<Module>& module, std::optional<Library>& library);
+  void (*prepare)(Loaded& loaded, CUstream stream);
+  void (*load)(Loaded& loaded, CUstream stream);
+  HostClock::Wait wait = HostClock::Wait::none;
 };
 
 const Step steps[] = {
-    {"cubin_load",
-     [](CUstream, std::optional<Module>& module, std::optional<Library>&) {
-       module.reset();
-       return host_seconds([&] { module.emplace(saxpy_fatbin().data()); });
-     }},
-    {"ptx_jit",
-     [](CUstream, std::optional<Module>& module, std::optional<Library>&) {
-       module.reset();
-       return host_seconds([&] { module.emplace(saxpy_ptx()); });
-     }},
-    {"library_load",
-     [](CUstream, std::optional<Module>&, std::optional<Library>& library) {
-       library.reset();
-       return host_seconds([&] { library.emplace(saxpy_fatbin().data()); });
-     }},
+    {"cubin_load", [](Loaded& l, CUstream) { l.module.reset(); },
+     [](Loaded& l, CUstream) { l.module.emplace(saxpy_fatbin().data()); }},
+    {"ptx_jit", [](Loaded& l, CUstream) { l.module.reset(); },
+     [](Loaded& l, CUstream) { l.module.emplace(saxpy_ptx()); }},
+    {"library_load", [](Loaded& l, CUstream) { l.library.reset(); },
+     [](Loaded& l, CUstream) { l.library.emplace(saxpy_fatbin().data()); }},
+    // The first launch and its synchronisation after a fresh load.
     {"first_launch",
-     [](CUstream stream, std::optional<Module>& module, std::optional<Library>&) {
-       module.reset();
-       module.emplace(saxpy_fatbin().data());
-       const DeviceBuffer buffer(block_threads * sizeof(float));
+     [](Loaded& l, CUstream stream) {
+       l.module.reset();
+       l.module.emplace(saxpy_fatbin().data());
+       if (!l.buffer) {
+         l.buffer.emplace(block_threads * sizeof(float));
+       }
        GPUBENCH_CU(cuStreamSynchronize, stream);
-       return host_seconds([&] {
-         launch_small_saxpy(module->function("saxpy"), stream, buffer);
-         GPUBENCH_CU(cuStreamSynchronize, stream);
-       });
-     }},
+     },
+     [](Loaded& l, CUstream stream) {
+       launch_small_saxpy(l.module->function("saxpy"), stream, *l.buffer);
+     },
+     HostClock::Wait::after_each},
 };
 
-void run_step(benchmark::State& state, const Step& step) {
-  const CUstream stream = session().stream();
-  std::optional<Module> module;
-  std::optional<Library> library;
-  static_cast<void>(step.time(stream, module, library)); // warm-up
+void measure_step(const Step& step, Harness& h) {
+  const CUstream stream = h.stream();
+  Loaded loaded;
+  step.prepare(loaded, stream);
   const LoopTimes times =
-      timed_loop(state, 1, [&] { return step.time(stream, module, library); });
-  const CUfunction function = library ? library->function("saxpy") : module->function("saxpy");
-  if (const auto wrong = check_saxpy(function, stream)) {
-    fail(state, *wrong);
-    return;
-  }
+      h.exec(HostClock{.ops = 1, .wait = step.wait},
+             [&] { step.load(loaded, stream); }, [&] { step.prepare(loaded, stream); });
+  Harness::verify(check_saxpy(loaded.function(), stream));
   // The median load: a JIT or loader call that the OS happens to preempt is not the typical cost.
-  state.counters["us_per_launch"] = times.median_batch_seconds * 1e6;
+  h.state().counters["us_per_launch"] = times.median_batch_seconds * 1e6;
 }
 
 } // namespace
 
-void register_module_loading() {
+void register_module_loading(Registry& registry) {
   for (const Step& step : steps) {
-    benchmark::RegisterBenchmark(
-        fmt::format("launch/module/{}", step.name).c_str(),
-        [&step](benchmark::State& state) { guarded(state, [&] { run_step(state, step); }); })
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
+    registry.add(fmt::format("launch/module/{}", step.name),
+                 [&step](Harness& h, std::int64_t) { measure_step(step, h); });
   }
 }
 

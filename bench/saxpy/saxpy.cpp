@@ -1,28 +1,26 @@
 // saxpy/<variant>/<N>: y = alpha*x + y, every way a user would run it, against the memory
 // ceiling. GPU time from events (UseManualTime); 12 bytes per element (read x, read y, write y).
-#include "benchmarks.hpp"
 #include "driver_api.hpp"
 #include "embedded_images.hpp"
-#include "failures.hpp"
-#include "graph.hpp"
-#include "measure.hpp"
+#include "family.hpp"
+#include "harness.hpp"
 #include "memory_ceiling.hpp"
 #include "module.hpp"
+#include "options.hpp"
 #include "random_fill.hpp"
+#include "registry.hpp"
+#include "saxpy.cuh"
 #include "saxpy_launchers.hpp"
 #include "saxpy_reference.hpp"
-#include "session.hpp"
 #include "sizes.hpp"
-#include "timed_loop.hpp"
 
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
-#include <memory>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace gpubench::bench {
@@ -32,6 +30,25 @@ constexpr std::size_t bytes_per_element = 3 * sizeof(float);
 constexpr int block_threads = 256;
 constexpr std::uint64_t x_seed = 0x5A5A0001;
 constexpr std::uint64_t y_seed = 0x5A5A0002;
+
+// Whether timed launches start with a cold L2 (flushed) or a warm one: --l2=cold|warm.
+enum class L2Mode { cold, warm };
+L2Mode g_l2 = L2Mode::cold;
+
+const char* to_string(L2Mode mode) { return mode == L2Mode::cold ? "cold" : "warm"; }
+
+FamilyFlag l2_flag() {
+  return {"--l2", "saxpy: flush the L2 before each timed launch (cold, default) or not (warm)",
+          [](std::string_view value) {
+            if (value == "cold") {
+              g_l2 = L2Mode::cold;
+            } else if (value == "warm") {
+              g_l2 = L2Mode::warm;
+            } else {
+              throw UsageError(fmt::format("--l2={}: expected cold or warm", value));
+            }
+          }};
+}
 
 void check_cublas(cublasStatus_t status, const char* call) {
   if (status != CUBLAS_STATUS_SUCCESS) {
@@ -49,7 +66,7 @@ struct CublasRelease {
 struct SaxpyState {
   explicit SaxpyState(Session& session)
       : module(saxpy_fatbin().data()), driver_saxpy(module.function("saxpy")),
-        flusher(static_cast<std::size_t>(session.device().l2_bytes)) {
+        l2_bytes(static_cast<std::size_t>(session.device().l2_bytes)) {
     vec4_grid = session.device().sm_count * saxpy_vec4_blocks_per_sm(block_threads);
     float a = 0.0F;
     fill_random(std::span(&a, 1), 0x5A5A0003);
@@ -90,9 +107,7 @@ struct SaxpyState {
 
   Module module;
   CUfunction driver_saxpy;
-  L2Flusher flusher;
-  StreamGate gate;
-  EventPairs events;
+  std::size_t l2_bytes;
   int vec4_grid = 0;
   float alpha = 0.0F;
   std::size_t capacity = 0;
@@ -175,115 +190,87 @@ std::optional<std::string> does_not_fit(std::size_t n) {
                      format_size(free_bytes));
 }
 
-void run_saxpy(benchmark::State& state, const Variant& variant, std::size_t n) {
-  Session& session = bench::session();
+void measure_saxpy(const Variant& variant, Harness& h, std::size_t n) {
   if (const auto why = does_not_fit(n)) {
-    skip(state, *why);
-    return;
+    throw SkipBenchmark(*why);
   }
-  auto& s = session.state<SaxpyState>();
+  auto& s = h.session().state<SaxpyState>();
   s.ensure_capacity(n);
-  const CUstream stream = session.stream();
+  const CUstream stream = h.stream();
   GPUBENCH_CU(cuMemcpyDtoDAsync, s.dy->ptr(), s.dy0->ptr(), n * sizeof(float), stream);
   if (variant.launch == launch_cublas) {
     check_cublas(cublasSetStream(s.cublas(), stream), "cublasSetStream");
   }
   const SaxpyCall call{s, stream, n};
+  const auto launch = [&] { variant.launch(call); };
 
   // Cold L2: flush before each launch while the working set (x and y) could still sit in L2.
-  const bool flush =
-      session.l2() == L2Mode::cold &&
-      n * 2 * sizeof(float) < 4 * static_cast<std::size_t>(session.device().l2_bytes);
+  // The graph variant captures a whole timed batch (flushes and event records included) and
+  // replays it, so its kernels are launched from the graph and timed as the others are.
+  const bool flush = g_l2 == L2Mode::cold && n * 2 * sizeof(float) < 4 * s.l2_bytes;
   const std::size_t batch = batch_launches(n);
-  // Each launch of a flushed batch follows its flush and sits between its own events.
-  const auto enqueue_flushed_batch = [&](Recording how) {
-    for (std::size_t i = 0; i < batch; ++i) {
-      s.flusher.flush(stream);
-      s.events.record_start(i, stream, how);
-      variant.launch(call);
-      s.events.record_stop(i, stream, how);
-    }
-  };
-  // The graph variant captures a whole timed batch, flushes and event records included, and
-  // replays it: its kernels are launched from the graph and timed exactly as the others are.
-  std::optional<GraphExec> graph;
-  if (variant.graph) {
-    graph.emplace(capture_graph(stream, [&] {
-      if (flush) {
-        enqueue_flushed_batch(Recording::in_capture);
-        return;
-      }
-      for (std::size_t i = 0; i < batch; ++i) {
-        variant.launch(call);
-      }
-    }));
-  }
-  // One run: a single launch, or a replay of the graph's whole batch; `applications` is how many
-  // saxpys it applies to y.
-  const std::size_t applications = graph ? batch : 1;
-  const auto run_once = [&] {
-    if (graph) {
-      graph->launch(stream);
-    } else {
-      variant.launch(call);
-    }
-  };
-  const auto time_batch = [&] {
-    if (!flush) {
-      return gated_batch_seconds(s.gate, stream, batch / applications, run_once);
-    }
-    if (graph) {
-      run_once();
-    } else {
-      enqueue_flushed_batch(Recording::on_stream);
-    }
-    return s.events.total_seconds(batch);
-  };
-  // Warm-up: one run on its own first, since a library's kernel (cuBLAS, Thrust) loads at its
-  // first launch and must not do so behind the gate; then a batch to settle clocks.
-  run_once();
-  GPUBENCH_CU(cuStreamSynchronize, stream);
-  static_cast<void>(time_batch());
-  const double total_seconds =
-      timed_loop(state, batch, time_batch, flush ? "l2_flushed" : "l2_not_flushed")
-          .total_seconds;
+  const std::size_t graph_ops = variant.graph ? batch : 0;
+  const LoopTimes times =
+      flush ? h.exec(FlushedOps{.ops = batch, .graph_ops = graph_ops, .label = "l2_flushed"},
+                     launch)
+            : h.exec(GpuBatches{.ops = batch, .graph_ops = graph_ops, .label = "l2_not_flushed"},
+                     launch);
 
-  // Verify one run from fresh inputs against the CPU reference, element for element.
+  // Verify one run as timed (a graph replay applies the whole batch) from fresh inputs against
+  // the CPU reference, element for element.
   GPUBENCH_CU(cuMemcpyDtoDAsync, s.dy->ptr(), s.dy0->ptr(), n * sizeof(float), stream);
-  run_once();
+  const std::size_t applications = h.run_once();
   GPUBENCH_CU(cuMemcpyDtoHAsync, s.result->data(), s.dy->ptr(), n * sizeof(float), stream);
   GPUBENCH_CU(cuStreamSynchronize, stream);
   const std::span<const float> x(s.x.data(), n);
   const std::span<const float> y0(s.y0.data(), n);
   const std::span<const float> y(reinterpret_cast<const float*>(s.result->data()), n);
   if (const auto mismatch = find_saxpy_mismatch(s.alpha, x, y0, y, applications)) {
-    fail(state, describe(*mismatch, n));
-    return;
+    throw VerificationFailure(describe(*mismatch, n));
   }
 
-  const auto iterations = static_cast<double>(state.iterations());
-  const double bytes_per_second =
-      iterations * static_cast<double>(n * bytes_per_element) / total_seconds;
-  const double peak = memory_ceiling_bytes_per_second(session);
+  benchmark::State& state = h.state();
+  const double bytes_per_second = static_cast<double>(state.iterations()) *
+                                  static_cast<double>(n * bytes_per_element) / times.total_seconds;
+  const double peak = memory_ceiling_bytes_per_second(h.session());
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(n * bytes_per_element));
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));
   state.counters["pct_of_peak"] = 100.0 * bytes_per_second / peak;
   state.counters["peak_bytes_per_second"] = peak;
 }
 
+std::vector<std::int64_t> element_counts() {
+  std::vector<std::int64_t> counts;
+  for (std::int64_t n = std::int64_t{1} << 10; n <= std::int64_t{1} << 30; n *= 4) {
+    counts.push_back(n);
+  }
+  return counts;
+}
+
+Family saxpy_family() {
+  return {
+      .name = "saxpy",
+      .order = 10,
+      .kernels = {{"saxpy", reinterpret_cast<const void*>(saxpy)},
+                  {"saxpy_vec4", reinterpret_cast<const void*>(saxpy_vec4)}},
+      .flags = {l2_flag()},
+      .declare =
+          [](Registry& registry) {
+            for (const Variant& variant : variants) {
+              registry.add(
+                  fmt::format("saxpy/{}", variant.name),
+                  [&variant](Harness& h, std::int64_t n) {
+                    measure_saxpy(variant, h, static_cast<std::size_t>(n));
+                  },
+                  {element_counts(), ""});
+            }
+          },
+      .context = [] { return std::vector<std::pair<std::string, std::string>>{{"saxpy_l2", to_string(g_l2)}}; },
+  };
+}
+
 } // namespace
 
-void register_saxpy() {
-  for (const Variant& variant : variants) {
-    for (std::size_t n = std::size_t{1} << 10; n <= std::size_t{1} << 30; n *= 4) {
-      benchmark::RegisterBenchmark(fmt::format("saxpy/{}/{}", variant.name, n).c_str(),
-                                   [&variant, n](benchmark::State& state) {
-                                     guarded(state, [&] { run_saxpy(state, variant, n); });
-                                   })
-          ->UseManualTime()
-          ->Unit(benchmark::kMicrosecond);
-    }
-  }
-}
+GPUBENCH_FAMILY(saxpy_family);
 
 } // namespace gpubench::bench

@@ -4,16 +4,17 @@
 
 namespace gpubench::bench {
 namespace {
-std::optional<int> sm_clock_mhz() {
-  const auto telemetry = session().telemetry();
+std::optional<int> sm_clock_mhz(const Session& session) {
+  const auto telemetry = session.telemetry();
   return telemetry ? std::optional<int>(telemetry->sm_clock_mhz) : std::nullopt;
 }
 } // namespace
 
-ClockWatch::ClockWatch() : start_mhz_(sm_clock_mhz()) {}
+ClockWatch::ClockWatch(const Session& session)
+    : session_(session), start_mhz_(sm_clock_mhz(session)) {}
 
 void ClockWatch::finish(benchmark::State& state, const std::string& label) const {
-  const auto end_mhz = sm_clock_mhz();
+  const auto end_mhz = sm_clock_mhz(session_);
   const bool throttled = start_mhz_ && end_mhz && *end_mhz < (1.0 - throttle_drop) * *start_mhz_;
   if (start_mhz_ && end_mhz) {
     state.counters["sm_clock_start_mhz"] = *start_mhz_;

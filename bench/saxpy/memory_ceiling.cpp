@@ -1,7 +1,7 @@
 #include "memory_ceiling.hpp"
 
 #include "driver_api.hpp"
-#include "measure.hpp"
+#include "gated_batch.hpp"
 #include "median.hpp"
 #include "session.hpp"
 
@@ -18,14 +18,15 @@ struct MemoryCeiling {
     const DeviceBuffer source(bytes);
     const DeviceBuffer destination(bytes);
     GPUBENCH_CU(cuMemsetD32Async, source.ptr(), 0x3F800000U, bytes / 4, session.stream());
-    StreamGate gate;
+    Lane lane(session.stream(), nullptr);
     const auto copy = [&] {
       GPUBENCH_CU(cuMemcpyDtoDAsync, destination.ptr(), source.ptr(), bytes, session.stream());
     };
     copy(); // warm-up
     std::vector<double> rates(5);
     for (double& rate : rates) {
-      const double seconds = gated_batch_seconds(gate, session.stream(), copies_per_batch, copy);
+      const double seconds =
+          batch_seconds(&session.gate(), std::span(&lane, 1), copies_per_batch, copy);
       rate = 2.0 * bytes * copies_per_batch / seconds;
     }
     bytes_per_second = median(std::move(rates));

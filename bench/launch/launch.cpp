@@ -1,24 +1,21 @@
 // launch/<path>/<measure>/params:<bytes>: what each way of starting a kernel costs. Every path
 // launches the same machine code (the runtime kernel's CUfunction from cudaGetFuncBySymbol),
 // so a difference between paths is the API alone. Times are host-clock (UseManualTime).
-#include "benchmarks.hpp"
 #include "driver_api.hpp"
-#include "failures.hpp"
-#include "graph.hpp"
+#include "family.hpp"
+#include "harness.hpp"
 #include "kernel_params.hpp"
+#include "launch_counts.hpp"
 #include "launch_probe.cuh"
 #include "launch_targets.hpp"
-#include "measure.hpp"
-#include "runtime_kernels.hpp"
-#include "session.hpp"
-#include "timed_loop.hpp"
+#include "module_load.hpp"
+#include "registry.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
-#include <optional>
 #include <vector>
 
 namespace gpubench::bench {
@@ -94,129 +91,108 @@ const Path paths[] = {
     {"graph", &Launcher::driver, true},
 };
 
-enum class Measure { submit, throughput, roundtrip };
-
-struct MeasureSpec {
+// How a launch is timed on the host. submit stays far below the stream's queue depth (~1000),
+// so the host never blocks on a full queue; the GPU drains the batch outside the timed region.
+// A roundtrip is one kernel and its synchronisation, so its graph holds a single launch.
+struct Measure {
   const char* name;
-  Measure measure;
-  // Kernels per timed batch. submit stays far below the stream's queue depth (~1000), so the
-  // host never blocks on a full queue; the GPU drains the batch outside the timed region.
   std::size_t batch;
+  HostClock::Wait wait;
+  std::size_t kernels_per_graph;
 };
 
-const MeasureSpec measures[] = {
-    {"submit", Measure::submit, 64},
-    {"throughput", Measure::throughput, 512},
-    {"roundtrip", Measure::roundtrip, 16},
+const Measure measures[] = {
+    {"submit", 64, HostClock::Wait::outside, 64},
+    {"throughput", 512, HostClock::Wait::after_batch, 512},
+    {"roundtrip", 16, HostClock::Wait::after_each, 1},
 };
 
-void sync(CUstream stream) { GPUBENCH_CU(cuStreamSynchronize, stream); }
+const LaunchTarget& target_of(std::int64_t bytes) {
+  for (const LaunchTarget& target : launch_targets()) {
+    if (static_cast<std::int64_t>(target.bytes) == bytes) {
+      return target;
+    }
+  }
+  throw std::logic_error("no launch probe takes this parameter size");
+}
 
-void run_launch(benchmark::State& state, const Path& path, const MeasureSpec& spec,
-                const LaunchTarget& target) {
-  const CUstream stream = session().stream();
+void measure_launch(const Path& path, const Measure& measure, const LaunchTarget& target,
+                    Harness& h) {
+  const CUstream stream = h.stream();
   Launcher launcher(target, stream);
   const auto launch = [&] { (launcher.*path.launch)(); };
 
-  sync(stream);
+  GPUBENCH_CU(cuStreamSynchronize, stream);
   reset_launch_counts();
-  std::uint64_t launches = 0;
   try {
     launch();
     GPUBENCH_CUDART(cudaGetLastError());
-    sync(stream);
-    ++launches;
+    GPUBENCH_CU(cuStreamSynchronize, stream);
   } catch (const CudaError& error) {
-    skip(state, fmt::format("this driver refuses a {}-byte parameter block on this path: {}",
-                            target.bytes, error.what()));
-    return;
+    throw SkipBenchmark(fmt::format("this driver refuses a {}-byte parameter block on this path: {}",
+                                    target.bytes, error.what()));
   }
 
-  // A roundtrip is one kernel and its synchronisation, so its graph holds a single launch.
-  const std::size_t kernels_per_graph = spec.measure == Measure::roundtrip ? 1 : spec.batch;
-  std::optional<GraphExec> graph;
-  if (path.graph) {
-    graph.emplace(capture_graph(stream, [&] {
-      for (std::size_t i = 0; i < kernels_per_graph; ++i) {
-        launch();
-      }
-    }));
-  }
-  const std::size_t calls = path.graph ? spec.batch / kernels_per_graph : spec.batch;
-  const auto submit_one = [&] {
-    if (graph) {
-      graph->launch(stream);
-    } else {
-      launch();
-    }
-  };
-  const auto time_batch = [&] {
-    double seconds = 0.0;
-    switch (spec.measure) {
-    case Measure::submit:
-      seconds = host_seconds([&] {
-        for (std::size_t i = 0; i < calls; ++i) {
-          submit_one();
-        }
-      });
-      sync(stream);
-      break;
-    case Measure::throughput:
-      seconds = host_seconds([&] {
-        for (std::size_t i = 0; i < calls; ++i) {
-          submit_one();
-        }
-        sync(stream);
-      });
-      break;
-    case Measure::roundtrip:
-      seconds = host_seconds([&] {
-        for (std::size_t i = 0; i < calls; ++i) {
-          submit_one();
-          sync(stream);
-        }
-      });
-      break;
-    }
-    GPUBENCH_CUDART(cudaGetLastError());
-    launches += spec.batch;
-    return seconds;
-  };
+  const LoopTimes times = h.exec(HostClock{.ops = measure.batch,
+                                           .wait = measure.wait,
+                                           .graph_ops = path.graph ? measure.kernels_per_graph : 0},
+                                 launch);
 
-  static_cast<void>(time_batch()); // warm-up
-  const LoopTimes times = timed_loop(state, spec.batch, time_batch);
-
-  sync(stream);
+  const std::uint64_t launches = 1 + h.ops_performed();
   const LaunchCounts counts = read_launch_counts();
   if (counts.launched != launches || counts.intact != launches) {
-    fail(state, fmt::format("{} launches made, {} kernels ran, {} saw their parameters intact",
-                            launches, counts.launched, counts.intact));
-    return;
+    throw VerificationFailure(fmt::format("{} launches made, {} kernels ran, {} saw their parameters intact",
+                                          launches, counts.launched, counts.intact));
   }
   // The median batch: a batch that an interrupt or a preempted host thread stretched is not what
   // a launch costs, and a mean over thousands of batches still moves with how many there were.
+  benchmark::State& state = h.state();
   state.counters["us_per_launch"] =
-      times.median_batch_seconds * 1e6 / static_cast<double>(spec.batch);
+      times.median_batch_seconds * 1e6 / static_cast<double>(measure.batch);
   state.SetItemsProcessed(state.iterations());
+}
+
+std::vector<std::int64_t> payload_args() {
+  std::vector<std::int64_t> args;
+  for (const LaunchTarget& target : launch_targets()) {
+    args.push_back(static_cast<std::int64_t>(target.bytes));
+  }
+  return args;
+}
+
+std::vector<KernelSymbol> probe_kernels() {
+  std::vector<KernelSymbol> kernels;
+  for (const LaunchTarget& target : launch_targets()) {
+    kernels.push_back({fmt::format("launch_probe_{}", target.bytes), target.symbol});
+  }
+  return kernels;
+}
+
+Family launch_family() {
+  return {
+      .name = "launch",
+      .order = 20,
+      .kernels = probe_kernels(),
+      .flags = {},
+      .declare =
+          [](Registry& registry) {
+            for (const Path& path : paths) {
+              for (const Measure& measure : measures) {
+                registry.add(
+                    fmt::format("launch/{}/{}", path.name, measure.name),
+                    [&path, &measure](Harness& h, std::int64_t bytes) {
+                      measure_launch(path, measure, target_of(bytes), h);
+                    },
+                    {payload_args(), "params"});
+              }
+            }
+            register_module_loading(registry);
+          },
+  };
 }
 
 } // namespace
 
-void register_launch() {
-  for (const Path& path : paths) {
-    for (const MeasureSpec& spec : measures) {
-      for (const LaunchTarget& target : launch_targets()) {
-        benchmark::RegisterBenchmark(
-            fmt::format("launch/{}/{}/params:{}", path.name, spec.name, target.bytes).c_str(),
-            [&path, &spec, &target](benchmark::State& state) {
-              guarded(state, [&] { run_launch(state, path, spec, target); });
-            })
-            ->UseManualTime()
-            ->Unit(benchmark::kMicrosecond);
-      }
-    }
-  }
-  register_module_loading();
-}
+GPUBENCH_FAMILY(launch_family);
 
 } // namespace gpubench::bench

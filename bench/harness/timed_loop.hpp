@@ -1,6 +1,7 @@
 #pragma once
 
 #include "clock_watch.hpp"
+#include "interrupt.hpp"
 #include "median.hpp"
 
 #include <benchmark/benchmark.h>
@@ -23,13 +24,15 @@ struct LoopTimes {
 
 // Google Benchmark's timed loop for work measured in batches: time_batch() runs `batch`
 // operations and returns their seconds, which become those iterations' manual time. The SM
-// clock is watched across the loop (ClockWatch; `label` is the benchmark's own label).
+// clock of `session`'s device is watched across the loop (ClockWatch; `label` is the
+// benchmark's own label).
 template <typename TimeBatch>
-LoopTimes timed_loop(benchmark::State& state, std::size_t batch, TimeBatch&& time_batch,
-                     const std::string& label = "") {
-  const ClockWatch clock_watch;
+LoopTimes timed_loop(benchmark::State& state, const Session& session, std::size_t batch,
+                     TimeBatch&& time_batch, const std::string& label = "") {
+  const ClockWatch clock_watch(session);
   std::vector<double> batches;
   while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
+    throw_if_interrupted();
     batches.push_back(time_batch());
     state.SetIterationTime(batches.back());
   }

@@ -1,0 +1,112 @@
+// copy/<direction>/<host memory>/<api>/<bytes>: host<->device and device<->device copies.
+// async and zerocopy: GPU time from events, the batch started from behind a StreamGate (except
+// pageable memory, which the driver stages synchronously). sync: the host clock around the
+// blocking call, which is what a caller of cuMemcpyHtoD waits.
+#include "copy_cases.hpp"
+#include "copy_sizes.hpp"
+#include "driver_api.hpp"
+#include "family.hpp"
+#include "harness.hpp"
+#include "registry.hpp"
+#include "sizes.hpp"
+#include "zerocopy.cuh"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <optional>
+
+namespace gpubench::bench {
+namespace {
+
+// Copies per timed batch: about 64 MiB in flight so small copies are not lost in event
+// resolution, at most 64 so a gated stream stays far below its queue depth.
+std::size_t batch_copies(std::size_t bytes) {
+  return std::clamp<std::size_t>((std::size_t{64} << 20) / bytes, 1, 64);
+}
+
+// Why `bytes` cannot run here, if it cannot: four device buffers and, on the host, the expected
+// bytes, a readback and two buffers of the size.
+std::optional<std::string> does_not_fit(std::size_t bytes) {
+  const std::size_t free_bytes = free_device_bytes();
+  if (4 * bytes > free_bytes) {
+    return fmt::format("{} copies need {} of device memory, {} is free", format_size(bytes),
+                       format_size(4 * bytes), format_size(free_bytes));
+  }
+  const auto host_bytes = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
+                          static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
+  if (4 * bytes > host_bytes / 2) {
+    return fmt::format("{} copies need {} of host memory, the machine has {}", format_size(bytes),
+                       format_size(4 * bytes), format_size(host_bytes));
+  }
+  return std::nullopt;
+}
+
+void measure_copy(const CopyCase& c, Harness& h, std::size_t bytes) {
+  if (const auto why = does_not_fit(bytes)) {
+    throw SkipBenchmark(*why);
+  }
+  Session& session = h.session();
+  auto& buffers = session.state<CopyBuffers>();
+  buffers.ensure_capacity(bytes);
+  const std::vector<CopyLeg> legs = c.legs(buffers, session.stream(), session.second_stream());
+  for (const CopyLeg& leg : legs) {
+    leg.source.fill_expected(buffers, bytes, leg.stream);
+    leg.destination.poison(bytes, leg.stream);
+  }
+  GPUBENCH_CU(cuCtxSynchronize);
+
+  const int sm_count = session.device().sm_count;
+  const auto one_copy = [&] {
+    for (const CopyLeg& leg : legs) {
+      copy(c.api(), leg, bytes, sm_count);
+    }
+  };
+  const std::size_t batch = batch_copies(bytes);
+  LoopTimes times;
+  if (c.api() == CopyApi::sync) {
+    times = h.exec(HostClock{.ops = batch}, one_copy);
+  } else {
+    std::vector<LaneSpec> lanes;
+    for (const CopyLeg& leg : legs) {
+      lanes.push_back({leg.stream});
+    }
+    times = h.exec(GpuBatches{.ops = batch, .gated = c.gateable(), .lanes = lanes}, one_copy);
+  }
+
+  GPUBENCH_CU(cuCtxSynchronize);
+  for (const CopyLeg& leg : legs) {
+    Harness::verify(leg.destination.check(buffers, bytes, leg.name));
+  }
+  benchmark::State& state = h.state();
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(c.bytes_moved(bytes)));
+  state.counters["us_per_copy"] =
+      times.total_seconds * 1e6 / static_cast<double>(state.iterations());
+}
+
+Family copy_family() {
+  return {
+      .name = "copy",
+      .order = 30,
+      .kernels = {{"zerocopy_copy", reinterpret_cast<const void*>(zerocopy_copy)}},
+      .flags = {copy_sizes_flag()},
+      .declare =
+          [](Registry& registry) {
+            for (const auto& c : copy_cases()) {
+              registry.add(
+                  "copy/" + c->name(),
+                  [&c = *c](Harness& h, std::int64_t bytes) {
+                    measure_copy(c, h, static_cast<std::size_t>(bytes));
+                  },
+                  {copy_size_args(), ""});
+            }
+          },
+  };
+}
+
+} // namespace
+
+GPUBENCH_FAMILY(copy_family);
+
+} // namespace gpubench::bench

@@ -1,0 +1,74 @@
+#include "copy_buffers.hpp"
+
+#include "driver_api.hpp"
+#include "host_bytes.hpp"
+#include "random_fill.hpp"
+
+namespace gpubench::bench {
+namespace {
+constexpr unsigned char poison_byte = 0xA5;
+} // namespace
+
+void Place::fill_expected(const CopyBuffers& buffers, std::size_t bytes, CUstream stream) const {
+  if (on_device()) {
+    GPUBENCH_CU(cuMemcpyDtoDAsync, device_, buffers.device_expected->ptr(), bytes, stream);
+  } else {
+    parallel_copy(host_data(), buffers.expected->data(), bytes);
+  }
+}
+
+void Place::poison(std::size_t bytes, CUstream stream) const {
+  if (on_device()) {
+    GPUBENCH_CU(cuMemsetD8Async, device_, poison_byte, bytes, stream);
+  } else {
+    parallel_fill(host_data(), poison_byte, bytes);
+  }
+}
+
+std::optional<std::string> Place::check(const CopyBuffers& buffers, std::size_t bytes,
+                                        const char* where) const {
+  const std::byte* expected = buffers.expected->data();
+  if (!on_device() && !kind_->write_combined) {
+    return compare_bytes(host_data(), expected, bytes, where);
+  }
+  CUdeviceptr source = device_;
+  if (!on_device()) {
+    GPUBENCH_CU(cuMemcpyHtoD, buffers.device_check->ptr(), host_data(), bytes);
+    source = buffers.device_check->ptr();
+  }
+  GPUBENCH_CU(cuMemcpyDtoH, buffers.readback->data(), source, bytes);
+  return compare_bytes(buffers.readback->data(), expected, bytes, where);
+}
+
+void CopyBuffers::ensure_capacity(std::size_t bytes) {
+  if (bytes <= capacity) {
+    return;
+  }
+  host_buffers.clear();
+  device_a.reset();
+  device_b.reset();
+  device_check.reset();
+  readback.reset();
+  expected.reset();
+  device_expected.reset();
+  expected.emplace(bytes);
+  fill_random(expected->span(), 0xC0FFEE);
+  device_expected.emplace(bytes);
+  GPUBENCH_CU(cuMemcpyHtoD, device_expected->ptr(), expected->data(), bytes);
+  readback.emplace(bytes);
+  device_a.emplace(bytes);
+  device_b.emplace(bytes);
+  device_check.emplace(bytes);
+  capacity = bytes;
+}
+
+HostBuffers& CopyBuffers::host(const HostMemoryKind& kind) {
+  auto& slot = host_buffers[kind.name];
+  if (!slot) {
+    slot = std::make_unique<HostBuffers>(
+        HostBuffers{kind.allocate(capacity), kind.allocate(capacity)});
+  }
+  return *slot;
+}
+
+} // namespace gpubench::bench

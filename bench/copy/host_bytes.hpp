@@ -1,0 +1,19 @@
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace gpubench::bench {
+
+// Multi-GiB host buffers are filled and compared on every thread: single-threaded, setup and
+// verification would take longer than the measurement.
+void parallel_copy(std::byte* dst, const std::byte* src, std::size_t bytes);
+void parallel_fill(std::byte* dst, unsigned char value, std::size_t bytes);
+
+// Where `data` differs from `expected` ("<where> destination differs at byte ..."), if it does.
+[[nodiscard]] std::optional<std::string> compare_bytes(const std::byte* data,
+                                                       const std::byte* expected,
+                                                       std::size_t bytes, const char* where);
+
+} // namespace gpubench::bench

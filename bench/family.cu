@@ -1,0 +1,39 @@
+#include "family.hpp"
+
+#include "cuda_error.hpp"
+#include "stream_gate.cuh"
+
+#include <algorithm>
+
+namespace gpubench::bench {
+namespace {
+std::vector<Family>& registered() {
+  static std::vector<Family> all;
+  return all;
+}
+} // namespace
+
+FamilyRegistrar::FamilyRegistrar(Family (*make)()) {
+  auto& all = registered();
+  all.push_back(make());
+  std::stable_sort(all.begin(), all.end(),
+                   [](const Family& a, const Family& b) { return a.order < b.order; });
+}
+
+const std::vector<Family>& families() { return registered(); }
+
+std::vector<KernelSymbol> all_kernels() {
+  std::vector<KernelSymbol> kernels{{"stream_gate", reinterpret_cast<const void*>(stream_gate)}};
+  for (const Family& family : families()) {
+    kernels.insert(kernels.end(), family.kernels.begin(), family.kernels.end());
+  }
+  return kernels;
+}
+
+CUfunction driver_function(const void* symbol) {
+  cudaFunction_t function = nullptr;
+  GPUBENCH_CUDART(cudaGetFuncBySymbol(&function, symbol));
+  return reinterpret_cast<CUfunction>(function);
+}
+
+} // namespace gpubench::bench

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <cuda.h>
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gpubench::bench {
+
+class Registry;
+
+// A kernel compiled into the program, by name and host symbol.
+struct KernelSymbol {
+  std::string name;
+  const void* symbol;
+};
+
+// A command-line flag a family owns, e.g. "--sizes"; parse() throws UsageError.
+struct FamilyFlag {
+  std::string name;
+  std::string help;
+  std::function<void(std::string_view value)> parse;
+};
+
+// A benchmark family: what it needs and what it registers. `kernels` are loaded on every
+// device before any benchmark runs (CUDA would load them lazily at their first launch, which
+// behind a StreamGate deadlocks). `context` adds the family's keys to the JSON context.
+struct Family {
+  std::string name;
+  int order = 0; // families register and list in this order
+  std::vector<KernelSymbol> kernels;
+  std::vector<FamilyFlag> flags;
+  std::function<void(Registry&)> declare;
+  std::function<std::vector<std::pair<std::string, std::string>>()> context = {};
+};
+
+// Every family linked into the program, in their order.
+[[nodiscard]] const std::vector<Family>& families();
+
+// Adds a family to families(); used through GPUBENCH_FAMILY at namespace scope of the family's
+// own source file.
+struct FamilyRegistrar {
+  explicit FamilyRegistrar(Family (*make)());
+};
+
+// The kernels of every family and of the harness itself (the stream gate).
+[[nodiscard]] std::vector<KernelSymbol> all_kernels();
+
+// The driver's handle for a runtime kernel's machine code (cudaGetFuncBySymbol): the same code
+// <<<>>> launches, so driver and runtime launch paths can be compared on one kernel image.
+[[nodiscard]] CUfunction driver_function(const void* symbol);
+
+} // namespace gpubench::bench
+
+#define GPUBENCH_FAMILY(make)                                                                      \
+  [[maybe_unused]] static const ::gpubench::bench::FamilyRegistrar gpubench_family_registrar_{make}

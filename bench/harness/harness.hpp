@@ -1,0 +1,188 @@
+#pragma once
+
+#include "event_pairs.hpp"
+#include "gated_batch.hpp"
+#include "graph.hpp"
+#include "host_clock.hpp"
+#include "l2_flusher.hpp"
+#include "outcome.hpp"
+#include "session.hpp"
+#include "timed_loop.hpp"
+#include "timing.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gpubench::bench {
+
+// What a benchmark body measures with. The body sets up its work, hands one operation to exec()
+// with the timing strategy it needs, verifies, and reports counters; the harness owns the rest:
+// the graph capture where the strategy replays one, the warm-up (one call on its own, waited
+// for, so lazy loading happens outside any gate; then one untimed batch to settle clocks), the
+// timed loop, the clock watch, the error check after each batch, and failure handling.
+class Harness {
+public:
+  Harness(benchmark::State& state, Session& session) : state_(state), session_(session) {}
+
+  [[nodiscard]] benchmark::State& state() noexcept { return state_; }
+  [[nodiscard]] Session& session() noexcept { return session_; }
+  [[nodiscard]] CUstream stream() const noexcept { return session_.stream(); }
+
+  template <typename Op> LoopTimes exec(const GpuBatches& timing, Op&& op) {
+    std::vector<Lane> lanes;
+    if (timing.lanes.empty()) {
+      lanes.emplace_back(stream(), nullptr);
+    }
+    for (const LaneSpec& spec : timing.lanes) {
+      lanes.emplace_back(spec.stream, spec.context);
+    }
+    make_current(lanes.front().context);
+    for (const Lane& lane : lanes) {
+      wait_streams_.push_back(lane.stream);
+    }
+    StreamGate* gate = timing.gated ? &session_.gate() : nullptr;
+    return run(timing.ops, timing.graph_ops, op, timing.label, [&](const auto& call) {
+      return batch_seconds(gate, lanes, calls(timing.ops, timing.graph_ops), call);
+    });
+  }
+
+  template <typename Op> LoopTimes exec(const FlushedOps& timing, Op&& op) {
+    wait_streams_.push_back(stream());
+    auto& events = session_.state<EventPairs>();
+    const auto& flusher = session_.state<L2Flusher>();
+    const CUstream s = stream();
+    const auto enqueue_flushed = [&](Recording how) {
+      for (std::size_t i = 0; i < timing.ops; ++i) {
+        flusher.flush(s);
+        events.record_start(i, s, how);
+        op();
+        events.record_stop(i, s, how);
+      }
+    };
+    if (timing.graph_ops != 0) {
+      graph_.emplace(capture_graph(s, [&] { enqueue_flushed(Recording::in_capture); }));
+      ops_per_call_ = timing.ops;
+      call_ = [this, s] { graph_->launch(s); };
+      return loop(timing.ops, timing.label, [&] {
+        call_();
+        return events.total_seconds(timing.ops);
+      });
+    }
+    call_ = op;
+    return loop(timing.ops, timing.label, [&] {
+      enqueue_flushed(Recording::on_stream);
+      return events.total_seconds(timing.ops);
+    });
+  }
+
+  template <typename Op, typename Prepare>
+  LoopTimes exec(const HostClock& timing, Op&& op, Prepare&& prepare) {
+    const CUstream s = stream();
+    wait_streams_.push_back(s);
+    const std::size_t n = calls(timing.ops, timing.graph_ops);
+    return run(timing.ops, timing.graph_ops, op, timing.label, [&](const auto& call) {
+      prepare();
+      double seconds = 0.0;
+      switch (timing.wait) {
+      case HostClock::Wait::none:
+      case HostClock::Wait::outside:
+        seconds = host_seconds([&] {
+          for (std::size_t i = 0; i < n; ++i) {
+            call();
+          }
+        });
+        break;
+      case HostClock::Wait::after_batch:
+        seconds = host_seconds([&] {
+          for (std::size_t i = 0; i < n; ++i) {
+            call();
+          }
+          synchronize(s);
+        });
+        break;
+      case HostClock::Wait::after_each:
+        seconds = host_seconds([&] {
+          for (std::size_t i = 0; i < n; ++i) {
+            call();
+            synchronize(s);
+          }
+        });
+        break;
+      }
+      if (timing.wait == HostClock::Wait::outside) {
+        synchronize(s);
+      }
+      return seconds;
+    });
+  }
+
+  template <typename Op> LoopTimes exec(const HostClock& timing, Op&& op) {
+    return exec(timing, std::forward<Op>(op), [] {});
+  }
+
+  // Runs one call as the timed loop made it (a graph replay where it replayed one), untimed,
+  // and waits for it; returns the operations it performed.
+  std::size_t run_once();
+
+  // Operations performed through this harness so far: warm-up, timed batches and run_once().
+  [[nodiscard]] std::size_t ops_performed() const noexcept { return ops_performed_; }
+
+  // Fails the benchmark (throws VerificationFailure) with the mismatch, if there is one.
+  static void verify(const std::optional<std::string>& mismatch);
+
+private:
+  static std::size_t calls(std::size_t ops, std::size_t graph_ops) {
+    return graph_ops == 0 ? ops : ops / graph_ops;
+  }
+  static void synchronize(CUstream stream);
+  void synchronize_all() const;
+  void check_last_error() const;
+
+  // Sets up the call (the op, or a replay of a graph of graph_ops ops) and runs the timed loop
+  // over time_batch(call).
+  template <typename Op, typename TimeBatch>
+  LoopTimes run(std::size_t ops, std::size_t graph_ops, Op& op, const std::string& label,
+                TimeBatch&& time_batch) {
+    if (graph_ops != 0) {
+      const CUstream s = wait_streams_.front();
+      graph_.emplace(capture_graph(s, [&] {
+        for (std::size_t i = 0; i < graph_ops; ++i) {
+          op();
+        }
+      }));
+      ops_per_call_ = graph_ops;
+      call_ = [this, s] { graph_->launch(s); };
+      return loop(ops, label, [&] { return time_batch(call_); });
+    }
+    call_ = op;
+    return loop(ops, label, [&] { return time_batch(op); });
+  }
+
+  template <typename TimeBatch>
+  LoopTimes loop(std::size_t ops, const std::string& label, TimeBatch&& time_batch) {
+    const auto timed = [&] {
+      const double seconds = time_batch();
+      check_last_error();
+      ops_performed_ += ops;
+      return seconds;
+    };
+    static_cast<void>(run_once());
+    static_cast<void>(timed());
+    return timed_loop(state_, session_, ops, timed, label);
+  }
+
+  benchmark::State& state_;
+  Session& session_;
+  std::vector<CUstream> wait_streams_;
+  std::optional<GraphExec> graph_;
+  std::function<void()> call_;
+  std::size_t ops_per_call_ = 1;
+  std::size_t ops_performed_ = 0;
+};
+
+} // namespace gpubench::bench

@@ -1,0 +1,46 @@
+#include "launch_counts.hpp"
+
+#include "driver_api.hpp"
+#include "family.hpp"
+#include "launch_probe.cuh"
+
+namespace gpubench::bench {
+namespace {
+
+struct Counters {
+  CUdeviceptr launched = 0;
+  CUdeviceptr intact = 0;
+};
+
+// The counters in the module that holds the probes, as loaded in the current context.
+Counters counters() {
+  CUmodule module = nullptr;
+  GPUBENCH_CU(cuFuncGetModule, &module,
+              driver_function(reinterpret_cast<const void*>(launch_probe_empty)));
+  Counters found;
+  std::size_t bytes = 0;
+  GPUBENCH_CU(cuModuleGetGlobal, &found.launched, &bytes, module, "gpubench_launch_count");
+  GPUBENCH_CU(cuModuleGetGlobal, &found.intact, &bytes, module, "gpubench_intact_count");
+  return found;
+}
+
+} // namespace
+
+LaunchCounts read_launch_counts() {
+  const Counters at = counters();
+  GPUBENCH_CU(cuCtxSynchronize);
+  LaunchCounts counts;
+  GPUBENCH_CU(cuMemcpyDtoH, &counts.launched, at.launched, sizeof(counts.launched));
+  GPUBENCH_CU(cuMemcpyDtoH, &counts.intact, at.intact, sizeof(counts.intact));
+  return counts;
+}
+
+void reset_launch_counts() {
+  const Counters at = counters();
+  GPUBENCH_CU(cuCtxSynchronize);
+  const unsigned long long zero = 0;
+  GPUBENCH_CU(cuMemcpyHtoD, at.launched, &zero, sizeof(zero));
+  GPUBENCH_CU(cuMemcpyHtoD, at.intact, &zero, sizeof(zero));
+}
+
+} // namespace gpubench::bench
