@@ -27,14 +27,15 @@ struct FamilyFlag {
 
 // A benchmark family: what it needs and what it registers. `kernels` are loaded on every
 // device before any benchmark runs (CUDA would load them lazily at their first launch, which
-// behind a StreamGate deadlocks). `context` adds the family's keys to the JSON context.
+// behind a StreamGate deadlocks). `context` adds the family's keys to the JSON context, once
+// the sessions of the registry's devices are open.
 struct Family {
   std::string name;
   int order = 0; // families register and list in this order
   std::vector<KernelSymbol> kernels;
   std::vector<FamilyFlag> flags;
   std::function<void(Registry&)> declare;
-  std::function<std::vector<std::pair<std::string, std::string>>()> context = {};
+  std::function<std::vector<std::pair<std::string, std::string>>(const Registry&)> context = {};
 };
 
 // Every family linked into the program, in their order.

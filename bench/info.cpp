@@ -6,9 +6,12 @@
 #include "module.hpp"
 #include "family.hpp"
 #include "sizes.hpp"
+#include "topology.hpp"
 #include "version.hpp"
 
 #include <fmt/format.h>
+
+#include <numeric>
 
 namespace gpubench::bench {
 
@@ -25,6 +28,19 @@ void print_info(std::FILE* out, const std::vector<int>& devices) {
                d.name, d.compute_capability_major, d.compute_capability_minor, d.sm_count,
                format_size(d.memory_bytes), format_size(static_cast<std::size_t>(d.l2_bytes)),
                d.pci_bus_id);
+  }
+
+  if (count > 1) {
+    std::vector<int> all(static_cast<std::size_t>(count));
+    std::iota(all.begin(), all.end(), 0);
+    const auto nvml = Nvml::open();
+    const std::vector<PeerLink> links = peer_links(all, nvml.get());
+    fmt::print(out, "peer access and NVLinks (cuDeviceGetP2PAttribute, NVML):\n{}",
+               format_peer_matrix(all, links));
+    for (const PeerLink& link : links) {
+      fmt::print(out, "  GPU{} -> GPU{}: {}\n", link.source, link.destination,
+                 format_peer_link(link));
+    }
   }
 
   const PrimaryContext context(device);

@@ -195,7 +195,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
   bench::add_gpu_context(devices);
   for (const bench::Family& family : bench::families()) {
     if (family.context) {
-      for (const auto& [key, value] : family.context()) {
+      for (const auto& [key, value] : family.context(registry)) {
         benchmark::AddCustomContext(key, value);
       }
     }

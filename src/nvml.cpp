@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <cstdio>
 
 namespace gpubench {
 namespace {
@@ -15,6 +16,55 @@ constexpr nvmlReturn_t NVML_SUCCESS = 0;
 constexpr int NVML_CLOCK_SM = 1;
 constexpr int NVML_CLOCK_MEM = 2;
 constexpr int NVML_TEMPERATURE_GPU = 0;
+constexpr unsigned int NVML_NVLINK_MAX_LINKS = 18;
+constexpr unsigned int NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON = 90;
+
+struct nvmlPciInfo_t {
+  char busIdLegacy[16];
+  unsigned int domain;
+  unsigned int bus;
+  unsigned int device;
+  unsigned int pciDeviceId;
+  unsigned int pciSubSystemId;
+  char busId[32];
+};
+
+union nvmlValue_t {
+  double dVal;
+  unsigned int uiVal;
+  unsigned long ulVal;
+  unsigned long long ullVal;
+  long long sllVal;
+  int siVal;
+  unsigned short usVal;
+};
+
+struct nvmlFieldValue_t {
+  unsigned int fieldId;
+  unsigned int scopeId;
+  long long timestamp;
+  long long latencyUsec;
+  int valueType;
+  nvmlReturn_t nvmlReturn;
+  nvmlValue_t value;
+};
+
+// nvmlNvlinkVersion_t's codes, as nvmlDeviceGetNvLinkVersion returns them.
+std::string nvlink_version_name(unsigned int code) {
+  constexpr std::array<const char*, 9> names{"invalid", "1.0", "2.0", "2.2", "3.0",
+                                             "3.1",     "4.0", "5.0", "6.0"};
+  return code < names.size() ? names[code] : fmt::format("code {}", code);
+}
+
+// Domain, bus and device of a PCI bus id ("0000:18:00.0" or NVML's "00000000:18:00.0").
+std::optional<std::array<unsigned int, 3>> parse_bus_id(const std::string& id) {
+  std::array<unsigned int, 3> parts{};
+  unsigned int function = 0;
+  if (std::sscanf(id.c_str(), "%x:%x:%x.%x", &parts[0], &parts[1], &parts[2], &function) != 4) {
+    return std::nullopt;
+  }
+  return parts;
+}
 } // namespace
 
 struct Nvml::Api {
@@ -30,6 +80,11 @@ struct Nvml::Api {
   nvmlReturn_t (*link_width)(nvmlDevice_t, unsigned int*) = nullptr;
   nvmlReturn_t (*max_link_generation)(nvmlDevice_t, unsigned int*) = nullptr;
   nvmlReturn_t (*max_link_width)(nvmlDevice_t, unsigned int*) = nullptr;
+  // Optional: bound where the library has them.
+  nvmlReturn_t (*nvlink_state)(nvmlDevice_t, unsigned int, unsigned int*) = nullptr;
+  nvmlReturn_t (*nvlink_version)(nvmlDevice_t, unsigned int, unsigned int*) = nullptr;
+  nvmlReturn_t (*nvlink_remote_pci)(nvmlDevice_t, unsigned int, nvmlPciInfo_t*) = nullptr;
+  nvmlReturn_t (*field_values)(nvmlDevice_t, int, nvmlFieldValue_t*) = nullptr;
 
   [[nodiscard]] nvmlDevice_t device(const std::string& bus_id) const {
     nvmlDevice_t device = nullptr;
@@ -62,6 +117,10 @@ std::unique_ptr<Nvml> Nvml::open() {
                      bind(lib, api->link_width, "nvmlDeviceGetCurrPcieLinkWidth") &&
                      bind(lib, api->max_link_generation, "nvmlDeviceGetMaxPcieLinkGeneration") &&
                      bind(lib, api->max_link_width, "nvmlDeviceGetMaxPcieLinkWidth");
+  bind(lib, api->nvlink_state, "nvmlDeviceGetNvLinkState");
+  bind(lib, api->nvlink_version, "nvmlDeviceGetNvLinkVersion");
+  bind(lib, api->nvlink_remote_pci, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+  bind(lib, api->field_values, "nvmlDeviceGetFieldValues");
   if (!bound || api->init() != NVML_SUCCESS) {
     dlclose(lib);
     return nullptr;
@@ -111,6 +170,49 @@ std::optional<GpuTelemetry> Nvml::telemetry(const std::string& pci_bus_id) const
   }
   return GpuTelemetry{static_cast<int>(sm), static_cast<int>(memory), static_cast<int>(temperature),
                       power_mw / 1000.0};
+}
+
+std::optional<NvlinkToPeer> Nvml::nvlink_to(const std::string& pci_bus_id,
+                                            const std::string& peer_pci_bus_id) const {
+  nvmlDevice_t device = api_->device(pci_bus_id);
+  const auto peer = parse_bus_id(peer_pci_bus_id);
+  if (device == nullptr || !peer || api_->nvlink_state == nullptr ||
+      api_->nvlink_remote_pci == nullptr) {
+    return std::nullopt;
+  }
+  NvlinkToPeer result;
+  bool any_answer = false;
+  for (unsigned int link = 0; link < NVML_NVLINK_MAX_LINKS; ++link) {
+    unsigned int active = 0;
+    if (api_->nvlink_state(device, link, &active) != NVML_SUCCESS) {
+      continue;
+    }
+    any_answer = true;
+    nvmlPciInfo_t remote{};
+    if (active == 0 || api_->nvlink_remote_pci(device, link, &remote) != NVML_SUCCESS) {
+      continue;
+    }
+    const auto far_end = parse_bus_id(remote.busId);
+    if (!far_end || *far_end != *peer) {
+      continue;
+    }
+    ++result.links;
+    unsigned int code = 0;
+    if (result.version.empty() && api_->nvlink_version != nullptr &&
+        api_->nvlink_version(device, link, &code) == NVML_SUCCESS) {
+      result.version = nvlink_version_name(code);
+    }
+  }
+  if (!any_answer) {
+    return std::nullopt;
+  }
+  nvmlFieldValue_t speed{};
+  speed.fieldId = NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON;
+  if (result.links > 0 && api_->field_values != nullptr &&
+      api_->field_values(device, 1, &speed) == NVML_SUCCESS && speed.nvmlReturn == NVML_SUCCESS) {
+    result.link_speed_mbps = static_cast<int>(speed.value.uiVal);
+  }
+  return result;
 }
 
 std::string format_telemetry(const GpuTelemetry& t) {

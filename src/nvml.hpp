@@ -17,6 +17,13 @@ struct GpuTelemetry {
   double power_w = 0.0;
 };
 
+// The NVLinks joining one GPU to another, as NVML reports them.
+struct NvlinkToPeer {
+  int links = 0;                      // active links whose far end is the peer
+  std::string version;                // "4.0"
+  std::optional<int> link_speed_mbps; // per link and direction
+};
+
 // NVML, opened with dlopen: it ships with the driver, not the toolkit, so gpubench must start
 // without it and report "unavailable" instead of failing.
 class Nvml {
@@ -33,6 +40,10 @@ public:
   [[nodiscard]] std::optional<std::string> driver_version() const;
   [[nodiscard]] std::optional<PciLink> pci_link(const std::string& pci_bus_id) const;
   [[nodiscard]] std::optional<GpuTelemetry> telemetry(const std::string& pci_bus_id) const;
+  // The active NVLinks from one GPU to another (both by PCI bus id); nullopt where NVML cannot
+  // say (no NVLink support, an old driver); links == 0 where none reaches the peer.
+  [[nodiscard]] std::optional<NvlinkToPeer> nvlink_to(const std::string& pci_bus_id,
+                                                      const std::string& peer_pci_bus_id) const;
 
   struct Api;
 

@@ -85,23 +85,80 @@ void measure_copy(const CopyCase& c, Harness& h, std::size_t bytes) {
       times.total_seconds * 1e6 / static_cast<double>(state.iterations());
 }
 
+// copy/<HtoD|DtoH>/pinned/async_all_devices/<bytes>: the same copy to or from every selected
+// device at once, each on its own stream, all released together: what the host can feed. The
+// bandwidth is the sum over devices; us_per_copy is the time of one round.
+void measure_all_devices(bool to_device, const std::vector<int>& devices, Harness& h,
+                         std::size_t bytes) {
+  const HostMemoryKind& pinned = host_memory_kind("pinned");
+  std::vector<CopyLeg> legs;
+  std::vector<LaneSpec> lanes;
+  std::vector<Session*> sessions;
+  for (const int ordinal : devices) {
+    Session& s = session(ordinal);
+    s.make_current();
+    if (const auto why = does_not_fit(bytes)) {
+      throw SkipBenchmark(fmt::format("GPU{}: {}", ordinal, *why));
+    }
+    auto& buffers = s.state<CopyBuffers>();
+    buffers.ensure_capacity(bytes);
+    const Place host = Place::host(*buffers.host(pinned).a, pinned);
+    const Place device = Place::device(*buffers.device_a);
+    const CopyLeg leg = to_device ? CopyLeg{host, device, s.stream(), "device"}
+                                  : CopyLeg{device, host, s.stream(), "host"};
+    leg.source.fill_expected(buffers, bytes, leg.stream);
+    leg.destination.poison(bytes, leg.stream);
+    GPUBENCH_CU(cuCtxSynchronize);
+    legs.push_back(leg);
+    lanes.push_back({s.stream(), s.context()});
+    sessions.push_back(&s);
+  }
+  const LoopTimes times =
+      h.exec(GpuBatches{.ops = batch_copies(bytes), .lanes = lanes}, [&] {
+        for (const CopyLeg& leg : legs) {
+          copy(CopyApi::async, leg, bytes, 0);
+        }
+      });
+  for (std::size_t i = 0; i < legs.size(); ++i) {
+    sessions[i]->make_current();
+    Harness::verify(legs[i].destination.check(sessions[i]->state<CopyBuffers>(), bytes,
+                                              legs[i].name));
+  }
+  benchmark::State& state = h.state();
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(legs.size() * bytes));
+  state.counters["us_per_copy"] =
+      times.total_seconds * 1e6 / static_cast<double>(state.iterations());
+}
+
+void declare(Registry& registry) {
+  for (const auto& c : copy_cases()) {
+    registry.add(
+        "copy/" + c->name(),
+        [&c = *c](Harness& h, std::int64_t bytes) {
+          measure_copy(c, h, static_cast<std::size_t>(bytes));
+        },
+        {copy_size_args(), ""});
+  }
+  if (registry.devices().size() < 2) {
+    return;
+  }
+  for (const bool to_device : {true, false}) {
+    registry.add_across_devices(
+        fmt::format("copy/{}/pinned/async_all_devices", to_device ? "HtoD" : "DtoH"),
+        [to_device, devices = registry.devices()](Harness& h, std::int64_t bytes) {
+          measure_all_devices(to_device, devices, h, static_cast<std::size_t>(bytes));
+        },
+        {copy_size_args(), ""});
+  }
+}
+
 Family copy_family() {
   return {
       .name = "copy",
       .order = 30,
       .kernels = {{"zerocopy_copy", reinterpret_cast<const void*>(zerocopy_copy)}},
       .flags = {copy_sizes_flag()},
-      .declare =
-          [](Registry& registry) {
-            for (const auto& c : copy_cases()) {
-              registry.add(
-                  "copy/" + c->name(),
-                  [&c = *c](Harness& h, std::int64_t bytes) {
-                    measure_copy(c, h, static_cast<std::size_t>(bytes));
-                  },
-                  {copy_size_args(), ""});
-            }
-          },
+      .declare = declare,
   };
 }
 

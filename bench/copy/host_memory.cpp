@@ -54,4 +54,13 @@ const std::vector<HostMemoryKind>& host_memory_kinds() {
   return kinds;
 }
 
+const HostMemoryKind& host_memory_kind(std::string_view name) {
+  for (const HostMemoryKind& kind : host_memory_kinds()) {
+    if (kind.name == name) {
+      return kind;
+    }
+  }
+  throw std::logic_error("no host memory kind of that name");
+}
+
 } // namespace gpubench::bench

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 namespace gpubench::bench {
@@ -38,5 +39,7 @@ struct HostMemoryKind {
 
 // pageable, pinned, pinned_wc, registered.
 [[nodiscard]] const std::vector<HostMemoryKind>& host_memory_kinds();
+// The kind named `name`; throws std::logic_error for a name that is not one.
+[[nodiscard]] const HostMemoryKind& host_memory_kind(std::string_view name);
 
 } // namespace gpubench::bench

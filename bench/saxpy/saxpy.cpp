@@ -265,7 +265,10 @@ Family saxpy_family() {
                   {element_counts(), ""});
             }
           },
-      .context = [] { return std::vector<std::pair<std::string, std::string>>{{"saxpy_l2", to_string(g_l2)}}; },
+      .context =
+          [](const Registry&) {
+            return std::vector<std::pair<std::string, std::string>>{{"saxpy_l2", to_string(g_l2)}};
+          },
   };
 }
 

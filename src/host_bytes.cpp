@@ -8,7 +8,7 @@
 #include <atomic>
 #include <cstring>
 
-namespace gpubench::bench {
+namespace gpubench {
 
 void parallel_copy(std::byte* dst, const std::byte* src, std::size_t bytes) {
   parallel_chunks(bytes, [=](std::size_t begin, std::size_t end) {
@@ -39,4 +39,4 @@ std::optional<std::string> compare_bytes(const std::byte* data, const std::byte*
                      static_cast<unsigned>(*mismatch.first));
 }
 
-} // namespace gpubench::bench
+} // namespace gpubench

@@ -7,7 +7,7 @@
 
 namespace gpubench::bench {
 
-// The sizes the copy families sweep: --sizes, or 4 B to 1 GiB in powers of 4.
+// The sizes the families that move bytes (copy, peer) sweep: --sizes, or 4 B to 1 GiB in powers of 4.
 [[nodiscard]] const std::vector<std::size_t>& copy_sizes();
 [[nodiscard]] std::vector<std::size_t> default_copy_sizes();
 // --sizes=LIST, shared by every family that copies bytes.

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-namespace gpubench::bench {
+namespace gpubench {
 
 // Multi-GiB host buffers are filled and compared on every thread: single-threaded, setup and
 // verification would take longer than the measurement.
@@ -16,4 +16,4 @@ void parallel_fill(std::byte* dst, unsigned char value, std::size_t bytes);
                                                        const std::byte* expected,
                                                        std::size_t bytes, const char* where);
 
-} // namespace gpubench::bench
+} // namespace gpubench

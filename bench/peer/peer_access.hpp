@@ -1,0 +1,10 @@
+#pragma once
+
+namespace gpubench::bench {
+
+// Enables peer access both ways between two devices' contexts (sessions open on both), once;
+// returns whether the driver supports it both ways. Without it, a copy engine copy between them
+// is staged by CUDA and an SM copy cannot reach the peer's memory.
+[[nodiscard]] bool enable_peer_access(int a, int b);
+
+} // namespace gpubench::bench
