@@ -3,6 +3,7 @@
 #include "family.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace gpubench::bench {

@@ -18,6 +18,9 @@ constexpr int NVML_CLOCK_MEM = 2;
 constexpr int NVML_TEMPERATURE_GPU = 0;
 constexpr unsigned int NVML_NVLINK_MAX_LINKS = 18;
 constexpr unsigned int NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON = 90;
+constexpr int NVML_NVLINK_DEVICE_TYPE_SWITCH = 2;
+constexpr int NVML_P2P_CAPS_INDEX_NVLINK = 2;
+constexpr int NVML_P2P_STATUS_OK = 0;
 
 struct nvmlPciInfo_t {
   char busIdLegacy[16];
@@ -85,6 +88,8 @@ struct Nvml::Api {
   nvmlReturn_t (*nvlink_version)(nvmlDevice_t, unsigned int, unsigned int*) = nullptr;
   nvmlReturn_t (*nvlink_remote_pci)(nvmlDevice_t, unsigned int, nvmlPciInfo_t*) = nullptr;
   nvmlReturn_t (*field_values)(nvmlDevice_t, int, nvmlFieldValue_t*) = nullptr;
+  nvmlReturn_t (*nvlink_remote_type)(nvmlDevice_t, unsigned int, int*) = nullptr;
+  nvmlReturn_t (*p2p_status)(nvmlDevice_t, nvmlDevice_t, int, int*) = nullptr;
 
   [[nodiscard]] nvmlDevice_t device(const std::string& bus_id) const {
     nvmlDevice_t device = nullptr;
@@ -121,6 +126,8 @@ std::unique_ptr<Nvml> Nvml::open() {
   bind(lib, api->nvlink_version, "nvmlDeviceGetNvLinkVersion");
   bind(lib, api->nvlink_remote_pci, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
   bind(lib, api->field_values, "nvmlDeviceGetFieldValues");
+  bind(lib, api->nvlink_remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType");
+  bind(lib, api->p2p_status, "nvmlDeviceGetP2PStatus");
   if (!bound || api->init() != NVML_SUCCESS) {
     dlclose(lib);
     return nullptr;
@@ -175,11 +182,19 @@ std::optional<GpuTelemetry> Nvml::telemetry(const std::string& pci_bus_id) const
 std::optional<NvlinkToPeer> Nvml::nvlink_to(const std::string& pci_bus_id,
                                             const std::string& peer_pci_bus_id) const {
   nvmlDevice_t device = api_->device(pci_bus_id);
+  nvmlDevice_t peer_device = api_->device(peer_pci_bus_id);
   const auto peer = parse_bus_id(peer_pci_bus_id);
   if (device == nullptr || !peer || api_->nvlink_state == nullptr ||
       api_->nvlink_remote_pci == nullptr) {
     return std::nullopt;
   }
+  // Links that end at an NVSwitch reach the peer when NVML says the two talk over NVLink (a
+  // virtual machine hides the switch's far end: its remote PCI id reads all ones).
+  int status = -1;
+  const bool switched_to_peer =
+      peer_device != nullptr && api_->p2p_status != nullptr &&
+      api_->p2p_status(device, peer_device, NVML_P2P_CAPS_INDEX_NVLINK, &status) == NVML_SUCCESS &&
+      status == NVML_P2P_STATUS_OK;
   NvlinkToPeer result;
   bool any_answer = false;
   for (unsigned int link = 0; link < NVML_NVLINK_MAX_LINKS; ++link) {
@@ -193,7 +208,13 @@ std::optional<NvlinkToPeer> Nvml::nvlink_to(const std::string& pci_bus_id,
       continue;
     }
     const auto far_end = parse_bus_id(remote.busId);
-    if (!far_end || *far_end != *peer) {
+    int type = -1;
+    const bool to_switch = api_->nvlink_remote_type != nullptr &&
+                           api_->nvlink_remote_type(device, link, &type) == NVML_SUCCESS &&
+                           type == NVML_NVLINK_DEVICE_TYPE_SWITCH;
+    if (to_switch && switched_to_peer) {
+      result.through_switch = true;
+    } else if (!far_end || *far_end != *peer) {
       continue;
     }
     ++result.links;

@@ -19,7 +19,8 @@ struct GpuTelemetry {
 
 // The NVLinks joining one GPU to another, as NVML reports them.
 struct NvlinkToPeer {
-  int links = 0;                      // active links whose far end is the peer
+  int links = 0;                      // active links that reach the peer
+  bool through_switch = false;        // the links end at NVSwitches that reach the peer
   std::string version;                // "4.0"
   std::optional<int> link_speed_mbps; // per link and direction
 };

@@ -47,7 +47,8 @@ std::string format_peer_link(const PeerLink& link) {
   if (link.nvlink && link.nvlink->links == 0) {
     nvlink = "no NVLink";
   } else if (link.nvlink) {
-    nvlink = fmt::format("NVLink {} x{}", link.nvlink->version, link.nvlink->links);
+    nvlink = fmt::format("NVLink {} x{}{}", link.nvlink->version, link.nvlink->links,
+                         link.nvlink->through_switch ? " through NVSwitch" : "");
     if (link.nvlink->link_speed_mbps) {
       nvlink += fmt::format(" at {} MB/s", *link.nvlink->link_speed_mbps);
     }

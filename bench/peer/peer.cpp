@@ -50,8 +50,11 @@ struct PeerLeg {
   Session* runs_on;
 };
 
+// Copies per timed batch: about 1 GiB in flight, so a large copy is timed back to back with
+// the next (a single copy's ramp-up and drain would otherwise count against the link), at most
+// 64 so a gated stream stays far below its queue depth.
 std::size_t batch_copies(std::size_t bytes) {
-  return std::clamp<std::size_t>((std::size_t{64} << 20) / bytes, 1, 64);
+  return std::clamp<std::size_t>((std::size_t{1} << 30) / bytes, 1, 64);
 }
 
 PeerBuffers& buffers_on(Session& session, std::size_t bytes, const PeerExpected& expected) {
