@@ -1,10 +1,25 @@
 #include "registry.hpp"
 
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include <memory>
 
 namespace gpubench::bench {
+namespace {
+// An NVTX range named after the benchmark instance, so a run profiled with Nsight Systems reads
+// by benchmark. Without a profiler attached NVTX calls return at once.
+class NvtxRange {
+public:
+  explicit NvtxRange(const std::string& name) { nvtxRangePushA(name.c_str()); }
+  NvtxRange(const NvtxRange&) = delete;
+  NvtxRange& operator=(const NvtxRange&) = delete;
+  NvtxRange(NvtxRange&&) = delete;
+  NvtxRange& operator=(NvtxRange&&) = delete;
+  ~NvtxRange() { nvtxRangePop(); }
+};
+} // namespace
 
 void Registry::add(const std::string& name, Body body, const CaseArgs& args) {
   register_case(name, std::move(body), args, true);
@@ -19,7 +34,16 @@ void Registry::register_case(const std::string& name, Body body, const CaseArgs&
   const bool device_arg = per_device && devices_.size() > 1;
   const bool has_value = !args.values.empty();
   auto* benchmark = benchmark::RegisterBenchmark(
-      name.c_str(), [body = std::move(body), device_arg, has_value](benchmark::State& state) {
+      name.c_str(), [name, arg_name = args.name, body = std::move(body), device_arg,
+                     has_value](benchmark::State& state) {
+        std::string instance = name;
+        if (has_value) {
+          instance += fmt::format("/{}{}{}", arg_name, arg_name.empty() ? "" : ":", state.range(0));
+        }
+        if (device_arg) {
+          instance += fmt::format("/device:{}", state.range(has_value ? 1 : 0));
+        }
+        const NvtxRange range(instance);
         guarded(state, [&] {
           Session& session =
               device_arg ? bench::session(static_cast<int>(state.range(has_value ? 1 : 0)))

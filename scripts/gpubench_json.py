@@ -77,7 +77,7 @@ GBPS = Metric("bytes_per_second", "GB/s", 1e-9, True)
 LAUNCH_US = Metric("us_per_launch", "µs", 1.0, False)
 US_PER_COPY = Metric("us_per_copy", "µs", 1.0, False)
 REAL_TIME_US = Metric("real_time_us", "µs", 1.0, False)
-_PREFERRED_METRIC = {"copy": GBPS, "saxpy": GBPS, "launch": LAUNCH_US}
+_PREFERRED_METRIC = {"copy": GBPS, "saxpy": GBPS, "launch": LAUNCH_US, "peer": GBPS}
 
 # Only these trailing components are Google Benchmark's; gpubench's own (params:256) stay.
 _GB_SUFFIX = re.compile(

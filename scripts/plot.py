@@ -37,9 +37,15 @@ from gpubench_json import (GBPS, LAUNCH_US, US_PER_COPY, GpubenchJsonError, Metr
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from text_table import render
 
-FAMILIES = ("copy", "launch", "saxpy")
+FAMILIES = ("copy", "launch", "saxpy", "peer")
 FIGURE_NAMES = {"copy": "copy_bandwidth.png", "launch": "launch_cost.png",
-                "saxpy": "saxpy_bandwidth.png"}
+                "saxpy": "saxpy_bandwidth.png", "peer": "peer_bandwidth.png"}
+PEER_MATRIX_NAME = "peer_matrix.png"
+PEER_MODE_TITLES = {
+    "read": "read: the destination GPU pulls",
+    "write": "write: the source GPU pushes",
+    "bidir": "bidir: both GPUs push at once (summed)",
+}
 FIT_TABLE_NAME = "copy_fit.txt"
 # Dashed is kept for the copy fits, so no file is drawn dashed.
 FILE_LINESTYLES = ("-", ":", "-.", (0, (8, 2, 1, 2, 1, 2)), (0, (1, 4)), (0, (6, 3)))
@@ -448,6 +454,82 @@ def plot_saxpy(sources: list[Source]) -> Figure:
 
 
 
+def peer_pairs(result: Result) -> dict[tuple[str, str], dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]]:
+    """(engine, mode) -> (source, destination) -> (sizes, GB/s), from peer/<engine>/<mode>/<s>to<d>."""
+    pairs: dict[tuple[str, str], dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]] = {}
+    for series, sweep in sweeps(result, "peer", GBPS).items():
+        engine, mode, pair = (series.split("/") + ["", "", ""])[:3]
+        source, _, destination = pair.partition("to")
+        if source.isdigit() and destination.isdigit():
+            pairs.setdefault((engine, mode), {})[(int(source), int(destination))] = sweep
+    return pairs
+
+
+def plot_peer(sources: list[Source]) -> Figure:
+    """Peer bandwidth against copy size: a panel per mode, a colour per engine and pair."""
+    by_source = {s.label: peer_pairs(s.result) for s in sources}
+    modes = list(dict.fromkeys(mode for pairs in by_source.values() for _, mode in pairs))
+    keys = [f"{engine} {src}→{dst}" for pairs in by_source.values()
+            for (engine, _), by_pair in pairs.items() for src, dst in by_pair]
+    colours = colour_map(keys)
+    fig, axes, legend_ax = grid(len(modes), "Peer copies: bandwidth against copy size")
+    for ax, mode in zip(axes, modes):
+        values = []
+        for source in sources:
+            for (engine, m), by_pair in by_source[source.label].items():
+                if m != mode:
+                    continue
+                for (src, dst), (sizes, gbps) in by_pair.items():
+                    ax.plot(sizes, gbps, color=colours[f"{engine} {src}→{dst}"],
+                            linestyle=source.linestyle, marker=source.marker, markersize=3.5)
+                    values.append(gbps)
+        ax.set_title(PEER_MODE_TITLES.get(mode, mode), fontsize=10)
+        size_axis(ax, "copy size", binary_size, rotation=35)
+        value_axis(ax, np.concatenate(values), "bandwidth (GB/s)")
+        ax.grid(True, which="major", alpha=0.35)
+        ax.grid(True, which="minor", alpha=0.12)
+    legends(legend_ax, [("engine, source → destination", *colour_handles(colours)),
+                        ("file", *file_handles(sources))])
+    return fig
+
+
+def plot_peer_matrix(source: Source) -> Figure:
+    """The bandwidth matrix at the largest size measured: GB/s, source × destination, one panel
+    per engine and mode."""
+    pairs = peer_pairs(source.result)
+    panels = list(pairs)
+    ncols = min(len(panels), 3)
+    nrows = math.ceil(len(panels) / ncols)
+    fig = Figure(figsize=(4.6 * ncols, 4.0 * nrows + 0.6), layout="constrained")
+    axes = list(fig.subplots(nrows, ncols, squeeze=False).flat)
+    for unused in axes[len(panels):]:
+        unused.remove()
+    largest = min(int(sizes.max()) for by_pair in pairs.values() for sizes, _ in by_pair.values())
+    fig.suptitle(f"Peer bandwidth (GB/s) at {binary_size(largest)}: source × destination "
+                 f"({source.label})", fontsize=12)
+    for ax, (engine, mode) in zip(axes, panels):
+        by_pair = pairs[(engine, mode)]
+        gpus = sorted({g for pair in by_pair for g in pair})
+        matrix = np.full((len(gpus), len(gpus)), np.nan)
+        for (src, dst), (sizes, gbps) in by_pair.items():
+            at = np.flatnonzero(sizes == largest)
+            if at.size:
+                matrix[gpus.index(src), gpus.index(dst)] = gbps[at[0]]
+        cmap = matplotlib.colormaps["viridis"].with_extremes(bad="0.88")
+        image = ax.imshow(np.ma.masked_invalid(matrix), cmap=cmap, vmin=0)
+        for (i, j), value in np.ndenumerate(matrix):
+            dark = not np.isnan(value) and value < np.nanmax(matrix) / 2
+            ax.text(j, i, "—" if np.isnan(value) else f"{value:.0f}", ha="center", va="center",
+                    color="white" if dark else "black", fontsize=10)
+        ax.set_xticks(range(len(gpus)), [f"GPU{g}" for g in gpus])
+        ax.set_yticks(range(len(gpus)), [f"GPU{g}" for g in gpus])
+        ax.set_xlabel("destination")
+        ax.set_ylabel("source")
+        ax.set_title(f"{engine} / {mode}", fontsize=10)
+        fig.colorbar(image, ax=ax, shrink=0.8, label="GB/s")
+    return fig
+
+
 def select(result: Result, pattern: re.Pattern[str] | None) -> Result:
     if pattern is None:
         return result
@@ -465,7 +547,7 @@ def draw(sources: list[Source], output_dir: Path) -> list[str]:
                 notes.append(f"plot.py: {source.result.path} has no {family} benchmarks")
     if not any(present.values()):
         files = ", ".join(str(s.result.path) for s in sources)
-        raise PlotError(f"nothing to plot: no copy, launch or saxpy benchmark in {files}")
+        raise PlotError(f"nothing to plot: no copy, launch, saxpy or peer benchmark in {files}")
     prepare(output_dir)
 
     if present["copy"]:
@@ -478,6 +560,10 @@ def draw(sources: list[Source], output_dir: Path) -> list[str]:
         save(plot_launch(present["launch"]), output_dir / FIGURE_NAMES["launch"])
     if present["saxpy"]:
         save(plot_saxpy(present["saxpy"]), output_dir / FIGURE_NAMES["saxpy"])
+    if present["peer"]:
+        save(plot_peer(present["peer"]), output_dir / FIGURE_NAMES["peer"])
+        # One matrix, of the first file with peer copies: matrices of several files do not overlay.
+        save(plot_peer_matrix(present["peer"][0]), output_dir / PEER_MATRIX_NAME)
     return notes
 
 

@@ -110,6 +110,14 @@ def copy_run(direction: str, memory: str, api: str, size_bytes: int, gbps: Value
     return run_entries(f"copy/{direction}/{memory}/{api}/{size_bytes}/manual_time", samples, **kw)
 
 
+def peer_run(engine: str, mode: str, source: int, destination: int, size_bytes: int,
+             gbps: Values, **kw: Any) -> list[dict[str, Any]]:
+    samples = [{"real_time": size_bytes / (g * 1e9) * 1e6, "bytes_per_second": g * 1e9,
+                "us_per_copy": size_bytes / (g * 1e9) * 1e6} for g in np.atleast_1d(gbps)]
+    return run_entries(f"peer/{engine}/{mode}/{source}to{destination}/{size_bytes}/manual_time",
+                       samples, **kw)
+
+
 def launch_run(path: str, measure: str, params_bytes: int, us: Values,
                **kw: Any) -> list[dict[str, Any]]:
     samples = [{"real_time": u, "us_per_launch": u} for u in np.atleast_1d(us)]

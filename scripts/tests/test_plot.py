@@ -5,7 +5,7 @@ from typing import Any
 import numpy as np
 import pytest
 from conftest import SCRIPTS, RunScript
-from gbench_builder import (copy_run, document, full_suite, launch_run,
+from gbench_builder import (copy_run, peer_run, document, full_suite, launch_run,
                             module_run, run_entries, saxpy_run, write_json)
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -186,6 +186,38 @@ def test_copy_and_saxpy_figures(tmp_path: Path) -> None:
         assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     saxpy_fig = plot.plot_saxpy(srcs)
     check_readable(saxpy_fig)
+
+
+def peer_doc(scale: float = 1.0) -> dict[str, Any]:
+    entries = []
+    for engine, mode in itertools.product(("ce", "sm"), ("read", "write", "bidir")):
+        for (src, dst), size in itertools.product(((0, 1), (1, 0)), (4096, 1 << 20, 1 << 28)):
+            peak = (780.0 if mode == "bidir" else 390.0) * (0.95 if engine == "sm" else 1.0)
+            entries += peer_run(engine, mode, src, dst, size, scale * peak * size / (size + 2e6))
+    return document(entries)
+
+
+def test_peer_figures(tmp_path: Path, run_script: RunScript) -> None:
+    srcs = sources(("x2", peer_doc()), ("other", peer_doc(0.5)), tmp_path=tmp_path)
+    fig = plot.plot_peer(srcs)
+    check_readable(fig)
+    panels = {ax.get_title().split(":")[0]: ax for ax in fig.axes if ax.has_data()}
+    assert set(panels) == {"read", "write", "bidir"}
+    lines = data_lines(panels["read"])
+    assert len(lines) == 8  # 2 engines x 2 pairs x 2 files
+    assert len({plot_colour(line) for line in lines}) == 4
+    matrix = plot.plot_peer_matrix(srcs[0])
+    titles = [ax.get_title() for ax in matrix.axes if ax.get_title()]
+    assert titles == ["ce / read", "ce / write", "ce / bidir", "sm / read", "sm / write", "sm / bidir"]
+    # The cells are the measured GB/s at the largest size, source by row, destination by column.
+    cells = [t.get_text() for t in matrix.axes[0].texts]
+    expected = 390.0 * (1 << 28) / ((1 << 28) + 2e6)
+    assert cells == ["—", f"{expected:.0f}", f"{expected:.0f}", "—"]
+    path = write_json(tmp_path / "peer.json", peer_doc())
+    proc = run_script("plot.py", path, "-o", tmp_path / "figs")
+    assert proc.returncode == 0, proc.stderr
+    for figure in ("peer_bandwidth.png", "peer_matrix.png"):
+        assert (tmp_path / "figs" / figure).read_bytes().startswith(PNG_SIGNATURE)
 
 
 def test_plot_two_files(tmp_path: Path, run_script: RunScript) -> None:
