@@ -21,3 +21,5 @@ __global__ void launch_probe_8(Payload<8> payload) { count_launch(payload); }
 __global__ void launch_probe_256(Payload<256> payload) { count_launch(payload); }
 __global__ void launch_probe_4096(Payload<4096> payload) { count_launch(payload); }
 __global__ void launch_probe_32764(Payload<32764> payload) { count_launch(payload); }
+
+__global__ void launch_floor_empty() {}

@@ -21,3 +21,7 @@ __global__ void launch_probe_8(Payload<8> payload);
 __global__ void launch_probe_256(Payload<256> payload);
 __global__ void launch_probe_4096(Payload<4096> payload);
 __global__ void launch_probe_32764(Payload<32764> payload);
+
+// A kernel that does nothing, not even count itself: what a launch costs with no work behind it
+// (launch/floor/), beside launch_probe_empty, which counts.
+__global__ void launch_floor_empty();

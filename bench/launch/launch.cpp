@@ -1,6 +1,8 @@
 // launch/<path>/<measure>/params:<bytes>: what each way of starting a kernel costs. Every path
 // launches the same machine code (the runtime kernel's CUfunction from cudaGetFuncBySymbol),
 // so a difference between paths is the API alone. Times are host-clock (UseManualTime).
+// launch/floor/<path>/<measure>: the same launches of a kernel that does nothing, not even count
+// itself: the API's floor, beside params:0's self-counting probe.
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "harness.hpp"
@@ -116,6 +118,20 @@ const LaunchTarget& target_of(std::int64_t bytes) {
   throw std::logic_error("no launch probe takes this parameter size");
 }
 
+// Times `launcher`'s launches through `path` as `measure` says and reports the median batch
+// per launch: a batch that an interrupt or a preempted host thread stretched is not what a
+// launch costs, and a mean over thousands of batches still moves with how many there were.
+void time_launches(const Path& path, const Measure& measure, Launcher& launcher, Harness& h) {
+  const LoopTimes times = h.exec(HostClock{.ops = measure.batch,
+                                           .wait = measure.wait,
+                                           .graph_ops = path.graph ? measure.kernels_per_graph : 0},
+                                 [&] { (launcher.*path.launch)(); });
+  benchmark::State& state = h.state();
+  state.counters["us_per_launch"] =
+      times.median_batch_seconds * 1e6 / static_cast<double>(measure.batch);
+  state.SetItemsProcessed(state.iterations());
+}
+
 void measure_launch(const Path& path, const Measure& measure, const LaunchTarget& target,
                     Harness& h) {
   const CUstream stream = h.stream();
@@ -133,10 +149,7 @@ void measure_launch(const Path& path, const Measure& measure, const LaunchTarget
                                     target.bytes, error.what()));
   }
 
-  const LoopTimes times = h.exec(HostClock{.ops = measure.batch,
-                                           .wait = measure.wait,
-                                           .graph_ops = path.graph ? measure.kernels_per_graph : 0},
-                                 launch);
+  time_launches(path, measure, launcher, h);
 
   const std::uint64_t launches = 1 + h.ops_performed();
   const LaunchCounts counts = read_launch_counts();
@@ -144,12 +157,32 @@ void measure_launch(const Path& path, const Measure& measure, const LaunchTarget
     throw VerificationFailure(fmt::format("{} launches made, {} kernels ran, {} saw their parameters intact",
                                           launches, counts.launched, counts.intact));
   }
-  // The median batch: a batch that an interrupt or a preempted host thread stretched is not what
-  // a launch costs, and a mean over thousands of batches still moves with how many there were.
-  benchmark::State& state = h.state();
-  state.counters["us_per_launch"] =
-      times.median_batch_seconds * 1e6 / static_cast<double>(measure.batch);
-  state.SetItemsProcessed(state.iterations());
+}
+
+// The floor kernel leaves no trace, so what is checked is the stream: every launch call returned
+// success (the harness checks each, and the runtime's last error after each batch), and one
+// counting probe launched through the same path on the same stream after the last of them ran,
+// and the stream finished without an error. Stream order puts the probe after every floor
+// launch, so all of them were executed or failed, and a failed kernel would have left an error.
+// What is not seen is each floor kernel's own run: nothing in it could show one.
+void measure_floor(const Path& path, const Measure& measure, Harness& h) {
+  const CUstream stream = h.stream();
+  Launcher launcher(floor_target(), stream);
+  GPUBENCH_CU(cuStreamSynchronize, stream);
+  reset_launch_counts();
+  time_launches(path, measure, launcher, h);
+
+  Launcher probe(target_of(0), stream);
+  (probe.*path.launch)();
+  GPUBENCH_CUDART(cudaGetLastError());
+  GPUBENCH_CU(cuStreamSynchronize, stream);
+  const LaunchCounts counts = read_launch_counts();
+  if (counts.launched != 1 || counts.intact != 1) {
+    throw VerificationFailure(fmt::format(
+        "after {} uncounted launches, the counting probe queued behind them ran {} times",
+        h.ops_performed(), counts.launched));
+  }
+  h.state().counters["launches"] = static_cast<double>(h.ops_performed());
 }
 
 std::vector<std::int64_t> payload_args() {
@@ -165,6 +198,7 @@ std::vector<KernelSymbol> probe_kernels() {
   for (const LaunchTarget& target : launch_targets()) {
     kernels.push_back({fmt::format("launch_probe_{}", target.bytes), target.symbol});
   }
+  kernels.push_back({"launch_floor_empty", floor_target().symbol});
   return kernels;
 }
 
@@ -184,6 +218,14 @@ Family launch_family() {
                       measure_launch(path, measure, target_of(bytes), h);
                     },
                     {payload_args(), "params"});
+              }
+            }
+            for (const Path& path : paths) {
+              for (const Measure& measure : measures) {
+                registry.add(fmt::format("launch/floor/{}/{}", path.name, measure.name),
+                             [&path, &measure](Harness& h, std::int64_t) {
+                               measure_floor(path, measure, h);
+                             });
               }
             }
             register_module_loading(registry);

@@ -16,11 +16,11 @@ template <std::size_t Bytes, void (*Kernel)(Payload<Bytes>)> LaunchTarget make_t
           }};
 }
 
-LaunchTarget empty_target() {
-  return {0, reinterpret_cast<const void*>(launch_probe_empty),
-          [](CUstream stream, const void*) { launch_probe_empty<<<1, 1, 0, stream>>>(); },
+template <void (*Kernel)()> LaunchTarget no_params_target() {
+  return {0, reinterpret_cast<const void*>(Kernel),
+          [](CUstream stream, const void*) { Kernel<<<1, 1, 0, stream>>>(); },
           [](const cudaLaunchConfig_t& config, const void*) {
-            return cudaLaunchKernelEx(&config, launch_probe_empty);
+            return cudaLaunchKernelEx(&config, Kernel);
           }};
 }
 
@@ -28,9 +28,15 @@ LaunchTarget empty_target() {
 
 const std::array<LaunchTarget, 5>& launch_targets() {
   static const std::array<LaunchTarget, 5> all{
-      empty_target(), make_target<8, launch_probe_8>(), make_target<256, launch_probe_256>(),
-      make_target<4096, launch_probe_4096>(), make_target<32764, launch_probe_32764>()};
+      no_params_target<launch_probe_empty>(), make_target<8, launch_probe_8>(),
+      make_target<256, launch_probe_256>(), make_target<4096, launch_probe_4096>(),
+      make_target<32764, launch_probe_32764>()};
   return all;
+}
+
+const LaunchTarget& floor_target() {
+  static const LaunchTarget target = no_params_target<launch_floor_empty>();
+  return target;
 }
 
 } // namespace gpubench::bench

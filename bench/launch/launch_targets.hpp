@@ -20,4 +20,7 @@ struct LaunchTarget {
 // 0, 8, 256, 4096 and 32764 bytes.
 [[nodiscard]] const std::array<LaunchTarget, 5>& launch_targets();
 
+// launch_floor_empty: no parameters, and it does not count itself.
+[[nodiscard]] const LaunchTarget& floor_target();
+
 } // namespace gpubench::bench

@@ -7,6 +7,7 @@
 #include "memory_ceiling.hpp"
 #include "module.hpp"
 #include "options.hpp"
+#include "parallel.hpp"
 #include "random_fill.hpp"
 #include "registry.hpp"
 #include "saxpy.cuh"
@@ -19,6 +20,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -61,8 +63,8 @@ struct CublasRelease {
 };
 
 // The family's state, kept across Google Benchmark's runs: random inputs on host and device
-// for the largest N asked for so far (smaller N use a prefix), the walk-through's module, and
-// the cuBLAS handle.
+// for the largest N asked for so far (smaller N use a prefix), one saxpy's CPU reference on the
+// device where it fits, the walk-through's module, and the cuBLAS handle.
 struct SaxpyState {
   explicit SaxpyState(Session& session)
       : module(saxpy_fatbin().data()), driver_saxpy(module.function("saxpy")),
@@ -80,6 +82,7 @@ struct SaxpyState {
     x.clear();
     y0.clear();
     result.reset();
+    expected.reset();
     dx.reset();
     dy.reset();
     dy0.reset();
@@ -93,7 +96,29 @@ struct SaxpyState {
     fill_random(y0, y_seed);
     GPUBENCH_CU(cuMemcpyHtoD, dx->ptr(), x.data(), n * sizeof(float));
     GPUBENCH_CU(cuMemcpyHtoD, dy0->ptr(), y0.data(), n * sizeof(float));
+    upload_reference(n);
     capacity = n;
+  }
+
+  // One saxpy of the inputs computed by the CPU (saxpy_reference) and kept on the device, so
+  // checking a run of one application is a comparison on the device, not N floats back over
+  // PCIe and through the host's memory on every Google Benchmark run. Only where it fits beside
+  // x, y and y's initial values, with room to spare; elsewhere the check runs on the host.
+  void upload_reference(std::size_t n) {
+    constexpr std::size_t spare_bytes = std::size_t{256} << 20;
+    if (free_device_bytes() < n * sizeof(float) + spare_bytes) {
+      return;
+    }
+    const std::span<float> reference(reinterpret_cast<float*>(result->data()), n);
+    parallel_chunks(n, [&](std::size_t begin, std::size_t end) {
+      std::copy(y0.begin() + static_cast<std::ptrdiff_t>(begin),
+                y0.begin() + static_cast<std::ptrdiff_t>(end),
+                reference.begin() + static_cast<std::ptrdiff_t>(begin));
+      saxpy_reference(alpha, std::span<const float>(x).subspan(begin, end - begin),
+                      reference.subspan(begin, end - begin));
+    });
+    expected.emplace(n * sizeof(float));
+    GPUBENCH_CU(cuMemcpyHtoD, expected->ptr(), reference.data(), n * sizeof(float));
   }
 
   cublasHandle_t cublas() {
@@ -116,7 +141,8 @@ struct SaxpyState {
   std::optional<PinnedHostBuffer> result; // pinned: GiBs come back for checking at full speed
   std::optional<DeviceBuffer> dx;
   std::optional<DeviceBuffer> dy;
-  std::optional<DeviceBuffer> dy0; // y's initial values, to restore y on the device
+  std::optional<DeviceBuffer> dy0;      // y's initial values, to restore y on the device
+  std::optional<DeviceBuffer> expected; // fmaf(alpha, x, y0) from the CPU, where it fits
   UniqueHandle<cublasHandle_t, CublasRelease> cublas_handle;
 };
 
@@ -161,6 +187,16 @@ void launch_cublas(const SaxpyCall& c) {
 
 void launch_thrust(const SaxpyCall& c) { thrust_saxpy(c.stream, c.s.alpha, c.x(), c.y(), c.n); }
 
+void launch_vec4_tile(const SaxpyCall& c) {
+  launch_saxpy_vec4_tile(TileCaching::plain, c.stream, c.s.alpha, c.x(), c.y(),
+                         static_cast<std::int64_t>(c.n));
+}
+
+void launch_vec4_tile_streaming(const SaxpyCall& c) {
+  launch_saxpy_vec4_tile(TileCaching::streaming, c.stream, c.s.alpha, c.x(), c.y(),
+                         static_cast<std::int64_t>(c.n));
+}
+
 struct Variant {
   const char* name;
   void (*launch)(const SaxpyCall&);
@@ -168,15 +204,47 @@ struct Variant {
 };
 
 // The walk-through's kernel stays one element per thread and int32 N, as it was written.
+// vec4_tile and vec4_tile_streaming run last: the variants before them run in the same order
+// and conditions whether they are there or not.
 const Variant variants[] = {
-    {"driver", launch_driver}, {"runtime", launch_runtime}, {"vec4", launch_vec4},
-    {"cublas", launch_cublas}, {"thrust", launch_thrust},   {"graph", launch_driver, true},
+    {"driver", launch_driver},       {"runtime", launch_runtime},
+    {"vec4", launch_vec4},           {"cublas", launch_cublas},
+    {"thrust", launch_thrust},       {"graph", launch_driver, true},
+    {"vec4_tile", launch_vec4_tile}, {"vec4_tile_streaming", launch_vec4_tile_streaming},
 };
 
-// Enough launches per timed batch that event resolution and gaps do not dominate small N,
-// few enough to stay far below the stream's queue depth.
+// Gated batches: enough launches per timed batch that event resolution and gaps do not
+// dominate small N, few enough to stay far below the stream's queue depth.
 std::size_t batch_launches(std::size_t n) {
   return std::clamp<std::size_t>((std::size_t{1} << 22) / n, 1, 64);
+}
+
+// Flushed launches each have their own events, so the batch only sets how often the host waits
+// for the GPU: 64 launches (256 queue entries with their flushes and events) per wait at every
+// N, so no N waits for the GPU after each launch.
+constexpr std::size_t flushed_batch_launches = 64;
+
+// The first element where y differs from `applications` saxpys of the inputs, if one does. One
+// application with the reference on the device is compared there; otherwise y comes back and
+// the CPU computes and compares (find_saxpy_mismatch).
+std::optional<SaxpyMismatch> find_mismatch(SaxpyState& s, CUstream stream, std::size_t n,
+                                           std::size_t applications) {
+  if (applications == 1 && s.expected) {
+    const std::size_t i =
+        first_mismatch_on_device(stream, s.expected->as<float>(), s.dy->as<float>(), n);
+    if (i >= n) {
+      return std::nullopt;
+    }
+    float actual = 0.0F;
+    GPUBENCH_CU(cuMemcpyDtoH, &actual, s.dy->ptr() + i * sizeof(float), sizeof(float));
+    return SaxpyMismatch{i, std::fmaf(s.alpha, s.x[i], s.y0[i]), actual};
+  }
+  GPUBENCH_CU(cuMemcpyDtoHAsync, s.result->data(), s.dy->ptr(), n * sizeof(float), stream);
+  GPUBENCH_CU(cuStreamSynchronize, stream);
+  const std::span<const float> x(s.x.data(), n);
+  const std::span<const float> y0(s.y0.data(), n);
+  const std::span<const float> y(reinterpret_cast<const float*>(s.result->data()), n);
+  return find_saxpy_mismatch(s.alpha, x, y0, y, applications);
 }
 
 // Why N cannot run here (x, y and y's initial values must fit in device memory), if it cannot.
@@ -208,7 +276,7 @@ void measure_saxpy(const Variant& variant, Harness& h, std::size_t n) {
   // The graph variant captures a whole timed batch (flushes and event records included) and
   // replays it, so its kernels are launched from the graph and timed as the others are.
   const bool flush = g_l2 == L2Mode::cold && n * 2 * sizeof(float) < 4 * s.l2_bytes;
-  const std::size_t batch = batch_launches(n);
+  const std::size_t batch = flush ? flushed_batch_launches : batch_launches(n);
   const std::size_t graph_ops = variant.graph ? batch : 0;
   const LoopTimes times =
       flush ? h.exec(FlushedOps{.ops = batch, .graph_ops = graph_ops, .label = "l2_flushed"},
@@ -220,12 +288,7 @@ void measure_saxpy(const Variant& variant, Harness& h, std::size_t n) {
   // the CPU reference, element for element.
   GPUBENCH_CU(cuMemcpyDtoDAsync, s.dy->ptr(), s.dy0->ptr(), n * sizeof(float), stream);
   const std::size_t applications = h.run_once();
-  GPUBENCH_CU(cuMemcpyDtoHAsync, s.result->data(), s.dy->ptr(), n * sizeof(float), stream);
-  GPUBENCH_CU(cuStreamSynchronize, stream);
-  const std::span<const float> x(s.x.data(), n);
-  const std::span<const float> y0(s.y0.data(), n);
-  const std::span<const float> y(reinterpret_cast<const float*>(s.result->data()), n);
-  if (const auto mismatch = find_saxpy_mismatch(s.alpha, x, y0, y, applications)) {
+  if (const auto mismatch = find_mismatch(s, stream, n, applications)) {
     throw VerificationFailure(describe(*mismatch, n));
   }
 
@@ -252,7 +315,10 @@ Family saxpy_family() {
       .name = "saxpy",
       .order = 10,
       .kernels = {{"saxpy", reinterpret_cast<const void*>(saxpy)},
-                  {"saxpy_vec4", reinterpret_cast<const void*>(saxpy_vec4)}},
+                  {"saxpy_vec4", reinterpret_cast<const void*>(saxpy_vec4)},
+                  {"saxpy_vec4_tile", reinterpret_cast<const void*>(saxpy_vec4_tile)},
+                  {"saxpy_vec4_tile_streaming",
+                   reinterpret_cast<const void*>(saxpy_vec4_tile_streaming)}},
       .flags = {l2_flag()},
       .declare =
           [](Registry& registry) {
