@@ -23,21 +23,32 @@ bool FileReporter::ReportContext(const Context& context) {
   // Google Benchmark points this reporter at the file it opened; the format writes there too.
   format_->SetOutputStream(&GetOutputStream());
   format_->SetErrorStream(&GetErrorStream());
-  return format_->ReportContext(context);
+  const bool reported = format_->ReportContext(context);
+  note_stream_state();
+  return reported;
 }
 
 void FileReporter::ReportRuns(const std::vector<Run>& runs) {
   format_->ReportRuns(runs);
   ++reported_;
-  GetOutputStream().flush();
+  note_stream_state();
 }
 
+// Called by Google Benchmark at the end of a run and by the interrupt action during one; after
+// the first call the stream may no longer exist.
 void FileReporter::Finalize() {
-  if (!finalized_) {
-    finalized_ = true;
-    format_->Finalize();
+  if (finalized_) {
+    return;
   }
-  GetOutputStream().flush();
+  finalized_ = true;
+  format_->Finalize();
+  note_stream_state();
+}
+
+void FileReporter::note_stream_state() {
+  std::ostream& out = GetOutputStream();
+  out.flush();
+  written_ = written_ && static_cast<bool>(out);
 }
 
 } // namespace gpubench::bench

@@ -21,12 +21,16 @@ public:
 
   // Benchmarks reported so far.
   [[nodiscard]] std::size_t reported() const noexcept { return reported_; }
-  // Whether everything so far reached the file.
-  [[nodiscard]] bool written() const { return static_cast<bool>(GetOutputStream()); }
+  // Whether everything so far reached the file. Recorded at each report, since the stream is
+  // Google Benchmark's and is gone once RunSpecifiedBenchmarks returns.
+  [[nodiscard]] bool written() const noexcept { return written_; }
 
 private:
+  void note_stream_state();
+
   std::unique_ptr<benchmark::BenchmarkReporter> format_;
   std::size_t reported_ = 0;
+  bool written_ = true;
   bool finalized_ = false;
 };
 

@@ -12,15 +12,20 @@
 #include "session.hpp"
 
 #include <benchmark/benchmark.h>
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <numeric>
+#include <ostream>
 #include <regex>
+#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -48,6 +53,66 @@ void say(const std::string& message) {
 [[noreturn]] void die(int status, const std::string& message) {
   say(message);
   std::exit(status);
+}
+
+// Google Benchmark's flags as the linked version reads --benchmark_min_time.
+constexpr gpubench::MinTimeSyntax min_time_syntax = std::string_view(GPUBENCH_MIN_TIME_UNIT).empty()
+                                                        ? gpubench::MinTimeSyntax::bare_seconds
+                                                        : gpubench::MinTimeSyntax::with_unit;
+
+// Each line written to it said as gpubench's own, but for Google Benchmark's warning that a
+// family has many instances: gpubench registers every size of a case as one family on purpose.
+class GpubenchLines : public std::streambuf {
+protected:
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) {
+      return traits_type::not_eof(c);
+    }
+    if (traits_type::to_char_type(c) != '\n') {
+      line_ += traits_type::to_char_type(c);
+      return c;
+    }
+    if (!line_.starts_with("The number of inputs is very large.")) {
+      say(line_);
+    }
+    line_.clear();
+    return c;
+  }
+
+private:
+  std::string line_;
+};
+
+// The console (or --benchmark_format) reporter Google Benchmark would make, with what Google
+// Benchmark writes to its error stream before a run starts said as gpubench's lines: a filter
+// that matches nothing, a pattern it cannot compile, an output file it cannot open (it exits
+// right after). Once the run starts, the context goes to stderr as Google Benchmark prints it.
+class DisplayReporter : public benchmark::BenchmarkReporter {
+public:
+  DisplayReporter() : format_(benchmark::CreateDefaultDisplayReporter()) {
+    SetErrorStream(&before_run_);
+  }
+  bool ReportContext(const Context& context) override { return format_->ReportContext(context); }
+  void ReportRuns(const std::vector<Run>& runs) override { format_->ReportRuns(runs); }
+  void Finalize() override { format_->Finalize(); }
+
+private:
+  GpubenchLines lines_;
+  std::ostream before_run_{&lines_};
+  benchmark::BenchmarkReporter* format_; // Google Benchmark's, alive for the whole program
+};
+
+// A closed standard stream leaves its number free, and the next file opened (--benchmark_out)
+// would take it and receive what was meant for the terminal. A closed stdout becomes /dev/full,
+// so that output lost is still reported as lost; stdin and stderr become /dev/null.
+void reserve_standard_streams() {
+  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+      // The lowest free number: `fd` itself, as those below it are open.
+      static_cast<void>(open(fd == STDOUT_FILENO ? "/dev/full" : "/dev/null",
+                             fd == STDIN_FILENO ? O_RDONLY : O_WRONLY));
+    }
+  }
 }
 
 std::vector<gpubench::ExtraFlag> family_flags() {
@@ -156,8 +221,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
       static_cast<void>(gpubench::device_at(ordinal)); // throws out_of_range with the count
     }
   }
-  const std::vector<int> peer_devices =
-      devices.size() > 1 ? devices : first_n(present.value_or(2));
+  const std::vector<int> peer_devices = devices.size() > 1 ? devices : first_n(present.value_or(2));
   bench::Registry registry(devices, peer_devices);
   bench::register_families(registry);
 
@@ -172,8 +236,9 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     check_stdout();
     return 0;
   }
+  DisplayReporter display;
   if (options.list_only) {
-    const std::size_t listed = benchmark::RunSpecifiedBenchmarks();
+    const std::size_t listed = benchmark::RunSpecifiedBenchmarks(&display);
     check_stdout();
     return listed > 0 ? 0 : exit_failure;
   }
@@ -221,7 +286,10 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
   });
   bench::install_interrupt_handlers();
 
-  const std::size_t matched = benchmark::RunSpecifiedBenchmarks(nullptr, file ? &*file : nullptr);
+  const std::size_t matched = benchmark::RunSpecifiedBenchmarks(&display, file ? &*file : nullptr);
+  if (bench::interrupt_signal() != 0) {
+    bench::finish_interrupted(); // a signal after the last benchmark's last check
+  }
   if (json_out) {
     static_cast<void>(
         bench::add_json_context(options.out_file, "gpu_state_after", bench::gpu_state()));
@@ -233,7 +301,8 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     die(exit_failure, fmt::format("--benchmark_out={}: could not be written", options.out_file));
   }
   if (const auto fault = bench::device_fault()) {
-    die(exit_failure, fmt::format("the GPU faulted and the rest of the run was skipped: {}", *fault));
+    die(exit_failure,
+        fmt::format("the GPU faulted and the rest of the run was skipped: {}", *fault));
   }
   // Google Benchmark has already said when the filter matched nothing; that is no success.
   return matched > 0 && bench::failure_count() == 0 ? 0 : exit_failure;
@@ -247,11 +316,13 @@ std::string device_flag(const gpubench::Options& options) {
 } // namespace
 
 int main(int argc, char** argv) {
+  reserve_standard_streams();
   gpubench::Options options;
   std::vector<gpubench::ExtraFlag> flags;
   try {
     flags = family_flags();
-    options = gpubench::parse_options(std::vector<std::string>(argv, argv + argc), flags);
+    options = gpubench::parse_options(std::vector<std::string>(argv, argv + argc), flags,
+                                      min_time_syntax);
   } catch (const gpubench::UsageError& error) {
     die(exit_usage, error.what());
   }

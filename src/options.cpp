@@ -1,15 +1,16 @@
 #include "options.hpp"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <regex>
 
@@ -78,13 +79,10 @@ void require_int(std::string_view flag, std::string_view value, int minimum) {
   }
 }
 
-// A time in seconds ("0.5", "0.5s") or, for --benchmark_min_time, an iteration count ("100x").
-void require_duration(std::string_view flag, std::string_view value, bool iterations_allowed) {
+// Seconds, "0.5" or "0.5s": the number without its unit.
+std::string_view require_seconds(std::string_view flag, std::string_view value,
+                                 std::string_view expected) {
   std::string_view number = value;
-  if (iterations_allowed && number.ends_with('x')) {
-    require_int(flag, number.substr(0, number.size() - 1), 1);
-    return;
-  }
   if (number.ends_with('s')) {
     number.remove_suffix(1);
   }
@@ -92,8 +90,42 @@ void require_duration(std::string_view flag, std::string_view value, bool iterat
   const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), seconds);
   if (number.empty() || error != std::errc{} || end != number.data() + number.size() ||
       !std::isfinite(seconds) || seconds < 0.0) {
-    throw UsageError(fmt::format("{}: expected seconds (e.g. 0.5s){}", flag,
-                                 iterations_allowed ? " or iterations (e.g. 100x)" : ""));
+    throw UsageError(fmt::format("{}: expected {}", flag, expected));
+  }
+  return number;
+}
+
+// --benchmark_min_time as the linked Google Benchmark reads it.
+std::string min_time_arg(std::string_view flag, std::string_view value, MinTimeSyntax syntax) {
+  if (syntax == MinTimeSyntax::bare_seconds) {
+    if (value.ends_with('x')) {
+      throw UsageError(fmt::format("{}: iterations (100x) need Google Benchmark 1.8 or later; "
+                                   "this gpubench links 1.7, which takes seconds (e.g. 0.5)",
+                                   flag));
+    }
+    return fmt::format("--benchmark_min_time={}",
+                       require_seconds(flag, value, "seconds (e.g. 0.5)"));
+  }
+  if (value.ends_with('x')) {
+    require_int(flag, value.substr(0, value.size() - 1), 1);
+    return std::string(flag);
+  }
+  return fmt::format("--benchmark_min_time={}s",
+                     require_seconds(flag, value, "seconds (e.g. 0.5s) or iterations (e.g. 100x)"));
+}
+
+// Google Benchmark's list of key=value pairs: each key named, each pair with one '='.
+void require_context(std::string_view flag, std::string_view value) {
+  std::size_t begin = 0;
+  while (begin != std::string_view::npos) {
+    const std::size_t comma = value.find(',', begin);
+    const std::string_view pair = value.substr(begin, comma - begin);
+    const std::size_t equals = pair.find('=');
+    if (equals == 0 || equals == std::string_view::npos ||
+        pair.find('=', equals + 1) != std::string_view::npos) {
+      throw UsageError(fmt::format("{}: expected key=value[,key=value...]", flag));
+    }
+    begin = comma == std::string_view::npos ? comma : comma + 1;
   }
 }
 
@@ -106,9 +138,10 @@ void require_regex(std::string_view flag, std::string_view value) {
   }
 }
 
-// The output file must be writable without creating or truncating it now: an existing regular
-// file we may write, or a new name in a directory we may write.
-void require_writable_file(std::string_view flag, const std::string& path) {
+// The output file must be writable, checked without changing it: an existing file is opened for
+// writing, not truncated, and written nothing; a new name is created and removed again (`probe`).
+// Without the probe, the permission bits alone decide, which root passes everywhere (/proc, /sys).
+void require_writable_file(std::string_view flag, const std::string& path, bool probe) {
   if (path.empty()) {
     throw UsageError(fmt::format("{}: empty file name", flag));
   }
@@ -119,8 +152,21 @@ void require_writable_file(std::string_view flag, const std::string& path) {
     if (fs::is_directory(status)) {
       throw UsageError(fmt::format("{}: is a directory", flag));
     }
-    if (access(path.c_str(), W_OK) != 0) {
+    const int fd = probe ? open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                         : (access(path.c_str(), W_OK) == 0 ? -2 : -1);
+    if (fd == -1) {
       throw UsageError(fmt::format("{}: cannot be written: {}", flag, std::strerror(errno)));
+    }
+    if (fd >= 0) {
+      // Writing nothing changes nothing, but fails where no write can succeed: /proc files
+      // open for writing even when they take no writes, /dev/full refuses every one.
+      const bool takes_writes = write(fd, "", 0) == 0;
+      const int write_error = errno;
+      close(fd);
+      if (!takes_writes) {
+        throw UsageError(
+            fmt::format("{}: cannot be written: {}", flag, std::strerror(write_error)));
+      }
     }
     return;
   }
@@ -135,17 +181,49 @@ void require_writable_file(std::string_view flag, const std::string& path) {
     throw UsageError(fmt::format("{}: directory {} cannot be written: {}", flag, parent.string(),
                                  std::strerror(errno)));
   }
+  if (probe) {
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+      throw UsageError(fmt::format("{}: cannot be created: {}", flag, std::strerror(errno)));
+    }
+    close(fd);
+    unlink(path.c_str());
+  }
+}
+
+bool is_benchmark_flag(std::string_view name) {
+  static constexpr std::string_view names[] = {"--benchmark_list_tests",
+                                               "--benchmark_enable_random_interleaving",
+                                               "--benchmark_report_aggregates_only",
+                                               "--benchmark_display_aggregates_only",
+                                               "--benchmark_counters_tabular",
+                                               "--benchmark_filter",
+                                               "--benchmark_repetitions",
+                                               "--benchmark_min_time",
+                                               "--benchmark_min_warmup_time",
+                                               "--benchmark_format",
+                                               "--benchmark_out_format",
+                                               "--benchmark_out",
+                                               "--benchmark_color",
+                                               "--benchmark_time_unit",
+                                               "--benchmark_perf_counters",
+                                               "--benchmark_context"};
+  return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
 // Google Benchmark's flags with their values checked, so a bad value gets gpubench's one line
-// (Google Benchmark would print its usage and exit 0, or fail only after the GPU work).
-void check_benchmark_flag(std::string_view arg, Options& options) {
+// (Google Benchmark would print its usage and exit 0, or fail only after the GPU work). Returns
+// the flag as Google Benchmark is to see it.
+std::string check_benchmark_flag(std::string_view arg, Options& options, MinTimeSyntax syntax) {
   const std::size_t equals = arg.find('=');
   const std::string_view name = arg.substr(0, equals);
   const std::string_view value =
       equals == std::string_view::npos ? std::string_view{} : arg.substr(equals + 1);
   const bool has_value = equals != std::string_view::npos;
   const std::string flag(arg);
+  if (!is_benchmark_flag(name)) {
+    throw UsageError(fmt::format("unknown flag '{}' (see --help)", arg));
+  }
   if (name == "--benchmark_list_tests") {
     options.list_only = parse_bool(flag, value);
   } else if (name == "--benchmark_enable_random_interleaving" ||
@@ -160,9 +238,10 @@ void check_benchmark_flag(std::string_view arg, Options& options) {
   } else if (name == "--benchmark_repetitions") {
     require_int(flag, value, 1);
   } else if (name == "--benchmark_min_time") {
-    require_duration(flag, value, true);
+    return min_time_arg(flag, value, syntax);
   } else if (name == "--benchmark_min_warmup_time") {
-    require_duration(flag, value, false);
+    // A number of seconds in every version (1.8 added units to --benchmark_min_time only).
+    return fmt::format("{}={}", name, require_seconds(flag, value, "seconds (e.g. 0.5)"));
   } else if (name == "--benchmark_format") {
     require_one_of(flag, value, {"console", "json", "csv"});
   } else if (name == "--benchmark_out_format") {
@@ -172,7 +251,8 @@ void check_benchmark_flag(std::string_view arg, Options& options) {
     options.out_file = value;
     options.out_given = true;
   } else if (name == "--benchmark_color") {
-    if (lower(value) != "auto" && !parse_bool_flag(value)) {
+    // Google Benchmark prints its usage and exits for an empty value.
+    if (value.empty() || (lower(value) != "auto" && !parse_bool_flag(value))) {
       throw UsageError(fmt::format("{}: expected auto, true or false", flag));
     }
   } else if (name == "--benchmark_time_unit") {
@@ -180,12 +260,9 @@ void check_benchmark_flag(std::string_view arg, Options& options) {
   } else if (name == "--benchmark_perf_counters") {
     throw UsageError(fmt::format("{}: hardware performance counters are not supported", flag));
   } else if (name == "--benchmark_context") {
-    if (value.find('=') == std::string_view::npos) {
-      throw UsageError(fmt::format("{}: expected key=value", flag));
-    }
-  } else {
-    throw UsageError(fmt::format("unknown flag '{}' (see --help)", arg));
+    require_context(flag, value);
   }
+  return flag;
 }
 
 } // namespace
@@ -202,15 +279,14 @@ std::optional<bool> parse_bool_flag(std::string_view value) {
 }
 
 Options parse_options(const std::vector<std::string>& args,
-                      const std::vector<ExtraFlag>& extra_flags) {
+                      const std::vector<ExtraFlag>& extra_flags, MinTimeSyntax min_time) {
   Options options;
   options.benchmark_args.push_back(args.empty() ? "gpubench" : args.front());
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     const auto value_of = [arg](std::string_view flag) { return arg.substr(flag.size()); };
     if (arg.starts_with("--benchmark_")) {
-      check_benchmark_flag(arg, options);
-      options.benchmark_args.emplace_back(arg);
+      options.benchmark_args.push_back(check_benchmark_flag(arg, options, min_time));
     } else if (arg.starts_with("--v=")) {
       require_int(arg, value_of("--v="), 0);
       options.benchmark_args.emplace_back(arg);
@@ -221,17 +297,22 @@ Options parse_options(const std::vector<std::string>& args,
     } else if (arg == "--help" || arg == "-h") {
       options.help = true;
     } else {
-      const auto extra = std::find_if(extra_flags.begin(), extra_flags.end(), [&](const ExtraFlag& f) {
-        return arg.starts_with(f.name + "=");
-      });
+      const auto extra =
+          std::find_if(extra_flags.begin(), extra_flags.end(),
+                       [&](const ExtraFlag& f) { return arg.starts_with(f.name + "="); });
       if (extra == extra_flags.end()) {
-        throw UsageError(fmt::format("unknown flag '{}' (see --help)", arg));
+        const bool known =
+            arg == "--device" || std::any_of(extra_flags.begin(), extra_flags.end(),
+                                             [&](const ExtraFlag& f) { return arg == f.name; });
+        throw UsageError(known ? fmt::format("{}: needs a value ({}=...)", arg, arg)
+                               : fmt::format("unknown flag '{}' (see --help)", arg));
       }
       extra->parse(value_of(extra->name + "="));
     }
   }
   if (options.out_given) {
-    require_writable_file("--benchmark_out=" + options.out_file, options.out_file);
+    require_writable_file("--benchmark_out=" + options.out_file, options.out_file,
+                          !options.list_only);
   }
   return options;
 }
@@ -245,7 +326,8 @@ std::string usage(const std::vector<ExtraFlag>& extra_flags) {
   for (const ExtraFlag& flag : extra_flags) {
     text += fmt::format("  {:<14} {}\n", flag.name + "=...", flag.help);
   }
-  text += "All --benchmark_* flags are Google Benchmark's (filter, repetitions, out, out_format, ...).\n";
+  text += "All --benchmark_* flags are Google Benchmark's (filter, repetitions, out, out_format, "
+          "...).\n";
   return text;
 }
 

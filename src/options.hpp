@@ -24,21 +24,30 @@ struct Options {
   std::optional<std::vector<int>> devices = std::vector<int>{0};
   bool info = false;
   bool help = false;
-  bool list_only = false;          // --benchmark_list_tests: needs no GPU
+  bool list_only = false; // --benchmark_list_tests: needs no GPU
   bool out_given = false;
   std::string out_file;            // --benchmark_out
   std::string out_format = "json"; // --benchmark_out_format
   std::vector<std::string> benchmark_args;
 };
 
+// How the linked Google Benchmark reads --benchmark_min_time: 1.8 and later take seconds with a
+// unit ("0.5s") or iterations ("100x") and warn for every benchmark about a bare number; 1.7
+// takes only a bare number of seconds and rejects the rest after printing its own error.
+// gpubench accepts "0.5" and "0.5s" with either and passes on the spelling the version reads.
+enum class MinTimeSyntax { bare_seconds, with_unit };
+
 class UsageError : public std::invalid_argument {
 public:
   using std::invalid_argument::invalid_argument;
 };
 
-// Throws UsageError with a one-line message naming the flag and what is wrong with it.
+// Throws UsageError with a one-line message naming the flag and what is wrong with it. Unless
+// listing, --benchmark_out is opened (never truncated; a new file is created and removed) to
+// prove it can be written before any GPU work.
 [[nodiscard]] Options parse_options(const std::vector<std::string>& args,
-                                    const std::vector<ExtraFlag>& extra_flags = {});
+                                    const std::vector<ExtraFlag>& extra_flags = {},
+                                    MinTimeSyntax min_time = MinTimeSyntax::with_unit);
 
 // Google Benchmark's reading of a boolean flag's value ("", "true", "yes", "1", "on" ... are
 // true; "false", "no", "0", "off" ... false); nullopt for anything else.

@@ -49,6 +49,23 @@ std::size_t multiplier(std::string_view suffix, std::string_view text) {
   reject(text, "the unit must be K, M or G");
 }
 
+// A range's step, "x2" or more: digits only after the x, and nothing that overflows.
+std::size_t parse_factor(std::string_view text, std::string_view item) {
+  constexpr std::string_view expected = "a range's step must be x2 or more, as in 1K..1G:x2";
+  if (!text.starts_with('x') || text.size() == 1) {
+    reject(item, expected);
+  }
+  std::size_t factor = 0;
+  const auto [end, error] = std::from_chars(text.data() + 1, text.data() + text.size(), factor);
+  if (error == std::errc::result_out_of_range) {
+    reject(item, "the range's step is too large");
+  }
+  if (error != std::errc{} || end != text.data() + text.size() || factor < 2) {
+    reject(item, expected);
+  }
+  return factor;
+}
+
 } // namespace
 
 std::size_t parse_size(std::string_view raw) {
@@ -88,10 +105,14 @@ std::vector<std::size_t> parse_size_list(std::string_view text) {
       sizes.push_back(size);
     }
   };
-  while (!text.empty()) {
-    const auto comma = text.find(',');
-    const std::string_view item = trim(text.substr(0, comma));
-    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+  std::size_t begin = 0;
+  while (begin != std::string_view::npos) {
+    const auto comma = text.find(',', begin);
+    const std::string_view item = trim(text.substr(begin, comma - begin));
+    begin = comma == std::string_view::npos ? comma : comma + 1;
+    if (item.empty()) {
+      throw std::invalid_argument("an empty entry (a leading, trailing or doubled comma)");
+    }
     const auto dots = item.find("..");
     if (dots == std::string_view::npos) {
       add(parse_size(item));
@@ -100,14 +121,8 @@ std::vector<std::size_t> parse_size_list(std::string_view text) {
     std::string_view high_text = item.substr(dots + 2);
     std::size_t factor = 2;
     if (const auto colon = high_text.find(':'); colon != std::string_view::npos) {
-      std::string_view factor_text = trim(high_text.substr(colon + 1));
+      factor = parse_factor(trim(high_text.substr(colon + 1)), item);
       high_text = high_text.substr(0, colon);
-      if (!factor_text.starts_with('x') ||
-          std::from_chars(factor_text.data() + 1, factor_text.data() + factor_text.size(), factor)
-                  .ptr != factor_text.data() + factor_text.size() ||
-          factor < 2) {
-        reject(item, "a range's step must be x2 or more, as in 1K..1G:x2");
-      }
     }
     const std::size_t low = parse_size(item.substr(0, dots));
     const std::size_t high = parse_size(high_text);

@@ -14,6 +14,8 @@ namespace gpubench {
 
 // A comma-separated list of sizes and ranges. A range "LO..HI:xF" is LO, LO*F, ... up to HI
 // inclusive ("1K..1G:x2"); without ":xF" the factor is 2. Duplicates are kept once, in order.
+// Throws std::invalid_argument for an empty entry (a leading, trailing or doubled comma), a step
+// that is not "x" and a whole number of at least 2, or a range whose start is above its end.
 [[nodiscard]] std::vector<std::size_t> parse_size_list(std::string_view text);
 
 // "4B", "64KiB", "1GiB": the shortest exact binary spelling, for messages.

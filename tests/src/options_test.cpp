@@ -31,7 +31,8 @@ TEST(ParseOptions, OwnFlags) {
 
 TEST(ParseOptions, FamilyFlagsGoToTheirFamily) {
   std::string seen;
-  const std::vector<ExtraFlag> flags{{"--sizes", "copy sizes", [&](std::string_view v) { seen = v; }}};
+  const std::vector<ExtraFlag> flags{
+      {"--sizes", "copy sizes", [&](std::string_view v) { seen = v; }}};
   static_cast<void>(parse_options({"gpubench", "--sizes=4K,1M"}, flags));
   EXPECT_EQ(seen, "4K,1M");
   EXPECT_THROW(static_cast<void>(parse_options({"gpubench", "--size=4K"}, flags)), UsageError);
@@ -54,6 +55,36 @@ TEST(ParseOptions, PassesGoogleBenchmarkFlagsThrough) {
   EXPECT_FALSE(parse({"--benchmark_list_tests=false"}).list_only);
 }
 
+TEST(ParseOptions, MinTimeAsTheLinkedGoogleBenchmarkReadsIt) {
+  const auto passed = [](const std::string& arg, MinTimeSyntax syntax) {
+    return parse_options({"gpubench", arg}, {}, syntax).benchmark_args.at(1);
+  };
+  EXPECT_EQ(passed("--benchmark_min_time=0.5", MinTimeSyntax::with_unit),
+            "--benchmark_min_time=0.5s");
+  EXPECT_EQ(passed("--benchmark_min_time=0.5s", MinTimeSyntax::with_unit),
+            "--benchmark_min_time=0.5s");
+  EXPECT_EQ(passed("--benchmark_min_time=10x", MinTimeSyntax::with_unit),
+            "--benchmark_min_time=10x");
+  EXPECT_EQ(passed("--benchmark_min_time=0.5s", MinTimeSyntax::bare_seconds),
+            "--benchmark_min_time=0.5");
+  EXPECT_EQ(passed("--benchmark_min_time=0.5", MinTimeSyntax::bare_seconds),
+            "--benchmark_min_time=0.5");
+  EXPECT_THROW(static_cast<void>(passed("--benchmark_min_time=10x", MinTimeSyntax::bare_seconds)),
+               UsageError);
+  for (const MinTimeSyntax syntax : {MinTimeSyntax::with_unit, MinTimeSyntax::bare_seconds}) {
+    EXPECT_EQ(passed("--benchmark_min_warmup_time=0.1s", syntax),
+              "--benchmark_min_warmup_time=0.1");
+  }
+}
+
+TEST(ParseOptions, ContextIsKeyValuePairs) {
+  EXPECT_NO_THROW(static_cast<void>(parse({"--benchmark_context=a=1,b=2"})));
+  for (const char* bad : {"--benchmark_context=", "--benchmark_context=a", "--benchmark_context==1",
+                          "--benchmark_context=a=1,", "--benchmark_context=a=b=c"}) {
+    EXPECT_THROW(static_cast<void>(parse({bad})), UsageError) << bad;
+  }
+}
+
 TEST(ParseOptions, BadInputNamesTheFlag) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {"--device=abc", "--device=abc: not a device number"},
@@ -67,12 +98,17 @@ TEST(ParseOptions, BadInputNamesTheFlag) {
       {"--benchmark_format=xml", "--benchmark_format=xml: expected console, json, csv"},
       {"--benchmark_out_format=xml", "--benchmark_out_format=xml: expected console, json, csv"},
       {"--benchmark_list_tests=maybe", "--benchmark_list_tests=maybe: expected true or false"},
-      {"--benchmark_repetitions=0", "--benchmark_repetitions=0: expected a whole number of at least 1"},
-      {"--benchmark_repetitions=x", "--benchmark_repetitions=x: expected a whole number of at least 1"},
-      {"--benchmark_min_time=-1", "--benchmark_min_time=-1: expected seconds (e.g. 0.5s) or iterations (e.g. 100x)"},
-      {"--benchmark_min_time=nan", "--benchmark_min_time=nan: expected seconds (e.g. 0.5s) or iterations (e.g. 100x)"},
+      {"--benchmark_repetitions=0",
+       "--benchmark_repetitions=0: expected a whole number of at least 1"},
+      {"--benchmark_repetitions=x",
+       "--benchmark_repetitions=x: expected a whole number of at least 1"},
+      {"--benchmark_min_time=-1",
+       "--benchmark_min_time=-1: expected seconds (e.g. 0.5s) or iterations (e.g. 100x)"},
+      {"--benchmark_min_time=nan",
+       "--benchmark_min_time=nan: expected seconds (e.g. 0.5s) or iterations (e.g. 100x)"},
       {"--benchmark_filter=(", "--benchmark_filter=(: not a regular expression: "},
-      {"--benchmark_out=/nonexistent/x.json", "--benchmark_out=/nonexistent/x.json: directory /nonexistent does not exist"},
+      {"--benchmark_out=/nonexistent/x.json",
+       "--benchmark_out=/nonexistent/x.json: directory /nonexistent does not exist"},
       {"--benchmark_out=/", "--benchmark_out=/: is a directory"},
       {"--benchmark_out=", "--benchmark_out=: empty file name"},
   };

@@ -39,6 +39,27 @@ TEST(ParseSizeList, RejectsBadLists) {
   }
 }
 
+// Each of these was once read as something else: a trailing comma ignored, a bare or overflowing
+// step taken as x2.
+TEST(ParseSizeList, RejectsWhatCouldBeReadAsSomethingElse) {
+  for (const char* bad :
+       {"1K,", "1K, ", ",1K", "1K,,2K", "1K, ,2K", "1K..1G:x", "1K..1G:x99999999999999999999",
+        "1K..1G:", "1K..1G:x+2", "1K..1G:x-2", "1K..1G:x 2", "1K..1G:x2x", "1K..1G:X2",
+        "1K..1G:x2:x2", "1K...1G", "..1K", "1K..2K..4K", "1K..1G:x2,"}) {
+    EXPECT_THROW(static_cast<void>(parse_size_list(bad)), std::invalid_argument) << bad;
+  }
+}
+
+TEST(ParseSizeList, HugeRangesStayFiniteAndExact) {
+  EXPECT_EQ(parse_size_list("1K..1G:x18446744073709551615"), (std::vector<std::size_t>{1024}));
+  const std::vector<std::size_t> widest = parse_size_list("1..17179869183G");
+  ASSERT_EQ(widest.size(), 64U);
+  EXPECT_EQ(widest.back(), std::size_t{1} << 63U);
+  EXPECT_EQ(parse_size_list("1K..1K:x2"), (std::vector<std::size_t>{1024}));
+  EXPECT_EQ(parse_size_list(" 4K , 8K "), (std::vector<std::size_t>{4096, 8192}));
+  EXPECT_EQ(parse_size_list("4K,4K,4096"), (std::vector<std::size_t>{4096}));
+}
+
 TEST(FormatSize, ShortestExactBinarySpelling) {
   EXPECT_EQ(format_size(4), "4B");
   EXPECT_EQ(format_size(65536), "64KiB");

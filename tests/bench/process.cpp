@@ -1,0 +1,159 @@
+#include "process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+extern char** environ;
+
+namespace gpubench::testing {
+namespace {
+
+std::string temp_file() {
+  std::string path = (std::filesystem::temp_directory_path() / "gpubench_test_XXXXXX").string();
+  const int fd = mkstemp(path.data());
+  if (fd < 0) {
+    throw std::runtime_error("mkstemp failed");
+  }
+  close(fd);
+  return path;
+}
+
+void redirect(posix_spawn_file_actions_t& actions, int fd, Stream stream, const std::string& path) {
+  switch (stream) {
+  case Stream::captured:
+    posix_spawn_file_actions_addopen(&actions, fd, path.c_str(), O_WRONLY | O_TRUNC, 0);
+    break;
+  case Stream::closed:
+    posix_spawn_file_actions_addclose(&actions, fd);
+    break;
+  case Stream::full:
+    posix_spawn_file_actions_addopen(&actions, fd, "/dev/full", O_WRONLY, 0);
+    break;
+  }
+}
+
+} // namespace
+
+Process::Process(const std::vector<std::string>& argv, Stream out, Stream err)
+    : out_path_(temp_file()), err_path_(temp_file()) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  redirect(actions, 1, out, out_path_);
+  redirect(actions, 2, err, err_path_);
+  // The child starts with SIGINT and SIGTERM at their defaults and unblocked, whatever the test
+  // runner does with them.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t signals;
+  sigemptyset(&signals);
+  posix_spawnattr_setsigmask(&attributes, &signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  posix_spawnattr_setsigdefault(&attributes, &signals);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+  std::vector<char*> args;
+  for (const std::string& arg : argv) {
+    args.push_back(const_cast<char*>(arg.c_str()));
+  }
+  args.push_back(nullptr);
+  const int error = posix_spawn(&pid_, args.front(), &actions, &attributes, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (error != 0) {
+    pid_ = -1;
+    throw std::runtime_error("posix_spawn " + argv.front() + " failed");
+  }
+}
+
+Process::~Process() {
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+  }
+  std::filesystem::remove(out_path_);
+  std::filesystem::remove(err_path_);
+}
+
+void Process::send(int signal) const {
+  if (pid_ > 0) {
+    kill(pid_, signal);
+  }
+}
+
+Finished Process::wait(std::chrono::seconds limit) {
+  Finished finished;
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  int status = 0;
+  while (pid_ > 0) {
+    const pid_t done = waitpid(pid_, &status, WNOHANG);
+    if (done == pid_ || (done < 0 && errno != EINTR)) {
+      pid_ = -1;
+      break;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, &status, 0);
+      pid_ = -1;
+      finished.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (WIFEXITED(status)) {
+    finished.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    finished.signal = WTERMSIG(status);
+    finished.exit_code = 128 + finished.signal;
+  }
+  finished.out = read_file(out_path_);
+  finished.err = read_file(err_path_);
+  return finished;
+}
+
+Finished run_process(const std::vector<std::string>& argv, Stream out, Stream err) {
+  return Process(argv, out, err).wait();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+ScratchDir::ScratchDir() {
+  std::string path = (std::filesystem::temp_directory_path() / "gpubench_scratch_XXXXXX").string();
+  if (mkdtemp(path.data()) == nullptr) {
+    throw std::runtime_error("mkdtemp failed");
+  }
+  dir_ = path;
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_, ignored);
+}
+
+} // namespace gpubench::testing

@@ -1,0 +1,68 @@
+#pragma once
+
+// A program run as a user runs it, without a shell in between: its exit status, what it wrote
+// on stdout and on stderr, and how it fares with either stream closed or full.
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace gpubench::testing {
+
+// What a child's stdout or stderr is: a file the test reads, closed (`2>&-`), or /dev/full.
+enum class Stream { captured, closed, full };
+
+struct Finished {
+  int exit_code = -1;     // as a shell reports it: 128 + the signal where a signal ended it
+  int signal = 0;         // the signal that ended it, or 0
+  bool timed_out = false; // killed for running past the limit
+  std::string out;
+  std::string err;
+};
+
+class Process {
+public:
+  // Starts argv[0] (a path) with argv; stdin is /dev/null.
+  explicit Process(const std::vector<std::string>& argv, Stream out = Stream::captured,
+                   Stream err = Stream::captured);
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
+  Process(Process&&) = delete;
+  Process& operator=(Process&&) = delete;
+  ~Process(); // kills the child if it still runs
+
+  void send(int signal) const;
+  // Waits for the child to end, killing it after `limit`.
+  Finished wait(std::chrono::seconds limit = std::chrono::seconds(120));
+
+private:
+  pid_t pid_ = -1;
+  std::string out_path_;
+  std::string err_path_;
+};
+
+[[nodiscard]] Finished run_process(const std::vector<std::string>& argv,
+                                   Stream out = Stream::captured, Stream err = Stream::captured);
+
+// The lines of `text`, without their '\n'; a last line without one counts too.
+[[nodiscard]] std::vector<std::string> lines_of(const std::string& text);
+
+[[nodiscard]] std::string read_file(const std::string& path);
+
+// A file name in a fresh directory of its own, removed with everything in it at destruction.
+class ScratchDir {
+public:
+  ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  ~ScratchDir();
+  [[nodiscard]] std::string path(const std::string& name) const { return dir_ + "/" + name; }
+  [[nodiscard]] const std::string& dir() const noexcept { return dir_; }
+
+private:
+  std::string dir_;
+};
+
+} // namespace gpubench::testing
