@@ -1,3 +1,4 @@
+#include "console_header.hpp"
 #include "context.hpp"
 #include "cuda_error.hpp"
 #include "family.hpp"
@@ -25,6 +26,7 @@
 #include <numeric>
 #include <ostream>
 #include <regex>
+#include <sstream>
 #include <streambuf>
 #include <string>
 #include <vector>
@@ -92,7 +94,19 @@ public:
   DisplayReporter() : format_(benchmark::CreateDefaultDisplayReporter()) {
     SetErrorStream(&before_run_);
   }
-  bool ReportContext(const Context& context) override { return format_->ReportContext(context); }
+  // Google Benchmark's context as it prints it, and where it warns that its library is a debug
+  // build, the line that says what that warning covers.
+  bool ReportContext(const Context& context) override {
+    std::ostringstream printed;
+    format_->SetErrorStream(&printed);
+    const bool ok = format_->ReportContext(context);
+    format_->SetErrorStream(&std::cerr);
+    std::cerr << printed.str();
+    if (printed.str().find("Library was built as DEBUG") != std::string::npos) {
+      std::cerr << bench::debug_library_note() << '\n';
+    }
+    return ok;
+  }
   void ReportRuns(const std::vector<Run>& runs) override { format_->ReportRuns(runs); }
   void Finalize() override { format_->Finalize(); }
 
@@ -258,6 +272,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
   }
   bench::open_sessions(session_devices);
   bench::add_gpu_context(devices);
+  static_cast<void>(std::fputs(bench::console_header(devices).c_str(), stderr));
   for (const bench::Family& family : bench::families()) {
     if (family.context) {
       for (const auto& [key, value] : family.context(registry)) {
