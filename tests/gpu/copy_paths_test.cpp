@@ -7,17 +7,9 @@ namespace {
 
 TEST(CopyPaths, EveryCaseDeliversItsBytes) {
   GPUBENCH_REQUIRE_GPU();
-  const auto outcomes = run_benchmarks("^copy/");
   // (HtoD + DtoH) x (4 kinds x 2 apis + zerocopy) + 4 bidir + 2 DtoD + HtoH = 25 cases, 4 sizes
   // each.
-  EXPECT_EQ(outcomes.size(), 25U * 4U);
-  for (const BenchmarkOutcome& outcome : outcomes) {
-    EXPECT_FALSE(outcome.failed) << outcome.name << ": " << outcome.message;
-    if (!outcome.failed) {
-      ASSERT_TRUE(outcome.counters.contains("us_per_copy")) << outcome.name;
-      EXPECT_GT(outcome.counters.at("us_per_copy"), 0.0) << outcome.name;
-    }
-  }
+  expect_all_verified(run_benchmarks("^copy/"), 25U * 4U, "us_per_copy");
 }
 
 } // namespace

@@ -110,4 +110,17 @@ std::vector<BenchmarkOutcome> run_benchmarks(const std::string& filter) {
   return reporter.outcomes;
 }
 
+void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
+                         const char* counter) {
+  EXPECT_EQ(outcomes.size(), expected_count);
+  for (const BenchmarkOutcome& outcome : outcomes) {
+    EXPECT_FALSE(outcome.failed) << outcome.name << ": " << outcome.message;
+    if (!outcome.failed) {
+      EXPECT_GT(outcome.iterations, 0) << outcome.name;
+      ASSERT_TRUE(outcome.counters.contains(counter)) << outcome.name;
+      EXPECT_GT(outcome.counters.at(counter), 0.0) << outcome.name;
+    }
+  }
+}
+
 } // namespace gpubench::testing

@@ -41,6 +41,11 @@ struct BenchmarkOutcome {
 // Runs gpubench's registered benchmarks matching `filter` (a regex), briefly, on device 0.
 [[nodiscard]] std::vector<BenchmarkOutcome> run_benchmarks(const std::string& filter);
 
+// Expects `expected_count` outcomes, each one passed its own verification, ran iterations and
+// reported a positive `counter`.
+void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
+                         const char* counter);
+
 } // namespace gpubench::testing
 
 #define GPUBENCH_REQUIRE_GPU()                                                                     \

@@ -5,29 +5,16 @@
 namespace gpubench::testing {
 namespace {
 
-void expect_all_pass(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
-                     const char* counter) {
-  EXPECT_EQ(outcomes.size(), expected_count);
-  for (const BenchmarkOutcome& outcome : outcomes) {
-    EXPECT_FALSE(outcome.failed) << outcome.name << ": " << outcome.message;
-    if (!outcome.failed) {
-      EXPECT_GT(outcome.iterations, 0) << outcome.name;
-      ASSERT_TRUE(outcome.counters.contains(counter)) << outcome.name;
-      EXPECT_GT(outcome.counters.at(counter), 0.0) << outcome.name;
-    }
-  }
-}
-
 TEST(LaunchPaths, EveryPathMeasureAndPayloadVerifiesItsLaunches) {
   GPUBENCH_REQUIRE_GPU();
   // 7 paths x 3 measures x 5 payloads.
-  expect_all_pass(run_benchmarks("^launch/[a-z_]+/(submit|throughput|roundtrip)/"), 105,
+  expect_all_verified(run_benchmarks("^launch/[a-z_]+/(submit|throughput|roundtrip)/"), 105,
                   "us_per_launch");
 }
 
 TEST(LaunchPaths, ModuleLoadingStepsProduceWorkingKernels) {
   GPUBENCH_REQUIRE_GPU();
-  expect_all_pass(run_benchmarks("^launch/module/"), 4, "us_per_launch");
+  expect_all_verified(run_benchmarks("^launch/module/"), 4, "us_per_launch");
 }
 
 // The empty kernel that does not count itself, from every path and measure: each call checked
@@ -35,7 +22,7 @@ TEST(LaunchPaths, ModuleLoadingStepsProduceWorkingKernels) {
 TEST(LaunchPaths, EveryFloorPathAndMeasureCompletesItsLaunches) {
   GPUBENCH_REQUIRE_GPU();
   // 7 paths x 3 measures.
-  expect_all_pass(run_benchmarks("^launch/floor/"), 21, "us_per_launch");
+  expect_all_verified(run_benchmarks("^launch/floor/"), 21, "us_per_launch");
 }
 
 // 1024 and 2^20 run L2-flushed, each launch between its own events; 2^26 runs in gated batches.
@@ -44,7 +31,7 @@ TEST(LaunchPaths, EveryFloorPathAndMeasureCompletesItsLaunches) {
 TEST(SaxpyVariants, EveryVariantMatchesTheReference) {
   GPUBENCH_REQUIRE_GPU();
   // 8 variants x 3 sizes.
-  expect_all_pass(run_benchmarks("^saxpy/[a-z0-9_]+/(1024|1048576|67108864)/"), 24, "pct_of_peak");
+  expect_all_verified(run_benchmarks("^saxpy/[a-z0-9_]+/(1024|1048576|67108864)/"), 24, "pct_of_peak");
 }
 
 } // namespace

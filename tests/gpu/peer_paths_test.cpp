@@ -14,14 +14,8 @@ TEST(PeerPaths, EveryCaseAndPairDeliversItsBytes) {
     GTEST_SKIP() << "peer copies need two GPUs: " << gpus << " found";
   }
   // 2 engines x 3 modes x every ordered pair x 4 sizes.
-  EXPECT_EQ(outcomes.size(), 6U * static_cast<std::size_t>(gpus * (gpus - 1)) * 4U);
-  for (const BenchmarkOutcome& outcome : outcomes) {
-    EXPECT_FALSE(outcome.failed) << outcome.name << ": " << outcome.message;
-    if (!outcome.failed) {
-      ASSERT_TRUE(outcome.counters.contains("us_per_copy")) << outcome.name;
-      EXPECT_GT(outcome.counters.at("us_per_copy"), 0.0) << outcome.name;
-    }
-  }
+  expect_all_verified(outcomes, 6U * static_cast<std::size_t>(gpus * (gpus - 1)) * 4U,
+                      "us_per_copy");
 }
 
 } // namespace
