@@ -4,7 +4,6 @@
 
 #include <fstream>
 #include <sstream>
-#include <vector>
 
 namespace gpubench::bench {
 namespace {
@@ -41,19 +40,6 @@ bool add_json_context(const std::filesystem::path& file, const std::string& key,
               fmt::format("\n    \"{}\": \"{}\",", json_escape(key), json_escape(value)));
   std::ofstream(file, std::ios::trunc) << json;
   return true;
-}
-
-std::string json_out_file(const std::vector<std::string>& args) {
-  std::string file;
-  std::string format = "json";
-  for (const std::string& arg : args) {
-    if (arg.starts_with("--benchmark_out=")) {
-      file = arg.substr(std::string("--benchmark_out=").size());
-    } else if (arg.starts_with("--benchmark_out_format=")) {
-      format = arg.substr(std::string("--benchmark_out_format=").size());
-    }
-  }
-  return format == "json" ? file : "";
 }
 
 } // namespace gpubench::bench

@@ -2,7 +2,6 @@
 
 #include <filesystem>
 #include <string>
-#include <vector>
 
 namespace gpubench::bench {
 
@@ -12,8 +11,5 @@ namespace gpubench::bench {
 // was, when the file has no JSON context.
 bool add_json_context(const std::filesystem::path& file, const std::string& key,
                       const std::string& value);
-
-// The file --benchmark_out names in `args`, when its format is JSON (the default).
-[[nodiscard]] std::string json_out_file(const std::vector<std::string>& args);
 
 } // namespace gpubench::bench

@@ -69,6 +69,4 @@ Session& session(int ordinal) {
   return *it->second;
 }
 
-bool has_session(int ordinal) noexcept { return g_sessions.contains(ordinal); }
-
 } // namespace gpubench::bench

@@ -79,6 +79,5 @@ void close_sessions() noexcept;
 // none is open.
 [[nodiscard]] Session& session();
 [[nodiscard]] Session& session(int ordinal);
-[[nodiscard]] bool has_session(int ordinal) noexcept;
 
 } // namespace gpubench::bench

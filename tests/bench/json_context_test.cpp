@@ -33,13 +33,5 @@ TEST(JsonContext, LeavesAFileWithoutContextAlone) {
   std::filesystem::remove(file);
 }
 
-TEST(JsonOutFile, OnlyForJsonOutput) {
-  EXPECT_EQ(json_out_file({"gpubench", "--benchmark_out=r.json"}), "r.json");
-  EXPECT_EQ(json_out_file({"gpubench", "--benchmark_out=r.json", "--benchmark_out_format=json"}),
-            "r.json");
-  EXPECT_EQ(json_out_file({"gpubench", "--benchmark_out=r.csv", "--benchmark_out_format=csv"}), "");
-  EXPECT_EQ(json_out_file({"gpubench"}), "");
-}
-
 } // namespace
 } // namespace gpubench::bench

@@ -38,6 +38,16 @@ TEST(ParseOptions, FamilyFlagsGoToTheirFamily) {
   EXPECT_THROW(static_cast<void>(parse_options({"gpubench", "--size=4K"}, flags)), UsageError);
 }
 
+TEST(ParseOptions, OutputFileAndFormat) {
+  const std::string file = ::testing::TempDir() + "options_test_r.json";
+  const Options json = parse({"--benchmark_out=" + file});
+  EXPECT_TRUE(json.out_given);
+  EXPECT_EQ(json.out_file, file);
+  EXPECT_EQ(json.out_format, "json");
+  EXPECT_EQ(parse({"--benchmark_out=" + file, "--benchmark_out_format=csv"}).out_format, "csv");
+  EXPECT_FALSE(parse({}).out_given);
+}
+
 TEST(ParseOptions, ListTestsTakesGoogleBenchmarksBooleans) {
   EXPECT_TRUE(parse({"--benchmark_list_tests=yes"}).list_only);
   EXPECT_TRUE(parse({"--benchmark_list_tests=On"}).list_only);
