@@ -1,26 +1,36 @@
 #!/usr/bin/env bash
-# deploy/slurm/gpubench.sbatch on a real one-node Slurm cluster.
+# deploy/slurm/gpubench.sbatch on a real one-node Slurm cluster with GPUs as generic resources.
 #
 #   slurm_test.sh GPUBENCH SBATCH_SCRIPT
 #
-# Starts a private cluster in a temporary directory (its own munged with its own key and socket,
-# slurmctld and slurmd on free ports, node name gpubench-ci, no GPU GRES: the CI machine has
-# none), submits SBATCH_SCRIPT with sbatch as a user would, one task per GPU (two tasks, with
-# --no-gpus) and one per node (--per-node), waits for each job (bounded), and checks that the
-# files land where the script says. Every daemon it started is stopped on exit, pass or fail.
-#
-# Without a GPU, gpubench prints "gpubench: no CUDA device: ..." and exits 1, so each task must
-# leave <node>_task<P>.err (<node>_device0.err with --per-node) holding that line and
-# "exit status 1", no JSON, and the job must fail with exit code 1. With a GPU each task must
-# leave <node>_<gpu-uuid>[_task<P>].json whose context holds the job's id.
+# Starts a private cluster in a temporary directory: its own munged (own key and socket),
+# slurmctld and slurmd on free ports, node gpubench-ci with four GPUs as GRES (gres.conf names
+# four character devices made in the directory, AutoDetect=off: how Slurm is tested without
+# GPUs), task/affinity binding. Submits SBATCH_SCRIPT with sbatch as a user would and checks
+# what lands in the output directory against docs/cluster.md:
+#   - one task per GPU (two GPUs for two tasks) with tests/cluster/standin/gpubench, a stand-in that
+#     sees the GPUs of CUDA_VISIBLE_DEVICES and writes gpubench's JSON: one record per allocated
+#     GPU named <node>_<uuid>, each run seeing its GPU alone, each task on its own core;
+#   - one task per node with 3 of the 4 GPUs and one GPU failing: records for exactly the 3
+#     allocated GPUs, the failure's .err and status, per-GPU runs without the peer family, one
+#     peer run over the 3, the user's negative filter kept, the job's exit the worst;
+#   - SIGTERM to the job step while the first GPU runs: that GPU interrupted with its JSON,
+#     the others never started and say so, no peer run, exit 143;
+#   - the first GPU's gpubench SIGKILLed, then the whole task SIGKILLed while the second runs:
+#     both say killed, the third interrupted, exit 137;
+#   - the real GPUBENCH with --no-gpus (two tasks) and --per-node: on a machine without a GPU
+#     each task's .err holds gpubench's no-GPU line and "exit status 1"; with a GPU, JSON named
+#     by UUID holding the job's id.
+# The stand-in's nvidia-smi (tests/cluster/standin) lists all four GPUs, allocated or not.
+# Every job is bounded (120 s) and every daemon started is stopped on exit, pass or fail.
 # Exit 77 (skipped) where Slurm or munge is missing or not run as root, except under CI=true,
-# where .ci/install provides them and a skip would hide the test.
+# where .ci/install --cluster provides them and a skip would hide the test.
 set -euo pipefail
 export PATH=$PATH:/usr/sbin:/sbin
 
 skip() {
   if [[ -n ${CI:-} ]]; then
-    echo "FAIL: $1 (CI is set: .ci/install installs slurm-wlm and munge there)"
+    echo "FAIL: $1 (CI is set: .ci/install --cluster installs slurm-wlm and munge there)"
     exit 1
   fi
   echo "SKIP: $1"
@@ -31,11 +41,12 @@ if (($# != 2)); then
   echo "usage: slurm_test.sh GPUBENCH SBATCH_SCRIPT" >&2
   exit 2
 fi
-for command in sbatch scontrol squeue scancel slurmctld slurmd munged mungekey python3 realpath; do
+for command in sbatch scontrol squeue scancel slurmctld slurmd munged mungekey python3 realpath mknod; do
   command -v "$command" > /dev/null || skip "$command not found (apt-get install slurm-wlm munge)"
 done
 gpubench=$(realpath "$1")
 sbatch_script=$(realpath "$2")
+standin=$(realpath "$(dirname "$0")/standin")
 [[ $(id -u) == 0 ]] || skip "needs root: slurmd runs jobs as root here"
 
 work=$(mktemp -d /tmp/gpubench-slurm-test.XXXXXX)
@@ -95,8 +106,14 @@ for _ in $(seq 50); do
 done
 [[ -S $work/munge.socket ]] || fail "munged did not start"
 
+# Four GPUs as GRES: gres.conf needs device files; character devices like /dev/null do.
+mkdir -p "$work/dev" "$work/state" "$work/spool"
+for i in 0 1 2 3; do
+  mknod "$work/dev/nvidia$i" c 1 3
+done
+gpu_uuids=(GPU-5ca1ab1e-0000-4000-8000-000000000000 GPU-5ca1ab1e-0000-4000-8000-000000000001
+  GPU-5ca1ab1e-0000-4000-8000-000000000002 GPU-5ca1ab1e-0000-4000-8000-000000000003)
 cpus=$(nproc)
-mkdir -p "$work/state" "$work/spool" "$work/results"
 cat > "$work/slurm.conf" << EOF
 ClusterName=gpubench-ci
 SlurmctldHost=$(hostname -s)(127.0.0.1)
@@ -114,17 +131,24 @@ SlurmdPidFile=$work/slurmd.pid
 SlurmctldLogFile=$work/slurmctld.log
 SlurmdLogFile=$work/slurmd.log
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
+TaskPlugin=task/affinity
 JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 SchedulerType=sched/builtin
 SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
+SelectTypeParameters=CR_Core
+GresTypes=gpu
 MpiDefault=none
 ReturnToService=2
-NodeName=$node NodeAddr=127.0.0.1 NodeHostname=$(hostname -s) CPUs=$cpus State=UNKNOWN
+KillWait=5
+NodeName=$node NodeAddr=127.0.0.1 NodeHostname=$(hostname -s) CPUs=$cpus Gres=gpu:4 State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=10 State=UP
+EOF
+# slurmd reads gres.conf beside slurm.conf.
+cat > "$work/gres.conf" << EOF
+AutoDetect=off
+Name=gpu File=$work/dev/nvidia[0-3]
 EOF
 export SLURM_CONF=$work/slurm.conf
 
@@ -132,6 +156,7 @@ slurmctld -D -f "$SLURM_CONF" > "$work/slurmctld.stdout.log" 2>&1 &
 pids+=($!)
 slurmd -D -N "$node" -f "$SLURM_CONF" > "$work/slurmd.stdout.log" 2>&1 &
 pids+=($!)
+state=""
 for _ in $(seq 150); do
   state=$(scontrol show node "$node" 2> /dev/null | sed -n 's/.*State=\([A-Z+_]*\).*/\1/p')
   [[ $state == IDLE* ]] && break
@@ -139,25 +164,210 @@ for _ in $(seq 150); do
 done
 [[ $state == IDLE* ]] || fail "node $node is not idle 30 s after slurmd started (state '$state')"
 
-# Submits a job, waits for it to leave the queue (at most 120 s), prints "STATE EXIT:SIGNAL".
-run_job() {
-  local id job state
-  id=$(sbatch --parsable --chdir="$work" --output="$work/job-%j.out" --time=5 "$@")
+results=$work/results
+standin_log=$work/standin.log
+# The jobs inherit this environment (sbatch's default --export=ALL): the stand-in's GPUs, and
+# its nvidia-smi first on the PATH.
+export STANDIN_GPUS STANDIN_LOG=$standin_log STANDIN_BEHAVIOUR=""
+STANDIN_GPUS=$(IFS=,; echo "${gpu_uuids[*]}")
+export PATH=$standin:$PATH
+
+submit() {
+  sbatch --parsable --chdir="$work" --output="$work/job-%j.out" --time=5 "$@" ||
+    fail "sbatch did not take the job (see slurmctld.log)"
+}
+
+# Waits for job $1 to leave the queue (at most 120 s); prints "STATE EXIT:SIGNAL".
+wait_job() {
+  local job state=""
   for _ in $(seq 600); do
-    job=$(scontrol show job "$id")
+    job=$(scontrol show job "$1")
     state=$(sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' <<< "$job")
     case $state in PENDING | CONFIGURING | RUNNING | COMPLETING) sleep 0.2 ;; *) break ;; esac
   done
-  echo "$id $state $(sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p' <<< "$job")"
+  echo "$state $(sed -n 's/.* ExitCode=\([0-9:]*\).*/\1/p' <<< "$job")"
 }
 
-# What one task must leave for a run of gpubench in job $1 whose no-GPU result is named $2.
-check_task_result() {
+# Waits (at most 60 s) until the stand-in has started on GPU $1 alone; prints its pid.
+wait_start() {
+  for _ in $(seq 300); do
+    if grep -q "^start $1 " "$standin_log" 2> /dev/null; then
+      sed -n "s/^start $1 pid=\([0-9]*\).*/\1/p" "$standin_log" | tail -n 1
+      return
+    fi
+    sleep 0.2
+  done
+  fail "the stand-in did not start on $1 within 60 s"
+}
+
+# Sets `indices` to the GPUs Slurm allocated to the job that ran last, as the stand-in saw
+# them in SLURM_JOB_GPUS (a finished job's allocation is no longer in scontrol).
+allocated() {
+  local gpus
+  gpus=$(sed -n 's/^start .* job_gpus=//p' "$standin_log" | head -n 1)
+  [[ -n $gpus ]] || fail "the stand-in did not record SLURM_JOB_GPUS"
+  IFS=, read -ra indices <<< "$gpus"
+}
+
+# A key's value in status file $1.
+field() { sed -n "s/^$2=//p" "$1"; }
+# A context value of JSON file $1.
+context() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["context"].get(sys.argv[2], ""))' "$1" "$2"; }
+# The benchmark names of JSON file $1, one per line.
+benchmarks() { python3 -c 'import json, sys; print("\n".join(b["name"] for b in json.load(open(sys.argv[1]))["benchmarks"]))' "$1"; }
+
+# Checks record $1 (OUTDIR-relative, no suffix) of job $2: status $3, exit $4.
+check_record() {
+  local file=$results/$1.status
+  [[ -e $file ]] || fail "no $1.status in the results: $(cd "$results" && find . -type f | sort | tr "\n" " ")"
+  [[ $(field "$file" status) == "$3" && $(field "$file" exit) == "$4" ]] ||
+    fail "$1.status: status=$(field "$file" status) exit=$(field "$file" exit), want status=$3 exit=$4"
+  [[ $(field "$file" job) == "$2" ]] || fail "$1.status: not job $2's"
+  if [[ $3 == 'done' ]]; then
+    [[ ! -e $results/$1.err ]] || fail "$1 is done but has an .err"
+  else
+    [[ -e $results/$1.err ]] || fail "$1 is $3 but has no .err"
+    [[ $4 == none || $(tail -n 1 "$results/$1.err") == "exit status $4" ]] ||
+      fail "$1.err: last line is not 'exit status $4'"
+  fi
+  case $3:$4 in
+    interrupted:none) [[ ! -e $results/$1.json ]] || fail "$1 never started yet has a JSON" ;;
+    done:* | interrupted:* | killed:*)
+      # gpubench writes its JSON as it runs: what it completed stays readable.
+      [[ -e $results/$1.json ]] || fail "$1 ($3, exit $4) has no JSON"
+      ;;
+  esac
+  echo "ok: $1: status=$3 exit=$4"
+}
+
+# Checks that the only records in the results are those named, and no hidden file is left.
+check_only() {
+  local expected listed
+  expected=$(printf '%s.status\n' "$@" | sort)
+  listed=$(cd "$results" && find . -name '*.status' | sed 's|^\./||' | sort)
+  [[ $listed == "$expected" ]] || fail "records: $(echo "$listed" | tr '\n' ' '), want $(echo "$expected" | tr '\n' ' ')"
+  local hidden
+  hidden=$(find "$results" -name '.*')
+  [[ -z $hidden ]] || fail "hidden files left in the results: $hidden"
+}
+
+# Checks that JSON $1 is of a run that saw GPU $2 alone, named by it, without peer benchmarks.
+check_alone() {
+  [[ $(context "$results/$1.json" gpu_uuid) == "$2" ]] || fail "$1.json: gpu_uuid is not $2"
+  [[ $(context "$results/$1.json" standin_visible_gpus) == "$2" ]] ||
+    fail "$1.json: the run saw $(context "$results/$1.json" standin_visible_gpus), not its GPU alone"
+  ! benchmarks "$results/$1.json" | grep -q '^peer/' || fail "$1.json: a per-GPU run holds peer benchmarks"
+}
+
+expect_job() {
+  [[ $2 == "$3" ]] || fail "job $1: $2, want $3"
+  grep -q "gpubench.sbatch: job $1: " "$work/job-$1.out" || fail "job $1 did not finish the script"
+  echo "ok: job $1: $2"
+}
+
+# 1. One task per GPU, two tasks. The allocation gives the job two GPUs, not one per task: the
+# script's job step is what gives each task its own.
+rm -rf "$results" "$standin_log"
+job=$(submit --ntasks=2 --gpus-per-node=2 "$sbatch_script" --gpubench="$standin/gpubench" "$results")
+read -r state exit_code < <(wait_job "$job")
+echo "one task per GPU: job $job $state $exit_code"
+names=()
+allocated
+for index in "${indices[@]}"; do
+  names+=("${node}_${gpu_uuids[index]}")
+  check_record "${names[-1]}" "$job" 'done' 0
+  check_alone "${names[-1]}" "${gpu_uuids[index]}"
+done
+((${#names[@]} == 2)) || fail "job $job: ${#names[@]} GPUs allocated, want 2"
+check_only "${names[@]}"
+if ((cpus >= 2)); then
+  cpus0=$(context "$results/${names[0]}.json" standin_cpus)
+  cpus1=$(context "$results/${names[1]}.json" standin_cpus)
+  [[ $cpus0 != *,* && $cpus1 != *,* && $cpus0 != "$cpus1" ]] ||
+    fail "tasks not bound to a core each (CPUs $cpus0 and $cpus1)"
+  echo "ok: each task on its own core ($cpus0, $cpus1)"
+fi
+expect_job "$job" "$state $exit_code" "COMPLETED 0:0"
+
+# 2. One task per node, 3 of the 4 GPUs, the second failing; a negative filter.
+rm -rf "$results" "$standin_log"
+STANDIN_BEHAVIOUR="${gpu_uuids[1]}=fail"
+job=$(submit --ntasks-per-node=1 --gpus-per-node=3 "$sbatch_script" --per-node \
+  --gpubench="$standin/gpubench" "$results" --benchmark_filter=-^copy/)
+read -r state exit_code < <(wait_job "$job")
+echo "one task per node: job $job $state $exit_code"
+allocated
+((${#indices[@]} == 3)) || fail "job $job: ${#indices[@]} GPUs allocated, want 3"
+names=() peer_uuids=()
+for index in "${indices[@]}"; do
+  names+=("${node}_${gpu_uuids[index]}")
+  peer_uuids+=("${gpu_uuids[index]}")
+  if ((index == 1)); then
+    check_record "${names[-1]}" "$job" failed 1
+    grep -q "verification failed" "$results/${names[-1]}.err" || fail "${names[-1]}.err lacks gpubench's line"
+  else
+    check_record "${names[-1]}" "$job" 'done' 0
+  fi
+  check_alone "${names[-1]}" "${gpu_uuids[index]}"
+  [[ $(benchmarks "$results/${names[-1]}.json") == saxpy/driver/1024 ]] ||
+    fail "${names[-1]}.json: the filter -^copy/ was not kept"
+done
+check_record "peer/$node" "$job" 'done' 0
+check_only "${names[@]}" "peer/$node"
+[[ $(field "$results/peer/$node.status" gpu_uuid) == "$(IFS=,; echo "${peer_uuids[*]}")" ]] ||
+  fail "peer/$node.status: gpu_uuid is not the 3 GPUs"
+[[ $(context "$results/peer/$node.json" standin_visible_gpus) == "$(IFS=,; echo "${peer_uuids[*]}")" ]] ||
+  fail "peer/$node.json: the peer run did not see the 3 allocated GPUs"
+peer_names=$(benchmarks "$results/peer/$node.json")
+[[ $(grep -c '^peer/' <<< "$peer_names") == 6 && $(wc -l <<< "$peer_names") == 6 ]] ||
+  fail "peer/$node.json: want the 6 peer pairs of 3 GPUs and nothing else, got: $peer_names"
+echo "ok: peer/$node.json: the 6 ordered pairs of the 3 GPUs, nothing else"
+expect_job "$job" "$state $exit_code" "FAILED 1:0"
+
+# 3. SIGTERM to the job step while the first GPU runs (what --signal=TERM@60 does).
+rm -rf "$results" "$standin_log"
+STANDIN_BEHAVIOUR="${gpu_uuids[0]}=slow"
+job=$(submit --ntasks-per-node=1 --gpus-per-node=3 "$sbatch_script" --per-node \
+  --gpubench="$standin/gpubench" "$results")
+wait_start "${gpu_uuids[0]}" > /dev/null
+scancel --signal=TERM "$job"
+read -r state exit_code < <(wait_job "$job")
+echo "SIGTERM: job $job $state $exit_code"
+check_record "${node}_${gpu_uuids[0]}" "$job" interrupted 143
+[[ $(context "$results/${node}_${gpu_uuids[0]}.json" interrupted) == SIGTERM ]] ||
+  fail "the interrupted GPU's JSON is not marked interrupted"
+for index in 1 2; do
+  check_record "${node}_${gpu_uuids[index]}" "$job" interrupted none
+  ! grep -q "^start ${gpu_uuids[index]} " "$standin_log" || fail "GPU $index started after SIGTERM"
+done
+check_record "peer/$node" "$job" interrupted none
+echo "ok: no GPU started after SIGTERM"
+expect_job "$job" "$state $exit_code" "FAILED 143:0"
+
+# 4. The first GPU's gpubench SIGKILLed (it ignores SIGTERM), then the whole task while the
+# second runs: the batch step reads the records the task left.
+rm -rf "$results" "$standin_log"
+STANDIN_BEHAVIOUR="${gpu_uuids[0]}=hang,${gpu_uuids[1]}=hang"
+job=$(submit --ntasks-per-node=1 --gpus-per-node=3 "$sbatch_script" --per-node \
+  --gpubench="$standin/gpubench" "$results")
+kill -KILL "$(wait_start "${gpu_uuids[0]}")"
+pid=$(wait_start "${gpu_uuids[1]}")
+# The task's shell and its gpubench, as the OOM killer or the end of KillWait would.
+kill -KILL "$(ps -o ppid= -p "$pid")" "$pid"
+read -r state exit_code < <(wait_job "$job")
+echo "SIGKILL: job $job $state $exit_code"
+check_record "${node}_${gpu_uuids[0]}" "$job" killed 137
+check_record "${node}_${gpu_uuids[1]}" "$job" killed none
+check_record "${node}_${gpu_uuids[2]}" "$job" interrupted none
+expect_job "$job" "$state $exit_code" "FAILED 137:0"
+
+# 5. The real gpubench, no GPU requested: two tasks, then one per node.
+STANDIN_BEHAVIOUR=""
+check_real() {
   local job=$1 tag=$2 err=$results/$2.err
   if [[ -e $err ]] && grep -q '^gpubench: no CUDA device: ' "$err"; then
+    check_record "$tag" "$job" failed 1
     (($(wc -l < "$err") == 2)) || fail "$err: not gpubench's one line plus the exit status"
-    [[ $(tail -n 1 "$err") == "exit status 1" ]] || fail "$err: last line is not 'exit status 1'"
-    echo "ok: $tag.err holds gpubench's no-GPU line and 'exit status 1'"
   else
     local json
     json=$(grep -l "\"slurm_job_id\": *\"$job\"" "$results"/"${node}"_GPU-*.json 2> /dev/null | head -n 1 || true)
@@ -165,35 +375,19 @@ check_task_result() {
     echo "ok: $(basename "$json") written by job $job"
   fi
 }
-
-results=$work/results
-gpubench_flags=(--benchmark_filter='^saxpy/driver/1024/')
-
-state=""
-read -r job state exit_code < <(run_job --nodes=1 --ntasks=2 "$sbatch_script" --no-gpus \
-  --gpubench="$gpubench" "$results" "${gpubench_flags[@]}")
-[[ -n ${state:-} ]] || fail "sbatch did not take the job (see slurmctld.log)"
-echo "one task per GPU: job $job $state, exit code $exit_code"
-[[ -e $work/job-$job.out ]] || fail "job $job left no output file"
-grep -q "gpubench.sbatch: job $job done" "$work/job-$job.out" || fail "job $job did not finish the script"
-for task in 0 1; do
-  check_task_result "$job" "${node}_task$task"
-done
-if ls "$results"/*.err > /dev/null 2>&1; then
-  [[ $state == FAILED && $exit_code == 1:0 ]] || fail "job $job: $state $exit_code, want FAILED 1:0 (gpubench's no-GPU exit)"
-else
-  [[ $state == COMPLETED && $exit_code == 0:0 ]] || fail "job $job: $state $exit_code, want COMPLETED 0:0"
-fi
-leftovers=$(find "$results" -name '.*')
-[[ -z $leftovers ]] || fail "temporary files left in $results: $leftovers"
-
 rm -rf "$results"
-state=""
-read -r job state exit_code < <(run_job --nodes=1 --ntasks-per-node=1 "$sbatch_script" \
-  --per-node --gpubench="$gpubench" "$results" "${gpubench_flags[@]}")
-[[ -n ${state:-} ]] || fail "sbatch did not take the job (see slurmctld.log)"
-echo "one task per node: job $job $state, exit code $exit_code"
-check_task_result "$job" "${node}_device0"
+job=$(submit --ntasks=2 "$sbatch_script" --no-gpus --gpubench="$gpubench" "$results" \
+  --benchmark_filter='^saxpy/driver/1024/')
+read -r state exit_code < <(wait_job "$job")
+echo "real gpubench, one task per GPU, no GPU requested: job $job $state $exit_code"
+check_real "$job" "${node}_task0"
+check_real "$job" "${node}_task1"
+rm -rf "$results"
+job=$(submit --ntasks-per-node=1 "$sbatch_script" --per-node --gpubench="$gpubench" "$results" \
+  --benchmark_filter='^saxpy/driver/1024/')
+read -r state exit_code < <(wait_job "$job")
+echo "real gpubench, one task per node, no GPU requested: job $job $state $exit_code"
+check_real "$job" "${node}_task0"
 
 failed=0
 echo "slurm_test: passed"
