@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""deploy/k8s against the Kubernetes OpenAPI schemas, offline (kubernetes-validate ships them).
+"""deploy/k8s against the Kubernetes OpenAPI schemas, offline (kubernetes-validate ships them),
+and against what the schemas do not check.
 
     k8s_manifests_test.py DEPLOY_K8S_DIR
 
 Every manifest must validate strictly (no unknown field) against the oldest Kubernetes it
 targets (1.29: an Indexed Job's backoffLimitPerIndex is on by default from there) and the
-newest the package knows; must set what gpubench and fleet.py rely on (a GPU request, NODE_NAME
-and POD_NAME from the downward API); and broken copies of it must be rejected, so a validator
-that accepts anything fails this test. Exit 77 (skipped) where kubernetes-validate or PyYAML is
-missing, except under CI=true, where .ci/install provides them.
+newest the package knows, and must pass the rules the API server, the scheduler or the
+restricted Pod Security Standard apply and a schema does not (check_rules): a selector that
+matches the template's labels, the restart policy its kind allows, Guaranteed QoS (requests
+equal limits for cpu, memory and nvidia.com/gpu), one GPU per pod, the restricted securityContext,
+a Job's deadline, pods spread over nodes, and what gpubench and fleet.py rely on (NODE_NAME and
+POD_NAME from the downward API, a grace period for an interrupted run). Broken copies of each
+manifest must be rejected, each by the check meant to catch it, so a check that accepts
+anything fails this test. Exit 77 (skipped) where kubernetes-validate or PyYAML is missing,
+except under CI=true, where .ci/install --cluster provides them.
 """
 
 import copy
@@ -20,6 +26,10 @@ from typing import Any
 
 OLDEST_VERSION = "1.29.0"
 SKIP = 77
+GPU = "nvidia.com/gpu"
+# Kinds whose pods must run until deleted, and kinds whose pods run to completion.
+RESTART_ALWAYS = {"DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"}
+RUN_TO_COMPLETION = {"Job"}
 
 Manifest = dict[str, Any]
 
@@ -32,44 +42,276 @@ def container(manifest: Manifest) -> Manifest:
     return pod_spec(manifest)["containers"][0]
 
 
-def misspelled_field(manifest: Manifest) -> None:
-    pod_spec(manifest)["containres"] = pod_spec(manifest).pop("containers")
+def selects(selector: Manifest, labels: dict[str, str]) -> bool:
+    """Whether a LabelSelector (matchLabels, matchExpressions) selects `labels`."""
+    if any(labels.get(k) != v for k, v in (selector.get("matchLabels") or {}).items()):
+        return False
+    for expression in selector.get("matchExpressions") or []:
+        key, operator, values = expression["key"], expression["operator"], expression.get("values", [])
+        present = key in labels
+        if not {"In": present and labels[key] in values,
+                "NotIn": not present or labels[key] not in values,
+                "Exists": present, "DoesNotExist": not present}[operator]:
+            return False
+    return True
 
 
-def gpu_count_not_a_quantity(manifest: Manifest) -> None:
-    container(manifest)["resources"]["limits"]["nvidia.com/gpu"] = ["one"]
+def check_selector(manifest: Manifest) -> list[str]:
+    labels = manifest["spec"]["template"].get("metadata", {}).get("labels") or {}
+    selector = manifest["spec"].get("selector")
+    if selector is None:
+        # The Job controller makes its own selector; the other kinds need one.
+        return [] if manifest["kind"] == "Job" else ["no spec.selector"]
+    if not (selector.get("matchLabels") or selector.get("matchExpressions")):
+        return ["spec.selector is empty: it would select every pod"]
+    if not selects(selector, labels):
+        return [f"spec.selector {selector} does not select the template's labels {labels}"]
+    return []
 
 
-def env_without_name(manifest: Manifest) -> None:
-    del container(manifest)["env"][0]["name"]
+def check_restart_policy(manifest: Manifest) -> list[str]:
+    kind = manifest["kind"]
+    policy = pod_spec(manifest).get("restartPolicy", "Always")
+    if kind in RESTART_ALWAYS and policy != "Always":
+        return [f"restartPolicy {policy}: a {kind} allows Always only"]
+    if kind in RUN_TO_COMPLETION:
+        if policy not in ("Never", "OnFailure"):
+            return [f"restartPolicy {policy}: a {kind} allows Never or OnFailure"]
+        if "backoffLimitPerIndex" in manifest["spec"] and policy != "Never":
+            return ["backoffLimitPerIndex needs restartPolicy Never"]
+    return []
 
 
-def restart_policy_unknown(manifest: Manifest) -> None:
-    pod_spec(manifest)["restartPolicy"] = 17
+def check_guaranteed(manifest: Manifest) -> list[str]:
+    """Guaranteed QoS: every container's requests equal its limits for cpu and memory; the GPU
+    request (where given) equal to its limit, one GPU per pod."""
+    problems = []
+    spec = pod_spec(manifest)
+    for c in spec.get("initContainers", []) + spec["containers"]:
+        resources = c.get("resources") or {}
+        requests, limits = resources.get("requests") or {}, resources.get("limits") or {}
+        for resource in ("cpu", "memory"):
+            if resource not in limits:
+                problems.append(f"{c['name']}: no {resource} limit (not Guaranteed QoS)")
+            elif str(requests.get(resource, limits[resource])) != str(limits[resource]):
+                problems.append(f"{c['name']}: {resource} request {requests[resource]} is not "
+                                f"its limit {limits[resource]} (not Guaranteed QoS)")
+        if GPU in requests and str(requests[GPU]) != str(limits.get(GPU)):
+            problems.append(f"{c['name']}: {GPU} request {requests[GPU]} is not its limit "
+                            f"{limits.get(GPU)} (the API server rejects it)")
+    gpus = sum(int(str((c.get("resources") or {}).get("limits", {}).get(GPU, 0)))
+               for c in spec["containers"])
+    if gpus != 1:
+        problems.append(f"{gpus} {GPU} per pod, not one")
+    return problems
 
 
-BREAKAGES: dict[str, Callable[[Manifest], None]] = {
-    "a misspelled field (containres)": misspelled_field,
-    "nvidia.com/gpu given as a list": gpu_count_not_a_quantity,
-    "an env entry without a name": env_without_name,
-    "restartPolicy given as a number": restart_policy_unknown,
-}
+def check_security(manifest: Manifest) -> list[str]:
+    """The restricted Pod Security Standard (Kubernetes' pod-security admission, level
+    restricted): what it requires of the pod and every container."""
+    problems = []
+    spec = pod_spec(manifest)
+    pod = spec.get("securityContext") or {}
+    for host in ("hostNetwork", "hostPID", "hostIPC"):
+        if spec.get(host):
+            problems.append(f"{host}: true")
+    for volume in spec.get("volumes", []):
+        if "hostPath" in volume:
+            problems.append(f"volume {volume['name']} is a hostPath")
+    for c in spec.get("initContainers", []) + spec["containers"]:
+        context = c.get("securityContext") or {}
+        name = c["name"]
+        if not context.get("runAsNonRoot", pod.get("runAsNonRoot")):
+            problems.append(f"{name}: runAsNonRoot is not true")
+        if context.get("runAsUser", pod.get("runAsUser")) == 0:
+            problems.append(f"{name}: runAsUser 0")
+        if context.get("allowPrivilegeEscalation") is not False:
+            problems.append(f"{name}: allowPrivilegeEscalation is not false")
+        if context.get("privileged"):
+            problems.append(f"{name}: privileged")
+        capabilities = context.get("capabilities") or {}
+        if "ALL" not in (capabilities.get("drop") or []):
+            problems.append(f"{name}: capabilities do not drop ALL")
+        if set(capabilities.get("add") or []) - {"NET_BIND_SERVICE"}:
+            problems.append(f"{name}: adds capabilities {capabilities['add']}")
+        seccomp = (context.get("seccompProfile") or pod.get("seccompProfile") or {}).get("type")
+        if seccomp not in ("RuntimeDefault", "Localhost"):
+            problems.append(f"{name}: seccompProfile is {seccomp}, not RuntimeDefault or Localhost")
+    return problems
 
 
-def check_contents(manifest: Manifest) -> list[str]:
+def check_deadline(manifest: Manifest) -> list[str]:
+    if manifest["kind"] == "Job" and not manifest["spec"].get("activeDeadlineSeconds"):
+        return ["a Job without activeDeadlineSeconds: a hung GPU holds its pod for ever"]
+    return []
+
+
+def check_spread(manifest: Manifest) -> list[str]:
+    """Pods of one workload spread over nodes (a DaemonSet has one per node by construction)."""
+    if manifest["kind"] == "DaemonSet":
+        return []
+    labels = manifest["spec"]["template"].get("metadata", {}).get("labels") or {}
+    spec = pod_spec(manifest)
+    for constraint in spec.get("topologySpreadConstraints", []):
+        if constraint["topologyKey"] == "kubernetes.io/hostname":
+            # Without a labelSelector a constraint counts no pod.
+            if "labelSelector" in constraint and selects(constraint["labelSelector"], labels):
+                return []
+            return ["the topologySpreadConstraint's labelSelector does not select the pods: "
+                    "it spreads nothing"]
+    anti = (spec.get("affinity") or {}).get("podAntiAffinity") or {}
+    terms = anti.get("requiredDuringSchedulingIgnoredDuringExecution", []) + [
+        t["podAffinityTerm"] for t in anti.get("preferredDuringSchedulingIgnoredDuringExecution", [])]
+    if any(t["topologyKey"] == "kubernetes.io/hostname"
+           and selects(t.get("labelSelector") or {}, labels) for t in terms):
+        return []
+    return ["pods are not spread over nodes (no topologySpreadConstraint or podAntiAffinity on "
+            "kubernetes.io/hostname selecting them)"]
+
+
+def check_gpubench(manifest: Manifest) -> list[str]:
     """What gpubench-pod, gpubench's context and fleet.py need from a manifest."""
     problems = []
-    c = container(manifest)
-    if "nvidia.com/gpu" not in c.get("resources", {}).get("limits", {}):
-        problems.append("requests no nvidia.com/gpu")
     fields = {e["name"]: e.get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
-              for e in c.get("env", [])}
+              for e in container(manifest).get("env", [])}
     for name, path in {"NODE_NAME": "spec.nodeName", "POD_NAME": "metadata.name"}.items():
         if fields.get(name) != path:
             problems.append(f"{name} is not set from {path} (the downward API)")
     if pod_spec(manifest).get("terminationGracePeriodSeconds", 30) < 60:
         problems.append("terminationGracePeriodSeconds under 60: an interrupted run may be cut")
     return problems
+
+
+RULES: dict[str, Callable[[Manifest], list[str]]] = {
+    "selector": check_selector,
+    "restart policy": check_restart_policy,
+    "Guaranteed QoS, one GPU": check_guaranteed,
+    "restricted securityContext": check_security,
+    "deadline": check_deadline,
+    "spread over nodes": check_spread,
+    "gpubench's needs": check_gpubench,
+}
+
+
+def check_rules(manifest: Manifest) -> dict[str, list[str]]:
+    """Each rule's problems; a manifest the rules cannot read is one problem of each."""
+    found = {}
+    for rule, check in RULES.items():
+        try:
+            found[rule] = check(manifest)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            found[rule] = [f"cannot be read ({type(error).__name__}: {error})"]
+    return found
+
+
+def as_daemonset(manifest: Manifest, policy: str) -> None:
+    """The same pod as a DaemonSet (restartPolicy `policy`)."""
+    template = manifest["spec"]["template"]
+    template["spec"]["restartPolicy"] = policy
+    labels = template["metadata"]["labels"]
+    manifest.clear()
+    manifest.update({"apiVersion": "apps/v1", "kind": "DaemonSet",
+                     "metadata": {"name": "gpubench-node"},
+                     "spec": {"selector": {"matchLabels": dict(labels)}, "template": template}})
+
+
+def resources(manifest: Manifest) -> Manifest:
+    return container(manifest)["resources"]
+
+
+def set_path(path: str, value: Any) -> Callable[[Manifest], None]:
+    """A breakage that sets a dotted path under the pod spec ('container.' for the first
+    container); value None deletes it."""
+    def breakage(manifest: Manifest) -> None:
+        node = pod_spec(manifest)
+        keys = path.split(".")
+        if keys[0] == "container":
+            node, keys = container(manifest), keys[1:]
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        if value is None:
+            node.pop(keys[-1], None)
+        else:
+            node[keys[-1]] = value
+    return breakage
+
+
+def schema_breakages() -> dict[str, Callable[[Manifest], None]]:
+    def misspelled(m: Manifest) -> None:
+        pod_spec(m)["containres"] = pod_spec(m).pop("containers")
+
+    def gpu_list(m: Manifest) -> None:
+        resources(m)["limits"][GPU] = ["one"]
+
+    def env_without_name(m: Manifest) -> None:
+        del container(m)["env"][0]["name"]
+
+    return {
+        "a misspelled field (containres)": misspelled,
+        "nvidia.com/gpu given as a list": gpu_list,
+        "an env entry without a name": env_without_name,
+        "restartPolicy given as a number": set_path("restartPolicy", 17),
+    }
+
+
+def rule_breakages(manifest: Manifest) -> dict[str, tuple[str, Callable[[Manifest], None]]]:
+    """Broken copies the schemas accept, each with the rule that must reject it."""
+    def selector_elsewhere(m: Manifest) -> None:
+        m["spec"]["selector"] = {"matchLabels": {"app.kubernetes.io/name": "something-else"}}
+        m["spec"]["manualSelector"] = True
+
+    def gpu_request_unlike_limit(m: Manifest) -> None:
+        resources(m).setdefault("requests", {})[GPU] = 2
+
+    def cpu_burstable(m: Manifest) -> None:
+        resources(m)["requests"]["cpu"] = "1"
+
+    def no_memory(m: Manifest) -> None:
+        resources(m)["requests"].pop("memory", None)
+        resources(m)["limits"].pop("memory", None)
+
+    def two_gpus(m: Manifest) -> None:
+        resources(m)["limits"][GPU] = 2
+        resources(m)["requests"][GPU] = 2
+
+    def spread_selects_nothing(m: Manifest) -> None:
+        for constraint in pod_spec(m).get("topologySpreadConstraints", []):
+            constraint["labelSelector"] = {"matchLabels": {"app.kubernetes.io/name": "other"}}
+
+    breakages = {
+        "a selector that does not match the template's labels": ("selector", selector_elsewhere),
+        "restartPolicy Always on a Job": ("restart policy", set_path("restartPolicy", "Always")),
+        "restartPolicy OnFailure with backoffLimitPerIndex":
+            ("restart policy", set_path("restartPolicy", "OnFailure")),
+        "the pod as a DaemonSet with restartPolicy Never":
+            ("restart policy", lambda m: as_daemonset(m, "Never")),
+        "a GPU request unlike its limit": ("Guaranteed QoS, one GPU", gpu_request_unlike_limit),
+        "a cpu request under its limit": ("Guaranteed QoS, one GPU", cpu_burstable),
+        "no memory request or limit": ("Guaranteed QoS, one GPU", no_memory),
+        "two GPUs per pod": ("Guaranteed QoS, one GPU", two_gpus),
+        "runAsNonRoot false": ("restricted securityContext",
+                               set_path("securityContext.runAsNonRoot", False)),
+        "allowPrivilegeEscalation true": ("restricted securityContext",
+                                          set_path("container.securityContext.allowPrivilegeEscalation", True)),
+        "capabilities not dropped": ("restricted securityContext",
+                                     set_path("container.securityContext.capabilities", None)),
+        "no seccompProfile": ("restricted securityContext",
+                              set_path("securityContext.seccompProfile", None)),
+        "privileged": ("restricted securityContext",
+                       set_path("container.securityContext.privileged", True)),
+        "a hostPath volume": ("restricted securityContext",
+                              set_path("volumes", [{"name": "dev", "hostPath": {"path": "/dev"}}])),
+        "no activeDeadlineSeconds": ("deadline", lambda m: m["spec"].pop("activeDeadlineSeconds", None)),
+        "no spread over nodes": ("spread over nodes", set_path("topologySpreadConstraints", None)),
+        "a spread whose selector matches no pod": ("spread over nodes", spread_selects_nothing),
+        "NODE_NAME not from the downward API":
+            ("gpubench's needs", lambda m: container(m)["env"].pop(0)),
+    }
+    if manifest["kind"] != "Job":
+        breakages = {k: v for k, v in breakages.items()
+                     if k not in ("restartPolicy Always on a Job", "no activeDeadlineSeconds",
+                                  "restartPolicy OnFailure with backoffLimitPerIndex")}
+    return breakages
 
 
 def main(argv: list[str]) -> int:
@@ -81,7 +323,7 @@ def main(argv: list[str]) -> int:
         import yaml
     except ImportError as error:
         if os.environ.get("CI"):
-            print(f"FAIL: {error} (CI is set: .ci/install installs tests/cluster/requirements.txt)")
+            print(f"FAIL: {error} (CI is set: .ci/install --cluster installs tests/cluster/requirements.txt)")
             return 1
         print(f"SKIP: {error} (pip install -r tests/cluster/requirements.txt)")
         return SKIP
@@ -99,26 +341,46 @@ def main(argv: list[str]) -> int:
         failed += not ok
         print(f"{'ok' if ok else 'FAIL'}: {what}")
 
+    def schema_valid(manifest: Manifest, version: str) -> str:
+        try:
+            kubernetes_validate.validate(manifest, version, strict=True)
+            return ""
+        except kubernetes_validate.ValidationError as error:
+            return str(error).splitlines()[0]
+
     for path in paths:
         documents = [d for d in yaml.safe_load_all(path.read_text()) if d]
         verdict(len(documents) == 1, f"{path.name}: one resource")
         manifest = documents[0]
         for version in versions:
-            try:
-                kubernetes_validate.validate(manifest, version, strict=True)
-                verdict(True, f"{path.name}: valid for Kubernetes {version}")
-            except kubernetes_validate.ValidationError as error:
-                verdict(False, f"{path.name}: invalid for Kubernetes {version}: {error}")
-        problems = check_contents(manifest)
-        verdict(not problems, f"{path.name}: {'; '.join(problems) or 'sets what gpubench needs'}")
-        for what, breakage in BREAKAGES.items():
+            error = schema_valid(manifest, version)
+            verdict(not error, f"{path.name}: {'invalid' if error else 'valid'} for Kubernetes "
+                               f"{version}{': ' + error if error else ''}")
+        for rule, problems in check_rules(manifest).items():
+            verdict(not problems, f"{path.name}: {rule}: {'; '.join(problems) or 'met'}")
+        for what, breakage in schema_breakages().items():
             broken = copy.deepcopy(manifest)
             breakage(broken)
-            try:
-                kubernetes_validate.validate(broken, versions[-1], strict=True)
-                verdict(False, f"{path.name} with {what}: accepted")
-            except kubernetes_validate.ValidationError:
-                verdict(True, f"{path.name} with {what}: rejected")
+            verdict(bool(schema_valid(broken, versions[-1])),
+                    f"{path.name} with {what}: {'rejected' if schema_valid(broken, versions[-1]) else 'accepted'} by the schema")
+        for what, (rule, breakage) in rule_breakages(manifest).items():
+            broken = copy.deepcopy(manifest)
+            breakage(broken)
+            error = schema_valid(broken, versions[-1])
+            problems = check_rules(broken)[rule]
+            # The schemas accept it (else it tests nothing they do not) and the rule rejects it.
+            verdict(not error and bool(problems),
+                    f"{path.name} with {what}: "
+                    + (f"rejected by the schema, not the {rule} rule ({error})" if error else
+                       f"rejected by the {rule} rule ({problems[0]})" if problems else
+                       f"accepted by the {rule} rule"))
+        # The control: the same pod as a DaemonSet with Always passes the restart rule.
+        daemonset = copy.deepcopy(manifest)
+        as_daemonset(daemonset, "Always")
+        problems = check_rules(daemonset)["restart policy"]
+        verdict(not problems and not schema_valid(daemonset, versions[-1]),
+                f"{path.name} as a DaemonSet with restartPolicy Always: "
+                f"{'valid, and met by the restart rule' if not problems else problems[0]}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
