@@ -14,6 +14,8 @@
 #   - one task per node with 3 of the 4 GPUs and one GPU failing: records for exactly the 3
 #     allocated GPUs, the failure's .err and status, per-GPU runs without the peer family, one
 #     peer run over the 3, the user's negative filter kept, the job's exit the worst;
+#   - a flag gpubench does not take, and a --per-node filter that selects peer benchmarks and
+#     others, refused with one line before any GPU starts;
 #   - SIGTERM to the job step while the first GPU runs: that GPU interrupted with its JSON,
 #     the others never started and say so, no peer run, exit 143;
 #   - the first GPU's gpubench SIGKILLed, then the whole task SIGKILLed while the second runs:
@@ -323,6 +325,20 @@ peer_names=$(benchmarks "$results/peer/$node.json")
   fail "peer/$node.json: want the 6 peer pairs of 3 GPUs and nothing else, got: $peer_names"
 echo "ok: peer/$node.json: the 6 ordered pairs of the 3 GPUs, nothing else"
 expect_job "$job" "$state $exit_code" "FAILED 1:0"
+
+# Refused before the job step starts: a flag gpubench does not take, and with --per-node a
+# positive filter that selects peer benchmarks and others.
+for flags in --bogus-flag --benchmark_filter=/4; do
+  rm -rf "$results"
+  job=$(submit --ntasks-per-node=1 --gpus-per-node=2 "$sbatch_script" --per-node \
+    --gpubench="$standin/gpubench" "$results" "$flags")
+  read -r state exit_code < <(wait_job "$job")
+  [[ "$state $exit_code" == "FAILED 2:0" ]] || fail "job $job ($flags): $state $exit_code, want FAILED 2:0"
+  [[ -z $(find "$results" -name '*.status') ]] || fail "job $job ($flags) started GPUs"
+  grep -q "^gpubench.sbatch: .*\(unknown flag\|selects peer benchmarks and others\)" "$work/job-$job.out" ||
+    fail "job $job ($flags): no line says why"
+  echo "ok: job $job: $flags refused before any GPU starts"
+done
 
 # 3. SIGTERM to the job step while the first GPU runs (what --signal=TERM@60 does).
 rm -rf "$results" "$standin_log"
