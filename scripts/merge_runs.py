@@ -96,7 +96,8 @@ def aggregate(run_name: str, repetitions: list[dict[str, Any]]) -> list[dict[str
                  "aggregate_unit": "percentage" if name == "cv" else "time",
                  "iterations": count, "time_unit": first.get("time_unit", "ns")}
         for key, value in first.items():
-            if key in entry or not is_number(value) or key in ("iterations", "threads"):
+            if (key in entry or key in _PLACEMENT or not is_number(value)
+                    or key in ("iterations", "threads")):
                 continue
             values = np.array([r[key] for r in repetitions if is_number(r.get(key))])
             mean = float(np.mean(values))
