@@ -1,11 +1,13 @@
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from conftest import H200, RunScript
+from conftest import H200, SCRIPTS, RunScript
 from gbench_builder import (copy_run, document, launch_run, load_json, module_run, saxpy_run,
                             scaled, with_counters, with_repetitions, write_json)
 
@@ -482,3 +484,20 @@ def test_other_gpu_against_the_h200(tmp_path: Path, run_script: RunScript) -> No
     assert len(found) == len(names)
     assert {r["NEW vs BASE"] for r in found.values()} == {"2.00× slower"}
     assert f"| copy | {copies} | 2.00× slower | 0 | {copies} | 0 |" in proc.stdout
+
+
+def test_plant_slowdowns_tool(tmp_path: Path) -> None:
+    """The lead's evidence tool: a 1.5 times slower launch figure against its own run is
+    flagged everywhere; its classification follows host_timed, else the README's table."""
+    proc = subprocess.run([sys.executable, str(SCRIPTS / "tests" / "plant_slowdowns.py"),
+                           LAUNCH_INTERLEAVED, LAUNCH_INTERLEAVED, tmp_path / "planted.json"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[-1] == "30 planted, 30 compared, 0 wrong"
+    import plant_slowdowns
+    assert plant_slowdowns.factor({"run_name": "copy/HtoD/pageable/sync/1048576"}) is None
+    assert plant_slowdowns.factor({"run_name": "copy/HtoD/pinned/async/1048576"}) == 1.05
+    assert plant_slowdowns.factor({"run_name": "copy/HtoD/pinned/async/4096"}) is None
+    assert plant_slowdowns.factor({"run_name": "launch/x/submit/params:0",
+                                   "host_timed": 0}) is None
+    assert plant_slowdowns.factor({"run_name": "launch/x/submit/params:0"}) == 1.5
