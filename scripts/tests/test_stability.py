@@ -30,8 +30,8 @@ def test_host_timed_figures_have_no_limit(tmp_path: Path, run_script: RunScript)
             + copy_run("HtoD", "pinned", "async", BIG, [55.0, 50.0, 56.0, 52.0], counters=gpu))
     out = run_script("stability.py", write_json(tmp_path / "h.json", document(runs)))
     lines = {l.split()[0]: l.split() for l in out.stdout.splitlines() if "/" in l.split()[0]}
-    assert lines[f"copy/HtoD/pageable/sync/{BIG}"][1:2] + lines[f"copy/HtoD/pageable/sync/{BIG}"][-2:] \
-        == ["host", "-", "-"]
+    pageable = lines[f"copy/HtoD/pageable/sync/{BIG}"]
+    assert pageable[1:2] + pageable[-2:] == ["host", "-", "-"]
     assert lines["launch/driver/submit/params:0"][-1] == "-"
     assert lines[f"copy/HtoD/pinned/async/{BIG}"][1] == "GPU"
     assert lines[f"copy/HtoD/pinned/async/{BIG}"][-1] == "OVER"
