@@ -2,18 +2,27 @@
 """Compare two gpubench results: a regression check, or a comparison of GPUs, drivers or CUDA.
 
 Each benchmark is judged by its primary figure: GB/s for copy and saxpy (higher is better),
-µs per launch for launch, real time in µs otherwise (lower is better). The ratio says how many
-times faster or slower NEW is than BASE. A benchmark is FASTER or SLOWER when its figure moved
-by more than --threshold percent and, where both files hold at least two repetitions, the
-two-sided Mann-Whitney U test on the repetitions gives p < --alpha; otherwise it is SAME. Where
-a file has no repetitions (one run, or --benchmark_report_aggregates_only=true) the verdict
-rests on the threshold alone.
+µs per launch for launch, real time in µs otherwise (lower is better). Its change is one
+symmetric ratio in the direction of better, the medians' "1.05× slower" or "1.05× faster".
+
+Each benchmark has a resolution, the smallest change it can detect given its noise: the larger
+of a floor (--threshold, or --host-threshold for a figure timed on the host clock) and
+--sigmas times the combined spread of both sides. A side's spread is the relative spread of one
+repetition: the median absolute deviation of its repetitions (robust to one odd repetition) or
+gpubench's own noise_pct of its timed batches, whichever is larger; in a file written with
+aggregates only, Google Benchmark's cv. A benchmark is FASTER or SLOWER when its change passes
+its resolution and, where both sides hold repetitions, the two-sided Mann-Whitney U test on
+them gives p < --alpha; otherwise it is SAME. Files written before gpubench recorded noise_pct
+and host_timed are read too: their spread comes from the repetitions alone, and every figure
+has the --threshold floor.
 
 When both files come from the same GPU, driver and CUDA runtime (context gpu_name,
 driver_version, cuda_runtime_version) this is a regression check: exit 1 if any benchmark is
-SLOWER. When they differ, or with --report, it is a comparison report: exit 0.
+SLOWER. When they differ it is no regression check: one line says so, exit 3, unless --report
+asks for a comparison report (exit 0, also on the same setup).
 
-Exit status: 0 no regression (or a report), 1 regression, 2 unusable input or bad usage.
+Exit status: 0 no regression (or a report), 1 regression, 2 unusable input or bad usage,
+3 a different GPU, driver or CUDA without --report.
 """
 
 import argparse
@@ -36,6 +45,23 @@ IDENTITY_KEYS = ("gpu_name", "driver_version", "cuda_runtime_version")
 LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpubench_version",
                         "gpu_state_before", "gpu_state_after")
 SAME, FASTER, SLOWER = "SAME", "FASTER", "SLOWER"
+DIFFERENT_SETUP = 3  # exit status: a baseline from another GPU, driver or CUDA
+LARGEST_SHOWN = 5  # changes listed under the verdict
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What a change has to pass to count."""
+    threshold: float  # %, the resolution's floor for a GPU-timed figure (or one not known)
+    host_threshold: float  # %, the floor for a host-timed figure
+    sigmas: float  # how many combined spreads a change has to pass
+    alpha: float  # significance level of the U test
+
+
+@dataclass(frozen=True)
+class Spread:
+    pct: float  # relative spread of one repetition, %
+    repetitions: int  # behind the figure (1: a single run, spread from noise_pct)
 
 
 @dataclass(frozen=True)
@@ -45,8 +71,10 @@ class Row:
     baseline: float
     contender: float
     ratio: float  # how many times better the contender is: > 1 faster, < 1 slower
-    base_cv: tuple[float, int] | None  # (CV %, repetitions) of each side
-    cont_cv: tuple[float, int] | None
+    base_spread: Spread | None
+    cont_spread: Spread | None
+    host_timed: bool | None  # None: neither file says
+    resolution_pct: float  # smallest change this benchmark can detect, in % of the ratio
     p_value: float | None  # Mann-Whitney U, where both sides have repetitions
     p_reachable: bool  # whether p < alpha is possible with this many repetitions
     verdict: str
@@ -56,9 +84,9 @@ class Row:
         return self.name.split("/", 1)[0]
 
     @property
-    def change_pct(self) -> float:
-        """Relative change of the figure in percent, signed so that positive is better."""
-        return change_pct(self.baseline, self.contender, self.metric.bigger_is_better)
+    def size_of_change(self) -> float:
+        """|ln ratio|: the same for 1.05× slower and 1.05× faster; NaN sorts as no change."""
+        return abs(math.log(self.ratio)) if math.isfinite(self.ratio) else -1.0
 
 
 @dataclass(frozen=True)
@@ -76,9 +104,8 @@ class FamilySummary:
 class Comparison:
     base: Result
     cont: Result
-    rows: list[Row]  # sorted by family, variant and size
-    threshold: float
-    alpha: float
+    rows: list[Row]  # by family; within one, the largest change first
+    rules: Rules
     regression_check: bool
     context_differences: list[tuple[str, str, str]]  # key, base value, contender value
     only_base: list[str]
@@ -92,6 +119,11 @@ class Comparison:
     def exit_status(self) -> int:
         return 1 if self.regressions else 0
 
+    @property
+    def differing_identity(self) -> list[str]:
+        return [k for k in IDENTITY_KEYS
+                if self.base.context_text(k) != self.cont.context_text(k)]
+
 
 def natural_key(name: str) -> tuple[tuple[tuple[str, int], ...], ...]:
     """Sorts names by family, variant and size, numbers as numbers: .../4096 before
@@ -103,20 +135,18 @@ def natural_key(name: str) -> tuple[tuple[tuple[str, int], ...], ...]:
     return tuple(part_key(part) for part in name.split("/"))
 
 
-def change_pct(baseline: float, contender: float, bigger_is_better: bool) -> float:
-    """Relative change in percent, signed so that positive is better whatever the direction."""
-    if baseline == 0 or not (math.isfinite(baseline) and math.isfinite(contender)):
-        return math.nan
-    better_by = contender - baseline if bigger_is_better else baseline - contender
-    return better_by / abs(baseline) * 100
-
-
 def better_ratio(baseline: float, contender: float, bigger_is_better: bool) -> float:
     """How many times better the contender is (GB/s: contender / baseline; µs: baseline /
     contender)."""
     if baseline <= 0 or contender <= 0:
         return math.nan
     return contender / baseline if bigger_is_better else baseline / contender
+
+
+def change_pct(ratio: float) -> float:
+    """The size of a change in % of the symmetric ratio: 1.05× faster and 1.05× slower are
+    both 5."""
+    return (max(ratio, 1 / ratio) - 1) * 100 if math.isfinite(ratio) else math.nan
 
 
 def mann_whitney_p(base: Iterable[float], cont: Iterable[float]) -> float:
@@ -127,7 +157,26 @@ def mann_whitney_p(base: Iterable[float], cont: Iterable[float]) -> float:
     return 1.0 if math.isnan(p) else p  # NaN: every value equal on both sides
 
 
-def compare_benchmark(base: Benchmark, cont: Benchmark, threshold: float, alpha: float) -> Row:
+def side_spread(bench: Benchmark, metric: Metric) -> Spread | None:
+    """The relative spread of one repetition of a figure: the larger of its repetitions'
+    robust spread and gpubench's noise_pct; Google Benchmark's cv where only aggregates are
+    left; None where the file says nothing of it."""
+    robust = bench.robust_spread_pct(metric)
+    repetitions = int(bench.repetition_values(metric).size) or 1
+    if robust is None and (cv := bench.cv_pct(metric)) is not None:
+        robust, repetitions = cv
+    found = [x for x in (robust, bench.noise_pct) if x is not None]
+    return Spread(max(found), repetitions) if found else None
+
+
+def resolution_pct(base: Spread | None, cont: Spread | None, host_timed: bool | None,
+                   rules: Rules) -> float:
+    floor = rules.host_threshold if host_timed else rules.threshold
+    spread = math.hypot(*(s.pct for s in (base, cont) if s is not None))
+    return max(floor, rules.sigmas * spread)
+
+
+def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
     # Fall back to real time if the files disagree on which counters a benchmark reports.
     metric = base.metric if base.metric == cont.metric else REAL_TIME_US
     b_reps, c_reps = base.repetition_values(metric), cont.repetition_values(metric)
@@ -135,16 +184,19 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, threshold: float, alpha:
     if len(b_reps) >= 2 and len(c_reps) >= 2:
         p_value = mann_whitney_p(b_reps, c_reps)
         # Smallest exact two-sided p: the samples fully separated.
-        p_reachable = 2 / math.comb(len(b_reps) + len(c_reps), len(b_reps)) < alpha
+        p_reachable = 2 / math.comb(len(b_reps) + len(c_reps), len(b_reps)) < rules.alpha
     b_value, c_value = base.value(metric), cont.value(metric)
-    change = change_pct(b_value, c_value, metric.bigger_is_better)
-    significant = p_value is None or p_value < alpha
+    ratio = better_ratio(b_value, c_value, metric.bigger_is_better)
+    timing = {t for t in (base.host_timed, cont.host_timed) if t is not None}
+    host_timed = max(timing) if timing else None
+    b_spread, c_spread = side_spread(base, metric), side_spread(cont, metric)
+    resolution = resolution_pct(b_spread, c_spread, host_timed, rules)
+    significant = p_value is None or p_value < rules.alpha
     verdict = SAME
-    if abs(change) > threshold and significant:
-        verdict = FASTER if change > 0 else SLOWER
-    return Row(base.name, metric, b_value, c_value,
-               better_ratio(b_value, c_value, metric.bigger_is_better),
-               base.cv_pct(metric), cont.cv_pct(metric), p_value, p_reachable, verdict)
+    if change_pct(ratio) > resolution and significant:
+        verdict = FASTER if ratio > 1 else SLOWER
+    return Row(base.name, metric, b_value, c_value, ratio, b_spread, c_spread, host_timed,
+               resolution, p_value, p_reachable, verdict)
 
 
 def context_differences(base: Result, cont: Result) -> list[tuple[str, str, str]]:
@@ -160,17 +212,27 @@ def context_differences(base: Result, cont: Result) -> list[tuple[str, str, str]
     return differences
 
 
-def compare(base: Result, cont: Result, threshold: float, alpha: float,
-            force_report: bool = False) -> Comparison:
-    common = base.benchmarks.keys() & cont.benchmarks.keys()
-    rows = [compare_benchmark(base.benchmarks[name], cont.benchmarks[name], threshold, alpha)
-            for name in sorted(common, key=natural_key)]
+def row_order(row: Row) -> tuple:
+    """By family; within a family the largest change first, then by name."""
+    return natural_key(row.family), -row.size_of_change, natural_key(row.name)
+
+
+def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False,
+            pattern: re.Pattern[str] | None = None) -> Comparison:
+    """The comparison of the benchmarks both files hold (those `pattern` finds, if given)."""
+    def selected(names: Iterable[str]) -> set[str]:
+        return {n for n in names if pattern is None or pattern.search(n)}
+
+    base_names, cont_names = selected(base.benchmarks), selected(cont.benchmarks)
+    common = base_names & cont_names
+    rows = sorted((compare_benchmark(base.benchmarks[n], cont.benchmarks[n], rules)
+                   for n in common), key=row_order)
     same_setup = all(base.context_text(k) == cont.context_text(k) for k in IDENTITY_KEYS)
     return Comparison(
-        base, cont, rows, threshold, alpha, same_setup and not force_report,
+        base, cont, rows, rules, same_setup and not force_report,
         context_differences(base, cont),
-        sorted(base.benchmarks.keys() - common, key=natural_key),
-        sorted(cont.benchmarks.keys() - common, key=natural_key),
+        sorted(base_names - common, key=natural_key),
+        sorted(cont_names - common, key=natural_key),
     )
 
 
@@ -206,16 +268,27 @@ def format_ratio(ratio: float) -> str:
     return f"{shown}× faster" if ratio > 1 else f"{shown}× slower"
 
 
-def format_cv(cv: tuple[float, int] | None) -> str:
-    return "-" if cv is None else f"{cv[0]:.2f}"
+def format_resolution(pct: float) -> str:
+    """The resolution in the ratio's own terms: '1.03×' (a change of 3% either way)."""
+    times = 1 + pct / 100
+    return f"{times:.2f}×" if times < 100 else f"{times:.0f}×"
+
+
+def format_spread(spread: Spread | None) -> str:
+    return "-" if spread is None else f"{spread.pct:.2f}"
+
+
+def format_timing(host_timed: bool | None) -> str:
+    return "-" if host_timed is None else ("host" if host_timed else "GPU")
 
 
 def repetitions(row: Row) -> str:
-    return " / ".join("1" if cv is None else str(cv[1]) for cv in (row.base_cv, row.cont_cv))
+    return " / ".join("-" if s is None else str(s.repetitions)
+                      for s in (row.base_spread, row.cont_spread))
 
 
-TABLE_HEADERS = ["benchmark", "BASE", "NEW", "unit", "NEW vs BASE", "change %",
-                 "CV % BASE", "CV % NEW", "repetitions", "p", "verdict"]
+TABLE_HEADERS = ["benchmark", "BASE", "NEW", "unit", "NEW vs BASE", "resolution",
+                 "spread % BASE", "spread % NEW", "repetitions", "clock", "p", "verdict"]
 
 
 def table_row(row: Row) -> list[str]:
@@ -225,10 +298,11 @@ def table_row(row: Row) -> list[str]:
         format_value(row.contender),
         row.metric.unit,
         format_ratio(row.ratio),
-        f"{row.change_pct:+.2f}",
-        format_cv(row.base_cv),
-        format_cv(row.cont_cv),
+        format_resolution(row.resolution_pct),
+        format_spread(row.base_spread),
+        format_spread(row.cont_spread),
         repetitions(row),
+        format_timing(row.host_timed),
         "-" if row.p_value is None else f"{row.p_value:.3g}",
         row.verdict,
     ]
@@ -238,16 +312,26 @@ def heading(title: str, markdown: bool, level: int = 2) -> str:
     return f"{'#' * level} {title}" if markdown else f"{title}\n{'=' * len(title)}"
 
 
+def setup_text(result: Result) -> str:
+    return f"{result.gpu_name}, driver {result.driver_version}, CUDA {result.cuda_version}"
+
+
 def mode_line(comparison: Comparison) -> str:
-    base, cont = comparison.base, comparison.cont
-    setup = f"{base.gpu_name}, driver {base.driver_version}, CUDA {base.cuda_version}"
-    if comparison.regression_check:
-        return f"Regression check: same GPU, driver and CUDA ({setup})."
-    differing = [k for k in IDENTITY_KEYS if base.context_text(k) != cont.context_text(k)]
+    c = comparison
+    if c.regression_check:
+        return f"Regression check: same GPU, driver and CUDA ({setup_text(c.base)})."
+    differing = c.differing_identity
     why = (f"{', '.join(differing)} differ" if differing else "--report")
     return (f"Comparison report, not a regression check ({why}): "
-            f"{setup} vs {cont.gpu_name}, driver {cont.driver_version}, "
-            f"CUDA {cont.cuda_version}.")
+            f"{setup_text(c.base)} vs {setup_text(c.cont)}.")
+
+
+def rule_text(rules: Rules) -> str:
+    return (f"Verdicts: FASTER or SLOWER when the change passes the benchmark's resolution, "
+            f"the larger of {rules.threshold:g}% ({rules.host_threshold:g}% for a host-timed "
+            f"figure) and {rules.sigmas:g} × the combined spread of both sides, and, where "
+            f"both sides hold repetitions, the Mann-Whitney U test gives p < {rules.alpha:g}; "
+            "SAME otherwise. Higher GB/s and lower µs are better.")
 
 
 def header_section(comparison: Comparison, markdown: bool,
@@ -255,13 +339,22 @@ def header_section(comparison: Comparison, markdown: bool,
     c = comparison
     files = [f"BASE: {c.base.path} ({c.base.describe()})",
              f"NEW:  {c.cont.path} ({c.cont.describe()})"]
-    rule = (f"Verdicts: FASTER or SLOWER when the figure moved by more than {c.threshold:g}% "
-            f"and, where both files hold repetitions, the Mann-Whitney U test gives "
-            f"p < {c.alpha:g}; SAME otherwise. Higher GB/s and lower µs are better.")
     if markdown:
-        return [heading(title, True, level),
-                "\n".join(f"- {line}" for line in files), mode_line(c), rule]
-    return ["\n".join([*files, mode_line(c), rule])]
+        return [heading(title, True, level), verdict_line(c), *largest_changes_section(c, True),
+                "\n".join(f"- {line}" for line in files), mode_line(c), rule_text(c.rules)]
+    return [verdict_line(c), *largest_changes_section(c, False),
+            "\n".join([*files, mode_line(c), rule_text(c.rules)])]
+
+
+def largest_changes_section(comparison: Comparison, markdown: bool) -> list[str]:
+    """The largest changes of the whole comparison, whatever their verdicts."""
+    rows = sorted(comparison.rows, key=lambda r: -r.size_of_change)[:LARGEST_SHOWN]
+    rows = [r for r in rows if r.size_of_change > 0]
+    if not rows:
+        return []
+    lines = [f"{'- ' if markdown else '  '}{r.name}: {format_ratio(r.ratio)} "
+             f"(resolution {format_resolution(r.resolution_pct)}), {r.verdict}" for r in rows]
+    return [f"Largest changes:\n" + "\n".join(lines)]
 
 
 def context_section(comparison: Comparison, markdown: bool) -> list[str]:
@@ -331,17 +424,23 @@ def notes_section(comparison: Comparison) -> list[str]:
             how = ("only aggregates (--benchmark_report_aggregates_only=true)"
                    if any(b.cv is not None for b in result.benchmarks.values())
                    else "one run per benchmark")
-            notes.append(f"{label} ({result.path}) holds no repetitions, {how}: every verdict "
-                         "rests on the threshold alone. Keep the repetitions "
-                         "(--benchmark_repetitions=5 without aggregates only) for the U test.")
+            notes.append(f"{label} ({result.path}) holds no repetitions, {how}: no verdict "
+                         "has the U test, and a run's spread from one minute to the next is "
+                         "not in its resolution. Record both sides with scripts/ci_record.sh "
+                         "(docs/ci.md).")
     untested = sum(r.p_value is None for r in c.rows)
     if untested and not notes:
         notes.append(f"{untested} benchmark(s) lack repetitions in a file: their verdicts "
-                     "rest on the threshold alone.")
+                     "rest on the resolution alone.")
     unreachable = sum(not r.p_reachable for r in c.rows)
     if unreachable:
-        notes.append(f"{unreachable} benchmark(s) have too few repetitions for p < {c.alpha:g} "
-                     "to be possible, so they stay SAME; use more repetitions.")
+        notes.append(f"{unreachable} benchmark(s) have too few repetitions for p < "
+                     f"{c.rules.alpha:g} to be possible, so they stay SAME; use more "
+                     "repetitions.")
+    if c.rows and all(r.host_timed is None for r in c.rows):
+        notes.append("Neither file says which figures are host-timed (gpubench writes "
+                     "host_timed since it measures its own noise): every resolution has the "
+                     f"{c.rules.threshold:g}% floor.")
     return notes
 
 
@@ -358,6 +457,8 @@ def verdict_line(comparison: Comparison) -> str:
 
 def render_comparison(comparison: Comparison, markdown: bool = False,
                       only_changed: bool = False) -> str:
+    """The verdict and the largest changes first, the details after, the verdict again last
+    (where a CI log's tail shows it)."""
     blocks = [*header_section(comparison, markdown), *context_section(comparison, markdown),
               *summary_section(comparison, markdown), *only_in_one_section(comparison, markdown),
               *tables_section(comparison, markdown, only_changed), *notes_section(comparison),
@@ -365,15 +466,44 @@ def render_comparison(comparison: Comparison, markdown: bool = False,
     return "\n\n".join(blocks) + "\n"
 
 
+def different_setup_line(comparison: Comparison) -> str:
+    """Why a comparison cannot be a regression check, in one line."""
+    c = comparison
+    return (f"cannot compare: {', '.join(c.differing_identity)} differ (BASE {c.base.path}: "
+            f"{setup_text(c.base)}; NEW {c.cont.path}: {setup_text(c.cont)}); record a "
+            "baseline on this GPU, driver and CUDA, or pass --report for a comparison report")
+
+
+def regex(text: str) -> re.Pattern[str]:
+    try:
+        return re.compile(text)
+    except re.error as e:
+        raise argparse.ArgumentTypeError(f"not a regular expression ({e})") from None
+
+
 def add_comparison_options(parser: OneLineArgumentParser) -> None:
     """The options compare.py and report.py share."""
-    parser.add_argument("--threshold", type=positive_finite, default=5.0, metavar="PCT",
-                        help="smallest change in percent that counts (default 5)")
+    parser.add_argument("--threshold", type=positive_finite, default=3.0, metavar="PCT",
+                        help="smallest change in percent that counts for a GPU-timed figure "
+                             "or one whose clock the file does not say (default 3)")
+    parser.add_argument("--host-threshold", type=positive_finite, default=25.0, metavar="PCT",
+                        help="smallest change in percent that counts for a host-timed figure "
+                             "(default 25): the host's speed moves by 10-25%% between minutes")
+    parser.add_argument("--sigmas", type=positive_finite, default=2.0,
+                        help="how many combined spreads of both sides a change has to pass "
+                             "(default 2)")
     parser.add_argument("--alpha", type=open_unit_interval, default=0.05,
                         help="significance level of the Mann-Whitney U test, in (0, 1) "
                              "(default 0.05)")
+    parser.add_argument("--filter", type=regex, metavar="REGEX",
+                        help="compare only benchmarks whose name this regular expression "
+                             "finds (re.search)")
     parser.add_argument("--only-changed", action="store_true",
                         help="list only FASTER and SLOWER benchmarks (the summary counts all)")
+
+
+def rules_from(args: argparse.Namespace) -> Rules:
+    return Rules(args.threshold, args.host_threshold, args.sigmas, args.alpha)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -383,26 +513,35 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("contender", type=Path, metavar="NEW.json")
     add_comparison_options(parser)
     parser.add_argument("--report", action="store_true",
-                        help="a comparison report (exit 0) even when GPU, driver and CUDA match")
+                        help="a comparison report (exit 0), also of another GPU, driver or "
+                             "CUDA")
     parser.add_argument("--markdown", action="store_true",
                         help="GitHub markdown, e.g. for $GITHUB_STEP_SUMMARY")
     return parser.parse_args(argv)
 
 
-def load_pair(base_path: Path, cont_path: Path) -> tuple[Result, Result]:
-    """Both results; GpubenchJsonError for either, or for two files with nothing in common."""
+def load_pair(base_path: Path, cont_path: Path,
+              pattern: re.Pattern[str] | None = None) -> tuple[Result, Result]:
+    """Both results; GpubenchJsonError for either, or for two files with nothing in common
+    (among the benchmarks `pattern` finds)."""
     base, cont = load(base_path), load(cont_path)
-    if not base.benchmarks.keys() & cont.benchmarks.keys():
-        raise GpubenchJsonError(f"{cont.path}: no benchmark in common with {base.path}")
+    common = [n for n in base.benchmarks.keys() & cont.benchmarks.keys()
+              if pattern is None or pattern.search(n)]
+    if not common:
+        which = f" that --filter={pattern.pattern} finds" if pattern is not None else ""
+        raise GpubenchJsonError(f"{cont.path}: no benchmark{which} in common with {base.path}")
     return base, cont
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    sys.stdout.reconfigure(errors="backslashreplace")  # a name that is not UTF-8 still prints
+    sys.stdout.reconfigure(errors="backslashreplace")
     try:
-        base, cont = load_pair(args.baseline, args.contender)
-        comparison = compare(base, cont, args.threshold, args.alpha, args.report)
+        base, cont = load_pair(args.baseline, args.contender, args.filter)
+        comparison = compare(base, cont, rules_from(args), args.report, args.filter)
+        if comparison.differing_identity and not args.report:
+            script_error(SCRIPT, different_setup_line(comparison))
+            return DIFFERENT_SETUP
         write_stdout(render_comparison(comparison, args.markdown, args.only_changed))
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)

@@ -98,6 +98,11 @@ _MEASUREMENTS = ("real_time", "cpu_time", "bytes_per_second", "items_per_second"
                  "us_per_launch", "us_per_copy")
 # A time or a rate of one run is > 0; a spread aggregate (stddev, cv) may be 0.
 _POSITIVE = ("real_time", "bytes_per_second", "us_per_launch", "us_per_copy")
+# gpubench's own counters about a figure's timing: the relative spread of a repetition's timed
+# batches in percent (>= 0), and 1 for a figure timed on the host clock, 0 for GPU time.
+NOISE_PCT, HOST_TIMED = "noise_pct", "host_timed"
+# A MAD times this estimates the standard deviation of normally distributed values.
+_MAD_TO_SD = 1.4826
 _SPREAD_AGGREGATES = {"stddev", "cv"}
 # Context keys the scripts decide on; gpubench writes each as a string.
 _CONTEXT_STRINGS = ("gpubench_version", "gpu_name", "driver_version", "cuda_runtime_version")
@@ -151,6 +156,34 @@ class Benchmark:
         if self.cv is not None and self.cv_repetitions >= 2 and metric.key in self.cv:
             return 100 * self.cv[metric.key], self.cv_repetitions
         return None
+
+    def robust_spread_pct(self, metric: Metric | None = None) -> float | None:
+        """Relative spread of one repetition in percent, robust to one odd repetition: the
+        median absolute deviation from the median, scaled to a standard deviation, over the
+        median; None without two repetitions."""
+        values = self.repetition_values(metric)
+        if values.size < 2:
+            return None
+        median = float(np.median(values))
+        return float(100 * _MAD_TO_SD * np.median(np.abs(values - median)) / median)
+
+    @property
+    def noise_pct(self) -> float | None:
+        """gpubench's noise_pct: the relative spread of a repetition's timed batches, in
+        percent (the median over the repetitions); None in files written before it."""
+        found = [r[NOISE_PCT] for r in self.repetitions if NOISE_PCT in r]
+        if found:
+            return float(np.median(found))
+        return self.values.get(NOISE_PCT)
+
+    @property
+    def host_timed(self) -> bool | None:
+        """True for a figure timed on the host clock, False for GPU time; None in files
+        written before gpubench said which."""
+        found = {r[HOST_TIMED] for r in self.repetitions if HOST_TIMED in r}
+        if not found and HOST_TIMED in self.values:
+            found = {self.values[HOST_TIMED]}
+        return bool(max(found)) if found else None
 
 
 @dataclass(frozen=True)
@@ -363,10 +396,16 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
         except OverflowError:
             raise BadValueError(f"{where}: {key!r} is too large for a float") from None
         if not math.isfinite(number):
+            if spread:
+                continue  # Google Benchmark's cv of a counter whose mean is 0 (host_timed)
             raise BadValueError(f"{where}: {key!r} is {number}, not a finite number")
         if key in _POSITIVE and not spread and number <= 0:
             raise BadValueError(f"{where}: {key!r} is {number:g}; a measured time or rate "
                                 "is > 0")
+        if key == NOISE_PCT and number < 0:
+            raise BadValueError(f"{where}: {key!r} is {number:g}; a spread is >= 0")
+        if key == HOST_TIMED and not spread and number not in (0, 1):
+            raise BadValueError(f"{where}: {key!r} is {number:g}, not 0 or 1")
         values[key] = number
     unit = entry.get("time_unit", "ns")
     for key in ("real_time", "cpu_time"):

@@ -28,7 +28,7 @@ from matplotlib.patches import Patch
 
 from compare import (Comparison, add_comparison_options, compare, context_section,
                      family_tables, header_section, load_pair, notes_section,
-                     only_in_one_section, summary_section, verdict_line)
+                     only_in_one_section, rules_from, summary_section, verdict_line)
 from gpubench_json import (GBPS, LAUNCH_US, GpubenchJsonError, Metric, OneLineArgumentParser,
                            Result, script_error, write_stdout)
 from plot import colour_map, sweeps
@@ -240,8 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     sys.stdout.reconfigure(errors="backslashreplace")
     try:
-        base, cont = load_pair(args.baseline, args.contender)
-        comparison = compare(base, cont, args.threshold, args.alpha, args.report)
+        base, cont = load_pair(args.baseline, args.contender, args.filter)
+        comparison = compare(base, cont, rules_from(args), args.report, args.filter)
         directory = output_directory(args.output_dir)
         figures = write_figures(comparison, directory)
         report = directory / "report.md"

@@ -20,13 +20,17 @@ _AGGREGATES: dict[str, Callable[[np.ndarray], float]] = {
     "mean": np.mean,
     "median": np.median,
     "stddev": lambda v: np.std(v, ddof=1),
-    "cv": lambda v: np.std(v, ddof=1) / np.mean(v),
+    # Google Benchmark 1.8 writes 0 for the cv of values whose mean is 0 (host_timed of GPU time).
+    "cv": lambda v: np.std(v, ddof=1) / np.mean(v) if np.mean(v) else 0.0,
 }
 
 
 def run_entries(name: str, samples: Sequence[dict[str, float]], *, time_unit: str = "us",
-                aggregates_only: bool = False) -> list[dict[str, Any]]:
-    """Entries of one run; each sample holds real_time (in time_unit) and counters."""
+                aggregates_only: bool = False,
+                counters: dict[str, float] | None = None) -> list[dict[str, Any]]:
+    """Entries of one run; each sample holds real_time (in time_unit) and counters, and
+    `counters` (gpubench's noise_pct, host_timed) are added to every sample."""
+    samples = [{**s, **(counters or {})} for s in samples]
     n = len(samples)
     common = {"run_name": name, "repetitions": n, "threads": 1, "time_unit": time_unit}
     iterations = [
@@ -97,6 +101,21 @@ def scaled(doc: dict[str, Any], run_name: str, factor: float) -> dict[str, Any]:
         raise KeyError(f"no iterations of {run_name!r}")
     others = [e for e in doc["benchmarks"] if e.get("run_name") != run_name]
     return {**doc, "benchmarks": others + iterations + aggregate_entries(iterations)}
+
+
+def with_counters(doc: dict[str, Any], counters: Callable[[str], dict[str, float]]
+                  ) -> dict[str, Any]:
+    """A copy of a real result whose every iteration entry also holds counters(run_name), as
+    gpubench writes noise_pct and host_timed; its aggregates recomputed."""
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for entry in doc["benchmarks"]:
+        if entry.get("run_type") == "iteration":
+            runs.setdefault(entry["run_name"], []).append(
+                {**entry, **counters(entry["run_name"])})
+    entries = []
+    for iterations in runs.values():
+        entries += iterations + (aggregate_entries(iterations) if len(iterations) >= 2 else [])
+    return {**doc, "benchmarks": entries}
 
 
 def load_json(path: Path) -> dict[str, Any]:
@@ -270,6 +289,8 @@ def bad_results() -> list[tuple[str, Any, str]]:
          "BadValueError"),
         ("integer too large for a float", _raw_real_time("9" * 400), "BadValueError"),
         ("zero time", _with_entry(real_time=0.0), "BadValueError"),
+        ("negative noise_pct", _with_entry(noise_pct=-1.0), "BadValueError"),
+        ("host_timed 2", _with_entry(host_timed=2), "BadValueError"),
         ("negative bandwidth", _with_entry(bytes_per_second=-5e9), "BadValueError"),
         ("no benchmarks", json.dumps({**good, "benchmarks": []}), "NoBenchmarksError"),
         ("every benchmark failed", json.dumps({**good, "benchmarks": [failed]}),

@@ -10,30 +10,45 @@ BIG = 256 << 20
 
 def test_steady_results_pass_and_noisy_ones_fail(tmp_path: Path, run_script: RunScript) -> None:
     steady = (copy_run("HtoD", "pinned", "async", BIG, [55.0, 55.1, 54.9, 55.0])
-              + saxpy_run("vec4", 1 << 28, [4100, 4101, 4099, 4100], 4270.0)
-              + launch_run("driver", "submit", 0, [3.40, 3.45, 3.42, 3.41]))
+              + saxpy_run("vec4", 1 << 28, [4100, 4101, 4099, 4100], 4270.0))
     ok = run_script("stability.py", write_json(tmp_path / "ok.json", document(steady)))
     assert ok.returncode == 0, ok.stderr
-    assert "0 of 3 benchmarks over their limit" in ok.stdout
+    assert "0 of 2 benchmarks over their limit" in ok.stdout
 
-    noisy = steady + launch_run("runtime", "submit", 0, [3.0, 3.6, 3.1, 3.9])
+    noisy = steady + copy_run("DtoH", "pinned", "async", BIG, [55.0, 50.0, 56.0, 52.0])
     bad = run_script("stability.py", write_json(tmp_path / "bad.json", document(noisy)))
     assert bad.returncode == 1
-    line = next(l for l in bad.stdout.splitlines() if l.startswith("launch/runtime/submit"))
+    line = next(l for l in bad.stdout.splitlines() if l.startswith("copy/DtoH"))
     assert line.split()[-1] == "OVER"
+
+
+def test_host_timed_figures_have_no_limit(tmp_path: Path, run_script: RunScript) -> None:
+    """A host-timed figure moves with the host: its CV is shown, never judged."""
+    host, gpu = {"host_timed": 1, "noise_pct": 9.0}, {"host_timed": 0, "noise_pct": 0.1}
+    runs = (copy_run("HtoD", "pageable", "sync", BIG, [6.0, 7.0, 5.5, 6.5], counters=host)
+            + launch_run("driver", "submit", 0, [3.0, 3.6, 3.1, 3.9], counters=host)
+            + copy_run("HtoD", "pinned", "async", BIG, [55.0, 50.0, 56.0, 52.0], counters=gpu))
+    out = run_script("stability.py", write_json(tmp_path / "h.json", document(runs)))
+    lines = {l.split()[0]: l.split() for l in out.stdout.splitlines() if "/" in l.split()[0]}
+    pageable = lines[f"copy/HtoD/pageable/sync/{BIG}"]
+    assert pageable[1:2] + pageable[-2:] == ["host", "-", "-"]
+    assert lines["launch/driver/submit/params:0"][-1] == "-"
+    assert lines[f"copy/HtoD/pinned/async/{BIG}"][1] == "GPU"
+    assert lines[f"copy/HtoD/pinned/async/{BIG}"][-1] == "OVER"
+    assert out.returncode == 1 and "1 of 3 benchmarks over their limit" in out.stdout
 
 
 def test_aggregates_only_files_use_the_cv_aggregate(tmp_path: Path,
                                                     run_script: RunScript) -> None:
     runs = (copy_run("DtoH", "pinned", "async", BIG, [55.0, 55.1, 54.9], aggregates_only=True)
-            + launch_run("driver", "submit", 0, [3.0, 3.6, 3.1], aggregates_only=True))
+            + copy_run("HtoD", "pinned", "async", BIG, [50.0, 55.1, 54.9], aggregates_only=True))
     out = run_script("stability.py", write_json(tmp_path / "agg.json", document(runs)))
     assert out.returncode == 1, out.stderr
     rows = {l.split()[0]: l.split() for l in out.stdout.splitlines() if "/" in l.split()[0]}
     copy = rows["copy/DtoH/pinned/async/268435456"]
-    assert copy[1] == "3" and copy[-1] == "ok"
-    assert abs(float(copy[2]) - 100 * float(np.std([55.0, 55.1, 54.9], ddof=1) / 55.0)) < 1e-3
-    assert rows["launch/driver/submit/params:0"][-1] == "OVER"
+    assert copy[1:3] == ["-", "3"] and copy[-1] == "ok"
+    assert abs(float(copy[3]) - 100 * float(np.std([55.0, 55.1, 54.9], ddof=1) / 55.0)) < 1e-3
+    assert rows["copy/HtoD/pinned/async/268435456"][-1] == "OVER"
 
 
 def test_small_sizes_have_no_limit(tmp_path: Path, run_script: RunScript) -> None:

@@ -1,6 +1,7 @@
 """The CI recipe, .github/workflows/gpubench.yml: valid against GitHub's workflow schema (the
 copy check-jsonschema ships, so no network is needed) and doing what docs/ci.md says it does."""
 
+import os
 import re
 import shlex
 import subprocess
@@ -11,6 +12,8 @@ from typing import Any
 
 import pytest
 from conftest import SCRIPTS
+from gbench_builder import copy_run, document, write_json
+
 # Installed from scripts/requirements.txt; a machine without it (the GPU machines) skips these.
 YAML = pytest.importorskip("ruamel.yaml").YAML
 pytest.importorskip("check_jsonschema")
@@ -18,7 +21,7 @@ pytest.importorskip("check_jsonschema")
 ROOT = SCRIPTS.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "gpubench.yml"
 DOCS = ROOT / "docs" / "ci.md"
-# Two repetitions a side can never give p < 0.05 in a two-sided exact U test; four can
+# Two repetitions (runs) a side can never give p < 0.05 in a two-sided exact U test; four can
 # (2 / C(8, 4) = 0.029).
 MIN_REPETITIONS = 4
 
@@ -107,14 +110,21 @@ def test_one_benchmark_at_a_time_per_runner(job: Any) -> None:
     assert job["concurrency"]["cancel-in-progress"] is False
 
 
-def test_repetitions_are_kept_for_the_u_test(job: Any) -> None:
-    (run,) = [job["steps"][i]["run"] for i in steps_running(job, r"build/gpubench ")]
-    options = dict(arg.split("=", 1) for arg in shlex.split(run) if "=" in arg)
-    assert int(options["--benchmark_repetitions"]) >= MIN_REPETITIONS
-    assert options["--benchmark_enable_random_interleaving"] == "true"
-    assert options["--benchmark_out_format"] == "json"
+def test_each_run_is_a_process_of_its_own(workflow: Any, job: Any) -> None:
+    (run,) = [job["steps"][i]["run"] for i in steps_running(job, r"ci_record\.sh")]
+    assert shlex.split(run) == ["scripts/ci_record.sh", "build/gpubench", "gpubench.json"]
+    assert int(workflow["env"]["GPUBENCH_RUNS"]) >= MIN_REPETITIONS
     for step in job["steps"]:
         assert "aggregates_only" not in step.get("run", "")
+        # gpubench runs only through ci_record.sh
+        assert not re.search(r"^\s*build/gpubench", step.get("run", ""), re.MULTILINE)
+
+
+def test_build_is_the_baselines(job: Any) -> None:
+    """The gate builds as docs/ci.md records the baseline: Release, native device code."""
+    (index,) = steps_running(job, r"cmake -S")
+    assert "-DCMAKE_BUILD_TYPE=Release -DGPUBENCH_NATIVE=ON" in job["steps"][index]["run"]
+    assert "-DCMAKE_BUILD_TYPE=Release -DGPUBENCH_NATIVE=ON" in DOCS.read_text(encoding="utf-8")
 
 
 def test_install_and_python_check_come_before_the_work(job: Any) -> None:
@@ -147,12 +157,64 @@ def test_python_check_is_one_clear_line(job: Any, version: tuple[int, int, int],
         assert proc.stderr.count("\n") == 1 and "3.10" in proc.stderr and text in proc.stderr
 
 
-def test_regression_check_is_compare_py(job: Any) -> None:
+def compare_step(job: Any) -> dict:
     (index,) = steps_running(job, r"scripts/compare\.py")
-    run = " ".join(job["steps"][index]["run"].replace("\\\n", " ").split())
-    assert re.search(r'scripts/compare\.py "\$GPUBENCH_BASELINE" gpubench\.json '
-                     r'--threshold="\$GPUBENCH_THRESHOLD" --markdown', run)
+    return job["steps"][index]
+
+
+def test_regression_check_is_compare_py(job: Any) -> None:
+    step = compare_step(job)
+    run = " ".join(step["run"].replace("\\\n", " ").split())
+    assert re.search(r'scripts/compare\.py "\$GPUBENCH_BASELINE" gpubench\.json \$REPORT '
+                     r'--markdown', run)
     assert 'exit "$status"' in run  # compare.py's exit status fails the job
+    assert "${{ matrix.gpu }}/ci_baseline.json" in job["env"]["GPUBENCH_BASELINE"]
+
+
+def test_a_person_can_ask_for_a_report(workflow: Any, job: Any) -> None:
+    report = workflow["on"]["workflow_dispatch"]["inputs"]["report"]
+    assert report["type"] == "boolean" and report["default"] is False
+    assert compare_step(job)["env"]["REPORT"] == "${{ inputs.report && '--report' || '' }}"
+
+
+def run_compare_step(job: Any, tmp_path: Path, new_context: dict, report: str
+                     ) -> tuple[int, str]:
+    """The compare step's shell, as the runner runs it, on generated results."""
+    base = document(copy_run("HtoD", "pinned", "async", 1 << 20, [50.0, 50.1, 49.9, 50.0]))
+    new = document(copy_run("HtoD", "pinned", "async", 1 << 20, [40.0, 40.1, 39.9, 40.0]),
+                   **new_context)
+    write_json(tmp_path / "base.json", base)
+    write_json(tmp_path / "gpubench.json", new)
+    (tmp_path / "scripts").symlink_to(SCRIPTS)
+    summary = tmp_path / "summary.md"
+    proc = subprocess.run(["bash", "-e", "-c", compare_step(job)["run"]], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "GPUBENCH_BASELINE": "base.json",
+                               "REPORT": report, "GITHUB_STEP_SUMMARY": str(summary)})
+    return proc.returncode, summary.read_text(encoding="utf-8")
+
+
+def test_summary_leads_with_the_verdict(job: Any, tmp_path: Path) -> None:
+    status, summary = run_compare_step(job, tmp_path, {}, "")
+    assert status == 1
+    lines = summary.splitlines()
+    assert lines[0] == "## gpubench comparison"
+    assert lines[2].startswith("FAIL: 1 of 1 benchmark(s) regressed")
+    assert lines[4:6] == ["Largest changes:",
+                          "- copy/HtoD/pinned/async/1048576: 1.25× slower (resolution 1.03×), "
+                          "SLOWER"]
+
+
+@pytest.mark.parametrize(("report", "status"), [("", 3), ("--report", 0)])
+def test_another_driver_fails_in_one_line(job: Any, tmp_path: Path, report: str,
+                                          status: int) -> None:
+    got, summary = run_compare_step(job, tmp_path, {"driver_version": "590.10"}, report)
+    assert got == status
+    if report:
+        assert "Comparison report, not a regression check (driver_version differ)" in summary
+    else:
+        assert summary.count("\n") == 1
+        assert summary.startswith("compare.py: cannot compare: driver_version differ")
 
 
 def test_docs_state_the_python_requirement() -> None:

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Merge separate gpubench runs of one build on one GPU into one result: one repetition per run.
+
+Two processes of the same binary differ by more than the repetitions inside one process do: each
+process allocates its buffers anew and meets the host at another minute (a device-to-device copy
+of 1 MiB measured 1006-1014 GB/s in three processes and 964 GB/s in a fourth; host-timed launch
+figures moved by 20-26% between two runs a minute apart). A CI gate that takes each process as
+one repetition sees that spread, and compare.py judges a difference against it.
+
+Each run gives each of its benchmarks one repetition: its one measurement, or the per-field
+median of its repetitions, or its median aggregate in a file written with aggregates only. The
+output is Google Benchmark's JSON, as gpubench writes it (every repetition, then mean, median,
+stddev and cv aggregates), with the first run's context and `merged_runs`, the number of runs.
+The runs must agree on gpu_uuid, driver, CUDA and gpubench version: a result merged from two
+GPUs or two builds is no measurement of either.
+
+Exit status: 0 written, 2 unusable input, runs that do not belong together, bad usage or an
+output that could not be written.
+"""
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, script_error,
+                           write_stdout)
+
+SCRIPT = "merge_runs.py"
+# Equal in every run merged: the same GPU, software and build.
+SAME_IN_EVERY_RUN = ("gpu_name", "gpu_uuid", "driver_version", "cuda_runtime_version",
+                     "gpubench_version")
+# Fields of an entry that say where it sits in its run rather than what it measured.
+_PLACEMENT = {"repetition_index", "repetitions", "family_index", "per_family_instance_index",
+              "run_type", "aggregate_name", "aggregate_unit"}
+_AGGREGATES = ("mean", "median", "stddev", "cv")
+
+
+class MergeError(GpubenchJsonError):
+    """Runs that cannot be merged; str() is one line."""
+
+
+def read_run(path: Path) -> dict[str, Any]:
+    """The document of one run, validated by gpubench_json.load first."""
+    load(path)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if "interrupted" in doc["context"]:
+        raise MergeError(f"{path}: an interrupted run ({doc['context']['interrupted']}); "
+                         "merge complete runs only")
+    return doc
+
+
+def check_together(paths: list[Path], docs: list[dict[str, Any]]) -> None:
+    first = docs[0]["context"]
+    for path, doc in zip(paths[1:], docs[1:]):
+        for key in SAME_IN_EVERY_RUN:
+            if doc["context"].get(key) != first.get(key):
+                raise MergeError(f"{path}: {key} {doc['context'].get(key)!r} differs from "
+                                 f"{first.get(key)!r} in {paths[0]}: runs of one build on one "
+                                 "GPU only")
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def one_measurement(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """A run's benchmark as one repetition: its iteration entry, the per-field median of
+    several, or its median aggregate; None where it failed."""
+    iterations = [e for e in entries if e.get("run_type", "iteration") == "iteration"
+                  and not e.get("error_occurred")]
+    if not iterations:
+        iterations = [e for e in entries if e.get("aggregate_name") == "median"]
+    if not iterations:
+        return None
+    merged = {k: v for k, v in iterations[0].items() if k not in _PLACEMENT}
+    for key, value in merged.items():
+        if is_number(value) and key not in ("iterations", "threads"):
+            merged[key] = float(np.median([e[key] for e in iterations if is_number(e.get(key))]))
+    merged["name"] = merged.get("run_name") or merged["name"]
+    merged["run_type"] = "iteration"
+    return merged
+
+
+def aggregate(run_name: str, repetitions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Google Benchmark's mean, median, stddev and cv entries over a run's repetitions (a cv
+    of a field whose mean is 0 is 0, as Google Benchmark 1.8 writes it)."""
+    count, first = len(repetitions), repetitions[0]
+    entries = []
+    for name in _AGGREGATES:
+        entry = {"name": f"{run_name}_{name}", "run_name": run_name, "run_type": "aggregate",
+                 "repetitions": count, "threads": first.get("threads", 1),
+                 "aggregate_name": name,
+                 "aggregate_unit": "percentage" if name == "cv" else "time",
+                 "iterations": count, "time_unit": first.get("time_unit", "ns")}
+        for key, value in first.items():
+            if (key in entry or key in _PLACEMENT or not is_number(value)
+                    or key in ("iterations", "threads")):
+                continue
+            values = np.array([r[key] for r in repetitions if is_number(r.get(key))])
+            mean = float(np.mean(values))
+            spread = float(np.std(values, ddof=1)) if values.size >= 2 else 0.0
+            entry[key] = {"mean": mean, "median": float(np.median(values)), "stddev": spread,
+                          "cv": spread / mean if mean else 0.0}[name]
+        if "label" in first:
+            entry["label"] = first["label"]
+        entries.append(entry)
+    return entries
+
+
+def merge(paths: list[Path]) -> dict[str, Any]:
+    docs = [read_run(p) for p in paths]
+    check_together(paths, docs)
+    runs: dict[str, list[dict[str, Any]]] = {}  # by run name, in the first file's order
+    for doc in docs:
+        by_run: dict[str, list[dict[str, Any]]] = {}
+        for entry in doc["benchmarks"]:
+            by_run.setdefault(entry.get("run_name") or entry["name"], []).append(entry)
+        for run_name, entries in by_run.items():
+            measured = one_measurement(entries)
+            if measured is not None:
+                runs.setdefault(run_name, []).append(measured)
+    benchmarks = []
+    for run_name, repetitions in runs.items():
+        for index, entry in enumerate(repetitions):
+            entry.update(repetition_index=index, repetitions=len(repetitions))
+        benchmarks += repetitions
+        if len(repetitions) >= 2:
+            benchmarks += aggregate(run_name, repetitions)
+    context = {**docs[0]["context"], "merged_runs": len(docs)}
+    return {"context": context, "benchmarks": benchmarks}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
+    parser.add_argument("runs", type=Path, nargs="+", metavar="RUN.json",
+                        help="gpubench results of separate runs of one build on one GPU")
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.json")
+    args = parser.parse_args(argv)
+    if len(args.runs) < 2:
+        return script_error(SCRIPT, "give two or more runs to merge")
+    try:
+        merged = merge(args.runs)
+        args.output.write_text(json.dumps(merged, indent=1, allow_nan=False) + "\n",
+                               encoding="utf-8")
+        write_stdout(f"wrote {args.output}: {len(args.runs)} runs, "
+                     f"{sum(e['run_type'] == 'iteration' for e in merged['benchmarks'])} "
+                     "repetitions\n")
+    except (GpubenchJsonError, OSError) as error:
+        return script_error(SCRIPT, error)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""merge_runs.py and ci_record.sh: separate runs of one build become one result with one
+repetition per run, which compare.py judges."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import SCRIPTS, RunScript
+from gbench_builder import bad_results, copy_run, document, launch_run, write_bad, write_json
+
+import merge_runs
+from gpubench_json import load
+
+COPY = "copy/HtoD/pinned/async/1048576"
+LAUNCH = "launch/driver/submit/params:0"
+
+
+def one_run(gbps: float, us: float, **context: str) -> dict:
+    counters = {"noise_pct": 0.5, "host_timed": 0}
+    return document(copy_run("HtoD", "pinned", "async", 1 << 20, gbps, counters=counters)
+                    + launch_run("driver", "submit", 0, [us, us * 1.1, us * 0.9],
+                                 counters={"noise_pct": 6.0, "host_timed": 1}), **context)
+
+
+def test_one_repetition_per_run(tmp_path: Path, run_script: RunScript) -> None:
+    runs = [write_json(tmp_path / f"run_{i}.json", one_run(50.0 + i, 4.0 + i))
+            for i in range(3)]
+    out = tmp_path / "merged.json"
+    proc = run_script("merge_runs.py", *runs, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"wrote {out}: 3 runs, 6 repetitions\n"
+    merged = load(out)
+    assert merged.context["merged_runs"] == 3
+    copy, launch = merged.benchmarks[COPY], merged.benchmarks[LAUNCH]
+    assert copy.repetition_values().tolist() == pytest.approx([50.0, 51.0, 52.0])
+    # A run with repetitions gives the median of them.
+    assert launch.repetition_values().tolist() == pytest.approx([4.0, 5.0, 6.0])
+    assert copy.summary == "median of 3 repetitions" and copy.value() == pytest.approx(51.0)
+    assert copy.host_timed is False and launch.host_timed is True
+    assert launch.noise_pct == pytest.approx(6.0)
+    cv = json.loads(out.read_text())["benchmarks"]
+    (cv_entry,) = [e for e in cv if e["name"] == f"{COPY}/manual_time_cv"]
+    assert cv_entry["bytes_per_second"] == pytest.approx(np.std([50, 51, 52], ddof=1) / 51)
+    assert cv_entry["host_timed"] == 0  # a cv of zeros is 0, never NaN
+
+
+@pytest.mark.parametrize(("key", "value"), [("gpu_uuid", "GPU-1111"),
+                                            ("driver_version", "590.1"),
+                                            ("gpubench_version", "0.2.0")])
+def test_runs_of_another_gpu_or_build_are_refused(tmp_path: Path, run_script: RunScript,
+                                                  key: str, value: str) -> None:
+    a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
+    b = write_json(tmp_path / "b.json", one_run(50.0, 4.0, **{key: value}))
+    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"merge_runs.py: {b}: {key} ")
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_an_interrupted_run_is_refused(tmp_path: Path, run_script: RunScript) -> None:
+    a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
+    b = write_json(tmp_path / "b.json", one_run(50.0, 4.0, interrupted="SIGTERM"))
+    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    assert proc.returncode == 2 and "interrupted run (SIGTERM)" in proc.stderr
+
+
+@pytest.mark.parametrize("args", [["one.json"], ["a.json", "b.json"]])
+def test_bad_usage_is_one_line(tmp_path: Path, run_script: RunScript, args: list[str]) -> None:
+    proc = run_script("merge_runs.py", *args, *(["-o", "m.json"] if len(args) == 1 else []))
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("merge_runs.py: ")
+
+
+FAKE_GPUBENCH = """#!{python}
+import json, sys
+sys.path.insert(0, {tests!r})
+from gbench_builder import copy_run, document
+out = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--benchmark_out="))
+with open({count!r}, "a") as f:
+    f.write(" ".join(sys.argv[1:]) + "\\n")
+runs = sum(1 for _ in open({count!r}))
+json.dump(document(copy_run("HtoD", "pinned", "async", 1 << 20, 50.0 + runs)), open(out, "w"))
+"""
+
+
+def test_ci_record_runs_separate_processes(tmp_path: Path) -> None:
+    count = tmp_path / "calls.txt"
+    fake = tmp_path / "gpubench"
+    fake.write_text(FAKE_GPUBENCH.format(python=sys.executable, tests=str(SCRIPTS / "tests"),
+                                         count=str(count)))
+    fake.chmod(0o755)
+    out = tmp_path / "gpubench.json"
+    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(fake), str(out), "--sizes=1M"],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "GPUBENCH_RUNS": "4"})
+    assert proc.returncode == 0, proc.stderr
+    calls = count.read_text().splitlines()
+    assert len(calls) == 4 and all(c.startswith("--sizes=1M --benchmark_out=") for c in calls)
+    assert load(out).benchmarks[COPY].repetition_values().tolist() == \
+        pytest.approx([51.0, 52.0, 53.0, 54.0])
+
+
+@pytest.mark.parametrize("runs", ["1", "five"])
+def test_ci_record_refuses_a_bad_run_count(tmp_path: Path, runs: str) -> None:
+    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "GPUBENCH_RUNS": runs})
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+
+
+def test_ci_record_stops_on_a_failed_run(tmp_path: Path) -> None:
+    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and not (tmp_path / "o.json").exists()
+
+
+@pytest.mark.parametrize("content", [pytest.param(c, id=n) for n, c, _ in bad_results()])
+def test_bad_run_file_is_one_line(tmp_path: Path, content: object,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    good = write_json(tmp_path / "good.json", one_run(50.0, 4.0))
+    bad = write_bad(tmp_path / "bad.json", content)
+    status = merge_runs.main([str(good), str(bad), "-o", str(tmp_path / "m.json")])
+    out, err = capsys.readouterr()
+    assert status == 2 and err.startswith(f"merge_runs.py: {bad}: ") and err.count("\n") == 1
+    assert not (tmp_path / "m.json").exists()
