@@ -38,13 +38,13 @@ namespace bench = gpubench::bench;
 constexpr int exit_failure = 1;
 constexpr int exit_usage = 2;
 
-// Google Benchmark's default of 0.5 s per benchmark would make the full suite (hundreds of
-// copy sizes, each timed in batches plus verified) take many minutes; 0.05 s of measured time
-// still holds hundreds of batches at small sizes and several 1 GiB copies; repetitions, not
-// longer runs, give the spread (host-timed figures on a shared host move between runs of
-// seconds, so longer repetitions do not steady them: results/h200/stability/).
-// --benchmark_min_time overrides it.
-constexpr const char* default_min_time_flag = "--benchmark_min_time=0.05" GPUBENCH_MIN_TIME_UNIT;
+// gpubench decides how long each benchmark measures: its timed loop runs inside one Google
+// Benchmark call until the figure is known to 0.5% or a time cap is reached (bench/harness/
+// stopping_rule.hpp). A minimum time of 0 lets Google Benchmark accept that first call instead
+// of calling the whole body (setup, warm-up, timed loop, verification) again and again until
+// its own minimum is measured. A --benchmark_min_time the user gives keeps Google Benchmark's
+// meaning: at least that much measured time (or that many iterations) per benchmark.
+constexpr const char* default_min_time_flag = "--benchmark_min_time=0" GPUBENCH_MIN_TIME_UNIT;
 
 // One line on stderr. stdio, not fmt::print: a closed or full stderr must not turn an error
 // into an abort.

@@ -81,8 +81,7 @@ void measure_copy(const CopyCase& c, Harness& h, std::size_t bytes) {
   }
   benchmark::State& state = h.state();
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(c.bytes_moved(bytes)));
-  state.counters["us_per_copy"] =
-      times.total_seconds * 1e6 / static_cast<double>(state.iterations());
+  state.counters["us_per_copy"] = times.seconds_per_op * 1e6;
 }
 
 // copy/<HtoD|DtoH>/pinned/async_all_devices/<bytes>: the same copy to or from every selected
@@ -126,8 +125,7 @@ void measure_all_devices(bool to_device, const std::vector<int>& devices, Harnes
   }
   benchmark::State& state = h.state();
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(legs.size() * bytes));
-  state.counters["us_per_copy"] =
-      times.total_seconds * 1e6 / static_cast<double>(state.iterations());
+  state.counters["us_per_copy"] = times.seconds_per_op * 1e6;
 }
 
 void declare(Registry& registry) {

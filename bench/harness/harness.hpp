@@ -22,9 +22,9 @@ namespace gpubench::bench {
 
 // What a benchmark body measures with. The body sets up its work, hands one operation to exec()
 // with the timing strategy it needs, verifies, and reports counters; the harness owns the rest:
-// the graph capture where the strategy replays one, the warm-up (one call on its own, waited
-// for, so lazy loading happens outside any gate; then one untimed batch to settle clocks), the
-// timed loop, the clock watch, the error check after each batch, and failure handling.
+// the graph capture where the strategy replays one, the warm-up (loop()), the timed loop and
+// when it stops (timed_loop), the clock watch, the error check after each batch, and failure
+// handling.
 class Harness {
 public:
   Harness(benchmark::State& state, Session& session) : state_(state), session_(session) {}
@@ -46,7 +46,7 @@ public:
       wait_streams_.push_back(lane.stream);
     }
     StreamGate* gate = timing.gated ? &session_.gate() : nullptr;
-    return run(timing.ops, timing.graph_ops, op, timing.label, [&](const auto& call) {
+    return run(timing.ops, timing.graph_ops, op, Clock::gpu, timing.label, [&](const auto& call) {
       return batch_seconds(gate, lanes, calls(timing.ops, timing.graph_ops), call);
     });
   }
@@ -68,13 +68,13 @@ public:
       graph_.emplace(capture_graph(s, [&] { enqueue_flushed(Recording::in_capture); }));
       ops_per_call_ = timing.ops;
       call_ = [this, s] { graph_->launch(s); };
-      return loop(timing.ops, timing.label, [&] {
+      return loop(timing.ops, Clock::gpu, timing.label, [&] {
         call_();
         return events.total_seconds(timing.ops);
       });
     }
     call_ = op;
-    return loop(timing.ops, timing.label, [&] {
+    return loop(timing.ops, Clock::gpu, timing.label, [&] {
       enqueue_flushed(Recording::on_stream);
       return events.total_seconds(timing.ops);
     });
@@ -85,7 +85,7 @@ public:
     const CUstream s = stream();
     wait_streams_.push_back(s);
     const std::size_t n = calls(timing.ops, timing.graph_ops);
-    return run(timing.ops, timing.graph_ops, op, timing.label, [&](const auto& call) {
+    return run(timing.ops, timing.graph_ops, op, Clock::host, timing.label, [&](const auto& call) {
       prepare();
       double seconds = 0.0;
       switch (timing.wait) {
@@ -146,8 +146,8 @@ private:
   // Sets up the call (the op, or a replay of a graph of graph_ops ops) and runs the timed loop
   // over time_batch(call).
   template <typename Op, typename TimeBatch>
-  LoopTimes run(std::size_t ops, std::size_t graph_ops, Op& op, const std::string& label,
-                TimeBatch&& time_batch) {
+  LoopTimes run(std::size_t ops, std::size_t graph_ops, Op& op, Clock clock,
+                const std::string& label, TimeBatch&& time_batch) {
     if (graph_ops != 0) {
       const CUstream s = wait_streams_.front();
       graph_.emplace(capture_graph(s, [&] {
@@ -157,23 +157,29 @@ private:
       }));
       ops_per_call_ = graph_ops;
       call_ = [this, s] { graph_->launch(s); };
-      return loop(ops, label, [&] { return time_batch(call_); });
+      return loop(ops, clock, label, [&] { return time_batch(call_); });
     }
     call_ = op;
-    return loop(ops, label, [&] { return time_batch(op); });
+    return loop(ops, clock, label, [&] { return time_batch(op); });
   }
 
+  // The warm-up, then the timed loop. The warm-up is one call on its own, waited for, so lazy
+  // loading happens outside any gate, then one untimed batch to settle clocks, unless that call
+  // alone took `settled_seconds` or more: such a call is its own warm-up, and a second would
+  // only add its length to the run.
   template <typename TimeBatch>
-  LoopTimes loop(std::size_t ops, const std::string& label, TimeBatch&& time_batch) {
+  LoopTimes loop(std::size_t ops, Clock clock, const std::string& label, TimeBatch&& time_batch) {
+    constexpr double settled_seconds = 0.01;
     const auto timed = [&] {
       const double seconds = time_batch();
       check_last_error();
       ops_performed_ += ops;
       return seconds;
     };
-    static_cast<void>(run_once());
-    static_cast<void>(timed());
-    return timed_loop(state_, session_, ops, timed, label);
+    if (host_seconds([&] { static_cast<void>(run_once()); }) < settled_seconds) {
+      static_cast<void>(timed());
+    }
+    return timed_loop(state_, session_, ops, clock, timed, label);
   }
 
   benchmark::State& state_;

@@ -1,48 +1,72 @@
 #pragma once
 
+#include "batch_spread.hpp"
 #include "clock_watch.hpp"
 #include "interrupt.hpp"
-#include "median.hpp"
+#include "stopping_rule.hpp"
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstddef>
-#include <numeric>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace gpubench::bench {
 
-// What a timed loop measured: every batch's seconds, for the total (Google Benchmark's mean)
-// and for the median batch, which a rare slow batch (an interrupt, a preempted host thread)
-// does not move.
+// What a timed loop measured: the median batch over its operations (the figure: a rare slow
+// batch, an interrupt or a preempted host thread, does not move it), the batches timed, and
+// their spread (batch_spread).
 struct LoopTimes {
-  double total_seconds = 0.0;
-  double median_batch_seconds = 0.0;
+  double seconds_per_op = 0.0;
+  std::size_t batches = 0;
+  double relative_spread = 0.0;
 };
 
-// Google Benchmark's timed loop for work measured in batches: time_batch() runs `batch`
-// operations and returns their seconds, which become those iterations' manual time. The SM
-// clock of `session`'s device is watched across the loop (ClockWatch; `label` is the
-// benchmark's own label).
+// Which clock a figure comes from: the host's (what a caller waits or spends) or the GPU's
+// (events).
+enum class Clock { gpu, host };
+
+// Batches Google Benchmark's request of `iterations` needs at `ops_per_batch`.
+[[nodiscard]] constexpr std::size_t batches_covering(benchmark::IterationCount iterations,
+                                                     std::size_t ops_per_batch) {
+  const auto wanted = static_cast<std::size_t>(iterations < 0 ? 0 : iterations);
+  return (wanted + ops_per_batch - 1) / ops_per_batch;
+}
+
+// The timed loop of one benchmark, inside one Google Benchmark call: time_batch() runs `batch`
+// operations and returns their seconds; batches are timed until the StoppingRule stops them
+// (and never fewer than cover the iterations Google Benchmark asked for), then handed to Google
+// Benchmark as one batch of every operation timed whose manual time is the median batch times
+// the batches, so its real_time is the median batch per operation. With gpubench's default
+// --benchmark_min_time of 0, Google Benchmark accepts that first call; a larger one makes it
+// call again for more, as it does for any benchmark. Counters: batches, noise_pct (the batches'
+// relative spread in %) and host_timed. The SM clock of `session`'s device is watched across the
+// loop (ClockWatch; `label` is the benchmark's own label).
 template <typename TimeBatch>
 LoopTimes timed_loop(benchmark::State& state, const Session& session, std::size_t batch,
-                     TimeBatch&& time_batch, const std::string& label = "") {
+                     Clock clock, TimeBatch&& time_batch, const std::string& label = "") {
   const ClockWatch clock_watch(session);
+  StoppingRule rule(StoppingLimits{}, batches_covering(state.max_iterations, batch));
   std::vector<double> batches;
-  while (state.KeepRunningBatch(static_cast<benchmark::IterationCount>(batch))) {
+  const auto start = std::chrono::steady_clock::now();
+  do {
     throw_if_interrupted();
     batches.push_back(time_batch());
-    state.SetIterationTime(batches.back());
-  }
+  } while (!rule.should_stop(
+      batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
   clock_watch.finish(state, label);
-  LoopTimes times;
-  times.total_seconds = std::accumulate(batches.begin(), batches.end(), 0.0);
-  if (!batches.empty()) {
-    times.median_batch_seconds = median(std::move(batches));
+
+  const BatchSpread spread = batch_spread(batches);
+  const auto ops = static_cast<benchmark::IterationCount>(batch * batches.size());
+  while (state.KeepRunningBatch(ops)) {
+    state.SetIterationTime(spread.median_seconds * static_cast<double>(batches.size()));
   }
-  return times;
+  state.counters["batches"] = static_cast<double>(batches.size());
+  state.counters["noise_pct"] = 100.0 * spread.relative_spread;
+  state.counters["host_timed"] = clock == Clock::host ? 1.0 : 0.0;
+  return {spread.median_seconds / static_cast<double>(batch), batches.size(),
+          spread.relative_spread};
 }
 
 } // namespace gpubench::bench

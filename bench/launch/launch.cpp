@@ -127,8 +127,7 @@ void time_launches(const Path& path, const Measure& measure, Launcher& launcher,
                                            .graph_ops = path.graph ? measure.kernels_per_graph : 0},
                                  [&] { (launcher.*path.launch)(); });
   benchmark::State& state = h.state();
-  state.counters["us_per_launch"] =
-      times.median_batch_seconds * 1e6 / static_cast<double>(measure.batch);
+  state.counters["us_per_launch"] = times.seconds_per_op * 1e6;
   state.SetItemsProcessed(state.iterations());
 }
 

@@ -292,8 +292,7 @@ void measure_saxpy(const Variant& variant, Harness& h, std::size_t n) {
   }
 
   benchmark::State& state = h.state();
-  const double bytes_per_second = static_cast<double>(state.iterations()) *
-                                  static_cast<double>(n * bytes_per_element) / times.total_seconds;
+  const double bytes_per_second = static_cast<double>(n * bytes_per_element) / times.seconds_per_op;
   const double peak = memory_ceiling_bytes_per_second(h.session());
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(n * bytes_per_element));
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(n));

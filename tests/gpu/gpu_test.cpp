@@ -7,7 +7,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <numeric>
+#include <string>
 
 namespace gpubench::testing {
 
@@ -68,7 +70,7 @@ public:
 void initialize_once() {
   static const bool initialized = [] {
     std::vector<std::string> args{"gpubench_gpu_tests",
-                                  "--benchmark_min_time=0.01" GPUBENCH_MIN_TIME_UNIT};
+                                  "--benchmark_min_time=0" GPUBENCH_MIN_TIME_UNIT};
     std::vector<char*> argv;
     for (std::string& arg : args) {
       argv.push_back(arg.data());
@@ -119,6 +121,18 @@ void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::siz
       EXPECT_GT(outcome.iterations, 0) << outcome.name;
       ASSERT_TRUE(outcome.counters.contains(counter)) << outcome.name;
       EXPECT_GT(outcome.counters.at(counter), 0.0) << outcome.name;
+      // What the harness's timed loop writes for every benchmark.
+      ASSERT_TRUE(outcome.counters.contains("batches")) << outcome.name;
+      EXPECT_GE(outcome.counters.at("batches"), 3.0) << outcome.name;
+      ASSERT_TRUE(outcome.counters.contains("noise_pct")) << outcome.name;
+      EXPECT_TRUE(std::isfinite(outcome.counters.at("noise_pct"))) << outcome.name;
+      EXPECT_GE(outcome.counters.at("noise_pct"), 0.0) << outcome.name;
+      ASSERT_TRUE(outcome.counters.contains("host_timed")) << outcome.name;
+      const double host_timed = outcome.counters.at("host_timed");
+      EXPECT_TRUE(host_timed == 0.0 || host_timed == 1.0) << outcome.name;
+      const bool host_clock = outcome.name.starts_with("launch/") ||
+                              outcome.name.find("/sync/") != std::string::npos;
+      EXPECT_EQ(host_timed, host_clock ? 1.0 : 0.0) << outcome.name;
     }
   }
 }

@@ -41,8 +41,9 @@ struct BenchmarkOutcome {
 // Runs gpubench's registered benchmarks matching `filter` (a regex), briefly, on device 0.
 [[nodiscard]] std::vector<BenchmarkOutcome> run_benchmarks(const std::string& filter);
 
-// Expects `expected_count` outcomes, each one passed its own verification, ran iterations and
-// reported a positive `counter`.
+// Expects `expected_count` outcomes, each one passed its own verification, ran iterations,
+// reported a positive `counter` and the timed loop's batches, noise_pct and host_timed (1 for
+// launch/ and .../sync/, which the host clock times).
 void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
                          const char* counter);
 
