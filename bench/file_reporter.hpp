@@ -1,37 +1,58 @@
 #pragma once
 
+#include "output_file.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <cstddef>
 #include <memory>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpubench::bench {
 
-// The --benchmark_out reporter: Google Benchmark's own for the format (json, csv, console),
-// held by gpubench so that a run stopped by a signal can still close the file as valid output
-// holding every benchmark completed so far.
+// The --benchmark_out reporter: Google Benchmark's own format (json, csv, console) written into
+// memory, and after each benchmark the whole document so far, complete and valid, written to
+// the file (OutputFile says how). A run stopped at any moment, by a signal or a kill, leaves
+// every benchmark completed before it readable. For JSON, the context also holds the keys set
+// with set_context, whose values may change up to close() (the run's status, the state after).
 class FileReporter : public benchmark::BenchmarkReporter {
 public:
-  explicit FileReporter(const std::string& format);
+  FileReporter(const std::string& path, const std::string& format);
   bool ReportContext(const Context& context) override;
   void ReportRuns(const std::vector<Run>& runs) override;
-  void Finalize() override;
+  // Google Benchmark's end of the run: nothing, since the keys known after it come later;
+  // close() ends the document.
+  void Finalize() override {}
 
-  // Benchmarks reported so far.
+  // Sets a key of the JSON context (other formats have none), written with the next document.
+  void set_context(const std::string& key, const std::string& value);
+  // Writes the final document: the one written at each checkpoint, and for a file that cannot be
+  // replaced the only one. Reports the context first where Google Benchmark never did (no
+  // benchmark matched, or the run stopped before it started).
+  void close();
+
+  // Benchmark entries (runs and aggregates) reported so far.
   [[nodiscard]] std::size_t reported() const noexcept { return reported_; }
-  // Whether everything so far reached the file. Recorded at each report, since the stream is
-  // Google Benchmark's and is gone once RunSpecifiedBenchmarks returns.
+  // Whether every document so far reached the file.
   [[nodiscard]] bool written() const noexcept { return written_; }
+  // The document as it would be written now.
+  [[nodiscard]] std::string document() const;
 
 private:
-  void note_stream_state();
+  void checkpoint();
 
   std::unique_ptr<benchmark::BenchmarkReporter> format_;
+  bool json_;
+  std::string closing_; // what the format's Finalize writes
+  std::ostringstream text_;
+  std::vector<std::pair<std::string, std::string>> late_context_;
+  OutputFile file_;
   std::size_t reported_ = 0;
+  bool context_reported_ = false;
   bool written_ = true;
-  bool finalized_ = false;
 };
 
 } // namespace gpubench::bench

@@ -3,7 +3,9 @@
 #include "context.hpp"
 #include "device_info.hpp"
 #include "embedded_images.hpp"
+#include "gpu_health.hpp"
 #include "module.hpp"
+#include "nvml.hpp"
 #include "family.hpp"
 #include "sizes.hpp"
 #include "topology.hpp"
@@ -22,18 +24,24 @@ void print_info(std::FILE* out, const std::vector<int>& devices) {
   fmt::print(out, "gpubench {}\ndriver supports CUDA {}, runtime CUDA {}\n{} CUDA device{}\n",
              version, format_cuda_version(driver_version()), format_cuda_version(runtime_version()),
              count, count == 1 ? "" : "s");
+  const auto nvml = Nvml::open();
   for (int i = 0; i < count; ++i) {
     const DeviceInfo d = query_device(i);
     fmt::print(out, "  [{}] {}: compute capability {}.{}, {} SMs, {} memory, {} L2, {}\n", i,
                d.name, d.compute_capability_major, d.compute_capability_minor, d.sm_count,
                format_size(d.memory_bytes), format_size(static_cast<std::size_t>(d.l2_bytes)),
                d.pci_bus_id);
+    // Every field "not reported" without NVML, as in the JSON context.
+    const std::optional<GpuHealth> health =
+        nvml != nullptr ? nvml->health(d.pci_bus_id) : std::nullopt;
+    for (const std::string& line : format_health_lines(health.value_or(GpuHealth{}))) {
+      fmt::print(out, "      {}\n", line);
+    }
   }
 
   if (count > 1) {
     std::vector<int> all(static_cast<std::size_t>(count));
     std::iota(all.begin(), all.end(), 0);
-    const auto nvml = Nvml::open();
     const std::vector<PeerLink> links = peer_links(all, nvml.get());
     fmt::print(out, "peer access and NVLinks (cuDeviceGetP2PAttribute, NVML):\n{}",
                format_peer_matrix(all, links));

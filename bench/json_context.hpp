@@ -1,15 +1,16 @@
 #pragma once
 
-#include <filesystem>
+#include <optional>
 #include <string>
 
 namespace gpubench::bench {
 
-// Adds "key": "value" to the context of a Google Benchmark JSON file already written. Google
-// Benchmark writes the context before the first benchmark runs, so facts known only after the
-// run (the GPU's state at its end) are added this way. Returns false, leaving the file as it
-// was, when the file has no JSON context.
-bool add_json_context(const std::filesystem::path& file, const std::string& key,
-                      const std::string& value);
+// `json`, a Google Benchmark JSON document, with "key": "value" first in its context. Google
+// Benchmark writes the context before the first benchmark runs, so facts known only later (the
+// run's status, the GPU's state at its end) are added this way. nullopt where the document has
+// no JSON context.
+[[nodiscard]] std::optional<std::string> with_json_context(const std::string& json,
+                                                           const std::string& key,
+                                                           const std::string& value);
 
 } // namespace gpubench::bench

@@ -6,10 +6,10 @@
 #include "gpu_context.hpp"
 #include "info.hpp"
 #include "interrupt.hpp"
-#include "json_context.hpp"
 #include "options.hpp"
 #include "outcome.hpp"
 #include "registry.hpp"
+#include "run_health.hpp"
 #include "session.hpp"
 
 #include <benchmark/benchmark.h>
@@ -139,12 +139,15 @@ std::vector<gpubench::ExtraFlag> family_flags() {
   return flags;
 }
 
-// Google Benchmark's arguments: listing never opens --benchmark_out (Google Benchmark would
-// truncate it), and gpubench's own run length applies unless one is given.
+// Google Benchmark's arguments: gpubench writes --benchmark_out itself (FileReporter), so
+// Google Benchmark never opens it; it hands a file reporter the run only with --benchmark_out
+// set, so a run with an output file names /dev/null, which it opens and never writes. A listing
+// has no file reporter. gpubench's own run length applies unless one is given.
 std::vector<char*> benchmark_argv(const gpubench::Options& options,
                                   std::vector<std::string>& args) {
-  if (options.list_only) {
-    std::erase_if(args, [](const std::string& arg) { return arg.starts_with("--benchmark_out"); });
+  std::erase_if(args, [](const std::string& arg) { return arg.starts_with("--benchmark_out"); });
+  if (options.out_given && !options.list_only) {
+    args.emplace_back("--benchmark_out=/dev/null");
   }
   if (std::none_of(args.begin(), args.end(), [](const std::string& arg) {
         return arg.starts_with("--benchmark_min_time=");
@@ -270,8 +273,14 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
       session_devices.push_back(ordinal);
     }
   }
+  // From here on a signal stops the run at the next check, which writes what was completed.
+  bench::install_interrupt_handlers();
   bench::open_sessions(session_devices);
+  bench::RunHealth health(devices);
   bench::add_gpu_context(devices);
+  for (const auto& [key, value] : health.before()) {
+    benchmark::AddCustomContext(key, value);
+  }
   static_cast<void>(std::fputs(bench::console_header(devices).c_str(), stderr));
   for (const bench::Family& family : bench::families()) {
     if (family.context) {
@@ -283,31 +292,36 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
 
   std::optional<bench::FileReporter> file;
   if (options.out_given) {
-    file.emplace(options.out_format);
+    file.emplace(options.out_file, options.out_format);
+    // "running" until the end: a file left by a killed run says so.
+    file->set_context("run_status", "running");
   }
-  const bool json_out = options.out_given && options.out_format == "json";
+  // What is known only once the run ends, however it ends.
+  const auto close_file = [&](const std::string& status) {
+    file->set_context("run_status", status);
+    file->set_context("gpu_state_after", bench::gpu_state());
+    for (const auto& [key, value] : health.after()) {
+      file->set_context(key, value);
+    }
+    file->close();
+  };
   bench::on_interrupt([&](int signal) {
     std::cout.flush();
     std::string where;
     if (file) {
-      file->Finalize();
-      if (json_out) {
-        static_cast<void>(
-            bench::add_json_context(options.out_file, "interrupted", signal_name(signal)));
-      }
+      file->set_context("interrupted", signal_name(signal));
+      close_file("interrupted");
       where = fmt::format("; the {} completed are in {}", file->reported(), options.out_file);
     }
     say(fmt::format("interrupted by {}{}", signal_name(signal), where));
   });
-  bench::install_interrupt_handlers();
 
   const std::size_t matched = benchmark::RunSpecifiedBenchmarks(&display, file ? &*file : nullptr);
   if (bench::interrupt_signal() != 0) {
     bench::finish_interrupted(); // a signal after the last benchmark's last check
   }
-  if (json_out) {
-    static_cast<void>(
-        bench::add_json_context(options.out_file, "gpu_state_after", bench::gpu_state()));
+  if (file) {
+    close_file("complete");
   }
   bench::close_sessions();
   benchmark::Shutdown();

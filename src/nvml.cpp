@@ -1,5 +1,7 @@
 #include "nvml.hpp"
 
+#include "nvml_api.hpp"
+
 #include <dlfcn.h>
 #include <fmt/format.h>
 
@@ -8,50 +10,6 @@
 
 namespace gpubench {
 namespace {
-// The few NVML declarations gpubench needs (nvml.h ships with the driver's development files,
-// not with the toolkit on every machine). Values from nvml.h.
-using nvmlReturn_t = int;
-using nvmlDevice_t = struct nvmlDevice_st*;
-constexpr nvmlReturn_t NVML_SUCCESS = 0;
-constexpr int NVML_CLOCK_SM = 1;
-constexpr int NVML_CLOCK_MEM = 2;
-constexpr int NVML_TEMPERATURE_GPU = 0;
-constexpr unsigned int NVML_NVLINK_MAX_LINKS = 18;
-constexpr unsigned int NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON = 90;
-constexpr int NVML_NVLINK_DEVICE_TYPE_SWITCH = 2;
-constexpr int NVML_P2P_CAPS_INDEX_NVLINK = 2;
-constexpr int NVML_P2P_STATUS_OK = 0;
-
-struct nvmlPciInfo_t {
-  char busIdLegacy[16];
-  unsigned int domain;
-  unsigned int bus;
-  unsigned int device;
-  unsigned int pciDeviceId;
-  unsigned int pciSubSystemId;
-  char busId[32];
-};
-
-union nvmlValue_t {
-  double dVal;
-  unsigned int uiVal;
-  unsigned long ulVal;
-  unsigned long long ullVal;
-  long long sllVal;
-  int siVal;
-  unsigned short usVal;
-};
-
-struct nvmlFieldValue_t {
-  unsigned int fieldId;
-  unsigned int scopeId;
-  long long timestamp;
-  long long latencyUsec;
-  int valueType;
-  nvmlReturn_t nvmlReturn;
-  nvmlValue_t value;
-};
-
 // nvmlNvlinkVersion_t's codes, as nvmlDeviceGetNvLinkVersion returns them.
 std::string nvlink_version_name(unsigned int code) {
   constexpr std::array<const char*, 9> names{"invalid", "1.0", "2.0", "2.2", "3.0",
@@ -67,40 +25,6 @@ std::optional<std::array<unsigned int, 3>> parse_bus_id(const std::string& id) {
     return std::nullopt;
   }
   return parts;
-}
-} // namespace
-
-struct Nvml::Api {
-  void* library = nullptr;
-  nvmlReturn_t (*init)() = nullptr;
-  nvmlReturn_t (*shutdown)() = nullptr;
-  nvmlReturn_t (*driver_version)(char*, unsigned int) = nullptr;
-  nvmlReturn_t (*device_by_bus_id)(const char*, nvmlDevice_t*) = nullptr;
-  nvmlReturn_t (*clock)(nvmlDevice_t, int, unsigned int*) = nullptr;
-  nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned int*) = nullptr;
-  nvmlReturn_t (*power_mw)(nvmlDevice_t, unsigned int*) = nullptr;
-  nvmlReturn_t (*link_generation)(nvmlDevice_t, unsigned int*) = nullptr;
-  nvmlReturn_t (*link_width)(nvmlDevice_t, unsigned int*) = nullptr;
-  nvmlReturn_t (*max_link_generation)(nvmlDevice_t, unsigned int*) = nullptr;
-  nvmlReturn_t (*max_link_width)(nvmlDevice_t, unsigned int*) = nullptr;
-  // Optional: bound where the library has them.
-  nvmlReturn_t (*nvlink_state)(nvmlDevice_t, unsigned int, unsigned int*) = nullptr;
-  nvmlReturn_t (*nvlink_version)(nvmlDevice_t, unsigned int, unsigned int*) = nullptr;
-  nvmlReturn_t (*nvlink_remote_pci)(nvmlDevice_t, unsigned int, nvmlPciInfo_t*) = nullptr;
-  nvmlReturn_t (*field_values)(nvmlDevice_t, int, nvmlFieldValue_t*) = nullptr;
-  nvmlReturn_t (*nvlink_remote_type)(nvmlDevice_t, unsigned int, int*) = nullptr;
-  nvmlReturn_t (*p2p_status)(nvmlDevice_t, nvmlDevice_t, int, int*) = nullptr;
-
-  [[nodiscard]] nvmlDevice_t device(const std::string& bus_id) const {
-    nvmlDevice_t device = nullptr;
-    return device_by_bus_id(bus_id.c_str(), &device) == NVML_SUCCESS ? device : nullptr;
-  }
-};
-
-namespace {
-template <typename Fn> bool bind(void* library, Fn& fn, const char* name) {
-  fn = reinterpret_cast<Fn>(dlsym(library, name));
-  return fn != nullptr;
 }
 } // namespace
 
@@ -128,6 +52,7 @@ std::unique_ptr<Nvml> Nvml::open() {
   bind(lib, api->field_values, "nvmlDeviceGetFieldValues");
   bind(lib, api->nvlink_remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType");
   bind(lib, api->p2p_status, "nvmlDeviceGetP2PStatus");
+  bind_health_api(*api);
   if (!bound || api->init() != NVML_SUCCESS) {
     dlclose(lib);
     return nullptr;

@@ -1,6 +1,10 @@
 #pragma once
 
+#include "gpu_health.hpp"
 #include "pci_link.hpp"
+
+#include <cstdint>
+#include <vector>
 
 #include <memory>
 #include <optional>
@@ -46,7 +50,29 @@ public:
   [[nodiscard]] std::optional<NvlinkToPeer> nvlink_to(const std::string& pci_bus_id,
                                                       const std::string& peer_pci_bus_id) const;
 
+  // The GPU's reliability counters and state now (nvml_health.cpp); fields NVML does not report
+  // stay empty. nullopt where NVML does not know the device.
+  [[nodiscard]] std::optional<GpuHealth> health(const std::string& pci_bus_id) const;
+
   struct Api;
+
+  // Xid critical errors (nvmlDeviceRegisterEvents) of one GPU, collected from construction on.
+  class XidEvents {
+  public:
+    XidEvents(const Nvml& nvml, const std::string& pci_bus_id);
+    XidEvents(const XidEvents&) = delete;
+    XidEvents& operator=(const XidEvents&) = delete;
+    XidEvents(XidEvents&&) = delete;
+    XidEvents& operator=(XidEvents&&) = delete;
+    ~XidEvents();
+    // The Xids reported since construction, without waiting; nullopt where NVML does not
+    // deliver Xid events for this GPU (a VM may not).
+    [[nodiscard]] std::optional<std::vector<std::uint64_t>> drain();
+
+  private:
+    const Api* api_;
+    struct nvmlEventSet_st* set_ = nullptr;
+  };
 
 private:
   explicit Nvml(std::unique_ptr<Api> api);

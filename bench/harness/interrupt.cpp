@@ -6,19 +6,20 @@
 
 namespace gpubench::bench {
 namespace {
-volatile std::sig_atomic_t g_signal = 0;
+// Lock-free, so the handler may touch it.
+std::atomic<int> g_signal{0};
+static_assert(std::atomic<int>::is_always_lock_free);
+
 std::function<void(int)>& action() {
   static std::function<void(int)> stored;
   return stored;
 }
 
+// Records the first signal; later ones (the same signal through `timeout` and to the process
+// group at once, a scheduler repeating its SIGTERM) change nothing.
 extern "C" void record_signal(int signal) {
-  if (g_signal != 0) {
-    std::signal(signal, SIG_DFL);
-    std::raise(signal);
-    return;
-  }
-  g_signal = signal;
+  int none = 0;
+  g_signal.compare_exchange_strong(none, signal);
 }
 } // namespace
 
@@ -31,10 +32,10 @@ void install_interrupt_handlers() {
   sigaction(SIGTERM, &handler, nullptr);
 }
 
-int interrupt_signal() noexcept { return g_signal; }
+int interrupt_signal() noexcept { return g_signal.load(); }
 
 void throw_if_interrupted() {
-  if (g_signal != 0) {
+  if (interrupt_signal() != 0) {
     throw Interrupted();
   }
 }
@@ -42,7 +43,7 @@ void throw_if_interrupted() {
 void on_interrupt(std::function<void(int)> then) { action() = std::move(then); }
 
 void finish_interrupted() {
-  const int signal = g_signal;
+  const int signal = interrupt_signal();
   if (action()) {
     action()(signal);
   }

@@ -8,7 +8,8 @@ namespace gpubench::bench {
 // SIGINT and SIGTERM (a CI cancel, a scheduler's time limit, an eviction) stop a run between
 // batches: the handler only records the signal; the timed loop sees it and throws Interrupted,
 // and the benchmark wrapper hands over to the action set with on_interrupt(), which saves what
-// was measured and exits. A second signal ends the process at once.
+// was measured and exits. Later signals, however many and however delivered, are ignored: none
+// may end the process while it writes what was measured.
 void install_interrupt_handlers();
 
 // The signal that interrupted the run, or 0.

@@ -45,8 +45,8 @@ void redirect(posix_spawn_file_actions_t& actions, int fd, Stream stream, const 
 
 } // namespace
 
-Process::Process(const std::vector<std::string>& argv, Stream out, Stream err)
-    : out_path_(temp_file()), err_path_(temp_file()) {
+Process::Process(const std::vector<std::string>& argv, Stream out, Stream err, Group group)
+    : own_group_(group == Group::own), out_path_(temp_file()), err_path_(temp_file()) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -62,7 +62,12 @@ Process::Process(const std::vector<std::string>& argv, Stream out, Stream err)
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   posix_spawnattr_setsigdefault(&attributes, &signals);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  if (own_group_) {
+    posix_spawnattr_setpgroup(&attributes, 0);
+    flags |= POSIX_SPAWN_SETPGROUP;
+  }
+  posix_spawnattr_setflags(&attributes, flags);
 
   std::vector<char*> args;
   for (const std::string& arg : argv) {
@@ -80,7 +85,7 @@ Process::Process(const std::vector<std::string>& argv, Stream out, Stream err)
 
 Process::~Process() {
   if (pid_ > 0) {
-    kill(pid_, SIGKILL);
+    kill(own_group_ ? -pid_ : pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
   }
   std::filesystem::remove(out_path_);
@@ -90,6 +95,12 @@ Process::~Process() {
 void Process::send(int signal) const {
   if (pid_ > 0) {
     kill(pid_, signal);
+  }
+}
+
+void Process::send_to_group(int signal) const {
+  if (pid_ > 0 && own_group_) {
+    kill(-pid_, signal);
   }
 }
 
@@ -104,7 +115,7 @@ Finished Process::wait(std::chrono::seconds limit) {
       break;
     }
     if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid_, SIGKILL);
+      kill(own_group_ ? -pid_ : pid_, SIGKILL);
       waitpid(pid_, &status, 0);
       pid_ = -1;
       finished.timed_out = true;

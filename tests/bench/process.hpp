@@ -22,11 +22,15 @@ struct Finished {
   std::string err;
 };
 
+// Whether a child shares the test's process group or leads one of its own, as a shell's job or
+// a command under `timeout` does (a signal to that group then reaches it and what it starts).
+enum class Group { shared, own };
+
 class Process {
 public:
   // Starts argv[0] (a path) with argv; stdin is /dev/null.
   explicit Process(const std::vector<std::string>& argv, Stream out = Stream::captured,
-                   Stream err = Stream::captured);
+                   Stream err = Stream::captured, Group group = Group::shared);
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
   Process(Process&&) = delete;
@@ -34,11 +38,14 @@ public:
   ~Process(); // kills the child if it still runs
 
   void send(int signal) const;
+  // Sends `signal` to the child's own process group (Group::own only).
+  void send_to_group(int signal) const;
   // Waits for the child to end, killing it after `limit`.
   Finished wait(std::chrono::seconds limit = std::chrono::seconds(120));
 
 private:
   pid_t pid_ = -1;
+  bool own_group_ = false;
   std::string out_path_;
   std::string err_path_;
 };

@@ -1,6 +1,9 @@
-// gpubench stopped by SIGTERM or SIGINT mid-run, as a CI cancel, a Slurm time limit or a
-// Kubernetes eviction stops it: the --benchmark_out file is valid JSON holding every benchmark
-// completed, marked interrupted; one line on stderr names the signal; exit 128 + the signal.
+// gpubench stopped mid-run as a CI cancel, a Slurm time limit or a Kubernetes eviction stops it,
+// by each way a signal arrives: once, twice at once (`timeout` signals the child and then its
+// process group), to the process group, in a burst, through `timeout` itself. Every time the
+// --benchmark_out file is valid JSON holding every benchmark completed, marked interrupted; one
+// line on stderr names the signal; exit 128 + the signal. A SIGKILL, which no handler sees,
+// leaves every completed benchmark too, in a file that says the run never ended.
 #include "benchmark_json.hpp"
 #include "gpu_test.hpp"
 #include "process.hpp"
@@ -24,22 +27,46 @@ std::size_t count_of(const std::string& text, const std::string& what) {
   return count;
 }
 
-void expect_interrupted_run_keeps_what_it_measured(int signal, const std::string& name) {
-  ScratchDir scratch;
-  const std::string out = scratch.path("interrupted.json");
-  // Every copy benchmark at every default size: minutes of work, so the signal lands mid-run.
-  Process gpubench({GPUBENCH_BINARY, "--benchmark_filter=^copy/", "--benchmark_min_time=0.2",
-                    "--benchmark_out=" + out});
-  // The first benchmark completed is in the file once its entry is (the reporter flushes each).
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(3);
-  while (count_of(read_file(out), "\"run_name\"") == 0 &&
-         std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  ASSERT_GT(count_of(read_file(out), "\"run_name\""), 0U) << "no benchmark completed in 3 min";
-  gpubench.send(signal);
-  const Finished run = gpubench.wait(std::chrono::seconds(120));
+// 75 copy benchmarks of small sizes, each at least `min_time_s` long: benchmarks complete within
+// the first seconds, and the run lasts at least 75 times `min_time_s` more.
+std::vector<std::string> short_run(const std::string& out, const char* min_time_s = "0.02") {
+  return {GPUBENCH_BINARY, "--benchmark_filter=^copy/", "--sizes=4K,64K,1M",
+          std::string("--benchmark_min_time=") + min_time_s, "--benchmark_out=" + out};
+}
 
+// gpubench on the short run, in a process group of its own as a shell job is.
+struct ShortRun {
+  ScratchDir scratch;
+  std::string out = scratch.path("interrupted.json");
+  Process gpubench{short_run(out), Stream::captured, Stream::captured, Group::own};
+
+  // Returns once `at_least` benchmarks are in the file (it is replaced whole after each).
+  void wait_for(std::size_t at_least) const {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    while (count_of(read_file(out), "\"run_name\"") < at_least &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_GE(count_of(read_file(out), "\"run_name\""), at_least) << "too few in 2 min";
+  }
+};
+
+// Every entry once and whole, each a copy benchmark, the first a measurement; their count.
+std::size_t expect_whole_entries(const BenchmarkJson& json) {
+  if (!json.benchmarks.empty()) {
+    EXPECT_FALSE(json.benchmarks.front().error) << json.benchmarks.front().message;
+  }
+  std::set<std::string> names;
+  for (const JsonBenchmark& benchmark : json.benchmarks) {
+    EXPECT_TRUE(benchmark.complete) << benchmark.name << " is a partial entry";
+    EXPECT_TRUE(names.insert(benchmark.name).second) << benchmark.name << " twice";
+    EXPECT_TRUE(benchmark.name.starts_with("copy/")) << benchmark.name;
+  }
+  return names.size();
+}
+
+void expect_interrupted(const std::string& out, const Finished& run, int signal,
+                        const std::string& name, std::size_t at_least) {
   EXPECT_FALSE(run.timed_out) << "gpubench did not stop within 2 min of " << name;
   EXPECT_EQ(run.signal, 0) << "killed by the signal instead of handling it";
   EXPECT_EQ(run.exit_code, 128 + signal) << run.err;
@@ -59,25 +86,95 @@ void expect_interrupted_run_keeps_what_it_measured(int signal, const std::string
   ASSERT_TRUE(json.valid) << json.problem << "\n" << read_file(out);
   EXPECT_EQ(json.context.count("interrupted"), 1U);
   EXPECT_EQ(json.context.at("interrupted"), name);
-  ASSERT_GE(json.benchmarks.size(), 1U);
-  EXPECT_EQ(json.benchmarks.size(), said_count) << "the line's count and the file's differ";
-  EXPECT_FALSE(json.benchmarks.front().error) << json.benchmarks.front().message;
-  std::set<std::string> names;
-  for (const JsonBenchmark& benchmark : json.benchmarks) {
-    EXPECT_TRUE(benchmark.complete) << benchmark.name << " is a partial entry";
-    EXPECT_TRUE(names.insert(benchmark.name).second) << benchmark.name << " twice";
-    EXPECT_TRUE(benchmark.name.starts_with("copy/")) << benchmark.name;
-  }
+  EXPECT_EQ(json.context.at("run_status"), "interrupted");
+  EXPECT_EQ(json.context.count("gpu_state_after"), 1U);
+  EXPECT_EQ(json.context.count("gpu_health_after"), 1U);
+  const std::size_t entries = expect_whole_entries(json);
+  EXPECT_GE(entries, at_least);
+  EXPECT_EQ(entries, said_count) << "the line's count and the file's differ";
 }
 
 TEST(Interrupt, SigtermKeepsWhatWasMeasured) {
   GPUBENCH_REQUIRE_GPU();
-  expect_interrupted_run_keeps_what_it_measured(SIGTERM, "SIGTERM");
+  ShortRun run;
+  run.wait_for(1);
+  run.gpubench.send(SIGTERM);
+  expect_interrupted(run.out, run.gpubench.wait(), SIGTERM, "SIGTERM", 1);
 }
 
 TEST(Interrupt, SigintKeepsWhatWasMeasured) {
   GPUBENCH_REQUIRE_GPU();
-  expect_interrupted_run_keeps_what_it_measured(SIGINT, "SIGINT");
+  ShortRun run;
+  run.wait_for(1);
+  run.gpubench.send(SIGINT);
+  expect_interrupted(run.out, run.gpubench.wait(), SIGINT, "SIGINT", 1);
+}
+
+// What `timeout` does when its time is up: the signal to the child, then at once to its group.
+TEST(Interrupt, TwoSignalsAtOnceLikeTimeout) {
+  GPUBENCH_REQUIRE_GPU();
+  ShortRun run;
+  run.wait_for(1);
+  run.gpubench.send(SIGTERM);
+  run.gpubench.send_to_group(SIGTERM);
+  expect_interrupted(run.out, run.gpubench.wait(), SIGTERM, "SIGTERM", 1);
+}
+
+// Ctrl-C at a terminal: the foreground process group gets it.
+TEST(Interrupt, ToTheProcessGroup) {
+  GPUBENCH_REQUIRE_GPU();
+  ShortRun run;
+  run.wait_for(1);
+  run.gpubench.send_to_group(SIGINT);
+  expect_interrupted(run.out, run.gpubench.wait(), SIGINT, "SIGINT", 1);
+}
+
+// A scheduler repeating its SIGTERM, a user pressing Ctrl-C again, mixed, while gpubench writes
+// what it measured: the first names the interruption, none of the rest ends the process.
+TEST(Interrupt, ABurstOfManySignals) {
+  GPUBENCH_REQUIRE_GPU();
+  ShortRun run;
+  run.wait_for(1);
+  run.gpubench.send(SIGTERM);
+  for (int i = 0; i < 200; ++i) {
+    if (i % 2 == 0) {
+      run.gpubench.send(i % 4 == 0 ? SIGINT : SIGTERM);
+    } else {
+      run.gpubench.send_to_group(SIGTERM);
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  expect_interrupted(run.out, run.gpubench.wait(), SIGTERM, "SIGTERM", 1);
+}
+
+// `timeout` itself, as a job script uses it (--preserve-status: gpubench's own exit status).
+TEST(Interrupt, ThroughTimeout) {
+  GPUBENCH_REQUIRE_GPU();
+  ScratchDir scratch;
+  const std::string out = scratch.path("timeout.json");
+  std::vector<std::string> argv{"/usr/bin/timeout", "--preserve-status", "--signal=TERM", "6"};
+  // At least 7.5 s of measuring: timeout stops it, after the first benchmarks are done.
+  for (const std::string& arg : short_run(out, "0.1")) {
+    argv.push_back(arg);
+  }
+  const Finished run = run_process(argv);
+  expect_interrupted(out, run, SIGTERM, "SIGTERM", 1);
+}
+
+// SIGKILL: no handler runs, and the file still holds every benchmark completed before it, with
+// "running" for a run that never ended.
+TEST(Interrupt, SigkillMidRunLeavesWhatWasCompleted) {
+  GPUBENCH_REQUIRE_GPU();
+  ShortRun run;
+  run.wait_for(3);
+  run.gpubench.send(SIGKILL);
+  const Finished killed = run.gpubench.wait();
+  EXPECT_EQ(killed.signal, SIGKILL);
+  const BenchmarkJson json = read_benchmark_json(run.out);
+  ASSERT_TRUE(json.valid) << json.problem << "\n" << read_file(run.out);
+  EXPECT_EQ(json.context.at("run_status"), "running");
+  EXPECT_EQ(json.context.count("gpu_health_before"), 1U);
+  EXPECT_GE(expect_whole_entries(json), 3U);
 }
 
 // With stderr closed, the next file opened would take its number and receive Google Benchmark's
@@ -99,6 +196,7 @@ TEST(RunOutput, ClosedStderrStaysOutOfTheJson) {
     EXPECT_TRUE(benchmark.complete && !benchmark.error) << benchmark.name << benchmark.message;
   }
   EXPECT_EQ(json.context.count("gpu_state_after"), 1U);
+  EXPECT_EQ(json.context.at("run_status"), "complete");
 }
 
 } // namespace
