@@ -106,6 +106,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
+def one_line(message: str) -> str:
+    """A message naming files stays one line whatever their names hold."""
+    return " ".join(message.split())
+
+
 def check_unique(gpus: list[Gpu]) -> None:
     seen: dict[str, Gpu] = {}
     for gpu in gpus:
@@ -125,7 +130,8 @@ def findings_of(args: argparse.Namespace) -> Findings:
     found = read_inputs(args.inputs)
     for record in found.records:
         if record.status == "damaged":
-            print(f"fleet.py: skipped {record.source}: {record.detail}", file=sys.stderr)
+            print(one_line(f"fleet.py: skipped {record.source}: {record.detail}"),
+                  file=sys.stderr)
     if not found.gpus and not found.records:
         raise FleetInputError("no gpubench result, .err or pod log in " + " ".join(args.inputs))
     check_unique(found.gpus)
@@ -159,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                          args.output, args.rule)
             print(f"heatmap: {args.output}")
     except FleetInputError as error:
-        print(f"fleet.py: {error}", file=sys.stderr)
+        print(one_line(f"fleet.py: {error}"), file=sys.stderr)
         return 2
     except OSError as error:
         print(f"fleet.py: stdout: {error.strerror or error}", file=sys.stderr)

@@ -60,10 +60,6 @@ class RunRecord:
     source: str
     count: int = 1  # GPUs it stands for: a host expected with 8 GPUs and none found is one record
 
-    @property
-    def label(self) -> str:
-        return f"{self.host or 'unknown host'} {self.uuid or '(no UUID)'}"
-
 
 @dataclass
 class Found:
@@ -103,25 +99,20 @@ def split_devices(source: str, result: Result) -> list[Gpu]:
     context = result.context
     host = host_of(context)
     first = str(context.get("gpu_uuid") or source)
-    by_device: dict[str, dict[str, Benchmark]] = {}
+    gpus: dict[str, Gpu] = {}
     for name, bench in result.benchmarks.items():
-        match = _DEVICE_COMPONENT.search(name)
-        device = match[1] if match else ""
-        plain = _DEVICE_COMPONENT.sub("", name, count=1) if match else name
-        by_device.setdefault(device, {})[plain] = bench
-    gpus = []
-    for device, benchmarks in by_device.items():
-        uuid, gpu_name = first, result.gpu_name
-        if device:
-            described = str(context.get(f"device_{device}", "")).rsplit(", ", 2)
+        uuid, gpu_name, plain = first, result.gpu_name, name
+        if match := _DEVICE_COMPONENT.search(name):
+            plain = _DEVICE_COMPONENT.sub("", name, count=1)
+            described = str(context.get(f"device_{match[1]}", "")).rsplit(", ", 2)
             if len(described) == 3:
                 gpu_name, uuid = described[0], described[1]
             else:
-                uuid = f"{first} device {device}"
-        gpus.append(Gpu(source, result, uuid, host, gpu_name, benchmarks))
-    if not gpus:  # no benchmark completed: the GPU is still accounted for
-        gpus.append(Gpu(source, result, first, host, result.gpu_name, {}))
-    return gpus
+                uuid = f"{first} device {match[1]}"
+        gpu = gpus.setdefault(uuid, Gpu(source, result, uuid, host, gpu_name, {}))
+        gpu.benchmarks[plain] = bench
+    # A run in which no benchmark completed still accounts for its GPU.
+    return list(gpus.values()) or [Gpu(source, result, first, host, result.gpu_name, {})]
 
 
 def result_found(source: str, result: Result) -> Found:

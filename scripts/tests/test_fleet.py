@@ -178,7 +178,8 @@ def test_pod_log_and_failed_runs(tmp_path: Path, capsys: pytest.CaptureFixture[s
 def test_several_devices_in_one_file_are_several_gpus(tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """A --device=0,1 run names its benchmarks .../device:N and each device in device_N: device 1
-    of node05 at a quarter of the bandwidth is named by its own UUID."""
+    of node05 at a quarter of the bandwidth is named by its own UUID. A benchmark of no one
+    device (a peer copy) belongs to the first."""
     fleet = fb.build_fleet(16, 0)
     node05 = fleet[5]
     slow = json.loads(json.dumps(node05))
@@ -188,7 +189,8 @@ def test_several_devices_in_one_file_are_several_gpus(tmp_path: Path,
         for entry in doc["benchmarks"]:
             name = entry["run_name"].replace("/manual_time", f"/device:{device}/manual_time")
             entries.append(dict(entry, name=name, run_name=name))
-    node05["benchmarks"] = entries
+    node05["benchmarks"] = entries + [dict(node05["benchmarks"][0], name="peer/ce/read/0to1/4096",
+                                           run_name="peer/ce/read/0to1/4096")]
     other = "GPU-11111111-f1ee-4000-8000-000000000000"
     node05["context"].update(device_0=f"NVIDIA H200, {fb.uuid_of(5)}, 0000:05:00.0",
                              device_1=f"NVIDIA H200, {other}, 0000:06:00.0")
