@@ -56,12 +56,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="a limits file (repeatable; default: results/limits/*.json)")
     parser.add_argument("--no-limits", action="store_true", help="judge no floors")
     parser.add_argument("--k", type=float, default=Rule.k,
-                        help=f"noise multiples a device-timed figure must lose ({Rule.k:g})")
+                        help=f"times its noise a device-timed figure must lose ({Rule.k:g})")
     parser.add_argument("--margin", type=float, default=Rule.margin_pct,
                         help=f"percent a device-timed figure must lose at least "
                              f"({Rule.margin_pct:g})")
     parser.add_argument("--host-k", type=float, default=Rule.host_k,
-                        help=f"noise multiples a host-timed figure must lose ({Rule.host_k:g})")
+                        help=f"times its noise a host-timed figure must lose ({Rule.host_k:g})")
     parser.add_argument("--host-margin", type=float, default=Rule.host_margin_pct,
                         help=f"percent a host-timed figure must lose at least "
                              f"({Rule.host_margin_pct:g})")
