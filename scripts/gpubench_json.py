@@ -234,7 +234,13 @@ def load(path: str | Path, require_benchmarks: bool = True) -> Result:
     """Read and validate one gpubench result. With `require_benchmarks`, a file in which no
     benchmark succeeded raises NoBenchmarksError."""
     path = Path(path)
-    doc = _read_json(path)
+    return loads(_read_text(path), path, require_benchmarks)
+
+
+def loads(text: str, path: Path, require_benchmarks: bool = True) -> Result:
+    """Validate one gpubench result given as JSON text, as `load` does a file's; `path` names it
+    in messages (`log.jsonl:3` for a line of a log)."""
+    doc = _parse_json(text, path)
     if not isinstance(doc, dict):
         raise NotGpubenchError(f"{path}: not gpubench output (the JSON is {_kind(doc)}, "
                                "not an object)")
@@ -261,9 +267,9 @@ def load(path: str | Path, require_benchmarks: bool = True) -> Result:
     return Result(path, context, benchmarks)
 
 
-def _read_json(path: Path) -> Any:
+def _read_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise MissingFileError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -272,6 +278,9 @@ def _read_json(path: Path) -> Any:
         raise InvalidJsonError(f"{path}: not JSON (not UTF-8 text)") from None
     except OSError as e:
         raise MissingFileError(f"{path}: cannot read ({e.strerror or e})") from None
+
+
+def _parse_json(text: str, path: Path) -> Any:
     if not text.strip():
         raise EmptyFileError(f"{path}: file is empty")
     try:
@@ -415,6 +424,8 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
 
 
 def _mean(reps: list[dict[str, float]]) -> dict[str, float]:
+    if len(reps) == 1:  # a single run, as fleets hold by the thousand: nothing to average
+        return dict(reps[0])
     keys = set().union(*reps)
     return {k: float(np.mean([r[k] for r in reps if k in r])) for k in keys}
 

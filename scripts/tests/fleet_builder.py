@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
 """Fleets of GPUs built from real H200 repetitions, for fleet.py's tests and its example figure.
 
-The stability runs of one session (results/h200/stability: the 64 MiB-1 GiB copies and the
-launch submit family, 10 repetitions each, interleaved over the run, same gpubench build and
-GPU) give each benchmark 10 real measurements. A fleet GPU is one run of all of them: for each
-benchmark it takes one repetition, each repetition once over the first 10 GPUs of a fleet and 6
-of them a second time (shuffled per benchmark, so GPUs differ by the real run-to-run noise and
-no GPU is a copy of another). What a test plants on top is named by the GPU's host:
+Each source set is runs of one gpubench build on the H200s, with repetitions:
+
+- COPY_LAUNCH (results/h200/stability): the 64 MiB-1 GiB copies and the launch submit family,
+  10 repetitions each, interleaved over the run;
+- CI_PAIR (results/h200/comparison/ci_new_*): saxpy at 2^20, 2^24, 2^28, copies at 4 KiB and
+  64 MiB, launches and a module load, 5 repetitions in each of two runs a minute apart (10);
+- PEER (results/h200x2/peer.json): every peer copy of the two-H200 machine from 4 KiB to 1 GiB,
+  5 repetitions.
+
+A fleet GPU is one run of all of a set's benchmarks: for each benchmark it takes one
+repetition, each repetition once over the first GPUs of a fleet and again over the next
+(shuffled per benchmark, so GPUs differ by the real run-to-run noise and no GPU is a copy of
+another). What a test plants on top is named by the GPU's host:
 
     fleet_builder.py OUTDIR [--seed=N]
 
 writes the example fleet (one slow GPU on a PCIe link trained at x4, four GPUs on another
-driver whose launches are slower) as one <host>_<uuid>.json per GPU, as deploy/slurm does.
+driver whose launches are slower, one GPU whose PCIe replays grow during the run, one node
+without a driver) as deploy/slurm does: <host>_<uuid>.json per GPU, <host>_task<P>.err.
 """
 
 import argparse
-import copy
+import functools
 import json
 import sys
 from collections.abc import Callable
@@ -24,22 +32,45 @@ from typing import Any
 
 import numpy as np
 
-STABILITY = Path(__file__).resolve().parents[2] / "results" / "h200" / "stability"
-SOURCES = ("copy_64m_256m_interleaved_10rep.json", "copy_1g_interleaved_10rep.json",
-           "launch_submit_interleaved_10rep.json")
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+COPY_LAUNCH = ("h200/stability/copy_64m_256m_interleaved_10rep.json",
+               "h200/stability/copy_1g_interleaved_10rep.json",
+               "h200/stability/launch_submit_interleaved_10rep.json")
+CI_PAIR = ("h200/comparison/ci_new_1.json", "h200/comparison/ci_new_2.json")
+PEER = ("h200x2/peer.json",)
 
 Entry = dict[str, Any]
 Document = dict[str, Any]
 
+# A healthy H200 as `nvidia-smi -q` showed it on the H200 machine: PCIe Gen5 x16 at its maximum,
+# 3 replays since reset, ECC on with no error, no remapped row, idle. Its retired pages are N/A
+# (the H200 remaps rows instead) and a lone GPU in a VM has no NVLink: "not reported".
+HEALTHY = {
+    "ecc_mode": "enabled",
+    "ecc_volatile_corrected": 0, "ecc_volatile_uncorrected": 0,
+    "ecc_aggregate_corrected": 0, "ecc_aggregate_uncorrected": 0,
+    "retired_pages_sbe": "not reported", "retired_pages_dbe": "not reported",
+    "retired_pages_pending": "not reported",
+    "remapped_rows_correctable": 0, "remapped_rows_uncorrectable": 0,
+    "remap_pending": False, "remap_failed": False,
+    "pcie_replay_count": 3,
+    "pcie_link_gen_current": 5, "pcie_link_gen_max": 5,
+    "pcie_link_width_current": 16, "pcie_link_width_max": 16,
+    "nvlink_crc_errors": "not reported", "nvlink_replay_errors": "not reported",
+    "nvlink_recovery_errors": "not reported",
+    "clock_event_reasons": ["gpu_idle"],
+}
 
-def real_repetitions() -> tuple[dict[str, Any], dict[str, list[Entry]]]:
+
+@functools.lru_cache(maxsize=None)
+def real_repetitions(sources: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, list[Entry]]]:
     """The shared context and, per run name, its repetitions (iteration entries)."""
     context: dict[str, Any] = {}
     runs: dict[str, list[Entry]] = {}
-    for name in SOURCES:
-        doc = json.loads((STABILITY / name).read_text())
+    for name in sources:
+        doc = json.loads((RESULTS / name).read_text())
         if context and doc["context"]["gpubench_version"] != context["gpubench_version"]:
-            raise ValueError(f"{name}: another gpubench build than {SOURCES[0]}")
+            raise ValueError(f"{name}: another gpubench build than {sources[0]}")
         context = context or doc["context"]
         for entry in doc["benchmarks"]:
             if entry.get("run_type") == "iteration":
@@ -47,23 +78,27 @@ def real_repetitions() -> tuple[dict[str, Any], dict[str, list[Entry]]]:
     return context, runs
 
 
-def build_fleet(size: int = 16, seed: int = 0) -> list[Document]:
-    """`size` GPUs, GPU i on host node{i:02d} with uuid GPU-{i:08x}-f1ee-..., noise only."""
-    context, runs = real_repetitions()
+def uuid_of(gpu: int) -> str:
+    return f"GPU-{gpu:08x}-f1ee-4000-8000-000000000000"
+
+
+def build_fleet(size: int = 16, seed: int = 0, sources: tuple[str, ...] = COPY_LAUNCH
+                ) -> list[Document]:
+    """`size` GPUs, GPU i on host node{i:02d} with uuid_of(i), noise only."""
+    context, runs = real_repetitions(sources)
     rng = np.random.default_rng(seed)
     picks: dict[str, np.ndarray] = {}
     for run, reps in runs.items():
         n = len(reps)
-        order = np.concatenate([rng.permutation(n)] + [rng.permutation(n)] * ((size - 1) // n))
-        picks[run] = rng.permutation(order[:size]) if size <= n else order[:size]
+        order = np.concatenate([rng.permutation(n) for _ in range(-(-size // n))])
+        picks[run] = rng.permutation(order[:size])
     fleet = []
     for gpu in range(size):
-        gpu_context = dict(context, host_name=f"node{gpu:02d}",
-                           gpu_uuid=f"GPU-{gpu:08x}-f1ee-4000-8000-000000000000",
+        gpu_context = dict(context, host_name=f"node{gpu:02d}", gpu_uuid=uuid_of(gpu),
                            gpu_pci_bus_id=f"0000:{gpu:02x}:00.0")
         benchmarks = []
         for run, reps in runs.items():
-            entry = copy.deepcopy(reps[picks[run][gpu]])
+            entry = dict(reps[picks[run][gpu]])
             entry.update(repetitions=1, repetition_index=0)
             benchmarks.append(entry)
         fleet.append({"context": gpu_context, "benchmarks": benchmarks})
@@ -90,6 +125,10 @@ def scale_launch_time(doc: Document, matches: Callable[[str], bool], factor: flo
                     entry[key] *= factor
 
 
+def starts(*prefixes: str) -> Callable[[str], bool]:
+    return lambda name: name.startswith(prefixes)
+
+
 def host_copy(name: str) -> bool:
     """A copy through PCIe: everything but device-to-device and the host-only memcpy."""
     return name.startswith("copy/") and not name.startswith(("copy/DtoD/", "copy/HtoH/"))
@@ -103,20 +142,63 @@ def plant_narrow_link(doc: Document) -> None:
     doc["context"]["pcie_link"] = "Gen5 x4 (max Gen5 x16)"
 
 
-def plant_other_driver(doc: Document, driver: str = "575.57.08", launch_factor: float = 1.4) -> None:
+def plant_other_driver(doc: Document, driver: str = "575.57.08",
+                       launch_factor: float = 1.4) -> None:
     """Another driver, whose launch path is `launch_factor` times as slow."""
     doc["context"]["driver_version"] = driver
-    scale_launch_time(doc, lambda name: name.startswith("launch/"), launch_factor)
+    scale_launch_time(doc, starts("launch/"), launch_factor)
+
+
+def plant_other_cpu(doc: Document, same_cpu: bool = False) -> None:
+    """A host with another CPU: fewer, faster cores with other caches, launches taking 1.6x as
+    long and pageable copies (staged by the CPU) at 0.7x. `same_cpu` keeps the CPU's
+    description: what a grouping that ignores the CPU would see."""
+    if not same_cpu:
+        doc["context"].update(num_cpus=8, mhz_per_cpu=3000, caches=[
+            {"type": "Data", "level": 1, "size": 32768, "num_sharing": 1},
+            {"type": "Instruction", "level": 1, "size": 32768, "num_sharing": 1},
+            {"type": "Unified", "level": 2, "size": 1048576, "num_sharing": 1},
+            {"type": "Unified", "level": 3, "size": 33554432, "num_sharing": 8}])
+    scale_launch_time(doc, starts("launch/"), 1.6)
+    scale_bandwidth(doc, lambda name: "/pageable/" in name, 0.7)
+
+
+def interrupt(doc: Document, kept: int, signal: str = "SIGTERM") -> None:
+    """A run stopped after its first `kept` benchmarks, as gpubench writes it."""
+    doc["benchmarks"] = doc["benchmarks"][:kept]
+    doc["context"]["interrupted"] = signal
+
+
+def set_health(doc: Document, after: dict[str, Any] | None = None,
+               before: dict[str, Any] | None = None) -> None:
+    """Health records as gpubench writes them: HEALTHY, with `before`/`after` changes."""
+    record_before = dict(HEALTHY, **(before or {}))
+    record_after = dict(HEALTHY, clock_event_reasons=[], clock_event_reasons_during_run=[],
+                        xid_events=[])
+    record_after.update(after or {})
+    doc["context"]["gpu_health_before"] = json.dumps(record_before, separators=(",", ":"))
+    doc["context"]["gpu_health_after"] = json.dumps(record_after, separators=(",", ":"))
+
+
+def file_name(doc: Document) -> str:
+    return f"{doc['context']['host_name']}_{doc['context']['gpu_uuid']}"
 
 
 def write_fleet(fleet: list[Document], directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
     for doc in fleet:
-        path = directory / f"{doc['context']['host_name']}_{doc['context']['gpu_uuid']}.json"
+        path = directory / f"{file_name(doc)}.json"
         path.write_text(json.dumps(doc, indent=1))
         paths.append(path)
     return paths
+
+
+def write_err(directory: Path, name: str, message: str, status: int) -> Path:
+    """deploy/slurm's record of a run that exited non-zero."""
+    path = directory / f"{name}.err"
+    path.write_text(f"{message}\nexit status {status}\n")
+    return path
 
 
 def example_fleet(seed: int = 0) -> list[Document]:
@@ -128,12 +210,25 @@ def example_fleet(seed: int = 0) -> list[Document]:
     return fleet
 
 
+NO_DRIVER = 'gpubench: no CUDA device: dlopen("libcuda.so.1"): no NVIDIA driver'
+
+
+def write_example(directory: Path, seed: int = 0) -> list[Path]:
+    """example_fleet with health records, node09's PCIe replay counter growing from 3 to 1200
+    during the run, and node16 without a driver (its task's .err, no JSON)."""
+    fleet = example_fleet(seed)
+    for doc in fleet:
+        set_health(doc)
+    set_health(fleet[9], after={"pcie_replay_count": 1200})
+    return write_fleet(fleet, directory) + [write_err(directory, "node16_task16", NO_DRIVER, 1)]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("outdir", type=Path)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    for path in write_fleet(example_fleet(args.seed), args.outdir):
+    for path in write_example(args.outdir, args.seed):
         print(path)
     return 0
 

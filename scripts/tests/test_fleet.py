@@ -1,128 +1,261 @@
-"""fleet.py on fleets of 16 GPUs built from real H200 repetitions (fleet_builder.py)."""
+"""fleet.py from the command line: the report's sections, its exit status, and unusable input.
+Fleets of 16 GPUs built from real H200 repetitions (fleet_builder.py)."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
-import fleet_builder
+import fleet_builder as fb
 from conftest import RunScript
 from fleet import main
+from fleet_heatmap import plain
 
-SEEDS = range(10)
 
-
-def flagged_hosts(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, set[str], str]:
+def run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
     code = main([str(a) for a in args])
-    out = capsys.readouterr().out
-    hosts = {line.split()[0] for line in out.splitlines() if line.startswith("node")}
-    return code, hosts, out
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_real_noise_flags_no_gpu(tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int) -> None:
-    fleet_builder.write_fleet(fleet_builder.build_fleet(16, seed), tmp_path)
-    code, hosts, out = flagged_hosts(capsys, tmp_path, "--fail-on-outlier")
-    assert (code, hosts) == (0, set()), out
-    assert "16 GPUs, 105 benchmarks compared: 0 GPU(s) flagged" in out
+def section(out: str, title: str) -> str:
+    """The lines of the report's section whose heading starts with `title`."""
+    parts = re.split(r"\n== ", out)
+    return next(part for part in parts if part.startswith(title))
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_finds_exactly_the_planted_gpu_and_groups_the_other_driver(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int) -> None:
-    fleet_builder.write_fleet(fleet_builder.example_fleet(seed), tmp_path)
-    code, hosts, out = flagged_hosts(capsys, tmp_path, "--fail-on-outlier")
-    assert (code, hosts) == (1, {"node05"}), out
-    assert "driver 580.159.04, gpubench 0.1.0+342b1c8e6002c394e9d93d26deae178f666c694c: 12 GPUs" in out
-    assert "driver 575.57.08, gpubench 0.1.0+342b1c8e6002c394e9d93d26deae178f666c694c: 4 GPUs" in out
-    # Every host-to-device and device-to-host path through the narrowed link, none other.
-    sweeps = {line.split()[2] for line in out.splitlines() if line.startswith("node05")}
-    assert "copy/HtoD/pinned/async" in sweeps and "copy/DtoH/pinned/async" in sweeps
+def rows_with(text: str, word: str) -> list[str]:
+    return [line for line in text.splitlines() if word in line]
+
+
+def test_the_example_fleet_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every section: node16 without a driver (failed), one GPU expected beyond those (missing),
+    node09's PCIe replays (health), node05's x4 link (below floor and slower than its group),
+    node12-15 on another driver in their own group."""
+    fb.write_example(tmp_path)
+    code, out, err = run(capsys, tmp_path, "--expect", 18, "--fail-on-outlier")
+    assert (code, err) == (1, ""), out
+    runs = section(out, "Runs that did not finish")
+    assert ": 2 GPU(s)" in runs
+    assert rows_with(runs, "missing") and "expected 18 GPUs (--expect), found 17" in runs
+    assert rows_with(runs, "node16")[0].split()[:2] == ["failed", "node16"]
+    health = section(out, "Health")
+    assert rows_with(health, "node09")[0].split()[1:3] == [fb.uuid_of(9), "watch"]
+    assert "pcie_replay_count grew during the run: 3 -> 1200" in health
+    assert "nvlink_crc_errors not reported" in health
+    floor = section(out, "Below the floor")
+    assert {line.split()[0] for line in rows_with(floor, "copy/")} == {"node05"}
+    slower = section(out, "Slower than their group")
+    assert {line.split()[0] for line in rows_with(slower, "copy/")} == {"node05"}
+    sweeps = {line.split()[2] for line in rows_with(slower, "copy/")}
+    assert {"copy/HtoD/pinned/async", "copy/DtoH/pinned/async"} <= sweeps
     assert not any(s.startswith(("copy/DtoD", "copy/HtoH", "launch")) for s in sweeps)
-    assert "pcie_link Gen5 x4 (max Gen5 x16)" in out
+    assert "pcie_link Gen5 x4 (max Gen5 x16)" in slower
+    groups = section(out, "Groups")
+    assert re.search(r"\n1 +NVIDIA H200 +580\.159\.04 .* 12 +105 +1 +\d+ ", groups), groups
+    assert re.search(r"\n2 +NVIDIA H200 +575\.57\.08 .* 4 +105 +0 +\d+ ", groups), groups
+    assert out.rstrip().endswith("4 GPU(s) need attention.")
 
 
-def test_the_other_driver_would_be_flagged_if_mixed_in(tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    """What the grouping prevents: with one driver, the 1.4x launches stand out."""
-    fleet = fleet_builder.build_fleet(16, 0)
-    for doc in fleet[12:]:
-        fleet_builder.plant_other_driver(doc, driver=fleet[0]["context"]["driver_version"])
-    fleet_builder.write_fleet(fleet, tmp_path)
-    _, hosts, out = flagged_hosts(capsys, tmp_path)
-    assert hosts == {"node12", "node13", "node14", "node15"}, out
+def test_a_healthy_fleet_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fb.write_fleet(fb.build_fleet(16, 0), tmp_path)
+    code, out, _ = run(capsys, tmp_path, "--expect", 16, "--fail-on-outlier")
+    assert code == 0, out
+    assert out.rstrip().endswith("0 GPU(s) need attention.")
 
 
-def test_margin_and_mads_are_both_required(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """DtoD copies vary by < 1%: 8% slower is many MADs but inside a 15% margin."""
-    fleet = fleet_builder.build_fleet(16, 0)
-    fleet_builder.scale_bandwidth(fleet[3], lambda name: name.startswith("copy/DtoD/"), 0.92)
-    fleet_builder.write_fleet(fleet, tmp_path)
-    assert flagged_hosts(capsys, tmp_path)[1] == set()
-    assert flagged_hosts(capsys, tmp_path, "--margin=5")[1] == {"node03"}
-    # Host-timed pageable copies vary by 4-10%: 8% slower is inside their spread.
-    fleet = fleet_builder.build_fleet(16, 0)
-    fleet_builder.scale_bandwidth(fleet[3], lambda name: "/pageable/" in name, 0.92)
-    fleet_builder.write_fleet(fleet, tmp_path)
-    assert flagged_hosts(capsys, tmp_path, "--margin=5")[1] == set()
+@pytest.mark.parametrize("seed", range(20))
+def test_an_interrupted_gpu_is_listed_without_its_err(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str],
+                                                      seed: int) -> None:
+    """Stopped half way, sick in the half it did not run: its JSON's `interrupted` lists it."""
+    fleet = fb.build_fleet(16, seed)
+    fb.scale_bandwidth(fleet[7], fb.starts("launch/", "copy/HtoD/pinned/async/1073741824"), 0.5)
+    fb.interrupt(fleet[7], kept=50)
+    fb.write_fleet(fleet, tmp_path)
+    code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
+    assert code == 1, out
+    rows = rows_with(section(out, "Runs that did not finish"), "node07")
+    assert rows and rows[0].split()[:3] == ["interrupted", "node07", fb.uuid_of(7)]
+    assert "stopped by SIGTERM after 50 benchmark(s)" in rows[0]
 
 
-def test_heatmap_is_drawn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    fleet_builder.write_fleet(fleet_builder.example_fleet(0), tmp_path / "fleet")
-    assert main([str(tmp_path / "fleet"), "-o", str(tmp_path / "heatmap.png")]) == 0
-    assert (tmp_path / "heatmap.png").read_bytes().startswith(b"\x89PNG")
+def test_failed_killed_and_interrupted_runs(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """deploy/slurm's .err files: a run with no GPU (failed), one SIGKILLed (137: killed), and an
+    interrupted run's .err beside its JSON (one record, not two)."""
+    fleet = fb.build_fleet(14, 0)
+    fb.interrupt(fleet[2], kept=30)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_err(tmp_path, "node20_task20", fb.NO_DRIVER, 1)
+    fb.write_err(tmp_path, "node21_device0", "", 137)
+    fb.write_err(tmp_path, fb.file_name(fleet[2]),
+                 "gpubench: interrupted by SIGTERM; the 30 completed are in x.json", 143)
+    code, out, _ = run(capsys, tmp_path, "--fail-on-outlier", "--expect", 16)
+    assert code == 1
+    runs = section(out, "Runs that did not finish")
+    statuses = [line.split()[:2] for line in runs.splitlines()[3:] if line.strip()]
+    assert statuses == [["killed", "node21"], ["failed", "node20"], ["interrupted", "node02"]]
+    assert "(no message) (exit status 137)" in runs
+    interrupted = rows_with(runs, "node02")[0]
+    assert "stopped by SIGTERM after 30 benchmark(s)" in interrupted
+    assert "(exit status 143)" in interrupted
+    assert not rows_with(runs, "--expect")  # 14 results + 2 runs without a UUID: 16
+
+
+@pytest.mark.parametrize("damage, problem", [
+    (lambda text: text[:len(text) // 2], "invalid JSON at line"),
+    (lambda text: "core dumped\n", "invalid JSON at line 1"),
+    (lambda text: text.replace('"driver_version": "580.159.04"', '"driver_version": 580'),
+     "context 'driver_version' is a number, not a string"),
+    (lambda text: "", "file is empty"),
+], ids=["truncated", "not JSON", "wrong type", "empty"])
+def test_a_damaged_file_is_named_and_the_rest_reported(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       damage, problem: str) -> None:
+    paths = fb.write_fleet(fb.example_fleet(0), tmp_path)
+    paths[3].write_text(damage(paths[3].read_text()))
+    code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
+    assert code == 1
+    assert len(err.splitlines()) == 1 and err.startswith(f"fleet.py: skipped {paths[3]}: ")
+    assert problem in err
+    row = rows_with(section(out, "Runs that did not finish"), "damaged")
+    assert row and row[0].split()[:3] == ["damaged", "node03", fb.uuid_of(3)]
+    assert {line.split()[0] for line in rows_with(section(out, "Slower"), "copy/")} == {"node05"}
+
+
+def test_expected_hosts_and_gpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fb.write_fleet(fb.build_fleet(8, 0), tmp_path / "fleet")
+    expected = tmp_path / "hosts.txt"
+    expected.write_text("# the fleet\nnode00\nnode01 2   # two GPUs\n" +
+                        "".join(f"node{i:02d}\n" for i in range(2, 8)) +
+                        "node08\nnode09 4\nGPU-0000dead-f1ee-4000-8000-000000000000\n")
+    code, out, _ = run(capsys, tmp_path / "fleet", "--expect-hosts", expected, "--expect", 20,
+                       "--fail-on-outlier")
+    assert code == 1
+    runs = section(out, "Runs that did not finish")
+    assert ": 12 GPU(s)" in runs  # node01: 1, node08: 1, node09: 4, the UUID: 1, 5 more
+    assert "1 of 2 GPUs found" in rows_with(runs, "node01")[0]
+    assert "nothing from this host (4 GPUs)" in rows_with(runs, "node09")[0]
+    assert rows_with(runs, "GPU-0000dead")
+    assert "expected 20 GPUs (--expect), found 8 (5 GPUs)" in runs
+
+
+def test_hosts_not_expected_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fb.write_fleet(fb.build_fleet(5, 0), tmp_path / "fleet")
+    (tmp_path / "hosts.txt").write_text("node00\nnode01\nnode02\nnode03\n")
+    code, out, _ = run(capsys, tmp_path / "fleet", "--expect-hosts", tmp_path / "hosts.txt")
+    assert code == 0
+    assert "hosts with results that --expect-hosts does not list" in out and "node04" in out
 
 
 def test_pod_log_and_failed_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A collected pod log (deploy/container/gpubench-pod) and .err files (deploy/slurm)."""
-    fleet = fleet_builder.example_fleet(0)
-    fleet_builder.write_fleet(fleet[:8], tmp_path / "slurm")
+    """A collected pod log (deploy/container/gpubench-pod) beside deploy/slurm's files: a status
+    line takes the UUID of the JSON line of its node and device."""
+    fleet = fb.example_fleet(0)
+    fb.write_fleet(fleet[:8], tmp_path / "slurm")
+    fb.interrupt(fleet[9], kept=40)
     lines = [json.dumps(doc) for doc in fleet[8:]]
-    lines += ["gpubench: no CUDA device: dlopen(\"libcuda.so.1\"): no NVIDIA driver",
-              "gpubench-pod: node99 device 0: exit status 1"]
+    lines += [fb.NO_DRIVER, "gpubench-pod: node99 device 0: exit status 1",
+              "gpubench: interrupted by SIGTERM", "gpubench-pod: node09 device 0: exit status 143",
+              '{"context": ']
     (tmp_path / "k8s").mkdir()
     (tmp_path / "k8s" / "nodes.jsonl").write_text("\n".join(lines) + "\n")
-    (tmp_path / "slurm" / "node98_task3.err").write_text(
-        "gpubench: no CUDA device: dlopen(\"libcuda.so.1\"): no NVIDIA driver\nexit status 1\n")
-    code, hosts, out = flagged_hosts(capsys, tmp_path / "slurm", tmp_path / "k8s")
-    assert (code, hosts) == (0, {"node05"}), out
-    assert "16 GPUs in 2 group(s)" in out
-    assert "2 run(s) exited non-zero" in out
-    assert "node98_task3.err: gpubench: no CUDA device" in out
-    assert "nodes.jsonl:10 (node99 device 0): gpubench: no CUDA device" in out
+    fb.write_err(tmp_path / "slurm", "node98_task3", fb.NO_DRIVER, 1)
+    code, out, err = run(capsys, tmp_path / "slurm", tmp_path / "k8s")
+    assert code == 0, out
+    assert "16 GPU result(s), 2 group(s)" in out
+    runs = section(out, "Runs that did not finish")
+    assert "node98_task3.err" in rows_with(runs, "node98")[0]
+    assert "nodes.jsonl:10 (node99 device 0)" in rows_with(runs, "node99")[0]
+    node09 = rows_with(runs, "node09")
+    assert len(node09) == 1 and node09[0].split()[:3] == ["interrupted", "node09", fb.uuid_of(9)]
+    assert "exit status 143" in node09[0]
+    assert err.startswith("fleet.py: skipped ") and "nodes.jsonl:13: invalid JSON" in err
+
+
+def test_several_devices_in_one_file_are_several_gpus(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A --device=0,1 run names its benchmarks .../device:N and each device in device_N: device 1
+    of node05 at a quarter of the bandwidth is named by its own UUID. A benchmark of no one
+    device (a peer copy) belongs to the first."""
+    fleet = fb.build_fleet(16, 0)
+    node05 = fleet[5]
+    slow = json.loads(json.dumps(node05))
+    fb.plant_narrow_link(slow)
+    entries = []
+    for device, doc in ((0, node05), (1, slow)):
+        for entry in doc["benchmarks"]:
+            name = entry["run_name"].replace("/manual_time", f"/device:{device}/manual_time")
+            entries.append(dict(entry, name=name, run_name=name))
+    node05["benchmarks"] = entries + [dict(node05["benchmarks"][0], name="peer/ce/read/0to1/4096",
+                                           run_name="peer/ce/read/0to1/4096")]
+    other = "GPU-11111111-f1ee-4000-8000-000000000000"
+    node05["context"].update(device_0=f"NVIDIA H200, {fb.uuid_of(5)}, 0000:05:00.0",
+                             device_1=f"NVIDIA H200, {other}, 0000:06:00.0")
+    fb.write_fleet(fleet, tmp_path)
+    code, out, _ = run(capsys, tmp_path)
+    assert "17 GPU result(s)" in out
+    assert {tuple(line.split()[:2]) for line in rows_with(section(out, "Slower"), "copy/")} == \
+        {("node05", other)}
+
+
+def test_heatmap_is_drawn_and_text_from_files_is_not_mathtext(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A `$` in a host name would start matplotlib mathtext (and `$\\frac$` would not parse)."""
+    fleet = fb.example_fleet(0)
+    fleet[5]["context"]["host_name"] = "node$\\frac$05"
+    fb.write_fleet(fleet, tmp_path / "fleet")
+    code, out, err = run(capsys, tmp_path / "fleet", "-o", tmp_path / "heatmap.png")
+    assert (code, err) == (0, ""), err
+    assert (tmp_path / "heatmap.png").read_bytes().startswith(b"\x89PNG")
+    assert plain("a$b\x07") == "a\\$b\\x07"
 
 
 def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
-    fleet = fleet_builder.build_fleet(4, 0)
-    good = fleet_builder.write_fleet(fleet, tmp_path / "good")
-    (tmp_path / "broken").mkdir()
-    (tmp_path / "broken" / "a.json").write_text("{\"context\": ")
+    fleet = fb.build_fleet(4, 0)
+    good = fb.write_fleet(fleet, tmp_path / "good")
     (tmp_path / "twice").mkdir()
-    for i, path in enumerate(good[:2]):
+    for i in range(2):
         (tmp_path / "twice" / f"{i}.json").write_text(good[0].read_text())
-    fleet_builder.write_fleet(fleet[:2], tmp_path / "few")
+    fb.write_fleet(fleet[:2], tmp_path / "few")
     (tmp_path / "empty").mkdir()
-    (tmp_path / "log.jsonl").write_text("{not json\n")
+    (tmp_path / "limits.json").write_text('{"gpu_name": "NVIDIA H200", "floors": {"x": {}}}')
+    (tmp_path / "badre.json").write_text('{"gpu_name": "NVIDIA H200", "floors": {"x": '
+                                         '{"floor_gb_per_s": 1, "requires": {"a": "("}}}}')
+    (tmp_path / "hosts.txt").write_text("node01 two\n")
+    good_dir = str(tmp_path / "good")
     return {
         "missing": ([str(tmp_path / "nowhere")], "no such file or directory"),
-        "broken JSON": ([str(tmp_path / "broken")], "invalid JSON"),
-        "same GPU twice": ([str(tmp_path / "twice"), str(tmp_path / "good")], "appears twice"),
-        "too few GPUs": ([str(tmp_path / "few")], "nothing to compare"),
-        "no result": ([str(tmp_path / "empty")], "no gpubench result"),
-        "bad pod log line": ([str(tmp_path / "log.jsonl")], "log.jsonl:1"),
-        "bad --k": ([str(tmp_path / "good"), "--k=nan"], "--k"),
-        "bad --corroborate": ([str(tmp_path / "good"), "--corroborate=0"], "--corroborate"),
-        "bad --headline": ([str(tmp_path / "good"), "--headline=("], "--headline"),
-        "heatmap into a directory": ([str(tmp_path / "good"), "-o", str(tmp_path)], "directory"),
+        "same GPU twice": ([str(tmp_path / "twice"), good_dir], "appears twice"),
+        "nothing to read": ([str(tmp_path / "empty")], "no gpubench result, .err or pod log"),
+        "bad --k": ([good_dir, "--k=nan"], "--k"),
+        "bad --host-margin": ([good_dir, "--host-margin=-1"], "--host-margin"),
+        "bad --corroborate": ([good_dir, "--corroborate=0"], "--corroborate"),
+        "bad --expect": ([good_dir, "--expect=0"], "--expect"),
+        "bad --headline": ([good_dir, "--headline=("], "--headline"),
+        "limits without a floor": ([good_dir, "--limits", str(tmp_path / "limits.json")],
+                                   "no 'floor_gb_per_s' > 0"),
+        "limits with a bad expression": ([good_dir, "--limits", str(tmp_path / "badre.json")],
+                                         "bad expression"),
+        "limits not there": ([good_dir, "--limits", str(tmp_path / "nolimits.json")],
+                             "cannot read"),
+        "bad expected hosts": ([good_dir, "--expect-hosts", str(tmp_path / "hosts.txt")],
+                               "hosts.txt:1"),
+        "heatmap into a directory": ([good_dir, "-o", str(tmp_path)], "directory"),
         "heatmap into a missing directory": (
-            [str(tmp_path / "good"), "-o", str(tmp_path / "no" / "h.png")], "cannot write"),
+            [good_dir, "-o", str(tmp_path / "no" / "h.png")], "cannot write"),
+        "heatmap of no group": ([str(tmp_path / "few"), "-o", str(tmp_path / "h.png")],
+                                "no group to draw"),
     }
 
 
-@pytest.mark.parametrize("case", ["missing", "broken JSON", "same GPU twice", "too few GPUs",
-                                  "no result", "bad pod log line", "bad --k", "bad --corroborate",
-                                  "bad --headline", "heatmap into a directory",
-                                  "heatmap into a missing directory"])
+@pytest.mark.parametrize("case", [
+    "missing", "same GPU twice", "nothing to read", "bad --k", "bad --host-margin",
+    "bad --corroborate", "bad --expect", "bad --headline", "limits without a floor",
+    "limits with a bad expression", "limits not there", "bad expected hosts",
+    "heatmap into a directory", "heatmap into a missing directory", "heatmap of no group"])
 def test_unusable_input_is_one_line_and_exit_2(tmp_path: Path, run_script: RunScript,
                                                case: str) -> None:
     args, expected = unusable_cases(tmp_path)[case]
@@ -130,3 +263,11 @@ def test_unusable_input_is_one_line_and_exit_2(tmp_path: Path, run_script: RunSc
     assert done.returncode == 2, done.stderr
     assert expected in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_group_too_small_is_listed_not_an_error(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    fb.write_fleet(fb.build_fleet(3, 0), tmp_path)
+    code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
+    assert code == 0, out
+    assert "too few to compare (--min-gpus=4): floors only" in section(out, "Groups")

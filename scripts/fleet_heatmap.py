@@ -1,0 +1,115 @@
+"""The heatmap of fleet.py: GPUs x headline benchmarks, colour = speed against the group median."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from fleet_inputs import FleetInputError
+from fleet_outliers import Flag, Group, Rule
+
+# The benchmarks a heatmap shows unless --headline says otherwise; sized ones at their largest
+# size. Any benchmark that flagged a GPU is shown too.
+DEFAULT_HEADLINES = (
+    r"^copy/(HtoD|DtoH|bidir)/pinned/async/",
+    r"^copy/DtoD/device/async/",
+    r"^saxpy/[^/]+/",
+    r"^launch/[^/]+/(submit|roundtrip)/params:0$",
+)
+
+
+def plain(text: str) -> str:
+    """Text from a file as matplotlib draws it literally: `$` would start mathtext, and control
+    characters are shown escaped."""
+    shown = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+                    for ch in text)
+    return shown.replace("$", r"\$")
+
+
+def headline_benchmarks(groups: list[Group], patterns: list[re.Pattern[str]]) -> list[str]:
+    """Benchmarks matching a pattern (sized ones at their largest size), in pattern order, then,
+    for a flagged GPU none of these show, the benchmark it is slowest on."""
+    compared: list[str] = []
+    for group in groups:
+        compared += [n for n in group.benchmarks if n not in compared]
+    chosen: list[str] = []
+    for pattern in patterns:
+        largest: dict[str, tuple[int, str]] = {}
+        for name in compared:
+            if not pattern.search(name):
+                continue
+            prefix, _, last = name.rpartition("/")
+            if last.isdigit():
+                if prefix not in largest or int(last) > largest[prefix][0]:
+                    largest[prefix] = (int(last), name)
+            elif name not in chosen:
+                chosen.append(name)
+        chosen += [name for _, name in largest.values() if name not in chosen]
+    for group in groups:
+        by_gpu: dict[str, list[Flag]] = {}
+        for flag in group.flags:
+            by_gpu.setdefault(flag.gpu.uuid, []).append(flag)
+        for flags in by_gpu.values():
+            if not any(f.benchmark in chosen for f in flags):
+                chosen.append(min(flags, key=lambda f: f.speed).benchmark)
+    return chosen
+
+
+def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import TwoSlopeNorm
+
+    rows, labels, blocks, flagged = [], [], [], set()
+    for number, group in enumerate(groups, start=1):
+        if not group.benchmarks:
+            continue
+        index = {name: i for i, name in enumerate(group.benchmarks)}
+        blocks.append((len(rows), number, group))
+        for r, gpu in enumerate(group.gpus):
+            rows.append([group.speed[r, index[c]] if c in index else np.nan for c in columns])
+            labels.append(f"{gpu.host} {gpu.uuid[:12]}")
+            flagged |= {(len(rows) - 1, f.benchmark) for f in group.flags if f.gpu is gpu}
+    if not rows:
+        raise FleetInputError(f"{path}: no group to draw (every group is smaller than --min-gpus)")
+    speed = np.array(rows, dtype=float)
+    finite = speed[np.isfinite(speed)]
+    low = min(0.8, float(finite.min())) if finite.size else 0.8
+    high = max(1.2, float(finite.max())) if finite.size else 1.2
+    fig, ax = plt.subplots(figsize=(max(9.0, 5.5 + 0.45 * len(columns)), 3.0 + 0.28 * len(rows)),
+                           layout="constrained")
+    image = ax.imshow(np.ma.masked_invalid(speed), cmap="RdBu", aspect="auto",
+                      norm=TwoSlopeNorm(vcenter=1.0, vmin=low, vmax=high))
+    for r in range(len(labels)):
+        for c, column in enumerate(columns):
+            if (r, column) in flagged:
+                ax.text(c, r, f"{speed[r, c]:.2f}", ha="center", va="center", fontsize=7,
+                        color="white", fontweight="bold")
+                ax.add_patch(plt.Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, lw=1.5,
+                                           ec="black"))
+    for start, number, group in blocks:
+        if start:
+            ax.axhline(start - 0.5, color="black", linewidth=2)
+        model, driver, version, _ = group.key
+        ax.annotate(plain(f"group {number}: {model}, driver {driver}, gpubench {version[:20]}: "
+                          f"{len(group.gpus)} GPUs"),
+                    (1.01, start - 0.5), xycoords=("axes fraction", "data"), va="top", fontsize=7)
+    ax.set_xticks(range(len(columns)), [plain(c) for c in columns], rotation=35, ha="right",
+                  fontsize=7)
+    ax.set_yticks(range(len(labels)), [plain(label) for label in labels], fontsize=7)
+    bar = fig.colorbar(image, ax=ax, location="bottom", shrink=0.6, aspect=40,
+                       label="speed relative to the group median (GB/s ratio; inverse for µs)")
+    ticks = [low, (low + 1) / 2, 1.0, high]
+    bar.set_ticks(ticks, labels=[f"{t:.2f}" for t in ticks])
+    fig.suptitle(f"GPU fleet: each benchmark against its group's median\nboxed: flagged (slower "
+                 f"than max({rule.margin_pct:g}%, {rule.k:g} x noise); host-timed max("
+                 f"{rule.host_margin_pct:g}%, {rule.host_k:g} x noise); on {rule.corroborate} "
+                 f"sizes of a sweep)", fontsize=9)
+    try:
+        fig.savefig(path, dpi=130)
+    except OSError as error:
+        raise FleetInputError(f"{path}: cannot write the heatmap ({error.strerror or error})") \
+            from None
+    finally:
+        plt.close(fig)

@@ -1,0 +1,121 @@
+"""Absolute floors per GPU model: a GPU below its model's floor is flagged whatever its group.
+
+A limits file (results/limits/*.json, written by scripts/make_limits.py from our own
+measurements) names one GPU model (`gpu_name`, as gpubench's context writes it) and, per
+benchmark, `floor_gb_per_s` and `requires`: context keys whose value must match a regular
+expression for the floor to apply (the PCIe link's maximum for copies through it, the L2 mode
+of saxpy, the NVLink of a GPU pair). A GPU is below the floor on a sweep when --corroborate of
+the sweep's floored benchmarks (all of them where it has fewer) are below their floor.
+"""
+
+import json
+import math
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fleet_inputs import FleetInputError, Gpu
+from fleet_outliers import sweep
+from gpubench_json import GBPS
+
+DEFAULT_DIRECTORY = Path(__file__).resolve().parent.parent / "results" / "limits"
+
+
+@dataclass(frozen=True)
+class Floor:
+    floor_gb_per_s: float
+    requires: dict[str, re.Pattern[str]]
+
+    def applies(self, context: dict[str, Any]) -> bool:
+        return all(key in context and pattern.search(str(context[key]))
+                   for key, pattern in self.requires.items())
+
+
+@dataclass(frozen=True)
+class Limits:
+    source: str
+    gpu_name: str
+    floors: dict[str, Floor]  # by benchmark name
+
+
+@dataclass(frozen=True)
+class BelowFloor:
+    gpu: Gpu
+    benchmark: str
+    value: float  # GB/s
+    floor: float  # GB/s
+    limits: str  # the file
+
+
+def _problem(path: Path, text: str) -> FleetInputError:
+    return FleetInputError(f"{path}: not a limits file ({text})")
+
+
+def load_limits(path: Path) -> Limits:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as error:
+        raise FleetInputError(f"{path}: cannot read ({error})") from None
+    except (json.JSONDecodeError, RecursionError, ValueError) as error:
+        raise _problem(path, f"invalid JSON: {str(error).splitlines()[0]}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("gpu_name"), str) \
+            or not isinstance(doc.get("floors"), dict):
+        raise _problem(path, "it needs an object with 'gpu_name' (text) and 'floors' (an object)")
+    floors = {}
+    for name, entry in doc["floors"].items():
+        where = f"floor of {name!r}"
+        if not isinstance(entry, dict):
+            raise _problem(path, f"the {where} is not an object")
+        value = entry.get("floor_gb_per_s")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value) or value <= 0:
+            raise _problem(path, f"the {where} has no 'floor_gb_per_s' > 0")
+        requires = entry.get("requires", {})
+        if not isinstance(requires, dict) or not all(isinstance(v, str) for v in requires.values()):
+            raise _problem(path, f"the {where}: 'requires' is not an object of text")
+        try:
+            patterns = {key: re.compile(text) for key, text in requires.items()}
+        except re.error as error:
+            raise _problem(path, f"the {where}: 'requires' holds a bad expression ({error})") \
+                from None
+        floors[name] = Floor(float(value), patterns)
+    return Limits(str(path), doc["gpu_name"], floors)
+
+
+def default_limit_files() -> list[Path]:
+    """results/limits/*.json of this repository, named from the current directory."""
+    if not DEFAULT_DIRECTORY.is_dir():
+        return []
+    return [Path(os.path.relpath(path)) for path in sorted(DEFAULT_DIRECTORY.glob("*.json"))]
+
+
+def judge_floors(gpus: list[Gpu], limits: list[Limits], corroborate: int) -> list[BelowFloor]:
+    """Below-floor benchmarks of flagged sweeps, worst (lowest value over floor) first."""
+    by_model = {limit.gpu_name: limit for limit in limits}
+    flagged: list[BelowFloor] = []
+    for gpu in gpus:
+        limit = by_model.get(gpu.gpu_name)
+        if limit is None:
+            continue
+        below: dict[str, list[BelowFloor]] = {}
+        floored: dict[str, int] = {}
+        for name, floor in limit.floors.items():
+            bench = gpu.benchmarks.get(name)
+            if bench is None or GBPS.key not in bench.values or not floor.applies(gpu.context):
+                continue
+            floored[sweep(name)] = floored.get(sweep(name), 0) + 1
+            value = bench.value(GBPS)
+            if value < floor.floor_gb_per_s:
+                below.setdefault(sweep(name), []).append(
+                    BelowFloor(gpu, name, value, floor.floor_gb_per_s, limit.source))
+        for name, found in below.items():
+            if len(found) >= min(corroborate, floored[name]):
+                flagged += found
+    return sorted(flagged, key=lambda b: b.value / b.floor)
+
+
+def models_without_limits(gpus: list[Gpu], limits: list[Limits]) -> list[str]:
+    known = {limit.gpu_name for limit in limits}
+    return sorted({gpu.gpu_name for gpu in gpus} - known)

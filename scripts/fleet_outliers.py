@@ -1,0 +1,205 @@
+"""Each GPU against the others of its group, every benchmark judged against its own noise.
+
+A group is the GPUs of one GPU model, driver version, gpubench version and host CPU: a GPU is
+compared only with its like. Per benchmark of a group of --min-gpus or more, each GPU's speed is
+its figure over the group median (the inverse for times) and its loss is 1 - speed. The
+benchmark's noise is the larger of the group's robust spread (1.4826 x the median absolute
+deviation of the speeds, a standard deviation for normal noise) and, where the results hold
+gpubench's `noise_pct` (the spread of the run's timed batches), its median over the group. A
+benchmark flags a GPU whose loss is over max(margin, k x noise): device-timed figures with --k
+and --margin, host-timed ones (launches, copies timed on the host clock, pageable and host-to-host
+copies: they move with the host) with the wider --host-k and --host-margin.
+
+A GPU is flagged on a sweep (a benchmark name less its size or payload) when --corroborate of the
+sweep's benchmarks flag it (all of them where a device-timed sweep has fewer): a fault slows a
+path at every size. A host-timed benchmark always needs --corroborate: one slow repetition of it
+is what a busy host does to one run (on the H200 VM, a module load takes 1.3-1.45x its median in
+2 repetitions of 10, launch submit up to 2.5x in 1 of 10).
+"""
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from fleet_inputs import Gpu
+from gpubench_json import Benchmark, Metric
+
+MAD_TO_SIGMA = 1.4826  # the MAD of a normal distribution is 0.6745 sigma
+_SIZE = re.compile(r"[0-9]+|params:[0-9]+")
+# Files written before gpubench recorded `host_timed`: what its harness times on the host clock
+# (launches, module loads, synchronous copies) and what moves with the host though GPU-timed
+# (pageable memory is staged by the CPU; host-to-host copies never reach the GPU).
+_HOST_TIMED_NAME = re.compile(r"^launch/|/sync/|/pageable/|^copy/HtoH/")
+
+GroupKey = tuple[str, str, str, str]  # GPU model, driver, gpubench version, host CPU
+
+
+@dataclass(frozen=True)
+class Rule:
+    k: float = 5.0
+    margin_pct: float = 5.0
+    host_k: float = 6.0
+    host_margin_pct: float = 15.0
+    corroborate: int = 2
+    min_gpus: int = 4
+
+    def describe(self) -> str:
+        return (f"a benchmark flags a GPU slower than its group's median by more than "
+                f"max({self.margin_pct:g}%, {self.k:g} x its noise), a host-timed one by more "
+                f"than max({self.host_margin_pct:g}%, {self.host_k:g} x its noise); a GPU is "
+                f"flagged on a sweep where {self.corroborate} of its sizes flag it")
+
+
+@dataclass(frozen=True)
+class Flag:
+    gpu: Gpu
+    benchmark: str
+    value: float
+    median: float
+    unit: str
+    speed: float  # relative to the median, 1 = median, < 1 slower
+    threshold: float  # the loss (1 - speed) over which the benchmark flags a GPU
+    host_timed: bool
+
+
+@dataclass
+class Group:
+    key: GroupKey
+    gpus: list[Gpu]
+    benchmarks: list[str] = field(default_factory=list)  # compared: on >= min_gpus GPUs
+    speed: np.ndarray = field(default_factory=lambda: np.empty((0, 0)))  # gpus x benchmarks
+    thresholds: dict[str, float] = field(default_factory=dict)
+    host_timed: dict[str, bool] = field(default_factory=dict)
+    flags: list[Flag] = field(default_factory=list)
+    uncorroborated: int = 0  # benchmarks that flagged a GPU no other size of its sweep did
+
+    def describe(self) -> str:
+        model, driver, version, cpu = self.key
+        return f"{model}, driver {driver}, gpubench {version}, host {cpu}"
+
+    @property
+    def flagged(self) -> list[Gpu]:
+        return list({flag.gpu.uuid: flag.gpu for flag in self.flags}.values())
+
+
+def is_host_timed(bench: Benchmark) -> bool:
+    """gpubench's `host_timed` counter where the result has it, else what the name says."""
+    if "host_timed" in bench.values:
+        return bench.values["host_timed"] >= 0.5
+    return bool(_HOST_TIMED_NAME.search(bench.name))
+
+
+def _size_text(size: object) -> str:
+    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+        return "?"
+    for unit, shift in (("M", 20), ("K", 10)):
+        if size >= 1 << shift and size % (1 << shift) == 0:
+            return f"{size >> shift}{unit}"
+    return str(size)
+
+
+def host_cpu(context: dict) -> str:
+    """The host CPU as Google Benchmark's context describes it (it records no model name): the
+    CPU count, the clock it reports (mhz_per_cpu) and the cache sizes."""
+    parts = []
+    cpus, mhz = context.get("num_cpus"), context.get("mhz_per_cpu")
+    if isinstance(cpus, int) and not isinstance(cpus, bool):
+        parts.append(f"{cpus} CPUs")
+    if isinstance(mhz, (int, float)) and not isinstance(mhz, bool):
+        parts.append(f"{mhz:g} MHz")
+    caches = context.get("caches")
+    for cache in caches if isinstance(caches, list) else []:
+        if not isinstance(cache, dict):
+            continue
+        kind = {"Data": "d", "Instruction": "i", "Unified": ""}.get(cache.get("type"))
+        level = cache.get("level")
+        if kind is None or not isinstance(level, int) or isinstance(level, bool):
+            continue
+        shared = cache.get("num_sharing")
+        sharing = f" shared by {shared}" if isinstance(shared, int) and shared > 1 else ""
+        parts.append(f"L{level}{kind} {_size_text(cache.get('size'))}{sharing}")
+    return ", ".join(parts) or "unknown CPU"
+
+
+def group_key(gpu: Gpu) -> GroupKey:
+    return (gpu.gpu_name, gpu.result.driver_version,
+            str(gpu.context.get("gpubench_version", "unknown")), host_cpu(gpu.context))
+
+
+def group_gpus(gpus: list[Gpu]) -> list[Group]:
+    groups: dict[GroupKey, list[Gpu]] = {}
+    for gpu in gpus:
+        groups.setdefault(group_key(gpu), []).append(gpu)
+    return [Group(key, sorted(members, key=lambda g: g.label))
+            for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+
+
+def sweep(name: str) -> str:
+    """A benchmark's name less its size or payload: the benchmarks a fault would slow alike."""
+    prefix, _, last = name.rpartition("/")
+    return prefix if prefix and _SIZE.fullmatch(last) else name
+
+
+def benchmark_metric(gpus: list[Gpu], name: str) -> Metric:
+    return next(g.benchmarks[name].metric for g in gpus if name in g.benchmarks)
+
+
+def run_noise(gpus: list[Gpu], name: str) -> float:
+    """The median of gpubench's noise_pct over the GPUs whose result has it, as a fraction."""
+    noise = [g.benchmarks[name].values["noise_pct"] for g in gpus
+             if name in g.benchmarks and "noise_pct" in g.benchmarks[name].values]
+    return float(np.median(noise)) / 100 if noise else 0.0
+
+
+def judge(group: Group, rule: Rule) -> None:
+    """Fills the group's benchmarks, speed, thresholds, flags and uncorroborated."""
+    names: list[str] = []
+    for gpu in group.gpus:
+        names += [n for n in gpu.benchmarks if n not in names]
+    columns, speeds, candidates = [], [], []
+    sweep_sizes: dict[tuple[int, str], int] = {}  # (GPU row, sweep): benchmarks it ran
+    for name in names:
+        metric = benchmark_metric(group.gpus, name)
+        values = np.array([
+            gpu.benchmarks[name].value(metric)
+            if name in gpu.benchmarks and metric.key in gpu.benchmarks[name].values else np.nan
+            for gpu in group.gpus])
+        present = np.isfinite(values)
+        if present.sum() < rule.min_gpus:
+            continue
+        median = float(np.median(values[present]))
+        if median <= 0:
+            continue
+        with np.errstate(divide="ignore", invalid="ignore"):
+            speed = values / median if metric.bigger_is_better else median / values
+        spread = MAD_TO_SIGMA * float(np.median(np.abs(speed[present] - 1)))
+        noise = max(spread, run_noise(group.gpus, name))
+        host_timed = any(is_host_timed(g.benchmarks[name]) for g in group.gpus
+                         if name in g.benchmarks)
+        threshold = (max(rule.host_margin_pct / 100, rule.host_k * noise) if host_timed
+                     else max(rule.margin_pct / 100, rule.k * noise))
+        columns.append(name)
+        speeds.append(speed)
+        group.thresholds[name] = threshold
+        group.host_timed[name] = host_timed
+        for row in np.flatnonzero(present):
+            sweep_sizes[(row, sweep(name))] = sweep_sizes.get((row, sweep(name)), 0) + 1
+        with np.errstate(invalid="ignore"):
+            flagged = present & (1 - speed > threshold)
+        candidates += [(int(row), Flag(group.gpus[row], name, float(values[row]), median,
+                                       metric.unit, float(speed[row]), threshold, host_timed))
+                       for row in np.flatnonzero(flagged)]
+    per_sweep: dict[tuple[int, str], int] = {}
+    for row, flag in candidates:
+        key = (row, sweep(flag.benchmark))
+        per_sweep[key] = per_sweep.get(key, 0) + 1
+    for row, flag in candidates:
+        key = (row, sweep(flag.benchmark))
+        needed = rule.corroborate if flag.host_timed else min(rule.corroborate, sweep_sizes[key])
+        if per_sweep[key] >= needed:
+            group.flags.append(flag)
+        else:
+            group.uncorroborated += 1
+    group.benchmarks = columns
+    group.speed = np.array(speeds).T if speeds else np.empty((len(group.gpus), 0))

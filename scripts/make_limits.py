@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Write a limits file for scripts/fleet.py from gpubench results of one GPU model.
+
+    scripts/make_limits.py -o results/limits/h200.json --tolerance=10 RESULT_DIR_OR_FILE...
+
+Floors are written for the device-timed bandwidth figures that depend on the GPU and its links:
+copies and peer copies from 1 MiB, saxpy from 2^20 elements (host-timed figures move with the
+host, copies to every device at once with the number of devices: neither has one). Each floor
+is (1 - tolerance/100) x the lowest single measurement of the benchmark in the results: every
+repetition of every run (a file written with aggregates only holds no single measurement and
+adds nothing). Each floor also records the conditions it was measured under, as `requires`:
+the PCIe link's maximum for copies to or from the host, the L2 mode for saxpy, the kind of
+NVLink for a GPU pair; fleet.py applies it only where a GPU's context matches.
+"""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from fleet_inputs import split_devices
+from fleet_outliers import is_host_timed
+from gpubench_json import GBPS, GpubenchJsonError, OneLineArgumentParser, load, script_error
+
+MIB = 1 << 20
+_PCIE_MAX = re.compile(r"\(max (.+)\)$")
+_PAIR = re.compile(r"/(\d+)to(\d+)/")
+_LINK_COUNT = re.compile(r"x\d+")
+
+
+def smallest(family: str) -> int | None:
+    """The smallest size (bytes, or elements for saxpy) a family's floors start at."""
+    return {"copy": MIB, "peer": MIB, "saxpy": MIB}.get(family)
+
+
+def literal(text: str) -> str:
+    """A regular expression matching `text` (spaces left as they are, for a readable file)."""
+    return re.escape(text).replace("\\ ", " ")
+
+
+def requirement(name: str, context: dict) -> dict[str, str]:
+    """The context a floor of benchmark `name`, measured in `context`, applies to."""
+    family, path = name.split("/")[0], name.split("/")[1]
+    if family == "copy" and path in ("HtoD", "DtoH", "bidir"):
+        link = _PCIE_MAX.search(str(context.get("pcie_link", "")))
+        return {"pcie_link": rf"\(max {literal(link[1])}\)$"} if link else {}
+    if family == "saxpy" and "saxpy_l2" in context:
+        return {"saxpy_l2": f"^{literal(str(context['saxpy_l2']))}$"}
+    if family == "peer" and (pair := _PAIR.search(name)):
+        key = f"peer_{pair[1]}to{pair[2]}"
+        text = str(context.get(key, ""))
+        link = text[text.find("NVLink"):] if "NVLink" in text else text
+        # Any link count: fewer links than measured is what a floor should catch.
+        return {key: _LINK_COUNT.sub("x[0-9]+", literal(link))} if link else {}
+    return {}
+
+
+def has_floor(name: str) -> bool:
+    family, last = name.split("/")[0], name.rpartition("/")[2]
+    least = smallest(family)
+    return least is not None and last.isdigit() and int(last) >= least \
+        and "all_devices" not in name
+
+
+def collect(paths: list[Path], gpu_name: str | None) -> tuple[str, dict, dict[str, str]]:
+    """Per benchmark, its GB/s measurements and requirement; the files read and their versions."""
+    measured: dict[str, dict] = {}
+    sources: dict[str, str] = {}
+    model = gpu_name
+    for path in paths:
+        result = load(path)
+        if model is None:
+            model = result.gpu_name
+        if result.gpu_name != model:
+            raise ValueError(f"{path}: a {result.gpu_name}, not a {model} (one model per file)")
+        sources[str(path)] = str(result.context.get("gpubench_version"))
+        for gpu in split_devices(str(path), result):
+            for name, bench in gpu.benchmarks.items():
+                if not has_floor(name) or is_host_timed(bench) or GBPS.key not in bench.values:
+                    continue
+                values = bench.repetition_values(GBPS)
+                if not values.size:
+                    continue
+                entry = measured.setdefault(name, {"values": [], "requires": None})
+                entry["values"] += values.tolist()
+                needs = requirement(name, gpu.context)
+                if entry["requires"] not in (None, needs):
+                    raise ValueError(f"{path}: {name} measured under {needs}, elsewhere under "
+                                     f"{entry['requires']}")
+                entry["requires"] = needs
+    if model is None:
+        raise ValueError("no result given")
+    return model, measured, sources
+
+
+def limits_document(model: str, measured: dict, sources: dict[str, str], tolerance: float,
+                    command: str) -> dict:
+    floors = {}
+    for name in sorted(measured):
+        values = np.array(measured[name]["values"])
+        lowest = float(values.min())
+        floors[name] = {
+            "floor_gb_per_s": round(lowest * (1 - tolerance / 100), 3),
+            "lowest_gb_per_s": round(lowest, 3),
+            "median_gb_per_s": round(float(np.median(values)), 3),
+            "measurements": int(values.size),
+            "requires": measured[name]["requires"],
+        }
+    return {
+        "gpu_name": model,
+        "how_built": (f"Written by `{command}` from the files in `sources` (their gpubench "
+                      f"versions beside them). Each floor is {100 - tolerance:g}% of the lowest "
+                      f"single measurement of the benchmark in those files (lowest_gb_per_s; "
+                      f"every repetition of every run, `measurements` of them); the "
+                      f"{tolerance:g}% below it is room for GPUs and hosts we did not measure. "
+                      f"Device-timed bandwidth only: copies and peer copies from 1 MiB, saxpy "
+                      f"from 2^20 elements. fleet.py applies a floor where the GPU's context "
+                      f"matches every expression in its `requires`."),
+        "tolerance_pct": tolerance,
+        "sources": sources,
+        "floors": floors,
+    }
+
+
+def result_files(inputs: list[str]) -> list[Path]:
+    files = []
+    for name in inputs:
+        path = Path(name)
+        if path.is_dir():
+            files += sorted(path.glob("*.json"))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise ValueError(f"{path}: no such file or directory")
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineArgumentParser(prog="make_limits.py", description=__doc__.splitlines()[0])
+    parser.add_argument("inputs", nargs="+", metavar="RESULT_DIR_OR_FILE",
+                        help="gpubench JSON results, or directories of them (*.json)")
+    parser.add_argument("-o", "--output", type=Path, required=True, help="the limits file")
+    parser.add_argument("--tolerance", type=float, default=10.0,
+                        help="percent below the lowest measurement the floor sits (10)")
+    parser.add_argument("--gpu-name", help="the GPU model (default: the first result's)")
+    args = parser.parse_args(argv)
+    if not 0 <= args.tolerance < 100:
+        parser.error(f"--tolerance={args.tolerance:g}: must be from 0 to less than 100")
+    command = " ".join(["scripts/make_limits.py", *(argv if argv is not None else sys.argv[1:])])
+    try:
+        model, measured, sources = collect(result_files(args.inputs), args.gpu_name)
+        if not measured:
+            raise ValueError(f"no device-timed bandwidth measurement of a {model} in the results")
+        document = limits_document(model, measured, sources, args.tolerance, command)
+        args.output.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n",
+                               encoding="utf-8")
+    except (GpubenchJsonError, OSError) as error:
+        return script_error("make_limits.py", error)
+    except ValueError as error:
+        return script_error("make_limits.py", str(error))
+    print(f"{args.output}: {len(measured)} floors of the {model}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

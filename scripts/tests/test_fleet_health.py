@@ -1,0 +1,123 @@
+"""fleet.py's health flags, from the NVML records gpubench takes before and after its run."""
+
+import json
+from typing import Any
+
+import pytest
+
+import fleet_builder as fb
+from fleet_health import GROWING_COUNTERS, judge_health
+
+UUID = "GPU-00000000-f1ee-4000-8000-000000000000"
+
+
+def context(after: dict[str, Any] | None = None, before: dict[str, Any] | None = None) -> dict:
+    doc: dict[str, Any] = {"context": {"gpu_uuid": UUID}}
+    fb.set_health(doc, after, before)
+    return doc["context"]
+
+
+def problems(ctx: dict) -> list[tuple[str, int]]:
+    return [(f.problem, f.severity) for f in judge_health([ctx]).findings]
+
+
+def test_a_healthy_gpu_has_no_finding() -> None:
+    report = judge_health([context()])
+    assert report.findings == []
+    assert report.judged == {UUID}
+
+
+@pytest.mark.parametrize("after, problem, severity", [
+    ({"ecc_volatile_uncorrected": 2}, "uncorrected ECC errors: volatile uncorrected 2", 0),
+    ({"ecc_aggregate_uncorrected": 1}, "uncorrected ECC errors: aggregate uncorrected 1", 0),
+    ({"remap_failed": True}, "row remapping failed", 0),
+    ({"remap_pending": True}, "a row remap is pending", 1),
+    ({"retired_pages_pending": True}, "a page retirement is pending", 1),
+    ({"xid_events": [79, 48]}, "Xid 79, 48 during the run", 0),
+    ({"pcie_link_width_current": 8}, "PCIe link x8 of x16 (after the run)", 1),
+    ({"pcie_link_gen_current": 4}, "PCIe link Gen4 of Gen5 (after the run)", 1),
+])
+def test_each_state_is_flagged(after: dict, problem: str, severity: int) -> None:
+    found = problems(context(after))
+    assert any(p.startswith(problem) and s == severity for p, s in found), found
+
+
+@pytest.mark.parametrize("counter", GROWING_COUNTERS)
+def test_each_counter_that_grew_is_flagged(counter: str) -> None:
+    found = problems(context({counter: 7}, {counter: 5}))
+    assert (f"{counter} grew during the run: 5 -> 7", 0 if "uncorrected" in counter else 2) \
+        in found
+
+
+def test_a_counter_that_did_not_grow_is_not_flagged() -> None:
+    assert problems(context({"pcie_replay_count": 40}, {"pcie_replay_count": 40})) == []
+
+
+def test_a_link_generation_lowered_at_idle_is_not_flagged() -> None:
+    """Before the run an idle GPU may sit at a lower PCIe generation; its width stays."""
+    assert problems(context(before={"pcie_link_gen_current": 1})) == []
+    assert problems(context(before={"pcie_link_width_current": 4})) == \
+        [("PCIe link x4 of x16 (before the run)", 1)]
+
+
+def test_not_reported_is_never_a_zero() -> None:
+    """Uncorrected ECC not reported after the run: no flag, and the report says so; a counter
+    not reported before cannot have grown."""
+    ctx = context({"ecc_volatile_uncorrected": "not reported", "pcie_replay_count": 90},
+                  {"pcie_replay_count": "not reported"})
+    report = judge_health([ctx])
+    assert report.findings == []
+    assert report.not_judged["ecc_volatile_uncorrected not reported"] == {UUID}
+    assert report.not_judged["pcie_replay_count not reported"] == {UUID}
+
+
+def test_ecc_disabled_is_named() -> None:
+    report = judge_health([context({"ecc_mode": "disabled"})])
+    assert report.not_judged["ECC disabled (memory errors are not counted)"] == {UUID}
+
+
+def test_files_without_health_records_have_nothing_to_judge() -> None:
+    report = judge_health([{"gpu_uuid": UUID}])
+    assert (report.findings, report.judged) == ([], set())
+
+
+@pytest.mark.parametrize("record, why", [
+    ("{not json", "is not JSON"),
+    ("[1, 2]", "is JSON but not an object"),
+    (5, "is int, not a JSON object as text"),
+])
+def test_an_unreadable_record_is_named(record: Any, why: str) -> None:
+    found = problems({"gpu_uuid": UUID, "gpu_health_after": record})
+    assert len(found) == 1 and found[0][1] == 2, found
+    assert found[0][0].startswith(f"health record gpu_health_after {why}"), found
+
+
+def test_fields_of_another_type_are_not_judged() -> None:
+    """Text where a number belongs is neither a zero nor a flag."""
+    assert problems(context({"ecc_volatile_uncorrected": "5", "remap_failed": "yes",
+                              "xid_events": "79"})) == []
+
+
+def test_each_device_of_a_several_device_run() -> None:
+    other = "GPU-11111111-f1ee-4000-8000-000000000000"
+    ctx = context()
+    ctx.update(device_0=f"NVIDIA H200, {UUID}, 0000:05:00.0",
+               device_1=f"NVIDIA H200, {other}, 0000:06:00.0",
+               device_0_health_before=ctx["gpu_health_before"],
+               device_0_health_after=ctx["gpu_health_after"],
+               device_1_health_before=json.dumps(fb.HEALTHY),
+               device_1_health_after=json.dumps(dict(fb.HEALTHY, xid_events=[94])))
+    report = judge_health([ctx])
+    assert report.judged == {UUID, other}
+    assert [(f.uuid, f.problem) for f in report.findings] == [(other, "Xid 94 during the run")]
+
+
+def test_clock_events_during_the_run_are_kept_for_the_report() -> None:
+    report = judge_health([context({"clock_event_reasons_during_run": ["sw_thermal_slowdown"]})])
+    assert report.findings == []
+    assert report.clock_events == {UUID: ["sw_thermal_slowdown"]}
+
+
+def test_worst_first() -> None:
+    found = problems(context({"pcie_replay_count": 9, "remap_pending": True, "xid_events": [79]}))
+    assert [s for _, s in found] == [0, 1, 2]

@@ -1,0 +1,90 @@
+"""The committed limits file is what make_limits.py builds from our H200 measurements, and its
+floors are judged as fleet.py's docs say."""
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+import fleet_builder as fb
+import make_limits
+from conftest import H200, RunScript
+from fleet_limits import DEFAULT_DIRECTORY, load_limits
+from fleet_noise import verdict
+
+REPOSITORY = H200.parents[1]
+COMMITTED = DEFAULT_DIRECTORY / "h200.json"
+
+
+def test_the_committed_file_is_rebuilt_from_its_sources(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    committed = json.loads(COMMITTED.read_text())
+    command = committed["how_built"].split("`")[1]
+    argv = shlex.split(command)[1:]
+    output = argv.index("-o") + 1
+    assert argv[output] == "results/limits/h200.json"
+    argv[output] = str(tmp_path / "h200.json")
+    monkeypatch.chdir(REPOSITORY)
+    assert make_limits.main(argv) == 0
+    rebuilt = json.loads((tmp_path / "h200.json").read_text())
+    rebuilt["how_built"] = rebuilt["how_built"].replace(str(tmp_path / "h200.json"),
+                                                        "results/limits/h200.json")
+    assert rebuilt == committed
+
+
+def test_every_floor_is_below_every_measurement_it_was_built_from() -> None:
+    committed = json.loads(COMMITTED.read_text())
+    assert committed["gpu_name"] == "NVIDIA H200" and committed["tolerance_pct"] == 10
+    for name, floor in committed["floors"].items():
+        assert floor["floor_gb_per_s"] == pytest.approx(0.9 * floor["lowest_gb_per_s"], abs=1e-3)
+        assert floor["lowest_gb_per_s"] <= floor["median_gb_per_s"], name
+    names = set(committed["floors"])
+    assert not any(n.startswith("launch/") or "/sync/" in n or "/pageable/" in n for n in names)
+    assert {"copy/HtoD/pinned/async/67108864", "saxpy/driver/268435456",
+            "peer/ce/write/0to1/1073741824"} <= names
+    assert "copy/HtoD/pinned/async/4096" not in names  # smaller than 1 MiB: latency
+
+
+def test_the_committed_limits_load() -> None:
+    limits = load_limits(COMMITTED)
+    floor = limits.floors["copy/HtoD/pinned/async/1073741824"]
+    assert floor.applies({"pcie_link": "Gen5 x4 (max Gen5 x16)"})
+    assert not floor.applies({"pcie_link": "Gen4 x16 (max Gen4 x16)"})
+    assert not floor.applies({})
+
+
+def test_a_floor_needs_its_sweep_corroborated() -> None:
+    """One size of a sweep below its floor is one bad repetition; two are a GPU."""
+    fleet = fb.build_fleet(16, 0)
+    fb.scale_bandwidth(fleet[3], fb.starts("copy/HtoD/pinned/async/1073741824"), 0.5)
+    assert verdict(fleet).below_floor == set()
+    fb.scale_bandwidth(fleet[3], fb.starts("copy/HtoD/pinned/async/268435456"), 0.5)
+    assert verdict(fleet).below_floor == {"node03"}
+
+
+def test_make_limits_writes_what_fleet_reads(tmp_path: Path) -> None:
+    out = tmp_path / "limits.json"
+    assert make_limits.main(["-o", str(out), "--tolerance=20",
+                             str(H200 / "stability" / "copy_1g_interleaved_10rep.json")]) == 0
+    limits = load_limits(out)
+    assert limits.gpu_name == "NVIDIA H200"
+    assert set(limits.floors) == {n for n in limits.floors if n.endswith("/1073741824")}
+    assert "copy/DtoD/device/async/1073741824" in limits.floors
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["-o", "{tmp}/l.json", "{tmp}/nowhere"], "no such file or directory"),
+    (["-o", "{tmp}/l.json", "--tolerance=100", str(H200 / "saxpy.json")], "--tolerance"),
+    (["-o", "{tmp}/l.json", str(H200 / "stability" / "launch_submit_interleaved_10rep.json")],
+     "no device-timed bandwidth measurement"),
+    (["-o", "{tmp}/l.json", "--gpu-name=NVIDIA H100", str(H200 / "saxpy.json")],
+     "a NVIDIA H200, not a NVIDIA H100"),
+    (["-o", "{tmp}/no/l.json", str(H200 / "saxpy.json")], "No such file or directory"),
+], ids=["missing input", "bad tolerance", "nothing to floor", "another model", "unwritable"])
+def test_make_limits_bad_input_is_one_line_and_exit_2(tmp_path: Path, run_script: RunScript,
+                                                      args: list[str], expected: str) -> None:
+    done = run_script("make_limits.py", *[a.format(tmp=tmp_path) for a in args])
+    assert done.returncode == 2, done.stderr
+    assert expected in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -1,0 +1,125 @@
+"""fleet.py's judgement on 16-GPU fleets built from real H200 repetitions (fleet_builder):
+noise flags nothing, a 10% loss of a device-timed figure is found, like is compared with like,
+and floors judge what a group cannot."""
+
+import pytest
+
+import fleet_builder as fb
+from fleet_noise import LOSSES, Verdict, verdict
+from fleet_outliers import Rule
+
+SEEDS = range(20)
+SOURCES = [fb.COPY_LAUNCH, fb.CI_PAIR, fb.PEER]
+
+
+@pytest.mark.parametrize("sources", SOURCES, ids=["copy_launch", "ci_pair", "peer"])
+def test_noise_flags_no_gpu_in_20_seeds(sources: tuple[str, ...]) -> None:
+    flagged = {seed: verdict(fb.build_fleet(16, seed, sources)).hosts for seed in SEEDS}
+    assert {seed: hosts for seed, hosts in flagged.items() if hosts} == {}
+
+
+@pytest.mark.parametrize("sources", SOURCES, ids=["copy_launch", "ci_pair", "peer"])
+def test_a_10pct_device_timed_loss_is_found_in_19_of_20_seeds(sources: tuple[str, ...]) -> None:
+    """HtoD pinned copies, saxpy, peer copies: one GPU's sweep at 0.9x, alone flagged."""
+    found = []
+    for seed in SEEDS:
+        fleet = fb.build_fleet(16, seed, sources)
+        LOSSES[sources][1](fleet[3])
+        found.append(verdict(fleet).slower == {"node03"})
+    assert sum(found) >= 19, [seed for seed, ok in zip(SEEDS, found) if not ok]
+
+
+def test_the_old_fixed_15pct_margin_missed_the_10pct_loss() -> None:
+    """What the noise-aware rule changes: with a 15% margin the same GPUs are not found."""
+    old = Rule(margin_pct=15)
+    for seed in range(5):
+        fleet = fb.build_fleet(16, seed)
+        LOSSES[fb.COPY_LAUNCH][1](fleet[3])
+        assert verdict(fleet, old, limits=[]).slower == set()
+        assert verdict(fleet, limits=[]).slower == {"node03"}
+
+
+def test_host_timed_figures_get_the_wider_margin() -> None:
+    """Launch submits 1.1x slower are inside a host's noise; 1.5x slower is not."""
+    for seed in range(5):
+        fleet = fb.build_fleet(16, seed)
+        fb.scale_launch_time(fleet[3], fb.starts("launch/"), 1.1)
+        assert verdict(fleet, limits=[]).slower == set()
+        fb.scale_launch_time(fleet[3], fb.starts("launch/"), 1.5 / 1.1)
+        assert verdict(fleet, limits=[]).slower == {"node03"}
+
+
+def test_host_timed_counter_and_noise_pct_widen_the_margin() -> None:
+    """gpubench's host_timed counter moves a figure to the host margin, and its noise_pct floors
+    the noise: a 10% loss of DtoD copies is then inside the margin. Files without them (the
+    fleet's real files) are judged by name and by the fleet's spread."""
+    def dtod_10pct_slower(counters: dict[str, float]) -> set[str]:
+        fleet = fb.build_fleet(16, 0)
+        for doc in fleet:
+            for entry in doc["benchmarks"]:
+                if entry["run_name"].startswith("copy/DtoD/device/async/"):
+                    entry.update(counters)
+        fb.scale_bandwidth(fleet[3], fb.starts("copy/DtoD/device/async/"), 0.9)
+        return verdict(fleet, limits=[]).slower
+
+    assert dtod_10pct_slower({}) == {"node03"}
+    assert dtod_10pct_slower({"host_timed": 0, "noise_pct": 0.5}) == {"node03"}
+    assert dtod_10pct_slower({"host_timed": 1}) == set()
+    assert dtod_10pct_slower({"noise_pct": 3.0}) == set()  # 5 x 3% > 10%
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_hosts_with_another_cpu_form_their_own_group(seed: int) -> None:
+    """12 + 4 GPUs, the 4 hosts with another CPU (launches 1.6x, pageable copies 0.7x): none
+    flagged; described as the same CPU (a grouping that ignored it), the 4 are."""
+    fleet = fb.build_fleet(16, seed)
+    for doc in fleet[12:]:
+        fb.plant_other_cpu(doc)
+    assert verdict(fleet).hosts == set()
+    fleet = fb.build_fleet(16, seed)
+    for doc in fleet[12:]:
+        fb.plant_other_cpu(doc, same_cpu=True)
+    assert verdict(fleet).slower == {"node12", "node13", "node14", "node15"}
+
+
+def test_the_other_driver_would_be_flagged_if_mixed_in() -> None:
+    """What the driver in the group key prevents: with one driver, the 1.4x launches stand out."""
+    fleet = fb.build_fleet(16, 0)
+    for doc in fleet[12:]:
+        fb.plant_other_driver(doc, driver=fleet[0]["context"]["driver_version"])
+    assert verdict(fleet).slower == {"node12", "node13", "node14", "node15"}
+    fleet = fb.build_fleet(16, 0)
+    for doc in fleet[12:]:
+        fb.plant_other_driver(doc)
+    assert verdict(fleet).hosts == set()
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_group_too_small_to_compare_is_judged_by_floors(seed: int) -> None:
+    """13 + 3 GPUs on two drivers, one of the 3 with HtoD at half speed: below its floor."""
+    fleet = fb.build_fleet(16, seed)
+    for doc in fleet[13:]:
+        fb.plant_other_driver(doc)
+    fb.scale_bandwidth(fleet[14], fb.starts("copy/HtoD/"), 0.5)
+    assert verdict(fleet) == Verdict(slower=set(), below_floor={"node14"})
+    assert verdict(fleet, limits=[]).hosts == set()  # the floors find it, nothing else
+
+
+def test_a_fleet_wide_loss_is_below_the_floor_and_no_outlier() -> None:
+    fleet = fb.build_fleet(16, 0)
+    for doc in fleet:
+        fb.scale_bandwidth(doc, fb.starts("copy/HtoD/pinned/async/"), 0.7)
+    judged = verdict(fleet)
+    assert judged.slower == set()
+    assert judged.below_floor == {f"node{i:02d}" for i in range(16)}
+
+
+def test_a_floor_applies_only_where_its_context_matches() -> None:
+    """HtoD floors were measured behind a Gen5 x16 link: a GPU whose link can reach only Gen4 is
+    not held to them; one trained below its Gen5 x16 maximum is."""
+    fleet = fb.build_fleet(16, 0)
+    for doc in fleet[:3]:
+        fb.scale_bandwidth(doc, fb.host_copy, 0.5)
+    fleet[0]["context"]["pcie_link"] = "Gen4 x16 (max Gen4 x16)"
+    fleet[1]["context"]["pcie_link"] = "Gen4 x16 (max Gen5 x16)"
+    assert verdict(fleet, Rule(min_gpus=20)).below_floor == {"node01", "node02"}
