@@ -10,6 +10,7 @@
 #include "launch_targets.hpp"
 #include "launcher.hpp"
 #include "module_load.hpp"
+#include "paired_launch.hpp"
 #include "registry.hpp"
 
 #include <benchmark/benchmark.h>
@@ -148,6 +149,7 @@ Family launch_family() {
                              });
               }
             }
+            register_paired_launches(registry, payload_args());
             register_module_loading(registry);
           },
   };
