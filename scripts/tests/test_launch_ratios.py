@@ -2,15 +2,17 @@
 verdicts, the two-run agreement check and bad input."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import RunScript
-from gbench_builder import document, launch_run, run_entries
+from conftest import SCRIPTS, RunScript
+from gbench_builder import bad_results, document, launch_run, run_entries, write_bad
 from gpubench_json import load
-from launch_ratios import (NOT_RESOLVED, agreements, format_table, ratio_rows, sentences)
+from launch_ratios import (NOT_RESOLVED, agreements, format_table, main, ratio_rows, sentences)
 
 # (path, reference): (ratio, lo, hi, resolved)
 Ratios = dict[tuple[str, str], tuple[float, float, float, bool]]
@@ -140,3 +142,26 @@ def test_a_result_without_paired_benchmarks_is_refused_in_one_line(
 def test_a_missing_file_is_refused_in_one_line(run_script: RunScript, tmp_path: Path) -> None:
     done = run_script("launch_ratios.py", tmp_path / "absent.json")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("position", ["first", "second"])
+@pytest.mark.parametrize("content", [pytest.param(c, id=n) for n, c, _ in bad_results()])
+def test_every_kind_of_bad_file_is_refused_in_one_line(
+        tmp_path: Path, result_file: Path, capsys: pytest.CaptureFixture[str], position: str,
+        content: object) -> None:
+    bad = write_bad(tmp_path / "bad.json", content)
+    arguments = [bad] if position == "first" else [result_file, bad]
+    capsys.readouterr()
+    status = main([str(a) for a in arguments])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err.startswith(f"launch_ratios.py: {bad}") and err.count("\n") == 1, err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_stdout_that_cannot_be_written(result_file: Path) -> None:
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, str(SCRIPTS / "launch_ratios.py"), str(result_file)],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr == "launch_ratios.py: stdout: No space left on device\n"
