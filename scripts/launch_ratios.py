@@ -82,17 +82,22 @@ def _reference_text(reference: str) -> str:
     return "itself at 0 parameter bytes" if reference == "params0" else f"`{reference}`"
 
 
+def _number(value: float) -> str:
+    """Two decimals, or two significant digits below 0.1 (a graph replay per kernel)."""
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.2g}"
+
+
 def _phrase(row: RatioRow) -> str:
     against = _reference_text(row.reference)
+    interval = f"95% CI {_number(row.lo)}–{_number(row.hi)}"
     if not row.resolved:
-        return (f"{NOT_RESOLVED} against {against} ({row.ratio:.2f}×, 95% CI "
-                f"{row.lo:.2f}–{row.hi:.2f})")
-    return f"{row.ratio:.2f}× {against} (95% CI {row.lo:.2f}–{row.hi:.2f})"
+        return f"{NOT_RESOLVED} against {against} ({_number(row.ratio)}×, {interval})"
+    return f"{_number(row.ratio)}× {against} ({interval})"
 
 
 def sentences(rows: Sequence[RatioRow]) -> list[str]:
     """For each benchmark, one line naming it and its host band, then one sentence per path:
-    what it costs against each reference it was measured with."""
+    its cost against each reference it was measured with, or "no difference resolved"."""
     lines: list[str] = []
     for benchmark in dict.fromkeys(r.benchmark for r in rows):
         own = [r for r in rows if r.benchmark == benchmark]
@@ -104,7 +109,7 @@ def sentences(rows: Sequence[RatioRow]) -> list[str]:
         lines.append(head)
         for path in dict.fromkeys(r.path for r in own if r.path != SAME_PATH):
             phrases = [_phrase(r) for r in own if r.path == path]
-            lines.append(f"`{path}` costs " + "; ".join(phrases) + ".")
+            lines.append(f"`{path}`: " + "; ".join(phrases) + ".")
     return lines
 
 

@@ -71,17 +71,18 @@ def test_sentences_say_one_thing_per_path_and_never_rank_an_unresolved_one(
     assert lines[0].startswith("launch/paired/submit/params:0: `runtime` against itself")
     by_path = {line.split("`")[1]: line for line in lines[1:]}
     assert set(by_path) == {"driver", "runtime_launchkernel", "graph", "runtime"}
-    assert by_path["driver"] == "`driver` costs 0.90× `runtime` (95% CI 0.88–0.92)."
-    assert by_path["runtime_launchkernel"].startswith(
-        f"`runtime_launchkernel` costs {NOT_RESOLVED} against `runtime` (1.00×")
-    assert "0.02× `runtime`" in by_path["graph"] and "0.02× `driver`" in by_path["graph"]
+    assert by_path["driver"] == "`driver`: 0.90× `runtime` (95% CI 0.88–0.92)."
+    assert by_path["runtime_launchkernel"] == (
+        f"`runtime_launchkernel`: {NOT_RESOLVED} against `runtime` (1.00×, 95% CI 0.99–1.01).")
+    assert "0.02× `runtime` (95% CI 0.019–0.021)" in by_path["graph"]
+    assert "0.022× `driver` (95% CI 0.021–0.023)" in by_path["graph"]
 
 
 def test_payload_ratios_read_against_the_same_path_at_zero_bytes(tmp_path: Path) -> None:
     path = write(tmp_path / "p.json",
                  paired_entries(4096, {("driver", "params0"): (1.3, 1.25, 1.35, True)}))
     lines = sentences(ratio_rows(load(path)))
-    assert lines[1] == "`driver` costs 1.30× itself at 0 parameter bytes (95% CI 1.25–1.35)."
+    assert lines[1] == "`driver`: 1.30× itself at 0 parameter bytes (95% CI 1.25–1.35)."
 
 
 def test_the_command_prints_the_table_and_the_sentences(run_script: RunScript,
@@ -91,7 +92,7 @@ def test_the_command_prints_the_table_and_the_sentences(run_script: RunScript,
     assert "driver" in table.stdout and NOT_RESOLVED in table.stdout
     text = run_script("launch_ratios.py", result_file, "--sentences")
     assert text.returncode == 0, text.stderr
-    assert "`driver` costs 0.90× `runtime` (95% CI 0.88–0.92)." in text.stdout.splitlines()
+    assert "`driver`: 0.90× `runtime` (95% CI 0.88–0.92)." in text.stdout.splitlines()
 
 
 def test_two_runs_whose_intervals_overlap_agree(run_script: RunScript, tmp_path: Path) -> None:
