@@ -39,8 +39,9 @@ namespace {
 // host's speed barely moves within a round, long enough that the host clock's resolution is
 // lost in it. Graph paths replay one graph of this many kernels, reported per kernel.
 constexpr std::size_t launches_per_batch = 32;
-// Rounds per timed batch of the harness: with its warm-up batch and one timed batch, 257 rounds
-// of about 0.3 ms (params:0) to 3 ms (params:32764).
+// Rounds per batch of the harness, which runs one round alone, a warm-up batch, and timed
+// batches until --benchmark_min_time: 257 rounds at the default 0.05 s, since one batch of
+// rounds (about 1 ms each at params:0, 3 ms at params:32764) outlasts it.
 constexpr std::size_t rounds_per_harness_batch = 128;
 
 // One batch in a round: `path` launching the probe of `target`, under a counter name.
