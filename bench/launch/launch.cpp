@@ -6,11 +6,11 @@
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "harness.hpp"
-#include "kernel_params.hpp"
 #include "launch_counts.hpp"
-#include "launch_probe.cuh"
 #include "launch_targets.hpp"
+#include "launcher.hpp"
 #include "module_load.hpp"
+#include "paired_launch.hpp"
 #include "registry.hpp"
 
 #include <benchmark/benchmark.h>
@@ -22,76 +22,6 @@
 
 namespace gpubench::bench {
 namespace {
-
-// One target made ready for every launch API: the payload (first and last bytes marked so the
-// kernel can prove it arrived), the driver's handle and each API's argument form. A launch
-// here is one grid of one thread: the cost measured is the launch, not the kernel.
-class Launcher {
-public:
-  Launcher(const LaunchTarget& target, CUstream stream)
-      : target_(target), stream_(stream), function_(driver_function(target.symbol)),
-        payload_(std::max<std::size_t>(target.bytes, 1)) {
-    payload_.front() = payload_first_byte;
-    payload_.back() = payload_last_byte;
-    if (target.bytes > 0) {
-      packed_.push_bytes(std::as_bytes(std::span(payload_)), 1);
-      args_[0] = payload_.data();
-    }
-    runtime_config_.gridDim = dim3(1);
-    runtime_config_.blockDim = dim3(1);
-    runtime_config_.stream = stream;
-    driver_config_.gridDimX = driver_config_.gridDimY = driver_config_.gridDimZ = 1;
-    driver_config_.blockDimX = driver_config_.blockDimY = driver_config_.blockDimZ = 1;
-    driver_config_.hStream = stream;
-  }
-
-  // <<<>>> reports errors through cudaGetLastError, which the measurement checks per batch.
-  void runtime() { target_.chevron(stream_, payload_.data()); }
-  void runtime_launchkernel() {
-    GPUBENCH_CUDART(cudaLaunchKernel(target_.symbol, dim3(1), dim3(1), args(), 0, stream_));
-  }
-  void runtime_launchkernelex() {
-    GPUBENCH_CUDART(target_.launch_ex(runtime_config_, payload_.data()));
-  }
-  void driver() {
-    GPUBENCH_CU(cuLaunchKernel, function_, 1, 1, 1, 1, 1, 1, 0, stream_, args(), nullptr);
-  }
-  void driver_extra() {
-    GPUBENCH_CU(cuLaunchKernel, function_, 1, 1, 1, 1, 1, 1, 0, stream_, nullptr, extra());
-  }
-  void driver_launchkernelex() {
-    GPUBENCH_CU(cuLaunchKernelEx, &driver_config_, function_, args(), nullptr);
-  }
-
-private:
-  void** args() { return target_.bytes > 0 ? args_.data() : nullptr; }
-  void** extra() { return target_.bytes > 0 ? packed_.extra() : nullptr; }
-
-  const LaunchTarget& target_;
-  CUstream stream_;
-  CUfunction function_;
-  std::vector<unsigned char> payload_;
-  PackedKernelParams packed_;
-  std::array<void*, 1> args_{};
-  cudaLaunchConfig_t runtime_config_{};
-  CUlaunchConfig driver_config_{};
-};
-
-struct Path {
-  const char* name;
-  void (Launcher::*launch)();
-  bool graph = false; // K launches captured once into a graph, replayed; reported per kernel
-};
-
-const Path paths[] = {
-    {"runtime", &Launcher::runtime},
-    {"runtime_launchkernel", &Launcher::runtime_launchkernel},
-    {"runtime_launchkernelex", &Launcher::runtime_launchkernelex},
-    {"driver", &Launcher::driver},
-    {"driver_extra", &Launcher::driver_extra},
-    {"driver_launchkernelex", &Launcher::driver_launchkernelex},
-    {"graph", &Launcher::driver, true},
-};
 
 // How a launch is timed on the host. submit stays far below the stream's queue depth (~1000),
 // so the host never blocks on a full queue; the GPU drains the batch outside the timed region.
@@ -108,15 +38,6 @@ const Measure measures[] = {
     {"throughput", 512, HostClock::Wait::after_batch, 512},
     {"roundtrip", 16, HostClock::Wait::after_each, 1},
 };
-
-const LaunchTarget& target_of(std::int64_t bytes) {
-  for (const LaunchTarget& target : launch_targets()) {
-    if (static_cast<std::int64_t>(target.bytes) == bytes) {
-      return target;
-    }
-  }
-  throw std::logic_error("no launch probe takes this parameter size");
-}
 
 // Times `launcher`'s launches through `path` as `measure` says and reports the median batch
 // per launch: a batch that an interrupt or a preempted host thread stretched is not what a
@@ -171,7 +92,7 @@ void measure_floor(const Path& path, const Measure& measure, Harness& h) {
   reset_launch_counts();
   time_launches(path, measure, launcher, h);
 
-  Launcher probe(target_of(0), stream);
+  Launcher probe(launch_target(0), stream);
   (probe.*path.launch)();
   GPUBENCH_CUDART(cudaGetLastError());
   GPUBENCH_CU(cuStreamSynchronize, stream);
@@ -209,17 +130,17 @@ Family launch_family() {
       .flags = {},
       .declare =
           [](Registry& registry) {
-            for (const Path& path : paths) {
+            for (const Path& path : launch_paths) {
               for (const Measure& measure : measures) {
                 registry.add(
                     fmt::format("launch/{}/{}", path.name, measure.name),
                     [&path, &measure](Harness& h, std::int64_t bytes) {
-                      measure_launch(path, measure, target_of(bytes), h);
+                      measure_launch(path, measure, launch_target(bytes), h);
                     },
                     {payload_args(), "params"});
               }
             }
-            for (const Path& path : paths) {
+            for (const Path& path : launch_paths) {
               for (const Measure& measure : measures) {
                 registry.add(fmt::format("launch/floor/{}/{}", path.name, measure.name),
                              [&path, &measure](Harness& h, std::int64_t) {
@@ -227,6 +148,7 @@ Family launch_family() {
                              });
               }
             }
+            register_paired_launches(registry, payload_args());
             register_module_loading(registry);
           },
   };

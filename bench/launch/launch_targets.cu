@@ -2,6 +2,8 @@
 
 #include "launch_probe.cuh"
 
+#include <stdexcept>
+
 namespace gpubench::bench {
 namespace {
 
@@ -32,6 +34,15 @@ const std::array<LaunchTarget, 5>& launch_targets() {
       make_target<256, launch_probe_256>(), make_target<4096, launch_probe_4096>(),
       make_target<32764, launch_probe_32764>()};
   return all;
+}
+
+const LaunchTarget& launch_target(std::int64_t bytes) {
+  for (const LaunchTarget& target : launch_targets()) {
+    if (static_cast<std::int64_t>(target.bytes) == bytes) {
+      return target;
+    }
+  }
+  throw std::logic_error("no launch probe takes this parameter size");
 }
 
 const LaunchTarget& floor_target() {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 
 namespace gpubench::bench {
 
@@ -19,6 +20,9 @@ struct LaunchTarget {
 
 // 0, 8, 256, 4096 and 32764 bytes.
 [[nodiscard]] const std::array<LaunchTarget, 5>& launch_targets();
+
+// The probe that takes a `bytes`-byte parameter block; std::logic_error if none does.
+[[nodiscard]] const LaunchTarget& launch_target(std::int64_t bytes);
 
 // launch_floor_empty: no parameters, and it does not count itself.
 [[nodiscard]] const LaunchTarget& floor_target();

@@ -8,7 +8,7 @@ namespace {
 TEST(LaunchPaths, EveryPathMeasureAndPayloadVerifiesItsLaunches) {
   GPUBENCH_REQUIRE_GPU();
   // 7 paths x 3 measures x 5 payloads.
-  expect_all_verified(run_benchmarks("^launch/[a-z_]+/(submit|throughput|roundtrip)/"), 105,
+  expect_all_verified(run_benchmarks("^launch/(runtime|driver|graph)[a-z_]*/(submit|throughput|roundtrip)/"), 105,
                   "us_per_launch");
 }
 

@@ -1,0 +1,168 @@
+"""launch_ratios.py on generated paired-launch results: the table, the README sentences, the
+verdicts, the two-run agreement check and bad input."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import SCRIPTS, RunScript
+from gbench_builder import bad_results, document, launch_run, run_entries, write_bad
+from gpubench_json import load
+from launch_ratios import (NOT_RESOLVED, agreements, format_table, main, ratio_rows, sentences)
+
+# (path, reference): (ratio, lo, hi, resolved)
+Ratios = dict[tuple[str, str], tuple[float, float, float, bool]]
+
+BAND = (1.002, 0.990, 1.012)
+RATIOS: Ratios = {
+    ("driver", "runtime"): (0.90, 0.88, 0.92, True),
+    ("runtime_launchkernel", "runtime"): (1.004, 0.992, 1.015, False),
+    ("graph", "runtime"): (0.02, 0.019, 0.021, True),
+    ("runtime", "driver"): (1.11, 1.09, 1.13, True),
+    ("graph", "driver"): (0.022, 0.021, 0.023, True),
+}
+
+
+def paired_entries(bytes_: int, ratios: Ratios, band: tuple[float, float, float] = BAND
+                   ) -> list[dict[str, Any]]:
+    """One launch/paired/ run as gpubench writes it: each ratio's four counters, the band."""
+    counters: dict[str, float] = {"real_time": 300.0, "rounds": 257.0, "launches": 65792.0,
+                                  "runtime_us": 3.6, "driver_us": 3.2, "graph_us": 0.07}
+    counters["same_path_vs_runtime"], counters["same_path_vs_runtime_lo"], \
+        counters["same_path_vs_runtime_hi"] = band
+    for (path, reference), (ratio, lo, hi, resolved) in ratios.items():
+        key = f"{path}_vs_{reference}"
+        counters.update({key: ratio, f"{key}_lo": lo, f"{key}_hi": hi,
+                         f"{key}_resolved": 1.0 if resolved else 0.0})
+    return run_entries(f"launch/paired/submit/params:{bytes_}/manual_time", [counters])
+
+
+def write(path: Path, entries: list[dict[str, Any]]) -> Path:
+    path.write_text(json.dumps(document(entries)))
+    return path
+
+
+@pytest.fixture
+def result_file(tmp_path: Path) -> Path:
+    return write(tmp_path / "paired.json",
+                 paired_entries(0, RATIOS) + launch_run("runtime", "submit", 0, 3.7))
+
+
+def test_rows_hold_every_ratio_with_its_interval_and_verdict(result_file: Path) -> None:
+    rows = ratio_rows(load(result_file))
+    by_key = {(r.path, r.reference): r for r in rows}
+    assert set(by_key) == set(RATIOS) | {("same_path", "runtime")}
+    assert by_key[("driver", "runtime")].verdict == "cheaper"
+    assert by_key[("runtime", "driver")].verdict == "dearer"
+    assert by_key[("runtime_launchkernel", "runtime")].verdict == NOT_RESOLVED
+    assert by_key[("same_path", "runtime")].resolved is None
+    assert all(r.benchmark == "launch/paired/submit/params:0" for r in rows)
+    table = format_table(rows)
+    assert "0.880–0.920" in table and NOT_RESOLVED in table
+
+
+def test_sentences_say_one_thing_per_path_and_never_rank_an_unresolved_one(
+        result_file: Path) -> None:
+    lines = sentences(ratio_rows(load(result_file)))
+    assert lines[0].startswith("launch/paired/submit/params:0: `runtime` against itself")
+    by_path = {line.split("`")[1]: line for line in lines[1:]}
+    assert set(by_path) == {"driver", "runtime_launchkernel", "graph", "runtime"}
+    assert by_path["driver"] == "`driver`: 0.90× `runtime` (95% CI 0.88–0.92)."
+    assert by_path["runtime_launchkernel"] == (
+        f"`runtime_launchkernel`: {NOT_RESOLVED} against `runtime` (1.00×, 95% CI 0.99–1.01).")
+    assert "0.02× `runtime` (95% CI 0.019–0.021)" in by_path["graph"]
+    assert "0.022× `driver` (95% CI 0.021–0.023)" in by_path["graph"]
+
+
+def test_payload_ratios_read_against_the_same_path_at_zero_bytes(tmp_path: Path) -> None:
+    path = write(tmp_path / "p.json",
+                 paired_entries(4096, {("driver", "params0"): (1.3, 1.25, 1.35, True)}))
+    lines = sentences(ratio_rows(load(path)))
+    assert lines[1] == "`driver`: 1.30× itself at 0 parameter bytes (95% CI 1.25–1.35)."
+
+
+def test_the_command_prints_the_table_and_the_sentences(run_script: RunScript,
+                                                        result_file: Path) -> None:
+    table = run_script("launch_ratios.py", result_file)
+    assert table.returncode == 0, table.stderr
+    assert "driver" in table.stdout and NOT_RESOLVED in table.stdout
+    text = run_script("launch_ratios.py", result_file, "--sentences")
+    assert text.returncode == 0, text.stderr
+    assert "`driver`: 0.90× `runtime` (95% CI 0.88–0.92)." in text.stdout.splitlines()
+
+
+def test_two_runs_whose_intervals_overlap_agree(run_script: RunScript, tmp_path: Path) -> None:
+    moved = {key: (r * 1.01, lo * 1.01, hi * 1.01, res) for key, (r, lo, hi, res) in RATIOS.items()}
+    first = write(tmp_path / "a.json", paired_entries(0, RATIOS))
+    second = write(tmp_path / "b.json", paired_entries(0, moved))
+    done = run_script("launch_ratios.py", first, second)
+    assert done.returncode == 0, done.stderr
+    assert f"{len(RATIOS) + 1} of {len(RATIOS) + 1} ratios agree" in done.stdout
+
+
+def test_a_ratio_whose_intervals_part_fails_the_agreement(run_script: RunScript,
+                                                          tmp_path: Path) -> None:
+    flipped = dict(RATIOS)
+    flipped[("driver", "runtime")] = (1.05, 1.03, 1.07, True)
+    first = write(tmp_path / "a.json", paired_entries(0, RATIOS))
+    second = write(tmp_path / "b.json", paired_entries(0, flipped))
+    pairs = agreements(ratio_rows(load(first)), ratio_rows(load(second)))
+    assert [(p.first.path, p.first.reference) for p in pairs if not p.overlap] == [
+        ("driver", "runtime")]
+    done = run_script("launch_ratios.py", first, second)
+    assert done.returncode == 1
+    assert f"{len(RATIOS)} of {len(RATIOS) + 1} ratios agree" in done.stdout
+    assert "NO" in done.stdout
+
+
+@pytest.mark.parametrize("ratios, problem", [
+    ({("driver", "runtime"): (0.95, 0.96, 0.98, True)}, "outside its interval"),
+    ({("driver", "runtime"): (0.0, 0.0, 0.1, True)}, "not > 0"),
+])
+def test_a_ratio_outside_its_interval_is_refused_in_one_line(
+        run_script: RunScript, tmp_path: Path, ratios: Ratios, problem: str) -> None:
+    path = write(tmp_path / "bad.json", paired_entries(0, ratios))
+    done = run_script("launch_ratios.py", path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and problem in done.stderr
+
+
+def test_a_result_without_paired_benchmarks_is_refused_in_one_line(
+        run_script: RunScript, tmp_path: Path) -> None:
+    path = write(tmp_path / "plain.json", launch_run("driver", "submit", 0, 3.2))
+    done = run_script("launch_ratios.py", path)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (f"launch_ratios.py: {path}: no paired launch ratios "
+                                   "(run gpubench with --benchmark_filter=launch/paired/)")
+
+
+def test_a_missing_file_is_refused_in_one_line(run_script: RunScript, tmp_path: Path) -> None:
+    done = run_script("launch_ratios.py", tmp_path / "absent.json")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("position", ["first", "second"])
+@pytest.mark.parametrize("content", [pytest.param(c, id=n) for n, c, _ in bad_results()])
+def test_every_kind_of_bad_file_is_refused_in_one_line(
+        tmp_path: Path, result_file: Path, capsys: pytest.CaptureFixture[str], position: str,
+        content: object) -> None:
+    bad = write_bad(tmp_path / "bad.json", content)
+    arguments = [bad] if position == "first" else [result_file, bad]
+    capsys.readouterr()
+    status = main([str(a) for a in arguments])
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert err.startswith(f"launch_ratios.py: {bad}") and err.count("\n") == 1, err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_stdout_that_cannot_be_written(result_file: Path) -> None:
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, str(SCRIPTS / "launch_ratios.py"), str(result_file)],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr == "launch_ratios.py: stdout: No space left on device\n"

@@ -1,0 +1,74 @@
+// launch/paired/: every path timed in the same rounds, at every payload. Each run verifies its
+// own launches (the device counter saw every one, with its parameters intact); this checks
+// that every ratio it reports is a finite positive figure inside its own 95% interval.
+#include "gpu_test.hpp"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace gpubench::testing {
+namespace {
+
+const std::vector<std::string> paths{"runtime", "runtime_launchkernel", "runtime_launchkernelex",
+                                     "driver",  "driver_extra",         "driver_launchkernelex",
+                                     "graph"};
+
+void expect_ratio(const BenchmarkOutcome& outcome, const std::string& key, bool has_verdict) {
+  const auto& c = outcome.counters;
+  ASSERT_TRUE(c.contains(key) && c.contains(key + "_lo") && c.contains(key + "_hi"))
+      << outcome.name << ": " << key;
+  const double ratio = c.at(key);
+  const double lo = c.at(key + "_lo");
+  const double hi = c.at(key + "_hi");
+  EXPECT_TRUE(std::isfinite(lo) && std::isfinite(hi)) << outcome.name << ": " << key;
+  EXPECT_GT(lo, 0.0) << outcome.name << ": " << key;
+  EXPECT_LE(lo, ratio) << outcome.name << ": " << key;
+  EXPECT_LE(ratio, hi) << outcome.name << ": " << key;
+  if (has_verdict) {
+    ASSERT_TRUE(c.contains(key + "_resolved")) << outcome.name << ": " << key;
+    const double resolved = c.at(key + "_resolved");
+    EXPECT_TRUE(resolved == 0.0 || resolved == 1.0) << outcome.name << ": " << key;
+  }
+}
+
+TEST(PairedLaunch, EveryPayloadReportsEachPathsRatiosInsideTheirIntervals) {
+  GPUBENCH_REQUIRE_GPU();
+  const std::vector<BenchmarkOutcome> outcomes = run_benchmarks("^launch/paired/submit/");
+  // One per payload: 0, 8, 256, 4096 and 32764 bytes.
+  expect_all_verified(outcomes, 5, "launches");
+  for (const BenchmarkOutcome& outcome : outcomes) {
+    if (outcome.failed) {
+      continue;
+    }
+    const bool at_zero =
+        outcome.name.find("/params:0/") != std::string::npos || outcome.name.ends_with("/params:0");
+    // At least one timed batch of 128 rounds.
+    EXPECT_GE(outcome.counters.at("rounds"), 128.0) << outcome.name;
+    const double slots = at_zero ? 8.0 : 15.0;
+    EXPECT_EQ(outcome.counters.at("launches"), outcome.counters.at("launches_per_batch") * slots *
+                                                   (outcome.counters.at("rounds") + 1.0))
+        << outcome.name;
+    expect_ratio(outcome, "same_path_vs_runtime", false);
+    for (const std::string& path : paths) {
+      ASSERT_TRUE(outcome.counters.contains(path + "_us")) << outcome.name << ": " << path;
+      EXPECT_GT(outcome.counters.at(path + "_us"), 0.0) << outcome.name << ": " << path;
+      for (const std::string reference : {"runtime", "driver"}) {
+        if (path != reference) {
+          expect_ratio(outcome, path + "_vs_" + reference, true);
+        }
+      }
+      if (path != "graph") {
+        expect_ratio(outcome, "graph_vs_" + path, true);
+      }
+      if (at_zero) {
+        EXPECT_FALSE(outcome.counters.contains(path + "_vs_params0")) << outcome.name;
+      } else {
+        expect_ratio(outcome, path + "_vs_params0", true);
+      }
+    }
+  }
+}
+
+} // namespace
+} // namespace gpubench::testing
