@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <numeric>
+#include <optional>
 #include <ostream>
 #include <regex>
 #include <sstream>
@@ -276,9 +277,10 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
   // From here on a signal stops the run at the next check, which writes what was completed.
   bench::install_interrupt_handlers();
   bench::open_sessions(session_devices);
-  bench::RunHealth health(devices);
+  // Holds NVML event sets of the sessions' NVML: it must go before the sessions close.
+  std::optional<bench::RunHealth> health(std::in_place, devices);
   bench::add_gpu_context(devices);
-  for (const auto& [key, value] : health.before()) {
+  for (const auto& [key, value] : health->before()) {
     benchmark::AddCustomContext(key, value);
   }
   static_cast<void>(std::fputs(bench::console_header(devices).c_str(), stderr));
@@ -300,7 +302,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
   const auto close_file = [&](const std::string& status) {
     file->set_context("run_status", status);
     file->set_context("gpu_state_after", bench::gpu_state());
-    for (const auto& [key, value] : health.after()) {
+    for (const auto& [key, value] : health->after()) {
       file->set_context(key, value);
     }
     file->close();
@@ -323,6 +325,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
   if (file) {
     close_file("complete");
   }
+  health.reset();
   bench::close_sessions();
   benchmark::Shutdown();
   check_stdout();
