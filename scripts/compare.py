@@ -36,6 +36,7 @@ from pathlib import Path
 from gpubench_json import (REAL_TIME_US, Benchmark, GpubenchJsonError, Metric,
                            OneLineArgumentParser, Result, load, open_unit_interval,
                            positive_finite, script_error, write_stdout)
+from launch_ratios import agreements, format_agreements, ratio_rows
 from text_table import render
 
 SCRIPT = "compare.py"
@@ -416,6 +417,21 @@ def tables_section(comparison: Comparison, markdown: bool, only_changed: bool) -
     return blocks
 
 
+def paired_section(comparison: Comparison, markdown: bool) -> list[str]:
+    """The launch paths' paired ratios (launch/paired/) of both runs, each with its 95%
+    interval, and whether the two runs agree (their intervals overlap)."""
+    compared = {r.name for r in comparison.rows}
+    pairs = [p for p in agreements(ratio_rows(comparison.base), ratio_rows(comparison.cont))
+             if p.first.benchmark in compared]
+    if not pairs:
+        return []
+    agreeing = sum(p.overlap for p in pairs)
+    return [heading("Launch paths against each other (launch/paired/)", markdown, 3),
+            f"{agreeing} of {len(pairs)} paired ratios agree between BASE and NEW (their 95% "
+            "intervals overlap); a ratio below 1 is the cheaper path.",
+            format_agreements(pairs, markdown, labels=("BASE", "NEW"))]
+
+
 def notes_section(comparison: Comparison) -> list[str]:
     c, notes = comparison, []
     for label, result in (("BASE", c.base), ("NEW", c.cont)):
@@ -461,7 +477,8 @@ def render_comparison(comparison: Comparison, markdown: bool = False,
     (where a CI log's tail shows it)."""
     blocks = [*header_section(comparison, markdown), *context_section(comparison, markdown),
               *summary_section(comparison, markdown), *only_in_one_section(comparison, markdown),
-              *tables_section(comparison, markdown, only_changed), *notes_section(comparison),
+              *tables_section(comparison, markdown, only_changed),
+              *paired_section(comparison, markdown), *notes_section(comparison),
               verdict_line(comparison)]
     return "\n\n".join(blocks) + "\n"
 

@@ -131,8 +131,9 @@ def agreements(first: Sequence[RatioRow], second: Sequence[RatioRow]) -> list[Ag
             if (r.benchmark, r.path, r.reference) in by_key]
 
 
-def format_agreements(pairs: Sequence[Agreement], markdown: bool = False) -> str:
-    return render(["benchmark", "path", "vs", "first", "second", "intervals overlap"],
+def format_agreements(pairs: Sequence[Agreement], markdown: bool = False,
+                      labels: tuple[str, str] = ("first", "second")) -> str:
+    return render(["benchmark", "path", "vs", *labels, "intervals overlap"],
                   [[p.first.benchmark, p.first.path, p.first.reference,
                     f"{p.first.ratio:.3f} ({_interval(p.first)})",
                     f"{p.second.ratio:.3f} ({_interval(p.second)})",

@@ -28,7 +28,8 @@ from matplotlib.patches import Patch
 
 from compare import (Comparison, add_comparison_options, compare, context_section,
                      family_tables, header_section, load_pair, notes_section,
-                     only_in_one_section, rules_from, summary_section, verdict_line)
+                     only_in_one_section, paired_section, rules_from, summary_section,
+                     verdict_line)
 from gpubench_json import (GBPS, LAUNCH_US, GpubenchJsonError, Metric, OneLineArgumentParser,
                            Result, script_error, write_stdout)
 from plot import colour_map, sweeps
@@ -207,7 +208,8 @@ def report_markdown(comparison: Comparison, figures: list[Path], only_changed: b
         # Folded: a suite is hundreds of rows; the summary above is what is read first.
         body = table if table is not None else "No benchmark changed."
         blocks.append(f"<details><summary>{title}</summary>\n\n{body}\n\n</details>")
-    blocks += [*notes_section(comparison), verdict_line(comparison)]
+    blocks += [*paired_section(comparison, True), *notes_section(comparison),
+               verdict_line(comparison)]
     return "\n\n".join(blocks) + "\n"
 
 

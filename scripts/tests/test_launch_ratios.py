@@ -166,3 +166,16 @@ def test_stdout_that_cannot_be_written(result_file: Path) -> None:
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr == "launch_ratios.py: stdout: No space left on device\n"
+
+
+def test_compare_shows_both_runs_ratios_and_whether_they_agree(tmp_path: Path,
+                                                               run_script: RunScript) -> None:
+    moved = dict(RATIOS)
+    moved[("driver", "runtime")] = (0.80, 0.79, 0.81, True)  # clear of BASE's 0.88-0.92
+    base = write(tmp_path / "base.json", paired_entries(0, RATIOS))
+    new = write(tmp_path / "new.json", paired_entries(0, moved))
+    done = run_script("compare.py", str(base), str(new))
+    assert done.returncode == 0, done.stderr
+    assert f"{len(RATIOS)} of {len(RATIOS) + 1} paired ratios agree" in done.stdout
+    line = next(l for l in done.stdout.splitlines() if "driver" in l and "0.800" in l)
+    assert "0.900 (0.880–0.920)" in line and line.rstrip().endswith("NO")
