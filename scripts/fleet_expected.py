@@ -55,8 +55,7 @@ def accounted(gpus: list[Gpu], records: list[RunRecord]) -> list[tuple[str | Non
     for gpu in gpus:
         seen[(gpu.host, gpu.uuid)] = (gpu.host, gpu.uuid)
     for record in records:
-        key: object = (record.host, record.uuid) if record.uuid else id(record)
-        seen.setdefault(key, (record.host, record.uuid))
+        seen.setdefault(record.key, (record.host, record.uuid))
     return list(seen.values())
 
 
