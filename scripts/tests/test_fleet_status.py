@@ -101,9 +101,11 @@ def test_a_damaged_record_is_listed_and_the_rest_judged(tmp_path: Path,
     fleet = fb.build_fleet(16, 0)
     fb.write_fleet(fleet, tmp_path)
     fb.write_done(fleet, tmp_path)
-    (tmp_path / f"{fb.file_name(fleet[3])}.status").write_text(text)
-    code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
+    record = tmp_path / f"{fb.file_name(fleet[3])}.status"
+    record.write_text(text)
+    code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1
+    assert len(err.splitlines()) == 1 and err.startswith(f"fleet.py: skipped {record}: ")
     rows = records(out)
     assert list(rows) == ["node03"] and rows["node03"][:3] == ["damaged", "node03",
                                                                fb.uuid_of(3)]
