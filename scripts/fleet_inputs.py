@@ -73,9 +73,10 @@ class RunRecord:
 
     @property
     def key(self) -> object:
-        """What makes two records one run: its GPU, else its files' name, else nothing."""
+        """What makes two records one run: its GPU's UUID (the host a result's context names may
+        differ from the node a record names), else its files' name, else nothing."""
         if self.uuid:
-            return (self.host, self.uuid)
+            return ("uuid", self.uuid)
         return ("name", self.name) if self.name else id(self)
 
 
@@ -311,13 +312,13 @@ def read_inputs(paths: Iterable[str]) -> Found:
 def results_of_done(found: Found) -> list[RunRecord]:
     """The records less those saying `done` whose result was read (or found damaged): a `done`
     without one is a `missing` result."""
-    read = {(gpu.host, gpu.uuid) for gpu in found.gpus} | {gpu.source for gpu in found.gpus}
+    read = {gpu.uuid for gpu in found.gpus} | {gpu.source for gpu in found.gpus}
     others = {record.key for record in found.records if record.status != "done"}
     records = []
     for record in found.records:
         if record.status != "done":
             records.append(record)
-        elif not ((record.host, record.uuid) in read or f"{record.name}.json" in read
+        elif not (record.uuid in read or f"{record.name}.json" in read
                   or record.key in others):
             records.append(RunRecord("missing", record.host, record.uuid,
                                      f"no result: {record.detail}", record.source,

@@ -2,6 +2,8 @@
 `<name>.status` files beside the results and .err files, and record lines in a pod log."""
 
 import json
+import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -177,3 +179,51 @@ def test_the_peer_directory_is_named_not_read(tmp_path: Path,
     assert row[:3] == ["failed", "node06", fb.uuid_of(6)]
     assert "a run over 2 GPUs" in " ".join(row)
     assert "4 GPU result(s), 1 group(s)" in out
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_pod(tmp_path: Path, **env: str) -> Path:
+    """deploy/container/gpubench-pod with tests/cluster/standin's gpubench and nvidia-smi on
+    three GPUs of node1, GPU-b2 failing: its log, its files in tmp_path/results."""
+    standin = REPO / "tests" / "cluster" / "standin"
+    pod_env = dict(os.environ, PATH=f"{standin}:{os.environ['PATH']}",
+                   STANDIN_GPUS="GPU-a1,GPU-b2,GPU-c3", STANDIN_BEHAVIOUR="GPU-b2=fail",
+                   NODE_NAME="node1", POD_NAME="gpubench-0-x", JOB_NAME="gpubench",
+                   GPUBENCH_RESULTS=str(tmp_path / "results"), **env)
+    log = tmp_path / "pod.jsonl"
+    with log.open("w") as out:
+        done = subprocess.run([REPO / "deploy" / "container" / "gpubench-pod"], env=pod_env,
+                              stdout=out, stderr=subprocess.STDOUT, timeout=120, check=False)
+    assert done.returncode == 1, log.read_text()
+    return log
+
+
+def test_what_gpubench_pod_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The real entry point's log and files (the stand-in's JSON names host `vm`, the records
+    node1: one GPU, one row): the failed GPU alone, from either."""
+    log = run_pod(tmp_path)
+    for source in (log, tmp_path / "results"):
+        code, out, err = run(capsys, source, "--no-limits", "--fail-on-outlier")
+        assert (code, err) == (1, ""), out
+        rows = records(out)
+        assert list(rows) == ["node1"] and rows["node1"][:3] == ["failed", "node1", "GPU-b2"]
+        assert "verification failed" in " ".join(rows["node1"])
+        assert "3 GPU result(s)" in out
+
+
+def test_gpubench_pod_json_over_the_log_limit(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """No JSON in the log: each GPU done is a missing result naming its file; the results
+    directory holds them all."""
+    log = run_pod(tmp_path, GPUBENCH_POD_LOG_LIMIT="100")
+    code, out, _ = run(capsys, log, "--no-limits")
+    runs = section(out, "Runs that did not finish")
+    for uuid, status in (("GPU-a1", "missing"), ("GPU-b2", "failed"), ("GPU-c3", "missing")):
+        row = [line for line in runs.splitlines() if f" {uuid} " in line]
+        assert len(row) == 1 and row[0].split()[0] == status, runs
+        if status == "missing":
+            assert f"in {tmp_path / 'results'}/node1_{uuid}.json" in row[0]
+    code, out, _ = run(capsys, tmp_path / "results", "--no-limits")
+    assert "3 GPU result(s)" in out and records(out)["node1"][:3] == ["failed", "node1", "GPU-b2"]
