@@ -327,18 +327,24 @@ def results_of_done(found: Found) -> list[RunRecord]:
 
 
 def merge_records(records: list[RunRecord]) -> list[RunRecord]:
-    """One record per run: an interrupted result, the run's .err and its status record (same
-    UUID, or the same file name) are one run, under the worst of their statuses."""
+    """One record per run, under the worst of their statuses: first the files of one name
+    (`<name>.status` and `<name>.err`, whatever their name says), then those of one GPU (an
+    interrupted result, its .err and its record; a pod log's exit and record lines)."""
+    same_files = merge_by(records, lambda r: ("name", r.name) if r.name else id(r))
+    return merge_by(same_files, lambda r: r.key)
+
+
+def merge_by(records: list[RunRecord], key: Callable[[RunRecord], object]) -> list[RunRecord]:
     merged: dict[object, RunRecord] = {}
     for record in records:
-        if record.key not in merged:
-            merged[record.key] = record
+        if key(record) not in merged:
+            merged[key(record)] = record
             continue
-        earlier = merged[record.key]
+        earlier = merged[key(record)]
         worse = min(earlier.status, record.status, key=STATUSES.index)
-        merged[record.key] = RunRecord(worse, earlier.host or record.host,
-                                       earlier.uuid or record.uuid,
-                                       f"{earlier.detail}; {record.detail}",
-                                       f"{earlier.source}, {record.source}",
-                                       name=earlier.name or record.name)
+        merged[key(record)] = RunRecord(worse, earlier.host or record.host,
+                                        earlier.uuid or record.uuid,
+                                        f"{earlier.detail}; {record.detail}",
+                                        f"{earlier.source}, {record.source}",
+                                        name=earlier.name or record.name)
     return list(merged.values())

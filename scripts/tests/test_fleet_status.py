@@ -169,6 +169,8 @@ def test_the_peer_directory_is_named_not_read(tmp_path: Path,
     fb.write_fleet(peers, tmp_path / "peer")
     fb.write_status(tmp_path / "peer", "node06", "failed", 1,
                     f"{fb.uuid_of(6)},{fb.uuid_of(7)}")
+    fb.write_err(tmp_path / "peer", "node06", "gpubench: peer/ce/read/0to1/4: verification failed",
+                 1)
     code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 0, out
     assert f"Not read: {tmp_path / 'peer'} (per-node peer runs" in out
@@ -178,6 +180,7 @@ def test_the_peer_directory_is_named_not_read(tmp_path: Path,
     row = records(out)["node06"]
     assert row[:3] == ["failed", "node06", fb.uuid_of(6)]
     assert "a run over 2 GPUs" in " ".join(row)
+    assert "verification failed (exit status 1)" in " ".join(row)  # its .err, the same row
     assert "4 GPU result(s), 1 group(s)" in out
 
 
