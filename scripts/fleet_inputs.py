@@ -63,7 +63,7 @@ class Gpu:
 @dataclass(frozen=True)
 class RunRecord:
     """A run that did not end well (a status of STATUSES), or a GPU expected but not found."""
-    status: str
+    status: str  # "done" only in a status record read_inputs has not matched with its result
     host: str | None
     uuid: str | None  # None where the run left no UUID (gpubench found no GPU, or was killed)
     detail: str
