@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 import fleet_builder as fb
-from fleet import main
-from test_fleet import rows_with, run, section
+from test_fleet import run, section
 
 NOT_STARTED = "gpubench.sbatch: not started: the job stopped before this GPU's turn"
 
