@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Which GPUs of a fleet need attention: runs lost, health flags, figures below floor or group.
 
-Reads the gpubench results of a fleet (deploy/slurm: one JSON per GPU and an .err per failed
-run; deploy/k8s: pod logs, one JSON document per line) from directories or files, and reports,
-each GPU named by host and UUID, worst first:
+Reads the gpubench results of a fleet (deploy/slurm: per GPU a .status record, its JSON and,
+for a GPU not done, an .err; deploy/k8s: pod logs, record lines and one JSON document per line)
+from directories or files, and reports, each GPU named by host and UUID, worst first:
 
-- runs that did not finish (failed, killed, interrupted, a damaged file) and, with --expect or
-  --expect-hosts, GPUs that left nothing (fleet_inputs, fleet_expected);
+- runs that did not finish (failed, killed, interrupted or never started, a damaged file, a
+  record saying done without its result) and, with --expect or --expect-hosts, GPUs that left
+  nothing (fleet_inputs, fleet_status, fleet_expected);
 - health flags from NVML's records before and after the run (fleet_health);
 - figures below their GPU model's floor in a limits file, whatever the size of the GPU's group
   (fleet_limits; results/limits/ by default);
@@ -47,7 +48,8 @@ class OneLineParser(argparse.ArgumentParser):
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = OneLineParser(description=__doc__.splitlines()[0])
     parser.add_argument("inputs", nargs="+", metavar="DIR_OR_FILE",
-                        help="result directories (*.json, *.jsonl, *.log, *.err) or files")
+                        help="result directories (*.json, *.status, *.err, *.jsonl, *.log) "
+                             "or files")
     parser.add_argument("--expect", type=int, metavar="N",
                         help="GPUs the fleet has: those that left nothing are listed as missing")
     parser.add_argument("--expect-hosts", type=Path, metavar="FILE",
@@ -133,7 +135,8 @@ def findings_of(args: argparse.Namespace) -> Findings:
             print(one_line(f"fleet.py: skipped {record.source}: {record.detail}"),
                   file=sys.stderr)
     if not found.gpus and not found.records:
-        raise FleetInputError("no gpubench result, .err or pod log in " + " ".join(args.inputs))
+        raise FleetInputError("no gpubench result, .status, .err or pod log in "
+                              + " ".join(args.inputs))
     check_unique(found.gpus)
     limit_files = [] if args.no_limits else (args.limits or default_limit_files())
     limits = [load_limits(path) for path in limit_files]
@@ -152,6 +155,7 @@ def findings_of(args: argparse.Namespace) -> Findings:
         limit_files=[str(path) for path in limit_files],
         models_without_limits=models_without_limits(found.gpus, limits),
         unexpected_hosts=unexpected_hosts(expected, found.gpus),
+        skipped=found.skipped,
     )
 
 

@@ -53,10 +53,9 @@ def accounted(gpus: list[Gpu], records: list[RunRecord]) -> list[tuple[str | Non
     """(host, uuid) of every GPU the fleet's files account for, each once."""
     seen: dict[object, tuple[str | None, str | None]] = {}
     for gpu in gpus:
-        seen[(gpu.host, gpu.uuid)] = (gpu.host, gpu.uuid)
+        seen[("uuid", gpu.uuid)] = (gpu.host, gpu.uuid)
     for record in records:
-        key: object = (record.host, record.uuid) if record.uuid else id(record)
-        seen.setdefault(key, (record.host, record.uuid))
+        seen.setdefault(record.key, (record.host, record.uuid))
     return list(seen.values())
 
 

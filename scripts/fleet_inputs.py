@@ -1,11 +1,15 @@
 """What the runs of a fleet left behind: each GPU's results, and each run that did not end well.
 
-deploy/slurm writes, per GPU, `<host>_<uuid>.json` and, for a run that exited non-zero,
-`<name>.err` (gpubench's stderr, then `exit status N`; `<name>` is the JSON's, or
-`<host>_task<P>` / `<host>_device<D>` where gpubench wrote none). deploy/container/gpubench-pod
-writes a pod log: one JSON document per line and, for a run that exited non-zero, its stderr and
-`gpubench-pod: <node> device D: exit status N`. Each kind of file has one reader in READERS; a
+deploy/slurm writes, per GPU, files sharing one `<name>` (`<host>_<uuid>`, or `<host>_task<P>` /
+`<host>_device<D>` where no UUID is known): `<name>.status` (its record, fleet_status),
+`<name>.json` (gpubench's) and, for every GPU not done, `<name>.err` (gpubench's stderr, then
+`exit status N` once it exited; no exit line where the run never returned; one line
+`gpubench.sbatch: not started: ...` for a GPU the job never reached). deploy/container/gpubench-pod
+writes the same files and a pod log: per GPU its record lines (`gpubench-pod: status=...`, the
+last one per GPU wins), one JSON document per line and, for a run that did not exit 0, its stderr
+and `gpubench-pod: <node> <uuid>: exit status N`. Each kind of file has one reader in READERS; a
 file or line that cannot be read is a `damaged` record, named and skipped, and the rest is read.
+A record saying `done` needs the GPU's result: without one it is a `missing` result.
 """
 
 import re
@@ -13,13 +17,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from fleet_status import StatusError, describe, parse_record, uuids_of
 from gpubench_json import Benchmark, GpubenchJsonError, Result, load, loads
 
 # The statuses of a run that did not end well, worst first: how the report orders them.
 STATUSES = ("missing", "killed", "failed", "damaged", "interrupted")
 _SIGNALLED = {137: "killed", 130: "interrupted", 143: "interrupted"}  # 128 + SIGKILL, INT, TERM
-_POD_STATUS = re.compile(r"^gpubench-pod: (.*): exit status (\d+)$")
-_POD_DEVICE = re.compile(r"^(.*) device (\d+)$")
+_POD_EXIT = re.compile(r"^gpubench-pod: (.*): exit status (\d+)$")
+_POD_RECORD = "gpubench-pod: status="
+_POD_OVER_LIMIT = re.compile(r"^gpubench-pod: (.*): a JSON of \d+ bytes is over the log limit")
+# What an exit line names: `<node> <uuid>`, `<node> device0` (no GPU found), or, in logs of an
+# earlier gpubench-pod, `<node> device D` (D: the GPU's ordinal).
+_POD_GPU = re.compile(r"^(?P<host>.*) (?:(?P<uuid>(?:GPU|MIG)-\S+)|device ?(?P<ordinal>\d+))$")
+_NOT_STARTED = "gpubench.sbatch: not started"
 # deploy/slurm's file names: <host>_<uuid>[_task<P>], <host>_task<P>, <host>_device<D>.
 _NAMED_BY_UUID = re.compile(r"^(?P<host>.+?)_(?P<uuid>(?:GPU|MIG)-[0-9A-Za-z-]+)(?:_task\d+)?$")
 _NAMED_BY_TASK = re.compile(r"^(?P<host>.+)_(?:task|device)\d+$")
@@ -53,22 +63,33 @@ class Gpu:
 @dataclass(frozen=True)
 class RunRecord:
     """A run that did not end well (a status of STATUSES), or a GPU expected but not found."""
-    status: str
+    status: str  # "done" only in a status record read_inputs has not matched with its result
     host: str | None
     uuid: str | None  # None where the run left no UUID (gpubench found no GPU, or was killed)
     detail: str
     source: str
     count: int = 1  # GPUs it stands for: a host expected with 8 GPUs and none found is one record
+    name: str | None = None  # the run's files less their suffix: joins a UUID-less run's files
+
+    @property
+    def key(self) -> object:
+        """What makes two records one run: its GPU's UUID (the host a result's context names may
+        differ from the node a record names), else its files' name, else nothing."""
+        if self.uuid:
+            return ("uuid", self.uuid)
+        return ("name", self.name) if self.name else id(self)
 
 
 @dataclass
 class Found:
     gpus: list[Gpu] = field(default_factory=list)
     records: list[RunRecord] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # peer/ directories, not read
 
     def add(self, other: "Found") -> None:
         self.gpus += other.gpus
         self.records += other.records
+        self.skipped += other.skipped
 
 
 def host_of(context: dict) -> str:
@@ -152,24 +173,57 @@ def read_text(path: Path) -> str:
 
 
 def read_err(path: Path) -> Found:
-    """deploy/slurm's record of a run that exited non-zero."""
+    """The stderr of a GPU's run that did not end well: with an exit status line, the run
+    exited; without one it never returned (killed), or never started (its one line says so)."""
     lines = [line for line in read_text(path).splitlines() if line.strip()]
     status = None
     if lines and lines[-1].startswith(_ERR_STATUS) and lines[-1][len(_ERR_STATUS):].isdigit():
         status = int(lines.pop()[len(_ERR_STATUS):])
     message = lines[0].strip() if lines else "(no message)"
     host, uuid = named_gpu(path.stem)
-    shown = "exit status " + (str(status) if status is not None else "unknown")
-    return Found(records=[RunRecord(status_of_exit(status), host, uuid, f"{message} ({shown})",
-                                    str(path))])
+    if status is not None:
+        verdict, shown = status_of_exit(status), f"exit status {status}"
+    elif message.startswith(_NOT_STARTED):
+        verdict, shown = "interrupted", "never started"
+    else:
+        verdict, shown = "killed", "no exit status: never returned"
+    return Found(records=[RunRecord(verdict, host, uuid, f"{message} ({shown})", str(path),
+                                    name=str(path.with_suffix("")))])
+
+
+def status_record(fields: dict[str, str], source: str, name: str, host: str | None,
+                  uuid: str | None) -> RunRecord:
+    """The run a status record describes; `done` stands until fleet_inputs finds its result."""
+    uuids = uuids_of(fields)
+    node = fields.get("node") or host
+    detail = describe(fields)
+    if len(uuids) > 1:
+        detail = f"a run over {len(uuids)} GPUs ({', '.join(uuids)}): {detail}"
+    return RunRecord(fields["status"], node, uuids[0] if uuids else uuid, detail, source,
+                     name=name)
+
+
+def read_status(path: Path) -> Found:
+    """A `<name>.status` record."""
+    host, uuid = named_gpu(path.stem)
+    try:
+        fields = parse_record(read_text(path).splitlines())
+    except StatusError as error:
+        return Found(records=[RunRecord("damaged", host, uuid, f"not a status record: {error}",
+                                        str(path), name=str(path.with_suffix("")))])
+    return Found(records=[status_record(fields, str(path), str(path.with_suffix("")), host,
+                                        uuid)])
 
 
 def read_pod_log(path: Path) -> Found:
-    """A pod log of deploy/container/gpubench-pod. A status line names the node and device; the
-    JSON line of the same node and device ordinal, if any, gives its UUID."""
+    """A pod log of deploy/container/gpubench-pod. Its record lines are read as `.status` files,
+    the last one per GPU standing; an exit line names the node and GPU (or, in older logs, the
+    device ordinal, whose UUID the JSON line of the same node and ordinal gives)."""
     found = Found()
     message = ""
     uuids: dict[tuple[str, str], str] = {}  # (host, gpu ordinal): uuid
+    records: dict[tuple[str, str], RunRecord] = {}  # (node, uuid): its last record line
+    over_limit: dict[tuple[str, str], str] = {}  # (node, uuid): where its JSON is instead
     for number, line in enumerate(read_text(path).splitlines(), start=1):
         where = f"{path}:{number}"
         if line.startswith("{"):
@@ -181,58 +235,116 @@ def read_pod_log(path: Path) -> Found:
             for gpu in more.gpus:
                 uuids[(gpu.host, str(gpu.context.get("gpu_ordinal", "")))] = gpu.uuid
             found.add(more)
-        elif status := _POD_STATUS.match(line):
-            device = _POD_DEVICE.match(status[1])
-            host = device[1] if device else status[1]
-            uuid = uuids.get((host, device[2])) if device else None
+        elif line.startswith(_POD_RECORD):
+            try:
+                fields = parse_record(line.removeprefix("gpubench-pod: ").split())
+            except StatusError as error:
+                found.records.append(RunRecord("damaged", None, None,
+                                               f"not a status record: {error}", where))
+                continue
+            node, gpu = fields.get("node", ""), fields.get("gpu_uuid", "")
+            records[(node, gpu)] = status_record(fields, where, f"{path}:{node}_{gpu}", node,
+                                                 None)
+        elif exit_line := _POD_EXIT.match(line):
+            host, uuid = pod_gpu(exit_line[1], uuids)
             found.records.append(RunRecord(
-                status_of_exit(int(status[2])), host, uuid,
-                f"{message or '(no message)'} (exit status {status[2]})", f"{where} ({status[1]})"))
+                status_of_exit(int(exit_line[2])), host, uuid,
+                f"{message or '(no message)'} (exit status {exit_line[2]})",
+                f"{where} ({exit_line[1]})", name=f"{path}:{host}_{uuid or ''}"))
             message = ""
+        elif limit := _POD_OVER_LIMIT.match(line):
+            host, uuid = pod_gpu(limit[1], uuids)
+            over_limit[(host, uuid or "")] = line.removeprefix("gpubench-pod: ")
         elif line.strip() and not message:
             message = line.strip()
+    for (node, gpu), record in records.items():
+        if record.status == "done" and (node, gpu) in over_limit:
+            record = RunRecord("done", record.host, record.uuid,
+                               f"{record.detail}; {over_limit[(node, gpu)]}", record.source,
+                               name=record.name)
+        found.records.append(record)
     return found
 
 
-# One reader per kind of file a scheduler leaves: how a new kind (a per-GPU status record) is read.
+def pod_gpu(named: str, uuids: dict[tuple[str, str], str]) -> tuple[str, str | None]:
+    """The host and UUID an exit line's `<node> <uuid>` (or `<node> device D`) names."""
+    match = _POD_GPU.match(named)
+    if not match:
+        return named, None
+    if match["uuid"]:
+        return match["host"], match["uuid"]
+    return match["host"], uuids.get((match["host"], match["ordinal"]))
+
+
+# One reader per kind of file a scheduler leaves.
 READERS: dict[str, Callable[[Path], Found]] = {
     ".json": read_result_file,
     ".jsonl": read_pod_log,
     ".log": read_pod_log,  # a pod log collected under another name
     ".err": read_err,
+    ".status": read_status,
 }
+# deploy/slurm's subdirectory of per-node peer runs: one result over several GPUs, not a GPU's.
+PEER_DIRECTORY = "peer"
 
 
 def read_inputs(paths: Iterable[str]) -> Found:
-    """Every file READERS knows in the directories given (not their subdirectories), and the
-    files given by name."""
+    """Every file READERS knows in the directories given (not their subdirectories: a `peer/`
+    one is listed in skipped), and the files given by name."""
     found = Found()
     for name in paths:
         path = Path(name)
         if path.is_dir():
             files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in READERS)
+            peer = path / PEER_DIRECTORY
+            if peer.is_dir() and any(p.suffix in READERS for p in peer.iterdir()):
+                found.skipped.append(str(peer))
         elif path.is_file():
             files = [path]
         else:
             raise FleetInputError(f"{path}: no such file or directory")
         for file in files:
             found.add(READERS.get(file.suffix, read_result_file)(file))
-    found.records = merge_records(found.records)
+    found.records = merge_records(results_of_done(found))
     return found
 
 
+def results_of_done(found: Found) -> list[RunRecord]:
+    """The records less those saying `done` whose result was read (or found damaged): a `done`
+    without one is a `missing` result."""
+    read = {gpu.uuid for gpu in found.gpus} | {gpu.source for gpu in found.gpus}
+    others = {record.key for record in found.records if record.status != "done"}
+    records = []
+    for record in found.records:
+        if record.status != "done":
+            records.append(record)
+        elif not (record.uuid in read or f"{record.name}.json" in read
+                  or record.key in others):
+            records.append(RunRecord("missing", record.host, record.uuid,
+                                     f"no result: {record.detail}", record.source,
+                                     name=record.name))
+    return records
+
+
 def merge_records(records: list[RunRecord]) -> list[RunRecord]:
-    """One record per GPU: an interrupted result and the .err of the same run (same UUID) are one
-    run, under the worse of their statuses."""
+    """One record per run, under the worst of their statuses: first the files of one name
+    (`<name>.status` and `<name>.err`, whatever their name says), then those of one GPU (an
+    interrupted result, its .err and its record; a pod log's exit and record lines)."""
+    same_files = merge_by(records, lambda r: ("name", r.name) if r.name else id(r))
+    return merge_by(same_files, lambda r: r.key)
+
+
+def merge_by(records: list[RunRecord], key: Callable[[RunRecord], object]) -> list[RunRecord]:
     merged: dict[object, RunRecord] = {}
     for record in records:
-        key: object = (record.host, record.uuid) if record.uuid else id(record)
-        if key not in merged:
-            merged[key] = record
+        if key(record) not in merged:
+            merged[key(record)] = record
             continue
-        earlier = merged[key]
+        earlier = merged[key(record)]
         worse = min(earlier.status, record.status, key=STATUSES.index)
-        merged[key] = RunRecord(worse, record.host, record.uuid,
-                                f"{earlier.detail}; {record.detail}",
-                                f"{earlier.source}, {record.source}")
+        merged[key(record)] = RunRecord(worse, earlier.host or record.host,
+                                        earlier.uuid or record.uuid,
+                                        f"{earlier.detail}; {record.detail}",
+                                        f"{earlier.source}, {record.source}",
+                                        name=earlier.name or record.name)
     return list(merged.values())

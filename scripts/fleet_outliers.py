@@ -5,10 +5,11 @@ compared only with its like. Per benchmark of a group of --min-gpus or more, eac
 its figure over the group median (the inverse for times) and its loss is 1 - speed. The
 benchmark's noise is the larger of the group's robust spread (1.4826 x the median absolute
 deviation of the speeds, a standard deviation for normal noise) and, where the results hold
-gpubench's `noise_pct` (the spread of the run's timed batches), its median over the group. A
-benchmark flags a GPU whose loss is over max(margin, k x noise): device-timed figures with --k
-and --margin, host-timed ones (launches, copies timed on the host clock, pageable and host-to-host
-copies: they move with the host) with the wider --host-k and --host-margin.
+gpubench's `noise_pct`, its median over the group. noise_pct is 100 x 1.4826 x the median
+absolute deviation of the run's batch times over their median: the same robust spread, of one
+batch, relative, so a fraction of a speed as much as of a time. A benchmark flags a GPU whose
+loss is over max(margin, k x noise): device-timed figures with --k and --margin, host-paced ones
+with the wider --host-k and --host-margin (is_host_timed).
 
 A GPU is flagged on a sweep (a benchmark name less its size or payload) when --corroborate of the
 sweep's benchmarks flag it (all of them where a device-timed sweep has fewer): a fault slows a
@@ -27,9 +28,12 @@ from gpubench_json import Benchmark, Metric
 
 MAD_TO_SIGMA = 1.4826  # the MAD of a normal distribution is 0.6745 sigma
 _SIZE = re.compile(r"[0-9]+|params:[0-9]+")
+# What moves with the host whatever clock times it: pageable memory is staged by the CPU, and
+# host-to-host copies never reach the GPU. gpubench's `host_timed` is 1 for these; earlier builds
+# wrote 0 for pageable copies timed with GPU events, which host_timed alone would misjudge.
+_HOST_PACED_NAME = re.compile(r"/pageable/|^copy/HtoH/")
 # Files written before gpubench recorded `host_timed`: what its harness times on the host clock
-# (launches, module loads, synchronous copies) and what moves with the host though GPU-timed
-# (pageable memory is staged by the CPU; host-to-host copies never reach the GPU).
+# (launches, module loads, synchronous copies), and what is host-paced.
 _HOST_TIMED_NAME = re.compile(r"^launch/|/sync/|/pageable/|^copy/HtoH/")
 
 GroupKey = tuple[str, str, str, str]  # GPU model, driver, gpubench version, host CPU
@@ -84,10 +88,12 @@ class Group:
 
 
 def is_host_timed(bench: Benchmark) -> bool:
-    """gpubench's `host_timed` counter where the result has it, else what the name says."""
-    if "host_timed" in bench.values:
-        return bench.values["host_timed"] >= 0.5
-    return bool(_HOST_TIMED_NAME.search(bench.name))
+    """Whether a figure moves with the host: gpubench's `host_timed` counter (1 in any
+    repetition) or a host-paced name; in results without the counter, what the name says."""
+    counter = bench.host_timed
+    if counter is None:
+        return bool(_HOST_TIMED_NAME.search(bench.name))
+    return counter or bool(_HOST_PACED_NAME.search(bench.name))
 
 
 def _size_text(size: object) -> str:
@@ -146,9 +152,10 @@ def benchmark_metric(gpus: list[Gpu], name: str) -> Metric:
 
 
 def run_noise(gpus: list[Gpu], name: str) -> float:
-    """The median of gpubench's noise_pct over the GPUs whose result has it, as a fraction."""
-    noise = [g.benchmarks[name].values["noise_pct"] for g in gpus
-             if name in g.benchmarks and "noise_pct" in g.benchmarks[name].values]
+    """The median over the group of gpubench's noise_pct (each GPU's: the median over its
+    repetitions), as a fraction; 0 where no result has it."""
+    noise = [pct for g in gpus if name in g.benchmarks
+             and (pct := g.benchmarks[name].noise_pct) is not None and np.isfinite(pct)]
     return float(np.median(noise)) / 100 if noise else 0.0
 
 

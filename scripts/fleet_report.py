@@ -30,6 +30,7 @@ class Findings:
     limit_files: list[str]
     models_without_limits: list[str]
     unexpected_hosts: list[str]
+    skipped: list[str]  # peer/ directories of per-node peer runs, not read
 
     def attention(self) -> int:
         """GPUs the report asks an operator to act on (a missing host counts its GPUs)."""
@@ -207,6 +208,9 @@ def report(findings: Findings, rule: Rule, markdown: bool) -> str:
     lines = [f"fleet.py: {results} GPU result(s), {len(findings.groups)} group(s). Outliers: "
              f"{rule.describe()}. Below floor: under the limits file's floor on "
              f"{rule.corroborate} sizes of a sweep."]
+    for directory in findings.skipped:
+        lines.append(f"Not read: {directory} (per-node peer runs, each over several GPUs; "
+                     f"`scripts/fleet.py {directory}` compares the nodes' peer runs).")
     lines += records_section(findings.records, markdown)
     lines += health_section(findings, markdown)
     lines += floor_section(findings, markdown)

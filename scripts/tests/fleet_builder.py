@@ -19,7 +19,8 @@ another). What a test plants on top is named by the GPU's host:
 
 writes the example fleet (one slow GPU on a PCIe link trained at x4, four GPUs on another
 driver whose launches are slower, one GPU whose PCIe replays grow during the run, one node
-without a driver) as deploy/slurm does: <host>_<uuid>.json per GPU, <host>_task<P>.err.
+without a driver) as deploy/slurm does: <host>_<uuid>.json and .status per GPU,
+<host>_task<P>.err and .status for the node without a driver.
 """
 
 import argparse
@@ -201,6 +202,23 @@ def write_err(directory: Path, name: str, message: str, status: int) -> Path:
     return path
 
 
+def write_status(directory: Path, name: str, status: str, exit_status: int | str,
+                 uuid: str = "", time: str = "2026-11-29T18:38:09Z", **more: str) -> Path:
+    """A `<name>.status` record as deploy/slurm writes it (docs/cluster.md): its node from the
+    name, job 1, task 0, device 0; `more` adds keys."""
+    fields = dict(status=status, exit=str(exit_status), gpu_uuid=uuid, node=name.split("_")[0],
+                  job="1", task="0", device="0", time=time, **more)
+    path = directory / f"{name}.status"
+    path.write_text("".join(f"{key}={value}\n" for key, value in fields.items()))
+    return path
+
+
+def write_done(fleet: list[Document], directory: Path) -> list[Path]:
+    """A `done` record beside each GPU's result."""
+    return [write_status(directory, file_name(doc), "done", 0, doc["context"]["gpu_uuid"])
+            for doc in fleet]
+
+
 def example_fleet(seed: int = 0) -> list[Document]:
     """16 GPUs: node05 on a x4 link; node12..node15 on driver 575.57.08."""
     fleet = build_fleet(16, seed)
@@ -215,12 +233,15 @@ NO_DRIVER = 'gpubench: no CUDA device: dlopen("libcuda.so.1"): no NVIDIA driver'
 
 def write_example(directory: Path, seed: int = 0) -> list[Path]:
     """example_fleet with health records, node09's PCIe replay counter growing from 3 to 1200
-    during the run, and node16 without a driver (its task's .err, no JSON)."""
+    during the run, and node16 without a driver (its task's .err and record, no JSON): the files
+    deploy/slurm writes, each GPU's record beside its result."""
     fleet = example_fleet(seed)
     for doc in fleet:
         set_health(doc)
     set_health(fleet[9], after={"pcie_replay_count": 1200})
-    return write_fleet(fleet, directory) + [write_err(directory, "node16_task16", NO_DRIVER, 1)]
+    return (write_fleet(fleet, directory) + write_done(fleet, directory)
+            + [write_err(directory, "node16_task16", NO_DRIVER, 1),
+               write_status(directory, "node16_task16", "failed", 1)])
 
 
 def main(argv: list[str] | None = None) -> int:

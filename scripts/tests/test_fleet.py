@@ -229,7 +229,7 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     return {
         "missing": ([str(tmp_path / "nowhere")], "no such file or directory"),
         "same GPU twice": ([str(tmp_path / "twice"), good_dir], "appears twice"),
-        "nothing to read": ([str(tmp_path / "empty")], "no gpubench result, .err or pod log"),
+        "nothing to read": ([str(tmp_path / "empty")], "no gpubench result, .status, .err or pod log"),
         "bad --k": ([good_dir, "--k=nan"], "--k"),
         "bad --host-margin": ([good_dir, "--host-margin=-1"], "--host-margin"),
         "bad --corroborate": ([good_dir, "--corroborate=0"], "--corroborate"),

@@ -1,0 +1,59 @@
+"""The per-GPU status record deploy/slurm and deploy/container/gpubench-pod write (docs/cluster.md).
+
+A `<name>.status` file is UTF-8, one `key=value` a line; a pod log carries the same record on one
+line, `gpubench-pod: status=... exit=... gpu_uuid=... node=...`. Keys: status (done, failed,
+interrupted, killed), exit (a number, or `none` where gpubench never returned or never started),
+gpu_uuid (empty where unknown; comma-separated for a peer run over several GPUs), node, job, task,
+device, time. Unknown keys are ignored: keys may be added.
+"""
+
+import re
+
+RUN_STATUSES = ("done", "failed", "interrupted", "killed")
+_EXIT = re.compile(r"^(none|[0-9]{1,3})$")
+_UUID = re.compile(r"^(?:GPU|MIG)-[0-9A-Za-z/-]+$")
+
+
+class StatusError(ValueError):
+    """A record that is not the documented format; str() is one line."""
+
+
+def parse_record(pairs: list[str]) -> dict[str, str]:
+    """The record's keys from its `key=value` items, checked: status and exit must be there and
+    valid, gpu_uuid valid where given. The last of a key given twice wins."""
+    fields: dict[str, str] = {}
+    for item in pairs:
+        key, equals, value = item.partition("=")
+        if not equals or not key:
+            raise StatusError(f"not key=value: {item[:60]!r}")
+        fields[key] = value
+    status, exit_text = fields.get("status"), fields.get("exit")
+    if status not in RUN_STATUSES:
+        raise StatusError(f"status {status!r} is not one of {', '.join(RUN_STATUSES)}"
+                          if status is not None else "no status key")
+    if exit_text is None or not _EXIT.match(exit_text):
+        raise StatusError(f"exit {exit_text!r} is not a number or 'none'"
+                          if exit_text is not None else "no exit key")
+    for uuid in uuids_of(fields):
+        if not _UUID.match(uuid):
+            raise StatusError(f"gpu_uuid {uuid[:60]!r} is not a GPU-... or MIG-... UUID")
+    return fields
+
+
+def uuids_of(fields: dict[str, str]) -> list[str]:
+    return [u for u in fields.get("gpu_uuid", "").split(",") if u]
+
+
+def describe(fields: dict[str, str]) -> str:
+    """What the record says, in words, for the report."""
+    status, exit_text = fields["status"], fields["exit"]
+    if exit_text != "none":
+        what = f"status {status}, exit status {exit_text}"
+    elif status == "interrupted":
+        what = "status interrupted: never started (the job stopped first)"
+    elif status == "killed":
+        what = "status killed: the run never returned (its task was killed)"
+    else:
+        what = f"status {status}, no exit status"
+    when = f" at {fields['time']}" if fields.get("time") else ""
+    return what + when

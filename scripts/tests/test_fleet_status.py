@@ -1,0 +1,231 @@
+"""fleet.py on the per-GPU status records deploy/slurm and gpubench-pod write (docs/cluster.md):
+`<name>.status` files beside the results and .err files, and record lines in a pod log."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import fleet_builder as fb
+from test_fleet import run, section
+
+NOT_STARTED = "gpubench.sbatch: not started: the job stopped before this GPU's turn"
+
+
+def records(out: str) -> dict[str, list[str]]:
+    """The rows of "Runs that did not finish", by host: [status, host, GPU, ...]."""
+    runs = section(out, "Runs that did not finish")
+    rows = [line.split() for line in runs.splitlines()[3:] if line.strip()]
+    by_host: dict[str, list[str]] = {}
+    for row in rows:
+        assert row[1] not in by_host, f"two rows for {row[1]}: {runs}"
+        by_host[row[1]] = row
+    return by_host
+
+
+def test_a_fleet_of_done_records_needs_no_attention(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    fleet = fb.build_fleet(16, 0)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet, tmp_path)
+    code, out, err = run(capsys, tmp_path, "--expect", 16, "--fail-on-outlier")
+    assert (code, err) == (0, ""), out
+    assert section(out, "Runs that did not finish").splitlines()[1] == "none"
+
+
+def test_every_way_a_run_ends_badly_is_one_row(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """A Slurm job's directory: 12 GPUs done; node12 killed while it ran (its record, its partial
+    JSON and stderr without an exit line); node13 never started; node14 failed with exit 1
+    (its JSON, no benchmark lost); node15's record says done and its JSON is gone; node16 found
+    no GPU (no UUID: record and .err joined by their name)."""
+    fleet = fb.build_fleet(16, 0)
+    fb.interrupt(fleet[12], kept=20)
+    del fleet[12]["context"]["interrupted"]  # SIGKILL: no marker, what completed is there
+    fb.write_fleet(fleet[:13] + fleet[14:15], tmp_path)
+    fb.write_done(fleet[:12], tmp_path)
+    name = [fb.file_name(doc) for doc in fleet]
+    fb.write_status(tmp_path, name[12], "killed", "none", fb.uuid_of(12))
+    (tmp_path / f"{name[12]}.err").write_text("gpubench: verifying copy/HtoD\n")
+    fb.write_status(tmp_path, name[13], "interrupted", "none", fb.uuid_of(13))
+    (tmp_path / f"{name[13]}.err").write_text(NOT_STARTED + "\n")
+    fb.write_status(tmp_path, name[14], "failed", 1, fb.uuid_of(14), future_key="ignored")
+    fb.write_err(tmp_path, name[14], "gpubench: copy/DtoH/pinned: verification failed", 1)
+    fb.write_status(tmp_path, name[15], "done", 0, fb.uuid_of(15))
+    fb.write_status(tmp_path, "node16_task3", "failed", 1)
+    fb.write_err(tmp_path, "node16_task3", fb.NO_DRIVER, 1)
+    code, out, err = run(capsys, tmp_path, "--expect", 17, "--fail-on-outlier")
+    assert (code, err) == (1, ""), out
+    rows = records(out)
+    assert set(rows) == {"node12", "node13", "node14", "node15", "node16"}, out
+    assert rows["node12"][:3] == ["killed", "node12", fb.uuid_of(12)]
+    assert "the run never returned" in " ".join(rows["node12"])
+    assert rows["node13"][:3] == ["interrupted", "node13", fb.uuid_of(13)]
+    assert "never started" in " ".join(rows["node13"])
+    assert rows["node14"][:3] == ["failed", "node14", fb.uuid_of(14)]
+    assert rows["node15"][:3] == ["missing", "node15", fb.uuid_of(15)]
+    assert "no result: status done" in " ".join(rows["node15"])
+    assert rows["node16"][:3] == ["failed", "node16", "?"]
+    assert "node16_task3.err" in " ".join(rows["node16"])
+    assert "node16_task3.status" in " ".join(rows["node16"])
+    assert out.rstrip().endswith("5 GPU(s) need attention.")
+
+
+def test_an_err_without_its_record_still_says_how_the_run_ended(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The .err alone: no exit line is a run that never returned; the not-started line, a GPU
+    never reached."""
+    fleet = fb.build_fleet(14, 0)
+    fb.write_fleet(fleet, tmp_path)
+    (tmp_path / f"node14_{fb.uuid_of(14)}.err").write_text("gpubench: copying\n")
+    (tmp_path / f"node15_{fb.uuid_of(15)}.err").write_text(NOT_STARTED + "\n")
+    code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
+    assert code == 1
+    rows = records(out)
+    assert rows["node14"][:3] == ["killed", "node14", fb.uuid_of(14)]
+    assert rows["node15"][:3] == ["interrupted", "node15", fb.uuid_of(15)]
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("status=finished\nexit=0\n", "status 'finished' is not one of"),
+    ("status=done\n", "no exit key"),
+    ("status=failed\nexit=one\n", "exit 'one' is not a number"),
+    ("status=done\nexit=0\ngpu_uuid=GPU-1 2\n", "is not a GPU-... or MIG-... UUID"),
+    ("just text\n", "not key=value"),
+    ("", "no status key"),
+], ids=["bad status", "no exit", "bad exit", "bad uuid", "not key=value", "empty"])
+def test_a_damaged_record_is_listed_and_the_rest_judged(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str],
+                                                        text: str, problem: str) -> None:
+    fleet = fb.build_fleet(16, 0)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet, tmp_path)
+    record = tmp_path / f"{fb.file_name(fleet[3])}.status"
+    record.write_text(text)
+    code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
+    assert code == 1
+    assert len(err.splitlines()) == 1 and err.startswith(f"fleet.py: skipped {record}: ")
+    rows = records(out)
+    assert list(rows) == ["node03"] and rows["node03"][:3] == ["damaged", "node03",
+                                                               fb.uuid_of(3)]
+    assert problem in section(out, "Runs that did not finish")
+    assert "16 GPU result(s)" in out
+
+
+def pod_record(status: str, exit_status: int | str, uuid: str, node: str) -> str:
+    return (f"gpubench-pod: status={status} exit={exit_status} gpu_uuid={uuid} node={node} "
+            f"job=gpubench task=gpubench-0-abcde device={uuid} time=2026-11-29T18:38:09Z")
+
+
+def test_pod_log_records_the_last_one_per_gpu_wins(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A collected log of gpubench-pod: 13 GPUs done (record before, JSON, record after); node13
+    killed (only the record before its run); node14 failed with its stderr and exit line; node15
+    done with its JSON over the log limit (in the pod's files, not the log)."""
+    fleet = fb.build_fleet(16, 0)
+    lines = []
+    for gpu, doc in enumerate(fleet):
+        uuid, node = fb.uuid_of(gpu), f"node{gpu:02d}"
+        lines.append(pod_record("killed", "none", uuid, node))
+        if gpu == 13:
+            continue
+        if gpu == 15:
+            lines += [f"gpubench-pod: {node} {uuid}: a JSON of 9000000 bytes is over the log "
+                      f"limit (8388608): in /results/{node}_{uuid}.json",
+                      pod_record("done", 0, uuid, node)]
+            continue
+        lines.append(json.dumps(doc, separators=(",", ":")))
+        if gpu == 14:
+            lines += ["gpubench: copy/DtoH/pinned: verification failed",
+                      f"gpubench-pod: {node} {uuid}: exit status 1",
+                      pod_record("failed", 1, uuid, node)]
+        else:
+            lines.append(pod_record("done", 0, uuid, node))
+    (tmp_path / "pods.jsonl").write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, tmp_path, "--expect", 16, "--fail-on-outlier")
+    assert (code, err) == (1, ""), out
+    rows = records(out)
+    assert set(rows) == {"node13", "node14", "node15"}, out
+    assert rows["node13"][:3] == ["killed", "node13", fb.uuid_of(13)]
+    assert rows["node14"][:3] == ["failed", "node14", fb.uuid_of(14)]
+    assert "verification failed (exit status 1)" in " ".join(rows["node14"])
+    assert rows["node15"][:3] == ["missing", "node15", fb.uuid_of(15)]
+    assert "over the log limit" in " ".join(rows["node15"])
+
+
+def test_the_peer_directory_is_named_not_read(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """fleet/peer/ holds per-node runs over several GPUs: reading fleet/ names it and reads none
+    of it (a failed peer run there is no GPU's failure); given itself, it compares the nodes."""
+    fleet = fb.build_fleet(8, 0)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet, tmp_path)
+    peers = fb.build_fleet(4, 0, fb.PEER)
+    for node, doc in enumerate(peers):
+        doc["context"].update(host_name=f"node{2 * node:02d}", gpu_uuid=fb.uuid_of(2 * node))
+    fb.write_fleet(peers, tmp_path / "peer")
+    fb.write_status(tmp_path / "peer", "node06", "failed", 1,
+                    f"{fb.uuid_of(6)},{fb.uuid_of(7)}")
+    fb.write_err(tmp_path / "peer", "node06", "gpubench: peer/ce/read/0to1/4: verification failed",
+                 1)
+    code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
+    assert code == 0, out
+    assert f"Not read: {tmp_path / 'peer'} (per-node peer runs" in out
+    assert "8 GPU result(s)" in out
+    code, out, _ = run(capsys, tmp_path / "peer", "--fail-on-outlier")
+    assert code == 1
+    row = records(out)["node06"]
+    assert row[:3] == ["failed", "node06", fb.uuid_of(6)]
+    assert "a run over 2 GPUs" in " ".join(row)
+    assert "verification failed (exit status 1)" in " ".join(row)  # its .err, the same row
+    assert "4 GPU result(s), 1 group(s)" in out
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_pod(tmp_path: Path, **env: str) -> Path:
+    """deploy/container/gpubench-pod with tests/cluster/standin's gpubench and nvidia-smi on
+    three GPUs of node1, GPU-b2 failing: its log, its files in tmp_path/results."""
+    standin = REPO / "tests" / "cluster" / "standin"
+    pod_env = dict(os.environ, PATH=f"{standin}:{os.environ['PATH']}",
+                   STANDIN_GPUS="GPU-a1,GPU-b2,GPU-c3", STANDIN_BEHAVIOUR="GPU-b2=fail",
+                   NODE_NAME="node1", POD_NAME="gpubench-0-x", JOB_NAME="gpubench",
+                   GPUBENCH_RESULTS=str(tmp_path / "results"), **env)
+    log = tmp_path / "pod.jsonl"
+    with log.open("w") as out:
+        done = subprocess.run([REPO / "deploy" / "container" / "gpubench-pod"], env=pod_env,
+                              stdout=out, stderr=subprocess.STDOUT, timeout=120, check=False)
+    assert done.returncode == 1, log.read_text()
+    return log
+
+
+def test_what_gpubench_pod_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The real entry point's log and files (the stand-in's JSON names host `vm`, the records
+    node1: one GPU, one row): the failed GPU alone, from either."""
+    log = run_pod(tmp_path)
+    for source in (log, tmp_path / "results"):
+        code, out, err = run(capsys, source, "--no-limits", "--fail-on-outlier")
+        assert (code, err) == (1, ""), out
+        rows = records(out)
+        assert list(rows) == ["node1"] and rows["node1"][:3] == ["failed", "node1", "GPU-b2"]
+        assert "verification failed" in " ".join(rows["node1"])
+        assert "3 GPU result(s)" in out
+
+
+def test_gpubench_pod_json_over_the_log_limit(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """No JSON in the log: each GPU done is a missing result naming its file; the results
+    directory holds them all."""
+    log = run_pod(tmp_path, GPUBENCH_POD_LOG_LIMIT="100")
+    code, out, _ = run(capsys, log, "--no-limits")
+    runs = section(out, "Runs that did not finish")
+    for uuid, status in (("GPU-a1", "missing"), ("GPU-b2", "failed"), ("GPU-c3", "missing")):
+        row = [line for line in runs.splitlines() if f" {uuid} " in line]
+        assert len(row) == 1 and row[0].split()[0] == status, runs
+        if status == "missing":
+            assert f"in {tmp_path / 'results'}/node1_{uuid}.json" in row[0]
+    code, out, _ = run(capsys, tmp_path / "results", "--no-limits")
+    assert "3 GPU result(s)" in out and records(out)["node1"][:3] == ["failed", "node1", "GPU-b2"]
