@@ -23,8 +23,9 @@ struct LoopTimes {
   double relative_spread = 0.0;
 };
 
-// Which clock a figure comes from: the host's (what a caller waits or spends) or the GPU's
-// (events).
+// What paces a figure: the host CPU (a host-clock figure, what a caller waits or spends, or GPU
+// work the driver stages on the host, as a pageable copy) or the GPU (events around work the
+// GPU runs on its own). Written as the host_timed counter: 1 for host, 0 for gpu.
 enum class Clock { gpu, host };
 
 // Batches Google Benchmark's request of `iterations` needs at `ops_per_batch`.
