@@ -10,11 +10,10 @@ namespace gpubench::bench {
 // `call_alone_seconds` or more is the whole warm-up: its length already settles clocks, and
 // more would only add to the run.
 //
-// Why by time, not a count: a batch of tiny operations (a 3 µs launch submit, a loaded and
-// unloaded library, a flushed saxpy of 4096 elements) lasts a fraction of a millisecond, and
-// after one such batch the host's driver paths and the GPU are not yet in the state that the
-// rest of a run measures them in (on the H200, one untimed batch left launch/module/
-// library_load 1.4x and the driver submit 8% above a warmed-up loop).
+// Why by time, not a count: a batch of tiny operations (a 3 µs launch submit, a 5 µs library
+// load) lasts a fraction of a millisecond. After one call and a single untimed batch, the H200
+// measured the driver's launch submit 8% above a bare loop warmed up by 1280 launches, and
+// launch/module/library_load at 5.35 µs against 3.73 µs after thousands of loads.
 struct WarmUpLimits {
   double least_seconds = 0.01;
   double call_alone_seconds = 0.01;
