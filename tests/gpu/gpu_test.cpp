@@ -127,6 +127,8 @@ void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::siz
       ASSERT_TRUE(outcome.counters.contains("noise_pct")) << outcome.name;
       EXPECT_TRUE(std::isfinite(outcome.counters.at("noise_pct"))) << outcome.name;
       EXPECT_GE(outcome.counters.at("noise_pct"), 0.0) << outcome.name;
+      ASSERT_TRUE(outcome.counters.contains("mean_over_median_pct")) << outcome.name;
+      EXPECT_TRUE(std::isfinite(outcome.counters.at("mean_over_median_pct"))) << outcome.name;
       ASSERT_TRUE(outcome.counters.contains("host_timed")) << outcome.name;
       const double host_timed = outcome.counters.at("host_timed");
       EXPECT_TRUE(host_timed == 0.0 || host_timed == 1.0) << outcome.name;
