@@ -72,7 +72,12 @@ void measure_copy(const CopyCase& c, Harness& h, std::size_t bytes) {
     for (const CopyLeg& leg : legs) {
       lanes.push_back({leg.stream});
     }
-    times = h.exec(GpuBatches{.ops = batch, .gated = c.gateable(), .lanes = lanes}, one_copy);
+    // A copy that cannot be gated is a pageable one: the driver stages it on the host.
+    times = h.exec(GpuBatches{.ops = batch,
+                              .gated = c.gateable(),
+                              .host_paced = !c.gateable(),
+                              .lanes = lanes},
+                   one_copy);
   }
 
   GPUBENCH_CU(cuCtxSynchronize);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <numeric>
 
 namespace gpubench::bench {
 namespace {
@@ -15,6 +16,8 @@ constexpr double mad_to_sigma = 1.4826;
 BatchSpread batch_spread(const std::vector<double>& batch_seconds) {
   BatchSpread spread;
   spread.median_seconds = median(batch_seconds);
+  spread.mean_seconds = std::accumulate(batch_seconds.begin(), batch_seconds.end(), 0.0) /
+                        static_cast<double>(batch_seconds.size());
   std::vector<double> deviations;
   deviations.reserve(batch_seconds.size());
   for (const double seconds : batch_seconds) {

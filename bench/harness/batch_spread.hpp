@@ -13,6 +13,9 @@ struct BatchSpread {
   // over the median. For normally distributed batch times it equals the standard deviation over
   // the mean; a few outlying batches do not move it. 0 where every batch took the same time.
   double relative_spread = 0.0;
+  // The mean batch, which every slow batch moves: its excess over the median is how much
+  // rare stretched batches (a host hiccup, a page fault) would add to a mean-based figure.
+  double mean_seconds = 0.0;
 };
 
 // Throws std::invalid_argument for no batches.

@@ -4,14 +4,17 @@
 #include "gated_batch.hpp"
 #include "graph.hpp"
 #include "host_clock.hpp"
+#include "interrupt.hpp"
 #include "l2_flusher.hpp"
 #include "outcome.hpp"
 #include "session.hpp"
 #include "timed_loop.hpp"
 #include "timing.hpp"
+#include "warm_up.hpp"
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -46,7 +49,8 @@ public:
       wait_streams_.push_back(lane.stream);
     }
     StreamGate* gate = timing.gated ? &session_.gate() : nullptr;
-    return run(timing.ops, timing.graph_ops, op, Clock::gpu, timing.label, [&](const auto& call) {
+    const Clock clock = timing.host_paced ? Clock::host : Clock::gpu;
+    return run(timing.ops, timing.graph_ops, op, clock, timing.label, [&](const auto& call) {
       return batch_seconds(gate, lanes, calls(timing.ops, timing.graph_ops), call);
     });
   }
@@ -163,20 +167,25 @@ private:
     return loop(ops, clock, label, [&] { return time_batch(op); });
   }
 
-  // The warm-up, then the timed loop. The warm-up is one call on its own, waited for, so lazy
-  // loading happens outside any gate, then one untimed batch to settle clocks, unless that call
-  // alone took `settled_seconds` or more: such a call is its own warm-up, and a second would
-  // only add its length to the run.
+  // The warm-up (WarmUp: one call on its own, waited for, then untimed batches until it has
+  // lasted 10 ms, unless that call alone took 10 ms or more), then the timed loop.
   template <typename TimeBatch>
   LoopTimes loop(std::size_t ops, Clock clock, const std::string& label, TimeBatch&& time_batch) {
-    constexpr double settled_seconds = 0.01;
     const auto timed = [&] {
       const double seconds = time_batch();
       check_last_error();
       ops_performed_ += ops;
       return seconds;
     };
-    if (host_seconds([&] { static_cast<void>(run_once()); }) < settled_seconds) {
+    const WarmUp warm_up;
+    const auto start = std::chrono::steady_clock::now();
+    const double call_seconds = host_seconds([&] { static_cast<void>(run_once()); });
+    for (std::size_t batches = 0;
+         !warm_up.done(call_seconds, batches,
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                           .count());
+         ++batches) {
+      throw_if_interrupted();
       static_cast<void>(timed());
     }
     return timed_loop(state_, session_, ops, clock, timed, label);

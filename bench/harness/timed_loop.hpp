@@ -23,8 +23,9 @@ struct LoopTimes {
   double relative_spread = 0.0;
 };
 
-// Which clock a figure comes from: the host's (what a caller waits or spends) or the GPU's
-// (events).
+// What paces a figure: the host CPU (a host-clock figure, what a caller waits or spends, or GPU
+// work the driver stages on the host, as a pageable copy) or the GPU (events around work the
+// GPU runs on its own). Written as the host_timed counter: 1 for host, 0 for gpu.
 enum class Clock { gpu, host };
 
 // Batches Google Benchmark's request of `iterations` needs at `ops_per_batch`.
@@ -41,7 +42,8 @@ enum class Clock { gpu, host };
 // the batches, so its real_time is the median batch per operation. With gpubench's default
 // --benchmark_min_time of 0, Google Benchmark accepts that first call; a larger one makes it
 // call again for more, as it does for any benchmark. Counters: batches, noise_pct (the batches'
-// relative spread in %) and host_timed. The SM clock of `session`'s device is watched across the
+// relative spread in %), mean_over_median_pct (how far the mean batch lies above the median, in
+// %) and host_timed. The SM clock of `session`'s device is watched across the
 // loop (ClockWatch; `label` is the benchmark's own label).
 template <typename TimeBatch>
 LoopTimes timed_loop(benchmark::State& state, const Session& session, std::size_t batch,
@@ -64,6 +66,9 @@ LoopTimes timed_loop(benchmark::State& state, const Session& session, std::size_
   }
   state.counters["batches"] = static_cast<double>(batches.size());
   state.counters["noise_pct"] = 100.0 * spread.relative_spread;
+  state.counters["mean_over_median_pct"] =
+      spread.median_seconds > 0.0 ? 100.0 * (spread.mean_seconds / spread.median_seconds - 1.0)
+                                  : 0.0;
   state.counters["host_timed"] = clock == Clock::host ? 1.0 : 0.0;
   return {spread.median_seconds / static_cast<double>(batch), batches.size(),
           spread.relative_spread};

@@ -23,10 +23,14 @@ struct LaneSpec {
 // the events time the GPU running it back to back. Not gated: for work the driver stages on the
 // host (pageable copies), which a gate would deadlock. Several lanes run at once, released
 // together; the batch takes as long as its longest lane. No lanes: the session's stream.
+// host_paced: the host CPU sets the pace of the work (the driver stages a pageable copy through
+// its own pinned buffers, one chunk after another), so the figure moves with the host as a
+// host-clock figure does, and is marked host_timed.
 struct GpuBatches {
   std::size_t ops;
   std::size_t graph_ops = 0;
   bool gated = true;
+  bool host_paced = false;
   std::vector<LaneSpec> lanes = {};
   std::string label = {};
 };

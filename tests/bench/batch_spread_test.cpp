@@ -43,6 +43,13 @@ TEST(BatchSpread, EstimatesTheCoefficientOfVariationOfNormalNoise) {
   EXPECT_NEAR(batch_spread(batches).relative_spread, 0.02, 0.001);
 }
 
+TEST(BatchSpread, HasTheMeanThatARareSlowBatchMoves) {
+  // Four batches of 1 and one of 5: the median stays 1, the mean is 1.8.
+  const BatchSpread spread = batch_spread({1.0, 1.0, 5.0, 1.0, 1.0});
+  EXPECT_DOUBLE_EQ(spread.median_seconds, 1.0);
+  EXPECT_DOUBLE_EQ(spread.mean_seconds, 1.8);
+}
+
 TEST(BatchSpread, RefusesNoBatches) {
   EXPECT_THROW(static_cast<void>(batch_spread({})), std::invalid_argument);
 }
