@@ -44,8 +44,7 @@ std::vector<double> block_log_ratios(std::span<const double> numerator,
     throw std::invalid_argument("a paired ratio needs at least two blocks of rounds");
   }
   if (std::ranges::find(block_sizes, std::size_t{0}) != block_sizes.end() ||
-      std::accumulate(block_sizes.begin(), block_sizes.end(), std::size_t{0}) !=
-          numerator.size()) {
+      std::accumulate(block_sizes.begin(), block_sizes.end(), std::size_t{0}) != numerator.size()) {
     throw std::invalid_argument("a paired ratio's blocks must each hold rounds and cover them all");
   }
   std::vector<double> logs;

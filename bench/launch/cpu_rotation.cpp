@@ -28,7 +28,11 @@ void CpuRotation::move_to(std::size_t step) const {
   cpu_set_t one;
   CPU_ZERO(&one);
   CPU_SET(cpus_[step % cpus_.size()], &one);
-  static_cast<void>(sched_setaffinity(0, sizeof(one), &one));
+  // Linux migrates the thread before sched_setaffinity returns; widening the set again leaves
+  // it on that CPU until the scheduler has a reason to move it.
+  if (sched_setaffinity(0, sizeof(one), &one) == 0) {
+    static_cast<void>(sched_setaffinity(0, sizeof(allowed_), &allowed_));
+  }
 }
 
 } // namespace gpubench::bench

@@ -7,8 +7,8 @@
 //
 // The rounds run in blocks, and each block sets up afresh what a new process would meet: a new
 // stream, the parameter blocks at another offset within a page and a cache line, new graph
-// instances (uploaded before their first replay), and the thread on another of its CPUs. Rounds
-// within a block share that state and seconds of the host's drift, so they agree with each
+// instances (uploaded before their first replay), and the thread moved to another of its CPUs.
+// Rounds within a block share that state and seconds of the host's drift, so they agree with each
 // other more closely than two runs do; blocks differ as runs do. The ratio reported is the
 // geometric mean of the blocks' median round ratios, with the Student-t 95% interval over the
 // blocks (src/paired_ratio.hpp), so a rerun's ratio falls in the range the interval allows for.
@@ -144,7 +144,7 @@ private:
   }
 
   // A new stream, new launchers with their payloads at this block's offset, new graph
-  // instances uploaded to the stream, the thread on another CPU; then one untimed round, so
+  // instances uploaded to the stream, the thread moved to another CPU; then one untimed round, so
   // each path's first launches (and the graphs' first replays) happen outside the measurement.
   void begin_block() {
     const std::size_t block = block_sizes_.size();
