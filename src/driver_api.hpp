@@ -67,6 +67,7 @@ namespace gpubench {
   X(cuStreamEndCapture, 10000)                                                                     \
   X(cuGraphInstantiateWithFlags, 11040)                                                            \
   X(cuGraphLaunch, 10000)                                                                          \
+  X(cuGraphUpload, 11010)                                                                          \
   X(cuGraphDestroy, 10000)                                                                         \
   X(cuGraphExecDestroy, 10000)                                                                     \
   X(cuEventCreate, 2000)                                                                           \

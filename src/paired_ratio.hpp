@@ -1,17 +1,9 @@
 #pragma once
 
-#include <cstdint>
+#include <cstddef>
 #include <span>
 
 namespace gpubench {
-
-// How a paired ratio's confidence interval is drawn: a percentile bootstrap over the rounds.
-// The seed is fixed, so the same rounds always give the same interval.
-struct BootstrapSettings {
-  int resamples = 2000;
-  double confidence = 0.95;
-  std::uint64_t seed = 0x9e3779b97f4a7c15ULL;
-};
 
 // A ratio of two costs and its confidence interval.
 struct RatioInterval {
@@ -22,13 +14,22 @@ struct RatioInterval {
 
 // The cost of `numerator` relative to `denominator`, measured in the same rounds: round i timed
 // both, so each round gives one ratio numerator[i] / denominator[i], and whatever slowed the
-// host during round i slowed both. The estimate is the median of the per-round ratios (a round
-// an interrupt stretched moves it no more than any other round); the interval is the percentile
-// bootstrap of that median, resampling whole rounds. Throws std::invalid_argument for spans of
-// different lengths, fewer than two rounds, or a time that is not finite and positive.
+// host during round i slowed both.
+//
+// The rounds come in blocks, consecutive runs of `block_sizes[b]` rounds, each measured in a
+// state set up afresh (what a new process would meet: new stream, new parameter storage, a new
+// graph instance, another CPU). Rounds within a block share that state and the host's slow
+// drift, so they are not independent draws of what a rerun sees; blocks are. Each block gives
+// one ratio, the median of its rounds' ratios (a round an interrupt stretched moves it no more
+// than any other round); the estimate is their geometric mean, and the interval the Student-t
+// interval of the mean of their logarithms, so the spread between blocks, not the spread of
+// rounds within one, sets its width. Throws std::invalid_argument for spans of different
+// lengths, block sizes that do not cover them, an empty block, fewer than two blocks, a time
+// that is not finite and positive, or a confidence outside (0, 1).
 [[nodiscard]] RatioInterval paired_ratio(std::span<const double> numerator,
                                          std::span<const double> denominator,
-                                         const BootstrapSettings& settings = {});
+                                         std::span<const std::size_t> block_sizes,
+                                         double confidence = 0.95);
 
 // Whether `ratio` tells its two costs apart on this host: its interval lies wholly outside
 // both 1 and `same_path`, the interval of one path against itself measured in the same rounds

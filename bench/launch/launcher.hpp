@@ -24,15 +24,19 @@ namespace gpubench::bench {
 // One target made ready for every launch API: the payload (first and last bytes marked so the
 // kernel can prove it arrived), the driver's handle and each API's argument form. A launch
 // here is one grid of one thread: the cost measured is the launch, not the kernel.
+//
+// The payload lies `payload_offset` bytes into its storage, so a caller can place it at another
+// offset within a page and a cache line than the allocator's own.
 class Launcher {
 public:
-  Launcher(const LaunchTarget& target, CUstream stream)
+  Launcher(const LaunchTarget& target, CUstream stream, std::size_t payload_offset = 0)
       : target_(target), stream_(stream), function_(driver_function(target.symbol)),
-        payload_(std::max<std::size_t>(target.bytes, 1)) {
+        storage_(payload_offset + std::max<std::size_t>(target.bytes, 1)),
+        payload_(std::span(storage_).subspan(payload_offset)) {
     payload_.front() = payload_first_byte;
     payload_.back() = payload_last_byte;
     if (target.bytes > 0) {
-      packed_.push_bytes(std::as_bytes(std::span(payload_)), 1);
+      packed_.push_bytes(std::as_bytes(payload_), 1);
       args_[0] = payload_.data();
     }
     runtime_config_.gridDim = dim3(1);
@@ -68,7 +72,8 @@ private:
   const LaunchTarget& target_;
   CUstream stream_;
   CUfunction function_;
-  std::vector<unsigned char> payload_;
+  std::vector<unsigned char> storage_;
+  std::span<unsigned char> payload_;
   PackedKernelParams packed_;
   std::array<void*, 1> args_{};
   cudaLaunchConfig_t runtime_config_{};

@@ -3,8 +3,15 @@
 // lets the host's speed move between windows by more than the paths differ. Here every path
 // submits a short batch in every round, on the same thread, in an order rotated each round, so a
 // slow stretch of the host falls on all of them alike; each round gives one ratio of batch times
-// per pair of paths, and the ratio reported is their median with a percentile-bootstrap 95%
-// interval over the rounds (src/paired_ratio.hpp).
+// per pair of paths.
+//
+// The rounds run in blocks, and each block sets up afresh what a new process would meet: a new
+// stream, the parameter blocks at another offset within a page and a cache line, new graph
+// instances (uploaded before their first replay), and the thread moved to another of its CPUs.
+// Rounds within a block share that state and seconds of the host's drift, so they agree with each
+// other more closely than two runs do; blocks differ as runs do. The ratio reported is the
+// geometric mean of the blocks' median round ratios, with the Student-t 95% interval over the
+// blocks (src/paired_ratio.hpp), so a rerun's ratio falls in the range the interval allows for.
 //
 // A round holds one batch per path at the payload, one per path at 0 bytes (for what the
 // payload adds), and a second batch of <<<>>> (`same_path`): the ratio of <<<>>> to itself,
@@ -12,6 +19,7 @@
 // or that band is reported as not resolved.
 #include "paired_launch.hpp"
 
+#include "cpu_rotation.hpp"
 #include "cuda_error.hpp"
 #include "harness.hpp"
 #include "launch_counts.hpp"
@@ -19,6 +27,7 @@
 #include "median.hpp"
 #include "paired_ratio.hpp"
 #include "registry.hpp"
+#include "stream.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -39,10 +48,18 @@ namespace {
 // host's speed barely moves within a round, long enough that the host clock's resolution is
 // lost in it. Graph paths replay one graph of this many kernels, reported per kernel.
 constexpr std::size_t launches_per_batch = 32;
-// Rounds per batch of the harness, which runs one round alone, a warm-up batch, and timed
-// batches until --benchmark_min_time: 257 rounds at the default 0.05 s, since one batch of
-// rounds (about 1 ms each at params:0, 3 ms at params:32764) outlasts it.
-constexpr std::size_t rounds_per_harness_batch = 128;
+// Rounds per block: enough that a block's median round ratio is steady (about ±2% at the ~6%
+// spread of one round's ratio), few enough that a run holds a dozen blocks.
+constexpr std::size_t rounds_per_block = 24;
+// Rounds per batch of the harness, which runs one round alone, a warm-up batch and timed
+// batches until its loop has run 0.05 s (three, as one batch of rounds, about 0.8 ms each at
+// params:0 and 2.5 ms at params:32764, outlasts that at every payload): 1 + 4 * 72 = 289 rounds,
+// twelve blocks, about 2.5 s for the five payloads. A whole number of blocks per batch, so
+// every block after the first is whole.
+constexpr std::size_t rounds_per_harness_batch = 3 * rounds_per_block;
+// Consecutive blocks run on allowed CPUs this many places apart: coprime to the usual CPU
+// counts, so a dozen blocks visit a dozen CPUs, not neighbouring hyperthreads in turn.
+constexpr std::size_t cpu_stride = 7;
 
 // One batch in a round: `path` launching the probe of `target`, under a counter name.
 struct Slot {
@@ -61,47 +78,48 @@ const Path& path_named(std::string_view name) {
   throw std::logic_error("no launch path of that name");
 }
 
+// Where block `block`'s parameter blocks start within their storage: a multiple of 16 bytes
+// (the allocator's own alignment, which every process gets) that walks through a 4 KiB page,
+// so blocks see the payload straddle pages and cache lines at different places.
+std::size_t payload_offset(std::size_t block) { return (block * 97 % 256) * 16; }
+
 // Every path at `target`'s payload, every path at 0 bytes where the payload is not 0, and the
-// second <<<>>> batch placed mid-round, away from the first.
+// second <<<>>> batch placed mid-round, away from the first; set up afresh for each block.
 class PairedRounds {
 public:
-  PairedRounds(const LaunchTarget& target, CUstream stream) : stream_(stream) {
-    const std::size_t paths = std::size(launch_paths);
-    slots_.reserve(2 * paths + 1);
-    for (std::size_t i = 0; i < paths; ++i) {
-      const Path& path = launch_paths[i];
-      if (i == paths / 2) {
-        add_slot("same_path", path_named("runtime"), target);
-      }
-      add_slot(path.name, path, target);
-      if (target.bytes > 0) {
-        add_slot(fmt::format("{}_params0", path.name), path, launch_target(0));
-      }
-    }
-    times_.resize(slots_.size());
+  explicit PairedRounds(const LaunchTarget& target) : target_(target) {
+    times_.resize(slot_names().size());
+    begin_block();
   }
 
-  // One untimed round, unrecorded: each path's first launches (and the graphs' first replays)
-  // happen outside the measurement.
-  void warm_up() { static_cast<void>(round()); }
-
-  // One round, each slot's batch time recorded.
+  // One round, each slot's batch time recorded. The first block also holds the round the
+  // harness runs alone before its batches; a block after it starts when the last is full.
   void run_recorded() {
+    const std::size_t capacity = rounds_per_block + (block_sizes_.size() == 1 ? 1 : 0);
+    if (block_sizes_.back() == capacity) {
+      begin_block();
+    }
     const std::vector<double> seconds = round();
     for (std::size_t slot = 0; slot < slots_.size(); ++slot) {
       times_[slot].push_back(seconds[slot]);
     }
+    ++block_sizes_.back();
   }
 
+  // Every round run, recorded or not (each block's warm-up round), and the launches in each.
+  [[nodiscard]] std::size_t rounds_run() const { return rounds_started_; }
   [[nodiscard]] std::size_t launches_per_round() const {
     return slots_.size() * launches_per_batch;
   }
   [[nodiscard]] std::size_t recorded_rounds() const { return times_.front().size(); }
+  // The recorded rounds of each block, in order.
+  [[nodiscard]] const std::vector<std::size_t>& block_sizes() const { return block_sizes_; }
 
   // Batch seconds of the slot named `name`, one per recorded round.
   [[nodiscard]] const std::vector<double>& times(std::string_view name) const {
-    for (std::size_t slot = 0; slot < slots_.size(); ++slot) {
-      if (slots_[slot].name == name) {
+    const std::vector<std::string> names = slot_names();
+    for (std::size_t slot = 0; slot < names.size(); ++slot) {
+      if (names[slot] == name) {
         return times_[slot];
       }
     }
@@ -109,14 +127,61 @@ public:
   }
 
 private:
-  void add_slot(std::string name, const Path& path, const LaunchTarget& target) {
-    Slot& slot = slots_.emplace_back(Slot{std::move(name), &path, Launcher(target, stream_), {}});
+  // The slots' names, in the order of their batches within a round.
+  [[nodiscard]] std::vector<std::string> slot_names() const {
+    std::vector<std::string> names;
+    const std::size_t paths = std::size(launch_paths);
+    for (std::size_t i = 0; i < paths; ++i) {
+      if (i == paths / 2) {
+        names.emplace_back("same_path");
+      }
+      names.emplace_back(launch_paths[i].name);
+      if (target_.bytes > 0) {
+        names.push_back(fmt::format("{}_params0", launch_paths[i].name));
+      }
+    }
+    return names;
+  }
+
+  // A new stream, new launchers with their payloads at this block's offset, new graph
+  // instances uploaded to the stream, the thread moved to another CPU; then one untimed round, so
+  // each path's first launches (and the graphs' first replays) happen outside the measurement.
+  void begin_block() {
+    const std::size_t block = block_sizes_.size();
+    slots_.clear();
+    stream_.emplace();
+    cpus_.move_to(block * cpu_stride);
+    const std::vector<std::string> names = slot_names();
+    slots_.reserve(names.size());
+    const std::size_t paths = std::size(launch_paths);
+    std::size_t name = 0;
+    for (std::size_t i = 0; i < paths; ++i) {
+      const Path& path = launch_paths[i];
+      if (i == paths / 2) {
+        add_slot(names[name++], path_named("runtime"), target_, block);
+      }
+      add_slot(names[name++], path, target_, block);
+      if (target_.bytes > 0) {
+        add_slot(names[name++], path, launch_target(0), block);
+      }
+    }
+    stream_->synchronize();
+    static_cast<void>(round());
+    block_sizes_.push_back(0);
+  }
+
+  void add_slot(const std::string& name, const Path& path, const LaunchTarget& target,
+                std::size_t block) {
+    const CUstream stream = stream_->get();
+    Slot& slot =
+        slots_.emplace_back(Slot{name, &path, Launcher(target, stream, payload_offset(block)), {}});
     if (path.graph) {
-      slot.graph.emplace(capture_graph(stream_, [&] {
+      slot.graph.emplace(capture_graph(stream, [&] {
         for (std::size_t i = 0; i < launches_per_batch; ++i) {
           (slot.launcher.*path.launch)();
         }
       }));
+      slot.graph->upload(stream);
     }
   }
 
@@ -134,9 +199,10 @@ private:
 
   // Submission alone: the batch starts on an idle stream and is drained after its clock stops.
   double batch_seconds(Slot& slot) {
+    const CUstream stream = stream_->get();
     const double seconds = host_seconds([&] {
       if (slot.graph) {
-        slot.graph->launch(stream_);
+        slot.graph->launch(stream);
         return;
       }
       for (std::size_t i = 0; i < launches_per_batch; ++i) {
@@ -144,13 +210,17 @@ private:
       }
     });
     GPUBENCH_CUDART(cudaGetLastError());
-    GPUBENCH_CU(cuStreamSynchronize, stream_);
+    GPUBENCH_CU(cuStreamSynchronize, stream);
     return seconds;
   }
 
-  CUstream stream_;
+  const LaunchTarget& target_;
+  CpuRotation cpus_;
+  // Declared before the slots, so the slots (graphs captured on it) go first.
+  std::optional<Stream> stream_;
   std::vector<Slot> slots_;
   std::vector<std::vector<double>> times_;
+  std::vector<std::size_t> block_sizes_;
   std::size_t rounds_started_ = 0;
 };
 
@@ -167,7 +237,7 @@ void report_ratio(benchmark::State& state, const std::string& key, const RatioIn
 // same_path_vs_runtime[_lo|_hi], the band a difference must clear to count as resolved.
 void report(benchmark::State& state, const PairedRounds& rounds, std::size_t bytes) {
   const auto ratio = [&](std::string_view numerator, std::string_view denominator) {
-    return paired_ratio(rounds.times(numerator), rounds.times(denominator));
+    return paired_ratio(rounds.times(numerator), rounds.times(denominator), rounds.block_sizes());
   };
   const RatioInterval same_path = ratio("same_path", "runtime");
   state.counters["same_path_vs_runtime"] = same_path.estimate;
@@ -194,25 +264,24 @@ void report(benchmark::State& state, const PairedRounds& rounds, std::size_t byt
     }
   }
   state.counters["rounds"] = static_cast<double>(rounds.recorded_rounds());
+  state.counters["blocks"] = static_cast<double>(rounds.block_sizes().size());
   state.counters["launches_per_batch"] = static_cast<double>(launches_per_batch);
 }
 
 void measure_paired(const LaunchTarget& target, Harness& h) {
-  const CUstream stream = h.stream();
-  GPUBENCH_CU(cuStreamSynchronize, stream);
+  GPUBENCH_CU(cuStreamSynchronize, h.stream());
   reset_launch_counts();
   std::optional<PairedRounds> rounds;
   try {
-    rounds.emplace(target, stream);
-    rounds->warm_up();
+    rounds.emplace(target);
   } catch (const CudaError& error) {
     throw SkipBenchmark(
         fmt::format("this driver refuses a {}-byte parameter block on one of the paths: {}",
                     target.bytes, error.what()));
   }
 
-  // Each round drains the stream after every batch, so the harness waits on nothing more; its
-  // real_time is the time per round.
+  // Each round drains its block's stream after every batch, so the harness waits on nothing
+  // more; its real_time is the time per round.
   static_cast<void>(
       h.exec(HostClock{.ops = rounds_per_harness_batch, .wait = HostClock::Wait::none},
              [&] { rounds->run_recorded(); }));
@@ -220,7 +289,7 @@ void measure_paired(const LaunchTarget& target, Harness& h) {
   if (rounds->recorded_rounds() != h.ops_performed()) {
     throw std::logic_error("the paired rounds recorded are not the rounds the harness ran");
   }
-  const std::uint64_t launches = rounds->launches_per_round() * (1 + h.ops_performed());
+  const std::uint64_t launches = rounds->launches_per_round() * rounds->rounds_run();
   const LaunchCounts counts = read_launch_counts();
   if (counts.launched != launches || counts.intact != launches) {
     throw VerificationFailure(

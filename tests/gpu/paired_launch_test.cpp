@@ -1,6 +1,7 @@
 // launch/paired/: every path timed in the same rounds, at every payload. Each run verifies its
 // own launches (the device counter saw every one, with its parameters intact); this checks
-// that every ratio it reports is a finite positive figure inside its own 95% interval.
+// that every ratio it reports is a finite positive figure inside its own 95% interval, and
+// that the rounds ran in the blocks the intervals are drawn over.
 #include "gpu_test.hpp"
 
 #include <cmath>
@@ -43,11 +44,16 @@ TEST(PairedLaunch, EveryPayloadReportsEachPathsRatiosInsideTheirIntervals) {
     }
     const bool at_zero =
         outcome.name.find("/params:0/") != std::string::npos || outcome.name.ends_with("/params:0");
-    // At least one timed batch of 128 rounds.
-    EXPECT_GE(outcome.counters.at("rounds"), 128.0) << outcome.name;
+    // The harness's lone round, its warm-up batch and at least three timed batches of 72
+    // rounds, in blocks of 24 (the first holding the lone round too).
+    const double rounds = outcome.counters.at("rounds");
+    const double blocks = outcome.counters.at("blocks");
+    EXPECT_GE(rounds, 289.0) << outcome.name;
+    EXPECT_EQ(blocks, (rounds - 1.0) / 24.0) << outcome.name;
+    // Every round launched, the recorded ones and each block's untimed warm-up round.
     const double slots = at_zero ? 8.0 : 15.0;
-    EXPECT_EQ(outcome.counters.at("launches"), outcome.counters.at("launches_per_batch") * slots *
-                                                   (outcome.counters.at("rounds") + 1.0))
+    EXPECT_EQ(outcome.counters.at("launches"),
+              outcome.counters.at("launches_per_batch") * slots * (rounds + blocks))
         << outcome.name;
     expect_ratio(outcome, "same_path_vs_runtime", false);
     for (const std::string& path : paths) {
