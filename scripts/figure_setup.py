@@ -7,12 +7,15 @@
 - Text is text: mathtext is off for every text object (text.parse_math), so a `$` or a
   backslash in a benchmark or GPU name is drawn as written. `figure_text` makes a name one
   short printable line (no control characters or lone surrogates, which fonts cannot draw).
+- Matplotlib's warnings about layout and missing glyphs are off: a figure with a long or
+  unusual name is still right, and a script's stderr stays for problems.
 - `save_figure` writes the format the path's extension names, PNG where it names none, and
   never appends an extension: the file written is the path the script prints.
 """
 
 import errno
 import os
+import warnings
 from pathlib import Path
 
 os.environ["MPLBACKEND"] = "Agg"
@@ -23,6 +26,10 @@ matplotlib.rcdefaults()
 matplotlib.use("Agg")
 matplotlib.rcParams["text.parse_math"] = False
 matplotlib.rcParams["text.usetex"] = False
+# A long name crowds the layout, a rare script has no glyph in the font: the figure is still
+# right, and stderr stays for problems.
+warnings.filterwarnings("ignore", "constrained_layout not applied")
+warnings.filterwarnings("ignore", "Glyph .* missing from font")
 
 from matplotlib.figure import Figure  # noqa: E402
 
