@@ -122,3 +122,21 @@ def assert_kept_promise(proc: subprocess.CompletedProcess[bytes], script: str,
     else:
         assert succeeds is not False, shown
         assert err == "", shown
+
+
+def write_large_result(path: Path, at_least_bytes: int) -> Path:
+    """A valid result of at least `at_least_bytes`: copy runs of 3 repetitions, each its own
+    size, written as text from one run's template (fast: 250 MB in a few seconds)."""
+    template = json.dumps(copy_run("HtoD", "pinned", "async", 123456789, [10.0, 11.0, 12.0]),
+                          separators=(",", ":"))[1:-1].replace("123456789", "%d")
+    head = json.dumps(document([]), separators=(",", ":"))
+    prefix = head[:head.rindex("[]") + 1]
+    runs = at_least_bytes // len(template) + 1
+    with path.open("w", encoding="ascii") as out:
+        out.write(prefix)
+        step = 10_000
+        for first in range(0, runs, step):
+            out.write(("," if first else "") + ",".join(
+                template.replace("%d", str(1024 + i)) for i in range(first, min(first + step, runs))))
+        out.write("]}")
+    return path

@@ -7,18 +7,20 @@ mathtext off.
 Cases that need a one-line change in a script this branch leaves to its owner are marked
 xfail(strict=True) with that change as the reason."""
 
-import json
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
+from conftest import SCRIPTS
 from hostile_inputs import (assert_kept_promise, hostile_size, hostile_text, result_with_names,
-                            run, script_arguments, write_result)
+                            run, script_arguments, write_large_result, write_result)
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from gpubench_json import MAX_RESULT_BYTES
 from safe_text import printable
 
 SCRIPT_NAMES = ["plot.py", "compare.py", "stability.py", "export.py", "report.py", "fleet.py"]
@@ -209,8 +211,6 @@ def good_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def closed_stdout(script: str, arguments: list[object]) -> subprocess.CompletedProcess[bytes]:
-    import sys
-    from conftest import SCRIPTS
     return subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable,
                            str(SCRIPTS / script), *map(str, arguments)],
                           stderr=subprocess.PIPE, timeout=60)
@@ -268,3 +268,35 @@ def test_fleet_output_without_extension_is_the_path_printed(tmp_path: Path,
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "heatmap").read_bytes().startswith(b"\x89PNG")
     assert not (tmp_path / "heatmap.png").exists()
+
+
+# Large inputs: a file over the limit is refused before it is read; one at the limit is read in
+# the time and memory the README states (20 s, 1 GiB).
+@pytest.fixture(scope="session")
+def huge_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_large_result(tmp_path_factory.mktemp("huge") / "huge.json", 250_000_000)
+
+
+@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet.py"])
+def test_250_mb_file_is_refused_at_once(tmp_path: Path, huge_result: Path, script: str) -> None:
+    arguments = script_arguments(script, huge_result, tmp_path)
+    started = time.monotonic()
+    proc = run(script, arguments, timeout=20)
+    assert time.monotonic() - started < 20
+    assert_kept_promise(proc, script, succeeds=False)
+    assert proc.stderr.decode() == (f"{script}: {huge_result}: larger than 32 MiB, the largest "
+                                    "result file the scripts read\n")
+
+
+def test_file_at_the_limit_is_read_in_stated_time_and_memory(tmp_path: Path) -> None:
+    path = write_large_result(tmp_path / "limit.json", MAX_RESULT_BYTES - 200_000)
+    assert path.stat().st_size <= MAX_RESULT_BYTES
+    probe = ("import resource, sys, time; from gpubench_json import load; t = time.monotonic(); "
+             "r = load(sys.argv[1]); print(len(r.benchmarks), time.monotonic() - t, "
+             "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    proc = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True,
+                          text=True, timeout=60, cwd=SCRIPTS)
+    assert proc.returncode == 0, proc.stderr
+    runs, seconds, max_rss_kib = proc.stdout.split()
+    assert int(runs) > 10_000
+    assert float(seconds) < 20 and int(max_rss_kib) < 2**20, proc.stdout
