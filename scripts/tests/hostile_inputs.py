@@ -85,6 +85,9 @@ def write_fleet_of(doc: dict[str, Any], directory: Path, gpus: int = 4) -> Path:
 
 def script_arguments(script: str, result: Path, work: Path) -> list[str | Path]:
     """A usual call of `script` on one result file, its outputs under `work`."""
+    if script == "fleet.py":
+        return [write_fleet_of(json.loads(result.read_text()), work / "fleet"),
+                "--min-gpus", "3", "-o", work / "heatmap.png"]
     return {
         "plot.py": [result, "-o", work / "figures"],
         "compare.py": [result, result],
@@ -92,8 +95,6 @@ def script_arguments(script: str, result: Path, work: Path) -> list[str | Path]:
         "export.py": [result, "--format", "github", "--direction", "bigger", "-o",
                       work / "export.json"],
         "report.py": [result, result, "-o", work / "report"],
-        "fleet.py": [write_fleet_of(json.loads(result.read_text()), work / "fleet"),
-                     "--min-gpus", "3", "-o", work / "heatmap.png"],
     }[script]
 
 
