@@ -9,20 +9,27 @@ line naming the file and the problem.
 
 The end of this module holds what the scripts share on the command line: an argument parser
 whose errors are one line, option types that check their range, and a stdout writer that turns
-a failed write into an OSError the script reports.
+a failed write into an OSError the script reports. Importing it makes stdout and stderr write
+any text (what the encoding cannot hold as backslash escapes) and turns a closed stdout into
+one whose writes fail with EBADF, so every script can say so.
 """
 
 import argparse
+import errno
+import io
 import json
 import math
 import os
 import re
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
 import numpy as np
+
+from safe_text import one_line
 
 
 class GpubenchJsonError(Exception):
@@ -59,6 +66,10 @@ class BadValueError(MalformedResultError):
 
 class DuplicateBenchmarkError(MalformedResultError):
     """The same benchmark, repetition or aggregate appears twice."""
+
+
+class TooLargeError(GpubenchJsonError):
+    """More than MAX_RESULT_BYTES: refused before it is read (a device such as /dev/zero too)."""
 
 
 class NoBenchmarksError(GpubenchJsonError):
@@ -104,6 +115,10 @@ NOISE_PCT, HOST_TIMED = "noise_pct", "host_timed"
 # A MAD times this estimates the standard deviation of normally distributed values.
 _MAD_TO_SD = 1.4826
 _SPREAD_AGGREGATES = {"stddev", "cv"}
+# The largest result file the scripts read: about 80 times a full gpubench run with repetitions
+# (0.4 MB), read in about 5 s and 150 MB (README, "Limits"). Larger is refused before reading.
+MAX_RESULT_BYTES = 32 * 2**20
+_READ_CHUNK_BYTES = 2**20
 # Context keys the scripts decide on; gpubench writes each as a string.
 _CONTEXT_STRINGS = ("gpubench_version", "gpu_name", "driver_version", "cuda_runtime_version")
 
@@ -269,15 +284,22 @@ def loads(text: str, path: Path, require_benchmarks: bool = True) -> Result:
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
+        data = _read_bounded(path)
     except FileNotFoundError:
         raise MissingFileError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise MissingFileError(f"{path}: is a directory, not a result file") from None
-    except UnicodeDecodeError:
-        raise InvalidJsonError(f"{path}: not JSON (not UTF-8 text)") from None
     except OSError as e:
         raise MissingFileError(f"{path}: cannot read ({e.strerror or e})") from None
+    except ValueError:  # a NUL in the path, which no file name holds
+        raise MissingFileError(f"{path}: no such file (the path holds a NUL)") from None
+    if data is None:
+        raise TooLargeError(f"{path}: larger than {MAX_RESULT_BYTES // 2**20} MiB, the largest "
+                            "result file the scripts read")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidJsonError(f"{path}: not JSON (not UTF-8 text)") from None
 
 
 def _parse_json(text: str, path: Path) -> Any:
@@ -293,6 +315,30 @@ def _parse_json(text: str, path: Path) -> Any:
         raise InvalidJsonError(f"{path}: JSON nested too deeply to read") from None
     except ValueError:  # an integer literal past Python's digit limit (4300 by default)
         raise InvalidJsonError(f"{path}: a JSON number has too many digits to read") from None
+
+
+def _read_bounded(path: Path) -> bytes | None:
+    """The bytes of `path`, or None where it holds more than MAX_RESULT_BYTES: a regular file
+    by its size, before reading; a device or pipe (/dev/zero) once that much has come. A FIFO
+    no writer holds open reads as empty instead of waiting for one."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if stat.S_ISREG(info.st_mode) and info.st_size > MAX_RESULT_BYTES:
+            return None
+        os.set_blocking(fd, True)  # a pipe's writer may still be writing: wait for its data
+        chunks, size = [], 0
+        while size <= MAX_RESULT_BYTES:
+            chunk = os.read(fd, _READ_CHUNK_BYTES)
+            if not chunk:
+                return b"".join(chunks)
+            chunks.append(chunk)
+            size += len(chunk)
+        return None
+    finally:
+        os.close(fd)
 
 
 def _group_runs(path: Path, entries: list[Any]) -> dict[str, Benchmark]:
@@ -460,7 +506,7 @@ class OneLineArgumentParser(argparse.ArgumentParser):
     """argparse whose usage errors are one line, `<script>: <problem>`, with exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: {message}\n")
+        self.exit(2, f"{one_line(self.prog)}: {one_line(message)}\n")
 
 
 def positive_finite(text: str) -> float:
@@ -507,5 +553,41 @@ def script_error(script: str, error: GpubenchJsonError | OSError | str) -> int:
         message = f"{where}: {error.strerror or error}"
     else:
         message = str(error)
-    print(f"{script}: {' '.join(message.split())}", file=sys.stderr)
+    print(f"{script}: {one_line(message)}", file=sys.stderr)
     return 2
+
+
+class _ClosedStdout(io.TextIOBase):
+    """What sys.stdout is when the script started with stdout closed (`script >&-`): every
+    write fails with EBADF, as writing to a closed descriptor does."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "closed")
+
+    def fileno(self) -> int:
+        return 1
+
+    def reconfigure(self, **_: object) -> None:
+        pass
+
+
+def _guard_standard_streams() -> None:
+    """Text any encoding cannot hold (a non-ASCII name under PYTHONIOENCODING=ascii, a lone
+    surrogate) is written as backslash escapes. A closed stdout gets /dev/null on descriptor 1,
+    so no file the script opens later takes that descriptor, and a stream that says it is
+    closed."""
+    if sys.stdout is None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        if devnull != 1:
+            os.dup2(devnull, 1)
+            os.close(devnull)
+        sys.stdout = _ClosedStdout()
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
+_guard_standard_streams()

@@ -10,7 +10,12 @@ Also fits t(s) = t0 + s/B to every copy path, prints t0, B and s_half = t0*B and
 table to DIR/copy_fit.txt. Device-to-device copies are fitted only above the L2 size (the
 context's l2_bytes): smaller copies are served from L2 and would pull B above what memory gives.
 
-Exit status: 0 figures written, 2 unusable input, nothing to plot, or an unwritable DIR.
+Names from the files are drawn as text, cut to 80 characters. A figure holds at most 12 panels
+and 128 series (--filter selects fewer); a file none of whose benchmarks is drawn gets one line
+on stderr.
+
+Exit status: 0 figures written, 2 unusable input, nothing to plot, more than a figure holds, or
+an unwritable DIR.
 """
 
 import argparse
@@ -21,9 +26,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
 import matplotlib
-
-matplotlib.use("Agg")  # files only; never needs a display
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -34,7 +38,9 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullForma
 
 from gpubench_json import (GBPS, LAUNCH_US, US_PER_COPY, GpubenchJsonError, Metric,
                            OneLineArgumentParser, Result, load, script_error, write_stdout)
+from figure_setup import figure_text, save_figure
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
+from safe_text import ascii_decimal, one_line
 from text_table import render
 
 FAMILIES = ("copy", "launch", "saxpy", "peer")
@@ -68,6 +74,11 @@ L2_RESIDENT_DIRECTIONS = ("DtoD",)
 PANEL_SIZE_IN = (5.2, 4.3)
 PCT_OF_PEAK = Metric("pct_of_peak", "%", 1.0, True)
 DPI = 110
+# What one figure can show legibly: more panels or colours than these are refused, not drawn.
+MAX_PANELS = 12
+MAX_SERIES = 128
+MAX_MATRIX_GPUS = 32
+_SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 @dataclass(frozen=True)
@@ -102,9 +113,9 @@ def sweeps(result: Result, family: str, metric: Metric) -> dict[str, tuple[np.nd
     points: dict[str, list[tuple[int, float]]] = {}
     for bench in result.family(family):
         parts = bench.name.split("/")
-        size = parts[-1].removeprefix("params:")
-        if len(parts) >= 3 and size.isdigit() and metric.key in bench.values:
-            points.setdefault("/".join(parts[1:-1]), []).append((int(size), bench.value(metric)))
+        size = ascii_decimal(parts[-1].removeprefix("params:"))
+        if len(parts) >= 3 and size is not None and metric.key in bench.values:
+            points.setdefault("/".join(parts[1:-1]), []).append((size, bench.value(metric)))
     by_series = {}
     for series, pts in points.items():
         sizes, values = zip(*sorted(pts))
@@ -147,11 +158,8 @@ def colour_map(keys: Iterable[str]) -> dict[str, tuple[float, ...]]:
 
 
 def l2_bytes(result: Result) -> int | None:
-    try:
-        value = int(str(result.context.get("l2_bytes", "")).strip())
-    except ValueError:
-        return None
-    return value if value > 0 else None
+    value = ascii_decimal(str(result.context.get("l2_bytes", "")))
+    return value if value else None
 
 
 def copy_series(sources: list[Source]) -> list[CopySeries]:
@@ -220,12 +228,14 @@ def binary_size(value: float) -> str:
 
 def power_of_two(value: float) -> str:
     exponent = math.log2(value) if value > 0 else math.nan
-    return f"$2^{{{exponent:.0f}}}$" if exponent.is_integer() else f"{value:g}"
+    return "2" + f"{exponent:.0f}".translate(_SUPERSCRIPTS) if exponent.is_integer() \
+        else f"{value:g}"
 
 
 def grid(panels: int, title: str) -> tuple[Figure, list[Axes], Axes]:
     """A figure of `panels` data axes and one more cell, off, for the legends: a legend there
     covers no data however many series there are."""
+    check_panels(panels, title)
     ncols = min(panels + 1, 3)
     nrows = math.ceil((panels + 1) / ncols)
     # On one row the legend has a column of its own, narrower than a panel.
@@ -240,6 +250,18 @@ def grid(panels: int, title: str) -> tuple[Figure, list[Axes], Axes]:
     legend_ax.axis("off")
     fig.suptitle(title, fontsize=13)
     return fig, axes[:panels], legend_ax
+
+
+def check_panels(panels: int, title: str) -> None:
+    if panels > MAX_PANELS:
+        raise PlotError(f"{title}: {panels} panels, more than the {MAX_PANELS} a figure holds "
+                        "(--filter selects fewer benchmarks)")
+
+
+def check_series(colours: dict[str, tuple[float, ...]], title: str) -> None:
+    if len(colours) > MAX_SERIES:
+        raise PlotError(f"{title}: {len(colours)} series, more than the {MAX_SERIES} a figure "
+                        "holds (--filter selects fewer benchmarks)")
 
 
 def size_axis(ax: Axes, label: str, formatter: Callable[[float], str], rotation: float = 0) -> None:
@@ -293,7 +315,8 @@ def legends(ax: Axes, sections: list[tuple[str, list[object], list[str]]]) -> No
 
 
 def colour_handles(colours: dict[str, tuple[float, ...]]) -> tuple[list[object], list[str]]:
-    return [Line2D([], [], color=c, lw=2.5) for c in colours.values()], list(colours)
+    return ([Line2D([], [], color=c, lw=2.5) for c in colours.values()],
+            [figure_text(key) for key in colours])
 
 
 def file_handles(sources: list[Source], bars: bool = False) -> tuple[list[object], list[str]]:
@@ -304,12 +327,13 @@ def file_handles(sources: list[Source], bars: bool = False) -> tuple[list[object
         line = Line2D([], [], color="black", linestyle=s.linestyle, marker=s.marker)
         handles.append((line, Patch(facecolor="0.75", edgecolor="black", hatch=s.hatch))
                        if bars else line)
-    return handles, [s.label for s in sources]
+    return handles, [figure_text(s.label) for s in sources]
 
 
 def plot_copy(series: list[CopySeries], sources: list[Source]) -> Figure:
     directions = list(dict.fromkeys(s.direction for s in series))
     colours = colour_map(s.path for s in series)
+    check_series(colours, "Copy bandwidth")
     fig, axes, legend_ax = grid(len(directions), "Copy bandwidth against copy size")
     for ax, direction in zip(axes, directions):
         in_panel = [s for s in series if s.direction == direction]
@@ -330,7 +354,7 @@ def plot_copy(series: list[CopySeries], sources: list[Source]) -> Figure:
             ax.annotate(f"L2 {binary_size(size)}", (size, 0.02), xycoords=("data", "axes fraction"),
                         xytext=(-3, 0), textcoords="offset points", ha="right", fontsize=8,
                         color="0.3")
-        ax.set_title(DIRECTION_TITLES.get(direction, direction), fontsize=10)
+        ax.set_title(DIRECTION_TITLES.get(direction, figure_text(direction)), fontsize=10)
         size_axis(ax, "copy size", binary_size, rotation=35)
         value_axis(ax, np.concatenate([s.gbps for s in in_panel]), "bandwidth (GB/s)")
         ax.grid(True, which="major", alpha=0.35)
@@ -355,6 +379,7 @@ def plot_launch(sources: list[Source]) -> Figure:
     panels = len(measures) + bool(module)
     fig, axes, legend_ax = grid(panels, "Launch cost: µs per launch (median batch)")
     colours = colour_map(path for by_path in measures.values() for path, _ in by_path)
+    check_series(colours, "Launch cost")
     style = {s.label: s for s in sources}
 
     for ax, (measure, by_path) in zip(axes, measures.items()):
@@ -367,7 +392,7 @@ def plot_launch(sources: list[Source]) -> Figure:
         ax.xaxis.set_major_locator(FixedLocator(list(range(len(payloads)))))
         ax.set_xticklabels([str(p) for p in payloads])
         ax.set_xlabel("kernel parameter payload (bytes)")
-        ax.set_title(LAUNCH_MEASURE_TITLES.get(measure, measure), fontsize=10)
+        ax.set_title(LAUNCH_MEASURE_TITLES.get(measure, figure_text(measure)), fontsize=10)
         value_axis(ax, np.concatenate([us for _, us in by_path.values()]), "µs per launch")
         ax.grid(True, which="major", alpha=0.35)
         ax.grid(True, which="minor", alpha=0.12)
@@ -394,7 +419,7 @@ def plot_module(ax: Axes, module: dict[str, dict[str, float]], style: dict[str, 
     # keeps the value labels inside the axes.
     ax.set(yscale="log", ylim=(min(all_us) / 3, max(all_us) * 6))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.set_xticks(x, steps, rotation=20, ha="right")
+    ax.set_xticks(x, [figure_text(step) for step in steps], rotation=20, ha="right")
     ax.set_ylabel("µs")
     ax.set_title("getting a kernel ready (module load, JIT, first launch)", fontsize=10)
     ax.grid(True, axis="y", which="major", alpha=0.3)
@@ -415,6 +440,7 @@ def plot_saxpy(sources: list[Source]) -> Figure:
     fig, (gbps_ax, pct_ax), legend_ax = grid(2, "saxpy: y = a·x + y, 12 bytes per element")
     variants = {s.label: sweeps(s.result, "saxpy", GBPS) for s in sources}
     colours = colour_map(v for by_variant in variants.values() for v in by_variant)
+    check_series(colours, "saxpy")
     ceilings: list[tuple[Source, float]] = []
     for source in sources:
         for variant, (n, gbps) in variants[source.label].items():
@@ -444,7 +470,7 @@ def plot_saxpy(sources: list[Source]) -> Figure:
         ax.grid(True, which="major", alpha=0.35)
         ax.grid(True, which="minor", alpha=0.12)
     several = len(sources) > 1
-    ceiling_labels = [f"{ceiling:.0f} GB/s" + (f" ({s.label})" if several else "")
+    ceiling_labels = [f"{ceiling:.0f} GB/s" + (f" ({figure_text(s.label)})" if several else "")
                       for s, ceiling in ceilings]
     ceiling_handles = [Line2D([], [], color="black", linestyle=s.linestyle) for s, _ in ceilings]
     legends(legend_ax, [("variant", *colour_handles(colours)),
@@ -459,9 +485,10 @@ def peer_pairs(result: Result) -> dict[tuple[str, str], dict[tuple[int, int], tu
     pairs: dict[tuple[str, str], dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]] = {}
     for series, sweep in sweeps(result, "peer", GBPS).items():
         engine, mode, pair = (series.split("/") + ["", "", ""])[:3]
-        source, _, destination = pair.partition("to")
-        if source.isdigit() and destination.isdigit():
-            pairs.setdefault((engine, mode), {})[(int(source), int(destination))] = sweep
+        source_text, _, destination_text = pair.partition("to")
+        source, destination = ascii_decimal(source_text), ascii_decimal(destination_text)
+        if source is not None and destination is not None:
+            pairs.setdefault((engine, mode), {})[(source, destination)] = sweep
     return pairs
 
 
@@ -472,6 +499,7 @@ def plot_peer(sources: list[Source]) -> Figure:
     keys = [f"{engine} {src}→{dst}" for pairs in by_source.values()
             for (engine, _), by_pair in pairs.items() for src, dst in by_pair]
     colours = colour_map(keys)
+    check_series(colours, "Peer copies")
     fig, axes, legend_ax = grid(len(modes), "Peer copies: bandwidth against copy size")
     for ax, mode in zip(axes, modes):
         values = []
@@ -483,7 +511,7 @@ def plot_peer(sources: list[Source]) -> Figure:
                     ax.plot(sizes, gbps, color=colours[f"{engine} {src}→{dst}"],
                             linestyle=source.linestyle, marker=source.marker, markersize=3.5)
                     values.append(gbps)
-        ax.set_title(PEER_MODE_TITLES.get(mode, mode), fontsize=10)
+        ax.set_title(PEER_MODE_TITLES.get(mode, figure_text(mode)), fontsize=10)
         size_axis(ax, "copy size", binary_size, rotation=35)
         value_axis(ax, np.concatenate(values), "bandwidth (GB/s)")
         ax.grid(True, which="major", alpha=0.35)
@@ -498,6 +526,7 @@ def plot_peer_matrix(source: Source) -> Figure:
     per engine and mode."""
     pairs = peer_pairs(source.result)
     panels = list(pairs)
+    check_panels(len(panels), "Peer bandwidth matrix")
     ncols = min(len(panels), 3)
     nrows = math.ceil(len(panels) / ncols)
     fig = Figure(figsize=(4.6 * ncols, 4.0 * nrows + 0.6), layout="constrained")
@@ -506,10 +535,13 @@ def plot_peer_matrix(source: Source) -> Figure:
         unused.remove()
     largest = min(int(sizes.max()) for by_pair in pairs.values() for sizes, _ in by_pair.values())
     fig.suptitle(f"Peer bandwidth (GB/s) at {binary_size(largest)}: source × destination "
-                 f"({source.label})", fontsize=12)
+                 f"({figure_text(source.label)})", fontsize=12)
     for ax, (engine, mode) in zip(axes, panels):
         by_pair = pairs[(engine, mode)]
         gpus = sorted({g for pair in by_pair for g in pair})
+        if len(gpus) > MAX_MATRIX_GPUS:
+            raise PlotError(f"Peer bandwidth matrix: {len(gpus)} GPUs, more than the "
+                            f"{MAX_MATRIX_GPUS} a matrix holds (--filter selects fewer)")
         matrix = np.full((len(gpus), len(gpus)), np.nan)
         for (src, dst), (sizes, gbps) in by_pair.items():
             at = np.flatnonzero(sizes == largest)
@@ -525,7 +557,7 @@ def plot_peer_matrix(source: Source) -> Figure:
         ax.set_yticks(range(len(gpus)), [f"GPU{g}" for g in gpus])
         ax.set_xlabel("destination")
         ax.set_ylabel("source")
-        ax.set_title(f"{engine} / {mode}", fontsize=10)
+        ax.set_title(figure_text(f"{engine} / {mode}"), fontsize=10)
         fig.colorbar(image, ax=ax, shrink=0.8, label="GB/s")
     return fig
 
@@ -538,13 +570,11 @@ def select(result: Result, pattern: re.Pattern[str] | None) -> Result:
 
 
 def draw(sources: list[Source], output_dir: Path) -> list[str]:
-    """Write every figure there is data for; returns the notes on what was left out."""
-    notes = []
+    """Write every figure there is data for; returns a note for each file none of whose
+    benchmarks is drawn."""
     present = {family: [s for s in sources if s.result.family(family)] for family in FAMILIES}
-    for family, with_family in present.items():
-        for source in sources:
-            if source not in with_family:
-                notes.append(f"plot.py: {source.result.path} has no {family} benchmarks")
+    notes = [f"plot.py: {s.result.path}: no copy, launch, saxpy or peer benchmark; not drawn"
+             for s in sources if not any(s in with_family for with_family in present.values())]
     if not any(present.values()):
         files = ", ".join(str(s.result.path) for s in sources)
         raise PlotError(f"nothing to plot: no copy, launch, saxpy or peer benchmark in {files}")
@@ -576,7 +606,15 @@ def prepare(output_dir: Path) -> None:
         raise PlotError(f"{output_dir}: cannot create the output folder ({e.strerror})") from None
 
 
+def check_replaceable(path: Path) -> None:
+    """An output file may replace a file, not a FIFO (writing would wait for a reader) or a
+    device."""
+    if (path.exists() or path.is_symlink()) and not path.is_file():
+        raise PlotError(f"{path}: exists and is not a regular file")
+
+
 def write_text(path: Path, text: str) -> None:
+    check_replaceable(path)
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as e:
@@ -585,8 +623,9 @@ def write_text(path: Path, text: str) -> None:
 
 
 def save(fig: Figure, path: Path) -> None:
+    check_replaceable(path)
     try:
-        fig.savefig(path, dpi=DPI)
+        save_figure(fig, path, dpi=DPI)
     except OSError as e:
         raise PlotError(f"{path}: cannot write ({e.strerror})") from None
     write_stdout(f"wrote {path}\n")
@@ -621,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
     except (GpubenchJsonError, OSError) as e:
         return script_error("plot.py", e)
     for note in notes:
-        print(note, file=sys.stderr)
+        print(one_line(note), file=sys.stderr)
     return 0
 
 

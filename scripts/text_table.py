@@ -2,6 +2,8 @@
 
 from collections.abc import Sequence
 
+from safe_text import printable
+
 
 def render(headers: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool = False,
            align: str = "right") -> str:
@@ -9,8 +11,8 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool
     "left" (text). A cell's control characters are escaped, so every row stays one line."""
     if align not in ("left", "right"):
         raise ValueError(f"align must be 'left' or 'right', not {align!r}")
-    headers = [_cell(h) for h in headers]
-    rows = [[_cell(c) for c in row] for row in rows]
+    headers = [printable(h) for h in headers]
+    rows = [[printable(c) for c in row] for row in rows]
     if markdown:
         rule = "---" if align == "left" else "---:"
         lines = [_markdown_row(headers), _markdown_row(["---"] + [rule] * (len(headers) - 1))]
@@ -18,14 +20,6 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool
     widths = [max(len(c) for c in column) for column in zip(headers, *rows)]
     lines = [_text_row(headers, widths, align), _text_row(["-" * w for w in widths], widths, align)]
     return "\n".join(lines + [_text_row(r, widths, align) for r in rows])
-
-
-def _cell(value: object) -> str:
-    text = str(value)
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-                   for ch in text)
 
 
 def _markdown_row(cells: Sequence[str]) -> str:

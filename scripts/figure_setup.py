@@ -1,0 +1,61 @@
+"""Matplotlib as every script that draws uses it: imported before matplotlib is.
+
+- The Agg backend, whatever MPLBACKEND says: the scripts write files and never need a display,
+  and matplotlib refuses to import at all under an MPLBACKEND it does not know.
+- Matplotlib's default settings, not a matplotlibrc's: a figure looks the same on every machine,
+  and no usetex or other setting of the user's applies.
+- Text is text: mathtext is off for every text object (text.parse_math), so a `$` or a
+  backslash in a benchmark or GPU name is drawn as written. `figure_text` makes a name one
+  short printable line (no control characters or lone surrogates, which fonts cannot draw).
+- Matplotlib's warnings about layout and missing glyphs are off: a figure with a long or
+  unusual name is still right, and a script's stderr stays for problems.
+- `save_figure` writes the format the path's extension names, PNG where it names none, and
+  never appends an extension: the file written is the path the script prints.
+"""
+
+import errno
+import os
+import warnings
+from pathlib import Path
+
+os.environ["MPLBACKEND"] = "Agg"
+
+import matplotlib  # noqa: E402  (MPLBACKEND must be set first)
+
+matplotlib.rcdefaults()
+matplotlib.use("Agg")
+matplotlib.rcParams["text.parse_math"] = False
+matplotlib.rcParams["text.usetex"] = False
+# A long name crowds the layout, a rare script has no glyph in the font: the figure is still
+# right, and stderr stays for problems.
+warnings.filterwarnings("ignore", "constrained_layout not applied")
+warnings.filterwarnings("ignore", "Glyph .* missing from font")
+
+from matplotlib.figure import Figure  # noqa: E402
+
+from safe_text import one_line, printable, shorten  # noqa: E402
+
+# Characters of a name drawn in a title, legend or tick label: longer names are cut with "…".
+FIGURE_TEXT_LIMIT = 80
+_DEFAULT_FORMAT = "png"
+
+
+def figure_text(text: object, limit: int = FIGURE_TEXT_LIMIT) -> str:
+    """A name or value from a file or the command line as a figure shows it."""
+    return shorten(printable(text), limit)
+
+
+def save_figure(fig: Figure, path: Path, **savefig: object) -> None:
+    """Writes `fig` to `path` in the format its extension names (PNG without one). Raises
+    OSError naming the path: an unwritable path, an extension that names no image format
+    matplotlib writes, or a figure too large to draw."""
+    suffix = path.suffix.lower().removeprefix(".")
+    supported = fig.canvas.get_supported_filetypes()
+    if suffix and suffix not in supported:
+        raise OSError(errno.EINVAL, f"{printable(path.suffix)} is no image format matplotlib "
+                      f"writes ({', '.join('.' + s for s in sorted(supported))})", str(path))
+    try:
+        fig.savefig(path, format=suffix or _DEFAULT_FORMAT, **savefig)
+    except ValueError as error:  # e.g. "Image size of 300000x200 pixels is too large"
+        raise OSError(errno.EINVAL, f"cannot draw the figure ({one_line(error, 200)})",
+                      str(path)) from None

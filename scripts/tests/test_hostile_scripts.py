@@ -1,0 +1,302 @@
+"""The README's promise for input of every category, generated rather than listed: every script,
+run as a process on hostile names, sizes, arguments, environments, paths and large files,
+succeeds or says what is wrong in one line with exit status 2 (hostile_inputs says how each is
+judged). Text from a file is shown as text: a table prints it escaped, a figure draws it with
+mathtext off.
+
+Cases that need a one-line change in a script this branch leaves to its owner are marked
+xfail(strict=True) with that change as the reason."""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import SCRIPTS
+from hostile_inputs import (assert_kept_promise, hostile_size, hostile_text, result_with_names,
+                            run, script_arguments, write_large_result, write_result)
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from gpubench_json import MAX_RESULT_BYTES
+from safe_text import printable
+
+SCRIPT_NAMES = ["plot.py", "compare.py", "stability.py", "export.py", "report.py", "fleet.py"]
+
+
+def needs(change: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=f"needs {change}")
+
+
+# The one-line changes in scripts other helpers own, per script and category. Each has a
+# deterministic case below; the generated cases leave those scripts out, since an example that
+# happens not to need the change would pass a strict xfail.
+FLEET_SETUP = needs("fleet.py draw_heatmap: `import figure_setup` before `import matplotlib` "
+                    "and figure_setup.save_figure(fig, path, dpi=130) instead of fig.savefig")
+REPORT_SETUP = needs("report.py: `import figure_setup` before `import matplotlib` (line 20)")
+REPORT_TEXT = needs("report.py family_figure/draw_panel: figure_text() around the panel "
+                    "titles and series labels it draws (a long name takes minutes)")
+FLEET_STDOUT = needs("fleet.py main: write_stdout(report(...) + '\\n') instead of print, "
+                     "and `except OSError as e: return script_error('fleet.py', e)` (also a "
+                     "path the system refuses: too long, no such folder)")
+STABILITY_SIZE = needs("stability.py is_large_enough: ascii_decimal(size) instead of "
+                       "size.isdigit()/int(size)")
+FLEET_SIZE = needs("fleet.py: ascii_decimal(last) instead of last.isdigit()/int(last) "
+                   "(largest-size selection and the size check)")
+
+# Few examples per script: each is a process of one to five seconds, and CI has two cores.
+# No shrinking: a failing example is reported as found; shrinking would run hundreds of processes.
+PROCESS_SETTINGS = settings(max_examples=2, deadline=None, database=None,
+                            phases=(Phase.explicit, Phase.generate),
+                            suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                   HealthCheck.too_slow,
+                                                   HealthCheck.data_too_large])
+
+
+def scripts(**marks: pytest.MarkDecorator) -> list[object]:
+    """Every script, those named in `marks` with their mark."""
+    return [pytest.param(s, marks=marks[s.removesuffix(".py")]) if s.removesuffix(".py") in marks
+            else s for s in SCRIPT_NAMES]
+
+
+@pytest.mark.parametrize("script", ["plot.py", "compare.py", "stability.py", "export.py"])
+@PROCESS_SETTINGS
+@given(names=st.lists(hostile_text, min_size=1, max_size=3, unique=True))
+def test_hostile_names_and_context(tmp_path_factory: pytest.TempPathFactory, script: str,
+                                   names: list[str]) -> None:
+    work = tmp_path_factory.mktemp("names")
+    result = write_result(work / "r.json", result_with_names(names))
+    proc = run(script, script_arguments(script, result, work))
+    assert_kept_promise(proc, script)
+    if script == "compare.py" and proc.returncode != 2:
+        out = proc.stdout.decode("utf-8")
+        assert all(printable(name) in out for name in names), out[:2000]
+
+
+@pytest.mark.parametrize("script", ["plot.py", "compare.py", "export.py", "report.py"])
+@PROCESS_SETTINGS
+@given(size=hostile_size)
+def test_a_size_in_other_digits_is_no_size(tmp_path_factory: pytest.TempPathFactory,
+                                           script: str, size: str) -> None:
+    work = tmp_path_factory.mktemp("size")
+    result = write_result(work / "r.json", result_with_names(["pinned"], size=size))
+    assert_kept_promise(run(script, script_arguments(script, result, work)), script)
+
+
+@pytest.mark.parametrize(("script", "names", "size"), [
+    pytest.param("report.py", ["pinned" * 500], None, marks=REPORT_TEXT),
+    pytest.param("stability.py", ["pinned"], "2²", marks=STABILITY_SIZE),
+    pytest.param("fleet.py", ["pinned"], "2²", marks=FLEET_SIZE),
+])
+def test_names_and_sizes_that_need_a_script_change(tmp_path: Path, script: str,
+                                                   names: list[str], size: str | None) -> None:
+    result = write_result(tmp_path / "r.json", result_with_names(names, size=size))
+    assert_kept_promise(run(script, script_arguments(script, result, tmp_path), timeout=20),
+                        script)
+
+
+def test_plot_draws_no_other_digits_as_sizes(tmp_path: Path) -> None:
+    import plot
+    from gpubench_json import load
+    result = load(write_result(tmp_path / "r.json", result_with_names(["pinned"], size="٣")))
+    sizes = plot.sweeps(result, "copy", plot.GBPS)["HtoD/pinned/async"][0]
+    assert list(sizes) == [4096]
+    assert plot.peer_pairs(result)[("ce", "read")] == {} if ("ce", "read") in \
+        plot.peer_pairs(result) else True
+
+
+# Arguments: any bytes (Python reads what is not UTF-8 with surrogateescape), any count, any
+# length; never a help request, which succeeds.
+argument = st.binary(min_size=0, max_size=40).filter(lambda b: b"\0" not in b)
+# Each under Linux's 128 KiB for one argument, all under its 2 MiB for a command line.
+long_argument = st.tuples(st.binary(min_size=1, max_size=4), st.integers(1000, 10_000)).map(
+    lambda repeated: repeated[0] * repeated[1]).filter(lambda b: b"\0" not in b)
+arguments = st.lists(st.one_of(argument, long_argument), min_size=0, max_size=20).filter(
+    lambda args: not any(a.startswith(b"-h") or (a.startswith(b"--h") and b"--help".startswith(
+        a.split(b"=")[0])) for a in args))
+
+
+@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet.py"])
+@PROCESS_SETTINGS
+@given(args=arguments)
+def test_any_arguments(script: str, args: list[bytes]) -> None:
+    proc = run(script, args)
+    assert_kept_promise(proc, script, succeeds=False)
+
+
+@FLEET_STDOUT
+@pytest.mark.parametrize("path", ["%" * 5000, "a/" * 3000, "\udcff" * 300])
+def test_fleet_path_the_system_refuses(path: str) -> None:
+    assert_kept_promise(run("fleet.py", [path]), "fleet.py", succeeds=False)
+
+
+@pytest.mark.parametrize("script", SCRIPT_NAMES)
+def test_many_arguments(tmp_path: Path, script: str) -> None:
+    proc = run(script, [f"missing{i}.json" for i in range(20_000)] + ["--no-such-option"])
+    assert_kept_promise(proc, script, succeeds=False)
+
+
+# Environment: an unknown plotting backend, a locale that is not installed, an encoding that
+# cannot hold the names.
+environment = st.fixed_dictionaries({
+    "MPLBACKEND": st.one_of(st.sampled_from(["nope", "", "Qt5Agg", "module://no.such", "TkAgg",
+                                             "agg"]),
+                            st.text(st.characters(exclude_characters="\0",
+                                                  exclude_categories=("Cs",)), max_size=20)),
+    "PYTHONIOENCODING": st.sampled_from(["ascii", "ascii:strict", "latin-1", "utf-8:strict",
+                                         "cp1252"]),
+    "LANG": st.sampled_from(["C", "POSIX", "xx_XX.UTF-8", "tr_TR.UTF-8", "C.UTF-8"]),
+    "LC_ALL": st.sampled_from(["", "C", "POSIX", "xx_XX"]),
+})
+
+
+@pytest.mark.parametrize("script", ["plot.py", "compare.py", "stability.py", "export.py"])
+@PROCESS_SETTINGS
+@given(env=environment, names=st.lists(hostile_text, min_size=1, max_size=2, unique=True))
+def test_hostile_environment(tmp_path_factory: pytest.TempPathFactory, script: str,
+                             env: dict[str, str], names: list[str]) -> None:
+    work = tmp_path_factory.mktemp("env")
+    result = write_result(work / "r.json", result_with_names(names))
+    proc = run(script, script_arguments(script, result, work), env=dict(os.environ, **env))
+    assert_kept_promise(proc, script, succeeds=True)
+
+
+@pytest.mark.parametrize("script", [pytest.param("report.py", marks=REPORT_SETUP),
+                                    pytest.param("fleet.py", marks=FLEET_SETUP)])
+def test_unknown_backend_needs_a_script_change(tmp_path: Path, script: str) -> None:
+    result = write_result(tmp_path / "r.json", result_with_names(["pinned"]))
+    proc = run(script, script_arguments(script, result, tmp_path),
+               env=dict(os.environ, MPLBACKEND="nope"))
+    assert_kept_promise(proc, script, succeeds=True)
+
+
+# Input paths that are no result file: devices, a FIFO no one writes, a folder, a loop.
+def special_input(kind: str, tmp_path: Path) -> Path:
+    if kind == "fifo":
+        os.mkfifo(tmp_path / "fifo.json")
+        return tmp_path / "fifo.json"
+    if kind == "symlink loop":
+        (tmp_path / "loop.json").symlink_to(tmp_path / "loop.json")
+        return tmp_path / "loop.json"
+    if kind == "folder":
+        return tmp_path
+    return Path(kind)
+
+
+INPUTS = ["/dev/zero", "/dev/urandom", "/dev/null", "/dev/full", "fifo", "symlink loop",
+          "folder", "/proc/self/mem"]
+
+
+@pytest.mark.parametrize("kind", INPUTS)
+@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet.py"])
+def test_input_path_of_every_kind(tmp_path: Path, script: str, kind: str) -> None:
+    path = special_input(kind, tmp_path)
+    if not path.exists() and kind.startswith("/") and not path.is_symlink():
+        pytest.skip(f"{kind} does not exist here")
+    arguments = {"plot.py": [path, "-o", tmp_path / "f"], "compare.py": [path, path],
+                 "stability.py": [path], "export.py": [path, "--format", "github"],
+                 "report.py": [path, path, "-o", tmp_path / "r"]}[script]
+    started = time.monotonic()
+    proc = run(script, arguments, timeout=30)
+    assert_kept_promise(proc, script, succeeds=False)
+    assert time.monotonic() - started < 20
+
+
+@pytest.fixture(scope="module")
+def good_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_result(tmp_path_factory.mktemp("good") / "good.json",
+                        result_with_names(["pinned", "pageable"]))
+
+
+def closed_stdout(script: str, arguments: list[object]) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable,
+                           str(SCRIPTS / script), *map(str, arguments)],
+                          stderr=subprocess.PIPE, timeout=60)
+
+
+@pytest.mark.parametrize("script", scripts(fleet=FLEET_STDOUT))
+def test_closed_stdout(tmp_path: Path, good_result: Path, script: str) -> None:
+    arguments = script_arguments(script, good_result, tmp_path)
+    proc = closed_stdout(script, arguments[:-2] if script == "export.py" else arguments)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.decode() == f"{script}: stdout: closed\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("script", scripts(fleet=FLEET_STDOUT))
+def test_full_stdout(tmp_path: Path, good_result: Path, script: str) -> None:
+    with open("/dev/full", "wb") as full:
+        arguments = script_arguments(script, good_result, tmp_path)
+        proc = run(script, arguments[:-2] if script == "export.py" else arguments, stdout=full)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.decode() == f"{script}: stdout: No space left on device\n"
+
+
+# Output paths: a FIFO, a device, a folder where a file goes, no extension.
+@pytest.mark.parametrize("blocker", ["fifo", "/dev/null", "folder"])
+def test_plot_output_file_that_is_no_regular_file(tmp_path: Path, good_result: Path,
+                                                  blocker: str) -> None:
+    figures = tmp_path / "figures"
+    figures.mkdir()
+    target = figures / "copy_fit.txt"
+    if blocker == "fifo":
+        os.mkfifo(target)
+    elif blocker == "folder":
+        target.mkdir()
+    else:
+        target.symlink_to(blocker)
+    proc = run("plot.py", [good_result, "-o", figures], timeout=30)
+    assert_kept_promise(proc, "plot.py", succeeds=False)
+    assert proc.stderr.decode() == f"plot.py: {target}: exists and is not a regular file\n"
+
+
+@pytest.mark.parametrize("output", ["/dev/zero", "/proc/gpubench-figures"])
+def test_plot_output_folder_that_cannot_be(tmp_path: Path, good_result: Path,
+                                           output: str) -> None:
+    proc = run("plot.py", [good_result, "-o", output], timeout=30)
+    assert_kept_promise(proc, "plot.py", succeeds=False)
+
+
+@FLEET_SETUP
+def test_fleet_output_without_extension_is_the_path_printed(tmp_path: Path,
+                                                            good_result: Path) -> None:
+    arguments = script_arguments("fleet.py", good_result, tmp_path)
+    arguments[-1] = tmp_path / "heatmap"
+    proc = run("fleet.py", arguments)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "heatmap").read_bytes().startswith(b"\x89PNG")
+    assert not (tmp_path / "heatmap.png").exists()
+
+
+# Large inputs: a file over the limit is refused before it is read; one at the limit is read in
+# the time and memory the README states (20 s, 1 GiB).
+@pytest.fixture(scope="session")
+def huge_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_large_result(tmp_path_factory.mktemp("huge") / "huge.json", 250_000_000)
+
+
+@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet.py"])
+def test_250_mb_file_is_refused_at_once(tmp_path: Path, huge_result: Path, script: str) -> None:
+    arguments = script_arguments(script, huge_result, tmp_path)
+    started = time.monotonic()
+    proc = run(script, arguments, timeout=20)
+    assert time.monotonic() - started < 20
+    assert_kept_promise(proc, script, succeeds=False)
+    assert proc.stderr.decode() == (f"{script}: {huge_result}: larger than 32 MiB, the largest "
+                                    "result file the scripts read\n")
+
+
+def test_file_at_the_limit_is_read_in_stated_time_and_memory(tmp_path: Path) -> None:
+    path = write_large_result(tmp_path / "limit.json", MAX_RESULT_BYTES - 1_000_000)
+    assert path.stat().st_size <= MAX_RESULT_BYTES
+    probe = ("import resource, sys, time; from gpubench_json import load; t = time.monotonic(); "
+             "r = load(sys.argv[1]); print(len(r.benchmarks), time.monotonic() - t, "
+             "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    proc = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True,
+                          text=True, timeout=60, cwd=SCRIPTS)
+    assert proc.returncode == 0, proc.stderr
+    runs, seconds, max_rss_kib = proc.stdout.split()
+    assert int(runs) > 10_000
+    assert float(seconds) < 20 and int(max_rss_kib) < 2**20, proc.stdout
