@@ -62,8 +62,7 @@ void Registry::register_case(const std::string& name, Body body, const CaseArgs&
                                    "--sizes",
                                    max_benchmarks));
     }
-    if (selects_ &&
-        !selects_(instance_name(name, args.name, value, device) + "/manual_time")) {
+    if (selects_ && !selects_(instance_name(name, args.name, value, device) + "/manual_time")) {
       return;
     }
     std::vector<std::int64_t> instance;

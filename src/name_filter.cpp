@@ -47,10 +47,18 @@ struct ClassName {
 };
 
 constexpr ClassName class_names[] = {
-    {"alnum", [](int c) { return std::isalnum(c); }}, {"alpha", [](int c) { return std::isalpha(c); }}, {"blank", [](int c) { return std::isblank(c); }},
-    {"cntrl", [](int c) { return std::iscntrl(c); }}, {"digit", [](int c) { return std::isdigit(c); }}, {"graph", [](int c) { return std::isgraph(c); }},
-    {"lower", [](int c) { return std::islower(c); }}, {"print", [](int c) { return std::isprint(c); }}, {"punct", [](int c) { return std::ispunct(c); }},
-    {"space", [](int c) { return std::isspace(c); }}, {"upper", [](int c) { return std::isupper(c); }}, {"xdigit", [](int c) { return std::isxdigit(c); }},
+    {"alnum", [](int c) { return std::isalnum(c); }},
+    {"alpha", [](int c) { return std::isalpha(c); }},
+    {"blank", [](int c) { return std::isblank(c); }},
+    {"cntrl", [](int c) { return std::iscntrl(c); }},
+    {"digit", [](int c) { return std::isdigit(c); }},
+    {"graph", [](int c) { return std::isgraph(c); }},
+    {"lower", [](int c) { return std::islower(c); }},
+    {"print", [](int c) { return std::isprint(c); }},
+    {"punct", [](int c) { return std::ispunct(c); }},
+    {"space", [](int c) { return std::isspace(c); }},
+    {"upper", [](int c) { return std::isupper(c); }},
+    {"xdigit", [](int c) { return std::isxdigit(c); }},
 };
 
 class Parser {
@@ -120,8 +128,8 @@ private:
       }
       const char escaped = text_[pos_++];
       if (std::isalnum(static_cast<unsigned char>(escaped)) != 0) {
-        refuse(fmt::format("'\\{}' at character {} is not an escape POSIX defines", escaped,
-                           at + 1));
+        refuse(
+            fmt::format("'\\{}' at character {} is not an escape POSIX defines", escaped, at + 1));
       }
       return literal(escaped);
     }
@@ -207,8 +215,7 @@ private:
         return;
       }
     }
-    refuse(fmt::format("'[:{}:]' in the '[' at character {} is no character class", name,
-                       at + 1));
+    refuse(fmt::format("'[:{}:]' in the '[' at character {} is no character class", name, at + 1));
   }
 
   Node quantified(Node item) {
@@ -272,8 +279,7 @@ public:
 
   int build(const Node& node, int next) {
     switch (node.type) {
-    case Node::Type::bytes:
-    {
+    case Node::Type::bytes: {
       State state = state_of(Kind::bytes, next);
       state.bytes = node.bytes;
       return add(state);
@@ -336,8 +342,8 @@ private:
 
 NameFilter::NameFilter(std::string_view filter) {
   if (filter.size() > max_chars) {
-    refuse(fmt::format("{} characters, more than the {} a filter may have", filter.size(),
-                       max_chars));
+    refuse(
+        fmt::format("{} characters, more than the {} a filter may have", filter.size(), max_chars));
   }
   if (filter.empty() || filter == "all") {
     every_name_ = true;

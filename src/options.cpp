@@ -39,8 +39,8 @@ std::optional<std::vector<int>> parse_devices(std::string_view flag, std::string
   while (true) {
     const std::size_t comma = value.find(',', begin);
     if (devices.size() == max_devices) {
-      throw UsageError(fmt::format("--device: more than the {} devices gpubench measures at once",
-                                   max_devices));
+      throw UsageError(
+          fmt::format("--device: more than the {} devices gpubench measures at once", max_devices));
     }
     const int device = parse_device(flag, value.substr(begin, comma - begin));
     if (std::find(devices.begin(), devices.end(), device) != devices.end()) {
@@ -141,8 +141,8 @@ void require_filter(std::string_view value) {
     // A filter too long to take is too long to repeat in the line.
     throw UsageError(value.size() > NameFilter::max_chars
                          ? fmt::format("--benchmark_filter: {}", error.what())
-                         : fmt::format("--benchmark_filter={}: not a regular expression: {}",
-                                       value, error.what()));
+                         : fmt::format("--benchmark_filter={}: not a regular expression: {}", value,
+                                       error.what()));
   }
 }
 
