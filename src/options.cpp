@@ -336,6 +336,11 @@ std::string usage(const std::vector<ExtraFlag>& extra_flags) {
   }
   text += "All --benchmark_* flags are Google Benchmark's (filter, repetitions, out, out_format, "
           "...).\n";
+  text += fmt::format(
+      "--benchmark_filter is matched by gpubench, in time linear in each name: at most {} "
+      "characters,\n{} states ({{m,n}} with m, n <= {} copies what it repeats). --device names "
+      "at most {} devices.\n",
+      NameFilter::max_chars, NameFilter::max_states, NameFilter::max_repeat, max_devices);
   return text;
 }
 
