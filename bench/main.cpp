@@ -6,8 +6,10 @@
 #include "gpu_context.hpp"
 #include "info.hpp"
 #include "interrupt.hpp"
+#include "name_filter.hpp"
 #include "options.hpp"
 #include "outcome.hpp"
+#include "printable.hpp"
 #include "registry.hpp"
 #include "run_health.hpp"
 #include "session.hpp"
@@ -26,7 +28,6 @@
 #include <numeric>
 #include <optional>
 #include <ostream>
-#include <regex>
 #include <sstream>
 #include <streambuf>
 #include <string>
@@ -47,10 +48,12 @@ constexpr int exit_usage = 2;
 // meaning: at least that much measured time (or that many iterations) per benchmark.
 constexpr const char* default_min_time_flag = "--benchmark_min_time=0" GPUBENCH_MIN_TIME_UNIT;
 
-// One line on stderr. stdio, not fmt::print: a closed or full stderr must not turn an error
+// One line on stderr, whatever the message holds (a value with a newline or an escape sequence
+// in it is shown escaped). stdio, not fmt::print: a closed or full stderr must not turn an error
 // into an abort.
 void say(const std::string& message) {
-  static_cast<void>(std::fprintf(stderr, "gpubench: %s\n", message.c_str()));
+  const std::string line = gpubench::printable(message);
+  static_cast<void>(std::fprintf(stderr, "gpubench: %s\n", line.c_str()));
 }
 
 [[noreturn]] void die(int status, const std::string& message) {
@@ -143,14 +146,23 @@ std::vector<gpubench::ExtraFlag> family_flags() {
 // Google Benchmark's arguments: gpubench writes --benchmark_out itself (FileReporter), so
 // Google Benchmark never opens it; it hands a file reporter the run only with --benchmark_out
 // set, so a run with an output file names /dev/null, which it opens and never writes. A listing
-// has no file reporter. gpubench's own run length applies unless one is given.
+// has no file reporter. gpubench applies --benchmark_filter itself, at registration (Google
+// Benchmark's std::regex overflows the stack on a long filter and backtracks without end on
+// some shapes).
+// gpubench's own run length applies unless one is given. The program name is never a flag.
 std::vector<char*> benchmark_argv(const gpubench::Options& options,
                                   std::vector<std::string>& args) {
-  std::erase_if(args, [](const std::string& arg) { return arg.starts_with("--benchmark_out"); });
+  std::erase_if(args, [first = args.data()](const std::string& arg) {
+    return &arg != first &&
+           (arg.starts_with("--benchmark_out") || arg.starts_with("--benchmark_filter"));
+  });
   if (options.out_given && !options.list_only) {
     args.emplace_back("--benchmark_out=/dev/null");
   }
-  if (std::none_of(args.begin(), args.end(), [](const std::string& arg) {
+  // Every benchmark registered is selected. Not "." (Google Benchmark's reading of no filter),
+  // for which it reserves its list anew for each registration: quadratic in the benchmarks.
+  args.emplace_back("--benchmark_filter=^");
+  if (std::none_of(args.begin() + 1, args.end(), [](const std::string& arg) {
         return arg.starts_with("--benchmark_min_time=");
       })) {
     args.emplace_back(default_min_time_flag);
@@ -192,24 +204,15 @@ std::vector<int> first_n(int n) {
   return ordinals;
 }
 
+// The last --benchmark_filter's value, after the program name.
 std::string filter_of(const std::vector<std::string>& args) {
   std::string filter;
-  for (const std::string& arg : args) {
-    if (arg.starts_with("--benchmark_filter=")) {
-      filter = arg.substr(std::string("--benchmark_filter=").size());
+  for (auto arg = args.begin() + 1; arg < args.end(); ++arg) {
+    if (arg->starts_with("--benchmark_filter=")) {
+      filter = arg->substr(std::string("--benchmark_filter=").size());
     }
   }
   return filter;
-}
-
-// Whether Google Benchmark's filter ("-" negates) selects `name`.
-bool filter_selects(const std::string& filter, const std::string& name) {
-  if (filter.empty() || filter == "all") {
-    return true;
-  }
-  const bool negated = filter.starts_with('-');
-  const std::regex pattern(negated ? filter.substr(1) : filter, std::regex::extended);
-  return std::regex_search(name, pattern) != negated;
 }
 
 void check_stdout() {
@@ -240,8 +243,23 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     }
   }
   const std::vector<int> peer_devices = devices.size() > 1 ? devices : first_n(present.value_or(2));
-  bench::Registry registry(devices, peer_devices);
+  const std::string filter = filter_of(options.benchmark_args);
+  const gpubench::NameFilter name_filter(filter);
+  bench::Registry registry(devices, peer_devices,
+                           [&](const std::string& name) { return name_filter.selects(name); });
   bench::register_families(registry);
+  std::vector<std::string> notes;
+  for (const bench::Registry::Note& note : registry.notes()) {
+    if (name_filter.selects(note.example)) {
+      notes.push_back(note.text);
+    }
+  }
+  if (registry.registered() == 0) {
+    // Why nothing is selected, where a family says ("peer copies need two GPUs: 1 found").
+    die(exit_failure, !notes.empty() && !options.list_only
+                          ? notes.front()
+                          : fmt::format("--benchmark_filter={}: matches no benchmark", filter));
+  }
 
   std::vector<char*> argv = benchmark_argv(options, options.benchmark_args);
   int argc = static_cast<int>(argv.size()) - 1;
@@ -261,11 +279,8 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     return listed > 0 ? 0 : exit_failure;
   }
 
-  const std::string filter = filter_of(options.benchmark_args);
-  for (const bench::Registry::Note& note : registry.notes()) {
-    if (filter_selects(filter, note.example)) {
-      say(note.text);
-    }
+  for (const std::string& note : notes) {
+    say(note);
   }
   std::vector<int> session_devices = devices;
   for (const int ordinal : peer_devices) {
@@ -360,6 +375,8 @@ int main(int argc, char** argv) {
   }
   try {
     return run(options, flags);
+  } catch (const gpubench::UsageError& error) {
+    die(exit_usage, error.what());
   } catch (const std::out_of_range& error) {
     die(exit_failure, fmt::format("{}: {}", device_flag(options), error.what()));
   } catch (const std::exception& error) {

@@ -1,10 +1,15 @@
 #include "registry.hpp"
 
+#include "options.hpp"
+
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 #include <nvtx3/nvToolsExt.h>
 
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace gpubench::bench {
 namespace {
@@ -19,6 +24,21 @@ public:
   NvtxRange& operator=(NvtxRange&&) = delete;
   ~NvtxRange() { nvtxRangePop(); }
 };
+
+// A benchmark's name as Google Benchmark makes it from the registration's name, arguments and
+// time type, without the time type: name/value, name/arg:value, name/.../device:N.
+std::string instance_name(const std::string& name, const std::string& arg_name,
+                          std::optional<std::int64_t> value, std::optional<int> device) {
+  std::string instance = name;
+  if (value) {
+    instance += fmt::format("/{}{}{}", arg_name, arg_name.empty() ? "" : ":", *value);
+  }
+  if (device) {
+    instance += fmt::format("/device:{}", *device);
+  }
+  return instance;
+}
+
 } // namespace
 
 void Registry::add(const std::string& name, Body body, const CaseArgs& args) {
@@ -33,43 +53,76 @@ void Registry::register_case(const std::string& name, Body body, const CaseArgs&
                              bool per_device) {
   const bool device_arg = per_device && devices_.size() > 1;
   const bool has_value = !args.values.empty();
+  // Each instance's arguments ({value, device}, {value}, {device} or none), those selected.
+  std::vector<std::vector<std::int64_t>> instances;
+  const auto consider = [&](std::optional<std::int64_t> value, std::optional<int> device) {
+    if (++considered_ > max_benchmarks) {
+      throw UsageError(fmt::format("more than the {} benchmarks gpubench registers at once "
+                                   "(sizes x devices x cases); name fewer with --device or "
+                                   "--sizes",
+                                   max_benchmarks));
+    }
+    if (selects_ && !selects_(instance_name(name, args.name, value, device) + "/manual_time")) {
+      return;
+    }
+    std::vector<std::int64_t> instance;
+    if (value) {
+      instance.push_back(*value);
+    }
+    if (device) {
+      instance.push_back(*device);
+    }
+    instances.push_back(std::move(instance));
+  };
+  if (has_value) {
+    for (const std::int64_t value : args.values) {
+      if (!device_arg) {
+        consider(value, std::nullopt);
+        continue;
+      }
+      for (const int device : devices_) {
+        consider(value, device);
+      }
+    }
+  } else if (device_arg) {
+    for (const int device : devices_) {
+      consider(std::nullopt, device);
+    }
+  } else {
+    consider(std::nullopt, std::nullopt);
+  }
+  if (instances.empty()) {
+    return;
+  }
+  registered_ += instances.size();
+
   auto* benchmark = benchmark::RegisterBenchmark(
       name.c_str(), [name, arg_name = args.name, body = std::move(body), device_arg,
                      has_value](benchmark::State& state) {
-        std::string instance = name;
-        if (has_value) {
-          instance += fmt::format("/{}{}{}", arg_name, arg_name.empty() ? "" : ":", state.range(0));
-        }
-        if (device_arg) {
-          instance += fmt::format("/device:{}", state.range(has_value ? 1 : 0));
-        }
-        const NvtxRange range(instance);
+        const std::optional<std::int64_t> value =
+            has_value ? std::optional(state.range(0)) : std::nullopt;
+        const std::optional<int> device =
+            device_arg ? std::optional(static_cast<int>(state.range(has_value ? 1 : 0)))
+                       : std::nullopt;
+        const NvtxRange range(instance_name(name, arg_name, value, device));
         guarded(state, [&] {
-          Session& session =
-              device_arg ? bench::session(static_cast<int>(state.range(has_value ? 1 : 0)))
-                         : bench::session();
+          Session& session = device ? bench::session(*device) : bench::session();
           session.make_current();
           Harness harness(state, session);
-          body(harness, has_value ? state.range(0) : 0);
+          body(harness, value.value_or(0));
         });
       });
   benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
   if (has_value && device_arg) {
     benchmark->ArgNames({args.name, "device"});
-    for (const std::int64_t value : args.values) {
-      for (const int device : devices_) {
-        benchmark->Args({value, device});
-      }
-    }
   } else if (has_value) {
     benchmark->ArgName(args.name);
-    for (const std::int64_t value : args.values) {
-      benchmark->Arg(value);
-    }
   } else if (device_arg) {
     benchmark->ArgName("device");
-    for (const int device : devices_) {
-      benchmark->Arg(device);
+  }
+  if (has_value || device_arg) {
+    for (const std::vector<std::int64_t>& instance : instances) {
+      benchmark->Args(instance);
     }
   }
 }

@@ -25,11 +25,21 @@ struct CaseArgs {
 // depend on a device being present.
 class Registry {
 public:
+  // The most benchmarks one registry holds (sizes x devices x cases, peer pairs growing with the
+  // square of the devices), counted before the filter: listing as many takes a few seconds.
+  static constexpr std::size_t max_benchmarks = 500'000;
+
+  // Whether a benchmark named so (as Google Benchmark names it, ".../manual_time") is to be
+  // registered: gpubench applies --benchmark_filter itself (NameFilter), never Google Benchmark.
+  using Selection = std::function<bool(const std::string& name)>;
+
   // `devices`: those selected for single-device families; `peer_devices`: those families that
   // span devices draw their pairs from.
-  Registry(std::vector<int> devices, std::vector<int> peer_devices)
-      : devices_(std::move(devices)), peer_devices_(std::move(peer_devices)) {}
+  Registry(std::vector<int> devices, std::vector<int> peer_devices, Selection selects = {})
+      : devices_(std::move(devices)), peer_devices_(std::move(peer_devices)),
+        selects_(std::move(selects)) {}
 
+  // Each throws UsageError past max_benchmarks.
   // A case measured on one device at a time: on each selected device.
   void add(const std::string& name, Body body, const CaseArgs& args = {});
   // A case that picks its devices itself (peer copies): registered once, its harness on the
@@ -49,11 +59,17 @@ public:
   };
   [[nodiscard]] const std::vector<Note>& notes() const noexcept { return notes_; }
 
+  // The benchmarks (instances: one per argument value and device) registered so far.
+  [[nodiscard]] std::size_t registered() const noexcept { return registered_; }
+
 private:
   void register_case(const std::string& name, Body body, const CaseArgs& args, bool per_device);
   std::vector<int> devices_;
   std::vector<int> peer_devices_;
+  Selection selects_;
   std::vector<Note> notes_;
+  std::size_t registered_ = 0;
+  std::size_t considered_ = 0;
 };
 
 // Declares every family's benchmarks in `registry`.

@@ -1,5 +1,7 @@
 #include "options.hpp"
 
+#include "name_filter.hpp"
+
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -12,7 +14,6 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <regex>
 
 namespace gpubench {
 namespace {
@@ -37,6 +38,10 @@ std::optional<std::vector<int>> parse_devices(std::string_view flag, std::string
   std::size_t begin = 0;
   while (true) {
     const std::size_t comma = value.find(',', begin);
+    if (devices.size() == max_devices) {
+      throw UsageError(
+          fmt::format("--device: more than the {} devices gpubench measures at once", max_devices));
+    }
     const int device = parse_device(flag, value.substr(begin, comma - begin));
     if (std::find(devices.begin(), devices.end(), device) != devices.end()) {
       throw UsageError(fmt::format("{}: device {} is named twice", flag, device));
@@ -129,12 +134,15 @@ void require_context(std::string_view flag, std::string_view value) {
   }
 }
 
-void require_regex(std::string_view flag, std::string_view value) {
+void require_filter(std::string_view value) {
   try {
-    const std::regex pattern{std::string(value), std::regex::extended};
-    static_cast<void>(pattern);
-  } catch (const std::regex_error& error) {
-    throw UsageError(fmt::format("{}: not a regular expression: {}", flag, error.what()));
+    static_cast<void>(NameFilter(value));
+  } catch (const std::invalid_argument& error) {
+    // A filter too long to take is too long to repeat in the line.
+    throw UsageError(value.size() > NameFilter::max_chars
+                         ? fmt::format("--benchmark_filter: {}", error.what())
+                         : fmt::format("--benchmark_filter={}: not a regular expression: {}", value,
+                                       error.what()));
   }
 }
 
@@ -234,7 +242,7 @@ std::string check_benchmark_flag(std::string_view arg, Options& options, MinTime
   } else if (!has_value) {
     throw UsageError(fmt::format("{}: needs a value ({}=...)", flag, name));
   } else if (name == "--benchmark_filter") {
-    require_regex(flag, value.starts_with('-') ? value.substr(1) : value);
+    require_filter(value);
   } else if (name == "--benchmark_repetitions") {
     require_int(flag, value, 1);
   } else if (name == "--benchmark_min_time") {
@@ -328,6 +336,11 @@ std::string usage(const std::vector<ExtraFlag>& extra_flags) {
   }
   text += "All --benchmark_* flags are Google Benchmark's (filter, repetitions, out, out_format, "
           "...).\n";
+  text += fmt::format(
+      "--benchmark_filter is matched by gpubench, in time linear in each name: at most {} "
+      "characters,\n{} states ({{m,n}} with m, n <= {} copies what it repeats). --device names "
+      "at most {} devices.\n",
+      NameFilter::max_chars, NameFilter::max_states, NameFilter::max_repeat, max_devices);
   return text;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "printable.hpp"
+
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -15,6 +17,9 @@ struct ExtraFlag {
   std::string help;
   std::function<void(std::string_view value)> parse;
 };
+
+// The longest --device list: the peer family's pairs grow with its square.
+constexpr std::size_t max_devices = 64;
 
 // gpubench's own flags; everything that starts with --benchmark_ (and --v) is Google
 // Benchmark's, checked here so a bad value is one line before any GPU work, and passed on in
@@ -37,9 +42,10 @@ struct Options {
 // gpubench accepts "0.5" and "0.5s" with either and passes on the spelling the version reads.
 enum class MinTimeSyntax { bare_seconds, with_unit };
 
+// Its text is printable(): a value with a newline or an escape sequence in it stays one line.
 class UsageError : public std::invalid_argument {
 public:
-  using std::invalid_argument::invalid_argument;
+  explicit UsageError(std::string_view message) : std::invalid_argument(printable(message)) {}
 };
 
 // Throws UsageError with a one-line message naming the flag and what is wrong with it. Unless

@@ -7,11 +7,15 @@
 #include "cuda_error.hpp"
 #include "process.hpp"
 
+#include <fmt/format.h>
+
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <regex>
 #include <string>
 #include <vector>
@@ -27,6 +31,16 @@ Finished gpubench(const std::vector<std::string>& args, Stream out = Stream::cap
   std::vector<std::string> argv{GPUBENCH_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   return run_process(argv, out, err);
+}
+
+// gpubench started with `argv` (its argv[0] as given) and `environment` added to the test's,
+// killed after `limit`.
+Finished gpubench_as(const std::vector<std::string>& argv,
+                     const std::vector<std::string>& environment = {},
+                     std::chrono::seconds limit = std::chrono::seconds(20)) {
+  Process process(argv, Stream::captured, Stream::captured, Group::shared,
+                  {.program = GPUBENCH_BINARY, .environment = environment});
+  return process.wait(limit);
 }
 
 std::string shown(const std::vector<std::string>& args) {
@@ -55,6 +69,20 @@ bool has_gpu() {
            << "ended by signal " << run.signal << "; stderr: " << run.err;
   }
   return ::testing::AssertionSuccess();
+}
+
+// A shell-safe rendering of arguments that may hold any byte, for failure messages.
+std::string escaped(const std::vector<std::string>& args) {
+  std::string text;
+  for (const std::string& arg : args) {
+    text += " '";
+    for (const char c : arg.substr(0, 200)) {
+      const auto b = static_cast<unsigned char>(c);
+      text += b >= 0x20 && b < 0x7f ? std::string(1, c) : fmt::format("\\x{:02x}", b);
+    }
+    text += arg.size() > 200 ? fmt::format("...' ({} bytes)", arg.size()) : "'";
+  }
+  return text;
 }
 
 // Exactly one line on stderr, gpubench's, containing `text`; nothing on stdout; `exit_code`.
@@ -503,6 +531,330 @@ TEST(BadInput, ListTestsThenFalseIsARun) {
   EXPECT_TRUE(ended_cleanly(run));
   EXPECT_EQ(run.exit_code, 0) << run.err;
   EXPECT_NE(run.out.find("Iterations"), std::string::npos) << "a run, not a listing:\n" << run.out;
+}
+
+// --- Hostile input: each finding by name, then a generated corpus of the same categories. ---
+
+// A filter longer than gpubench takes is refused in one line naming the limit, never echoed;
+// the longest one taken lists (Google Benchmark's std::regex overflowed the stack on these).
+TEST(HostileInput, FilterLengthIsALimitStated) {
+  for (const std::size_t length : {1025UL, 19000UL, 100000UL}) {
+    const std::string filter(length, 'a');
+    const Finished listed = gpubench({"--benchmark_list_tests", "--benchmark_filter=" + filter});
+    EXPECT_TRUE(one_line(listed, exit_usage, "more than the 1024 a filter may have")) << length;
+    EXPECT_LT(listed.err.size(), 200U) << "the filter is not repeated";
+    EXPECT_TRUE(one_line(gpubench({"--benchmark_filter=" + filter}), exit_usage, "1024"));
+  }
+  std::string longest = "^saxpy/driver/1024/";
+  while (longest.size() + 2 <= 1024) {
+    longest += "|#";
+  }
+  longest.resize(1024, '#');
+  EXPECT_TRUE(lists(gpubench({"--benchmark_list_tests", "--benchmark_filter=" + longest}),
+                    {"saxpy/driver/1024/manual_time"}));
+  // As deep as 1024 characters can nest.
+  const std::string deep = std::string(500, '(') + "saxpy/driver/1024/" + std::string(500, ')');
+  EXPECT_TRUE(lists(gpubench({"--benchmark_list_tests", "--benchmark_filter=^" + deep}),
+                    {"saxpy/driver/1024/manual_time"}));
+}
+
+// Shapes a backtracking matcher never finishes are matched in bounded time, with the right
+// answer.
+TEST(HostileInput, NestedQuantifiersAnswerPromptly) {
+  const std::vector<std::pair<std::string, std::size_t>> filters{
+      {"(a+)+$", 0},
+      {"((a*)*)*#", 0},
+      {"(.*)*x$", 0},
+      {".*.*.*.*.*.*.*#", 0},
+      {"(.|.|.|.){8}x$", 0},
+      {"((.*)*)*/1024/manual_time/x$", 0},
+      {"^((s|a|x|p|y)+)+/driver/1024/", 1}};
+  for (const auto& [filter, listed] : filters) {
+    const auto begin = std::chrono::steady_clock::now();
+    const Finished run =
+        gpubench_as({"gpubench", "--benchmark_list_tests", "--benchmark_filter=" + filter}, {},
+                    std::chrono::seconds(10));
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(5)) << filter;
+    if (listed == 0) {
+      EXPECT_TRUE(one_line(run, exit_failure, "matches no benchmark")) << filter;
+    } else {
+      EXPECT_TRUE(lists(run, {})) << filter;
+      EXPECT_EQ(lines_of(run.out).size(), listed) << filter;
+    }
+  }
+  // Matched, not refused: '.*' twice lists what it selects.
+  EXPECT_TRUE(lists(gpubench({"--benchmark_list_tests", "--benchmark_filter=^saxpy/d.*.*r/1024/"}),
+                    {"saxpy/driver/1024/manual_time"}));
+}
+
+// 32 devices list in under 2 s; the device list and the benchmarks have limits, each one line.
+TEST(HostileInput, DeviceCountIsALimitStated) {
+  std::string devices = "--device=0";
+  for (int d = 1; d < 32; ++d) {
+    devices += fmt::format(",{}", d);
+  }
+  // The better of two tries: the machine running the tests may be busy.
+  auto fastest = std::chrono::steady_clock::duration::max();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const auto begin = std::chrono::steady_clock::now();
+    const Finished run = gpubench({"--benchmark_list_tests", devices});
+    fastest = std::min(fastest, std::chrono::steady_clock::now() - begin);
+    ASSERT_TRUE(lists(run, {}));
+    EXPECT_NE(run.out.find("peer/ce/read/31to30/4/manual_time\n"), std::string::npos);
+  }
+  EXPECT_LT(fastest, std::chrono::seconds(2));
+
+  std::string too_many = devices;
+  for (int d = 32; d < 65; ++d) {
+    too_many += fmt::format(",{}", d);
+  }
+  EXPECT_TRUE(one_line(gpubench({"--benchmark_list_tests", too_many}), exit_usage,
+                       "--device: more than the 64 devices"));
+  std::string sizes = "--sizes=1";
+  for (int i = 2; i <= 10000; ++i) {
+    sizes += fmt::format(",{}", i);
+  }
+  EXPECT_TRUE(one_line(gpubench({"--benchmark_list_tests", "--device=0,1,2,3", sizes}), exit_usage,
+                       "more than the 500000 benchmarks"));
+}
+
+// A value holding a newline, an escape sequence or bytes that are not UTF-8 stays one line,
+// shown escaped.
+TEST(HostileInput, ControlCharactersAreEscaped) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"--device=1\n2", "--device=1\\x0a2"},
+      {"--bogus=\x1b[31mred\r\nsecond line", "--bogus=\\x1b[31mred\\x0d\\x0asecond line"},
+      {"--sizes=4K\x01\x02", "--sizes=4K\\x01\\x02"},
+      {"--l2=\xff\xfe", "--l2=\\xff\\xfe"},
+      {"--l2=caf\xc3\xa9", "--l2=caf\xc3\xa9"}, // UTF-8 is shown as it is
+      {"--l2=\xc2\x85", "--l2=\\xc2\\x85"},     // NEL, a C1 control
+      {"--benchmark_filter=(\n", "--benchmark_filter=(\\x0a"},
+      {"--benchmark_out=/nonexistent\n/x", "--benchmark_out=/nonexistent\\x0a/x"},
+  };
+  for (const auto& [arg, shown_as] : cases) {
+    const Finished run = gpubench({arg});
+    EXPECT_TRUE(one_line(run, exit_usage, shown_as)) << escaped({arg});
+  }
+  // Listing names a filter that matches nothing the same way.
+  EXPECT_TRUE(one_line(gpubench({"--benchmark_list_tests", "--benchmark_filter=x\ny"}),
+                       exit_failure, "--benchmark_filter=x\\x0ay: matches no benchmark"));
+}
+
+// argv[0] is the program's name, whatever it says.
+TEST(HostileInput, ProgramNameIsNeverAFlag) {
+  for (const std::string name :
+       {"--benchmark_out=/tmp/gpubench_argv0.json", "--benchmark_list_tests=false",
+        "--benchmark_filter=nothing", "--benchmark_min_time=5", "--device=7", "--help", "",
+        "--benchmark_out", "gpubench\nsecond"}) {
+    const Finished run =
+        gpubench_as({name, "--benchmark_list_tests", "--benchmark_filter=^saxpy/driver/1024/"});
+    EXPECT_TRUE(lists(run, {"saxpy/driver/1024/manual_time"})) << escaped({name});
+  }
+  EXPECT_FALSE(std::filesystem::exists("/tmp/gpubench_argv0.json"));
+}
+
+// Locale, CUDA variables and garbage in them: a listing lists, a run says in one line why not.
+TEST(HostileInput, Environment) {
+  const std::vector<std::vector<std::string>> environments{
+      {"LC_ALL=xx_YY.garbage"},
+      {"LANG=\xff\xfe", "LC_ALL=", "LC_CTYPE=C.UTF-8"},
+      {"CUDA_VISIBLE_DEVICES=garbage"},
+      {"CUDA_VISIBLE_DEVICES=-1"},
+      {"CUDA_VISIBLE_DEVICES=0,0,0,99999999999999"},
+      {"CUDA_VISIBLE_DEVICES=\n\x01"},
+      {"CUDA_DEVICE_ORDER=bogus", "CUDA_LAUNCH_BLOCKING=maybe"},
+      {"CUDA_CACHE_PATH=/nonexistent/\n", "CUDA_CACHE_MAXSIZE=-1"},
+      {"CUDA_MODULE_LOADING=bogus", "CUDA_DISABLE_PTX_JIT=x"},
+  };
+  for (const std::vector<std::string>& environment : environments) {
+    const Finished listed = gpubench_as(
+        {"gpubench", "--benchmark_list_tests", "--benchmark_filter=^saxpy/driver/1024/"},
+        environment);
+    EXPECT_TRUE(lists(listed, {"saxpy/driver/1024/manual_time"})) << escaped(environment);
+    const Finished bad = gpubench_as({"gpubench", "--device=x"}, environment);
+    EXPECT_TRUE(one_line(bad, exit_usage, "--device=x: not a device number"))
+        << escaped(environment);
+  }
+}
+
+// --- The generated corpus: a fixed seed, so a failure repeats; it names its inputs. ---
+
+class Corpus {
+public:
+  explicit Corpus(std::uint32_t seed) : random_(seed) {}
+
+  std::size_t below(std::size_t n) {
+    return std::uniform_int_distribution<std::size_t>(0, n - 1)(random_);
+  }
+  bool chance(double p) { return std::bernoulli_distribution(p)(random_); }
+  template <class T> const T& pick(const std::vector<T>& items) {
+    return items[below(items.size())];
+  }
+
+  // Any bytes but NUL (an argument cannot hold one), control characters and invalid UTF-8
+  // likely, of a length up to `longest`.
+  std::string bytes(std::size_t longest) {
+    std::string text(below(longest + 1), 'a');
+    for (char& c : text) {
+      const std::size_t kind = below(4);
+      c = static_cast<char>(kind == 0   ? 1 + below(31)
+                            : kind == 1 ? 0x80 + below(128)
+                                        : 0x20 + below(95));
+    }
+    return text;
+  }
+
+  // A byte no value of a number, a list of numbers or a word gpubench reads may hold: a control
+  // character that is not white space, DEL, or a byte that is not ASCII.
+  char poison() {
+    const std::vector<char> bytes{'\x01', '\x02', '\x07', '\x08', '\x0e', '\x1b',
+                                  '\x1f', '\x7f', '\x80', '\xc3', '\xff'};
+    return pick(bytes);
+  }
+
+  std::string with_poison(std::string value) {
+    value.insert(below(value.size() + 1), 1, poison());
+    return value;
+  }
+
+private:
+  std::mt19937 random_;
+};
+
+const std::vector<std::string> valid_listing_args{"--benchmark_filter=^saxpy/driver/1024/",
+                                                  "--sizes=4K",
+                                                  "--l2=warm",
+                                                  "--benchmark_format=json",
+                                                  "--benchmark_repetitions=3",
+                                                  "--benchmark_color=false",
+                                                  "--benchmark_context=a=b",
+                                                  "--benchmark_time_unit=ms",
+                                                  "--v=1",
+                                                  "--device=0",
+                                                  "--benchmark_min_time=0.5",
+                                                  "--benchmark_counters_tabular=true"};
+
+// One argument that is bad whatever else is given, from every category.
+std::string bad_argument(Corpus& corpus, const ScratchDir& scratch) {
+  const std::vector<std::string> value_flags{"--device",
+                                             "--sizes",
+                                             "--l2",
+                                             "--benchmark_repetitions",
+                                             "--benchmark_min_time",
+                                             "--benchmark_format",
+                                             "--benchmark_out_format",
+                                             "--benchmark_color",
+                                             "--benchmark_time_unit",
+                                             "--v",
+                                             "--benchmark_min_warmup_time",
+                                             "--benchmark_list_tests"};
+  switch (corpus.below(7)) {
+  case 0: // an unknown flag
+    return "--zz" + corpus.bytes(40) + (corpus.chance(0.5) ? "=" + corpus.bytes(40) : "");
+  case 1: // a known flag, its value poisoned
+    return corpus.pick(value_flags) + "=" + corpus.with_poison(corpus.bytes(30));
+  case 2: { // a filter that is no regular expression
+    std::string filter = corpus.bytes(60);
+    std::erase_if(filter, [](char c) {
+      return std::string_view("()[]{}\\*+?|-").find(c) != std::string_view::npos;
+    });
+    // Each breaks the filter before or after the rest, but '\' only at its end.
+    const std::vector<std::string> breaks{"(", ")", "[", "a{2,1}", "a{999}", "[[:nope:]]"};
+    if (corpus.chance(0.2)) {
+      return "--benchmark_filter=" + filter + "\\";
+    }
+    const std::string& broken = corpus.pick(breaks);
+    return "--benchmark_filter=" + (corpus.chance(0.5) ? broken + filter : filter + broken);
+  }
+  case 3: // a filter too long
+    return "--benchmark_filter=" + corpus.bytes(40) + std::string(1025, 'a') + corpus.bytes(40);
+  case 4: { // a device list too long, or naming one twice
+    std::string list = "--device=0";
+    const std::size_t count = corpus.chance(0.5) ? 65 + corpus.below(200) : 2 + corpus.below(10);
+    for (std::size_t d = 1; d < count; ++d) {
+      list += fmt::format(",{}", d);
+    }
+    return count > 64 ? list : list + ",0";
+  }
+  case 5: { // an output path that cannot be written
+    const std::vector<std::string> paths{"", scratch.dir(), scratch.path("missing/x.json"),
+                                         scratch.path("missing\n" + corpus.bytes(20) + "/x")};
+    return "--benchmark_out=" + corpus.pick(paths);
+  }
+  default: { // a flag without its value
+    const std::string& flag = corpus.pick(value_flags);
+    return flag == "--benchmark_list_tests" ? "--sizes" : flag;
+  }
+  }
+}
+
+// Bad input among valid arguments, few or many: exit 2 in bounded time, one line, no signal.
+TEST(HostileInput, GeneratedBadArguments) {
+  Corpus corpus(27);
+  ScratchDir scratch;
+  for (int i = 0; i < 60; ++i) {
+    std::vector<std::string> argv{"gpubench"};
+    const std::size_t valid = corpus.chance(0.1) ? 2000 : corpus.below(6);
+    for (std::size_t v = 0; v < valid; ++v) {
+      argv.push_back(corpus.pick(valid_listing_args));
+    }
+    if (corpus.chance(0.7)) {
+      argv.insert(argv.begin() + 1 + static_cast<long>(corpus.below(argv.size())),
+                  "--benchmark_list_tests");
+    }
+    argv.insert(argv.begin() + 1 + static_cast<long>(corpus.below(argv.size())),
+                bad_argument(corpus, scratch));
+    const auto begin = std::chrono::steady_clock::now();
+    const Finished run = gpubench_as(argv);
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(10)) << escaped(argv);
+    EXPECT_TRUE(one_line(run, exit_usage, "")) << "case " << i << ":" << escaped(argv);
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(scratch.dir()));
+}
+
+// Anything at all, also as argv[0] and in the environment, while listing: no signal, no hang,
+// and either a listing (exit 0, nothing on stderr) or one line and a non-zero exit.
+TEST(HostileInput, GeneratedAnyArguments) {
+  Corpus corpus(2027);
+  const std::vector<std::string> names{"--device",
+                                       "--sizes",
+                                       "--l2",
+                                       "--benchmark_filter",
+                                       "--benchmark_out",
+                                       "--benchmark_context",
+                                       "--v",
+                                       "--benchmark_repetitions",
+                                       "--benchmark_min_time",
+                                       "-h"};
+  ScratchDir scratch;
+  for (int i = 0; i < 40; ++i) {
+    std::vector<std::string> argv{corpus.chance(0.3) ? corpus.bytes(100) : "gpubench",
+                                  "--benchmark_list_tests"};
+    for (std::size_t a = corpus.below(6); a > 0; --a) {
+      const std::size_t longest = corpus.chance(0.1) ? 20000 : 100;
+      argv.push_back(corpus.chance(0.5) ? corpus.pick(names) + "=" + corpus.bytes(longest)
+                                        : corpus.bytes(longest));
+      // A path's parent must exist: the corpus creates nothing outside its scratch folder.
+      if (argv.back().starts_with("--benchmark_out=")) {
+        argv.back() = "--benchmark_out=" + scratch.path(fmt::format("{}.json", i));
+      }
+    }
+    std::vector<std::string> environment;
+    if (corpus.chance(0.3)) {
+      environment = {"LC_ALL=" + corpus.bytes(20), "CUDA_VISIBLE_DEVICES=" + corpus.bytes(20)};
+    }
+    const auto begin = std::chrono::steady_clock::now();
+    const Finished run = gpubench_as(argv, environment);
+    const std::string what = fmt::format("case {}:{}", i, escaped(argv));
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(10)) << what;
+    ASSERT_TRUE(ended_cleanly(run)) << what;
+    if (run.exit_code == 0) {
+      EXPECT_TRUE(run.err.empty()) << what << "\n" << run.err;
+    } else {
+      EXPECT_EQ(lines_of(run.err).size(), 1U) << what << "\n" << run.err;
+      EXPECT_TRUE(run.err.starts_with("gpubench: ") && run.err.ends_with('\n')) << what;
+    }
+  }
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
@@ -43,9 +44,27 @@ void redirect(posix_spawn_file_actions_t& actions, int fd, Stream stream, const 
   }
 }
 
+// The test's environment with `overrides` ("NAME=value") in place of the same names.
+std::vector<std::string> environment_with(const std::vector<std::string>& overrides) {
+  std::vector<std::string> entries;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string text(*entry);
+    const std::string name = text.substr(0, text.find('='));
+    const bool replaced = std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) {
+      return o.substr(0, o.find('=')) == name;
+    });
+    if (!replaced) {
+      entries.push_back(text);
+    }
+  }
+  entries.insert(entries.end(), overrides.begin(), overrides.end());
+  return entries;
+}
+
 } // namespace
 
-Process::Process(const std::vector<std::string>& argv, Stream out, Stream err, Group group)
+Process::Process(const std::vector<std::string>& argv, Stream out, Stream err, Group group,
+                 const Launch& launch)
     : own_group_(group == Group::own), out_path_(temp_file()), err_path_(temp_file()) {
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -74,7 +93,15 @@ Process::Process(const std::vector<std::string>& argv, Stream out, Stream err, G
     args.push_back(const_cast<char*>(arg.c_str()));
   }
   args.push_back(nullptr);
-  const int error = posix_spawn(&pid_, args.front(), &actions, &attributes, args.data(), environ);
+  std::vector<std::string> environment = environment_with(launch.environment);
+  std::vector<char*> env;
+  for (std::string& entry : environment) {
+    env.push_back(entry.data());
+  }
+  env.push_back(nullptr);
+  const std::string& program = launch.program.empty() ? argv.front() : launch.program;
+  const int error =
+      posix_spawn(&pid_, program.c_str(), &actions, &attributes, args.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (error != 0) {

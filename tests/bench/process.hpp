@@ -26,11 +26,19 @@ struct Finished {
 // a command under `timeout` does (a signal to that group then reaches it and what it starts).
 enum class Group { shared, own };
 
+// How a child starts beyond its arguments: the program (argv[0] where empty) and the
+// "NAME=value" entries that replace or add to the test's environment.
+struct Launch {
+  std::string program;
+  std::vector<std::string> environment;
+};
+
 class Process {
 public:
-  // Starts argv[0] (a path) with argv; stdin is /dev/null.
+  // Starts argv[0] (a path), or `launch.program`, with argv; stdin is /dev/null.
   explicit Process(const std::vector<std::string>& argv, Stream out = Stream::captured,
-                   Stream err = Stream::captured, Group group = Group::shared);
+                   Stream err = Stream::captured, Group group = Group::shared,
+                   const Launch& launch = {});
   Process(const Process&) = delete;
   Process& operator=(const Process&) = delete;
   Process(Process&&) = delete;
