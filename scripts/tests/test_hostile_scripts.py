@@ -38,9 +38,6 @@ FLEET_SETUP = needs("fleet.py draw_heatmap: `import figure_setup` before `import
 REPORT_SETUP = needs("report.py: `import figure_setup` before `import matplotlib` (line 20)")
 REPORT_TEXT = needs("report.py family_figure/draw_panel: figure_text() around the panel "
                     "titles and series labels it draws (a long name takes minutes)")
-FLEET_STDOUT = needs("fleet.py main: write_stdout(report(...) + '\\n') instead of print, "
-                     "and `except OSError as e: return script_error('fleet.py', e)` (also a "
-                     "path the system refuses: too long, no such folder)")
 STABILITY_SIZE = needs("stability.py is_large_enough: ascii_decimal(size) instead of "
                        "size.isdigit()/int(size)")
 FLEET_SIZE = needs("fleet.py: ascii_decimal(last) instead of last.isdigit()/int(last) "
@@ -126,7 +123,6 @@ def test_any_arguments(script: str, args: list[bytes]) -> None:
     assert_kept_promise(proc, script, succeeds=False)
 
 
-@FLEET_STDOUT
 @pytest.mark.parametrize("path", ["%" * 5000, "a/" * 3000, "\udcff" * 300])
 def test_fleet_path_the_system_refuses(path: str) -> None:
     assert_kept_promise(run("fleet.py", [path]), "fleet.py", succeeds=False)
@@ -216,7 +212,7 @@ def closed_stdout(script: str, arguments: list[object]) -> subprocess.CompletedP
                           stderr=subprocess.PIPE, timeout=60)
 
 
-@pytest.mark.parametrize("script", scripts(fleet=FLEET_STDOUT))
+@pytest.mark.parametrize("script", SCRIPT_NAMES)
 def test_closed_stdout(tmp_path: Path, good_result: Path, script: str) -> None:
     arguments = script_arguments(script, good_result, tmp_path)
     proc = closed_stdout(script, arguments[:-2] if script == "export.py" else arguments)
@@ -225,7 +221,7 @@ def test_closed_stdout(tmp_path: Path, good_result: Path, script: str) -> None:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
-@pytest.mark.parametrize("script", scripts(fleet=FLEET_STDOUT))
+@pytest.mark.parametrize("script", SCRIPT_NAMES)
 def test_full_stdout(tmp_path: Path, good_result: Path, script: str) -> None:
     with open("/dev/full", "wb") as full:
         arguments = script_arguments(script, good_result, tmp_path)
