@@ -6,9 +6,14 @@ booleans, or the string "not reported" where NVML did not say (a VM hides some).
 reported is never read as a zero: it is not judged, and the report says so. Files without these
 keys (older gpubench) have nothing to judge.
 
-Flagged, worst first: uncorrected ECC errors, a failed row remap, an Xid event during the run;
-a pending row remap or page retirement, a link below its maximum; an error counter that grew
-between before and after.
+Flagged, worst first: uncorrected ECC errors, a failed row remap, an Xid event during the run
+(act now); a pending row remap or page retirement, a link below its maximum, an NVLink replay or
+recovery during the run, NVLink CRC errors at 100 or more a second, PCIe replays at 8 or more a
+minute (at the next maintenance); any other error counter that grew between before and after,
+or one of those at a lower rate (watch). The rates are DCGM's health watch's: a CRC error or a
+PCIe replay is corrected by a retransmission and matters only at such a rate (two healthy H200s
+joined by NVLink count tens of CRC errors during a peer run). A watch is listed, not counted as
+needing attention.
 """
 
 import json
@@ -28,6 +33,14 @@ GROWING_COUNTERS = (
     "nvlink_crc_errors", "nvlink_replay_errors", "nvlink_recovery_errors",
 )
 _UNCORRECTED = ("ecc_volatile_uncorrected", "ecc_aggregate_uncorrected")
+_AT_MAINTENANCE_ON_ANY_GROWTH = ("nvlink_replay_errors", "nvlink_recovery_errors")
+# Counters judged by their rate, as DCGM's health watch judges them (its hardware limits): the
+# limit, the seconds it is counted over, and that unit's name.
+RATE_LIMITS = {
+    "nvlink_crc_errors": (100.0, 1.0, "s"),
+    "pcie_replay_count": (8.0, 60.0, "min"),
+}
+WATCH = 2  # the severity listed but not counted as needing attention
 _STATES = {  # boolean fields: what true means, and how bad it is (0 worst)
     "remap_failed": ("row remapping failed", 0),
     "remap_pending": ("a row remap is pending (it takes effect at the next GPU reset)", 1),
@@ -181,10 +194,36 @@ def judge_device(device: DeviceHealth, not_judged: dict[str, set[str]]) -> list[
         start, end = number(before, name), number(after, name)
         missing(name, before, after)
         if isinstance(start, (int, float)) and isinstance(end, (int, float)) and end > start:
-            severity = 0 if name in _UNCORRECTED else 2
-            findings.append(HealthFinding(uuid, f"{name} grew during the run: {start:g} -> "
-                                                f"{end:g}", severity))
+            findings.append(growth_finding(uuid, name, start, end, seconds_between(before, after)))
     return findings
+
+
+def seconds_between(before: dict[str, Any] | None, after: dict[str, Any] | None) -> float | None:
+    """The seconds between the two records' readings, where both say when they were taken."""
+    start, end = number(before, "read_at_unix_ms"), number(after, "read_at_unix_ms")
+    if isinstance(start, (int, float)) and isinstance(end, (int, float)) and end > start:
+        return (end - start) / 1000
+    return None
+
+
+def growth_finding(uuid: str, name: str, start: float, end: float,
+                   seconds: float | None) -> HealthFinding:
+    problem = f"{name} grew during the run: {start:g} -> {end:g}"
+    if name in _UNCORRECTED:
+        return HealthFinding(uuid, problem, 0)
+    if name in _AT_MAINTENANCE_ON_ANY_GROWTH:
+        return HealthFinding(uuid, problem, 1)
+    if name not in RATE_LIMITS:
+        return HealthFinding(uuid, problem, WATCH)
+    limit, per_seconds, unit = RATE_LIMITS[name]
+    if seconds is None:
+        return HealthFinding(uuid, problem + " (rate unknown: the records are not timed)", WATCH)
+    # DCGM judges the growth over a window of at least `per_seconds`: a short run is not
+    # judged by a rate extrapolated from a few events.
+    rate = (end - start) / max(seconds, per_seconds) * per_seconds
+    severity = 1 if rate >= limit else WATCH
+    return HealthFinding(uuid, f"{problem} in {seconds:.1f} s, {rate:.3g}/{unit} (limit "
+                               f"{limit:g}/{unit})", severity)
 
 
 def judge_health(contexts: list[dict[str, Any]]) -> HealthReport:

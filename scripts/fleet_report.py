@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from fleet_health import HealthReport
+from fleet_health import WATCH, HealthReport
 from fleet_inputs import STATUSES, Gpu, RunRecord
 from fleet_limits import BelowFloor
 from fleet_outliers import Flag, Group, Rule, sweep
@@ -41,7 +41,7 @@ class Findings:
                 named.add(record.uuid)
             else:
                 unnamed += record.count
-        named |= {f.uuid for f in self.health.findings}
+        named |= {f.uuid for f in self.health.findings if f.severity < WATCH}
         named |= {b.gpu.uuid for b in self.below_floor}
         for group in self.groups:
             named |= {g.uuid for g in group.flagged}
@@ -99,7 +99,7 @@ def health_section(findings: "Findings", markdown: bool) -> list[str]:
         return lines + ["no result holds a health record (a gpubench that writes none): "
                         "nothing to judge"]
     if health.findings:
-        rows = [[hosts.get(f.uuid, "?"), f.uuid, ("act now", "at maintenance", "watch")[f.severity],
+        rows = [[hosts.get(f.uuid, "?"), f.uuid, ("act now", "at maintenance", "watch, not counted")[f.severity],
                  f.problem] for f in health.findings]
         lines.append(table(["host", "GPU", "urgency", "problem"], rows, markdown))
     rows = [[what, "every GPU with a record" if uuids >= health.judged else

@@ -134,6 +134,7 @@ std::string format_health_json(const GpuHealth& h, const HealthDuringRun* during
       {"nvlink_replay_errors", json_value(h.nvlink_replay_errors)},
       {"nvlink_recovery_errors", json_value(h.nvlink_recovery_errors)},
       {"clock_event_reasons", json_value(h.clock_event_reasons)},
+      {"read_at_unix_ms", json_value(h.read_at_unix_ms)},
   };
   if (during != nullptr) {
     fields.emplace_back("clock_event_reasons_during_run", json_value(during->clock_event_reasons));

@@ -38,6 +38,9 @@ struct GpuHealth {
   // Per clock-limiting policy (clock_limit_policy_name), the nanoseconds it has held the clocks
   // down since the driver loaded. Not printed: the growth over a run is.
   std::vector<std::pair<std::string, std::uint64_t>> clock_limit_ns;
+  // When the counters were read (Unix time, ms): a counter's growth between two records is
+  // judged as a rate, as DCGM judges NVLink CRC errors.
+  std::optional<std::int64_t> read_at_unix_ms;
 };
 
 // What happened to a GPU during a run.

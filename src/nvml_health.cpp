@@ -1,6 +1,7 @@
 #include "nvml_api.hpp"
 
 #include <array>
+#include <chrono>
 #include <initializer_list>
 
 namespace gpubench {
@@ -91,6 +92,9 @@ std::optional<GpuHealth> Nvml::health(const std::string& pci_bus_id) const {
     return std::nullopt;
   }
   GpuHealth h;
+  h.read_at_unix_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
   int ecc_current = 0;
   int ecc_pending = 0;
   if (api.ecc_mode != nullptr &&

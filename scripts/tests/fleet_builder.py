@@ -46,6 +46,7 @@ Document = dict[str, Any]
 # A healthy H200 as `nvidia-smi -q` showed it on the H200 machine: PCIe Gen5 x16 at its maximum,
 # 3 replays since reset, ECC on with no error, no remapped row, idle. Its retired pages are N/A
 # (the H200 remaps rows instead) and a lone GPU in a VM has no NVLink: "not reported".
+RUN_START_MS = 1_796_054_400_000  # when set_health's records are read, Unix time in ms
 HEALTHY = {
     "ecc_mode": "enabled",
     "ecc_volatile_corrected": 0, "ecc_volatile_uncorrected": 0,
@@ -172,10 +173,12 @@ def interrupt(doc: Document, kept: int, signal: str = "SIGTERM") -> None:
 
 def set_health(doc: Document, after: dict[str, Any] | None = None,
                before: dict[str, Any] | None = None) -> None:
-    """Health records as gpubench writes them: HEALTHY, with `before`/`after` changes."""
-    record_before = dict(HEALTHY, **(before or {}))
-    record_after = dict(HEALTHY, clock_event_reasons=[], clock_event_reasons_during_run=[],
-                        xid_events=[])
+    """Health records as gpubench writes them: HEALTHY, read a minute apart, with
+    `before`/`after` changes."""
+    record_before = dict(HEALTHY, read_at_unix_ms=RUN_START_MS)
+    record_before.update(before or {})
+    record_after = dict(HEALTHY, read_at_unix_ms=RUN_START_MS + 60_000, clock_event_reasons=[],
+                        clock_event_reasons_during_run=[], xid_events=[])
     record_after.update(after or {})
     doc["context"]["gpu_health_before"] = json.dumps(record_before, separators=(",", ":"))
     doc["context"]["gpu_health_after"] = json.dumps(record_after, separators=(",", ":"))

@@ -41,8 +41,8 @@ def test_the_example_fleet_report(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert rows_with(runs, "missing") and "expected 18 GPUs (--expect), found 17" in runs
     assert rows_with(runs, "node16")[0].split()[:2] == ["failed", "node16"]
     health = section(out, "Health")
-    assert rows_with(health, "node09")[0].split()[1:3] == [fb.uuid_of(9), "watch"]
-    assert "pcie_replay_count grew during the run: 3 -> 1200" in health
+    assert rows_with(health, "node09")[0].split()[1:4] == [fb.uuid_of(9), "at", "maintenance"]
+    assert "pcie_replay_count grew during the run: 3 -> 1200 in 60.0 s, 1.2e+03/min" in health
     assert "nvlink_crc_errors not reported" in health
     floor = section(out, "Below the floor")
     assert {line.split()[0] for line in rows_with(floor, "copy/")} == {"node05"}

@@ -6,7 +6,8 @@ from typing import Any
 import pytest
 
 import fleet_builder as fb
-from fleet_health import GROWING_COUNTERS, judge_health
+from fleet import main
+from fleet_health import GROWING_COUNTERS, WATCH, judge_health
 
 UUID = "GPU-00000000-f1ee-4000-8000-000000000000"
 
@@ -42,11 +43,51 @@ def test_each_state_is_flagged(after: dict, problem: str, severity: int) -> None
     assert any(p.startswith(problem) and s == severity for p, s in found), found
 
 
+def growth_severity(counter: str) -> int:
+    if "uncorrected" in counter:
+        return 0
+    return 1 if counter in ("nvlink_replay_errors", "nvlink_recovery_errors") else WATCH
+
+
 @pytest.mark.parametrize("counter", GROWING_COUNTERS)
 def test_each_counter_that_grew_is_flagged(counter: str) -> None:
     found = problems(context({counter: 7}, {counter: 5}))
-    assert (f"{counter} grew during the run: 5 -> 7", 0 if "uncorrected" in counter else 2) \
-        in found
+    assert [s for p, s in found if p.startswith(f"{counter} grew during the run: 5 -> 7")] == \
+        [growth_severity(counter)], found
+
+
+@pytest.mark.parametrize("counter, grown, seconds, severity, rate", [
+    ("nvlink_crc_errors", 76, 2.0, WATCH, "38/s"),  # two healthy H200s over a peer run
+    ("nvlink_crc_errors", 99, 1.0, WATCH, "99/s"),
+    ("nvlink_crc_errors", 100, 1.0, 1, "100/s"),  # DCGM's limit: 100 CRC errors a second
+    ("nvlink_crc_errors", 50, 0.25, WATCH, "50/s"),  # counted over a second at least
+    ("nvlink_crc_errors", 5000, 100.0, WATCH, "50/s"),
+    ("pcie_replay_count", 7, 10.0, WATCH, "7/min"),  # counted over a minute at least
+    ("pcie_replay_count", 8, 10.0, 1, "8/min"),  # DCGM's limit: 8 replays a minute
+    ("pcie_replay_count", 1197, 60.0, 1, "1.2e+03/min"),
+    ("pcie_replay_count", 16, 240.0, WATCH, "4/min"),
+])
+def test_corrected_link_errors_are_judged_by_their_rate(counter: str, grown: int, seconds: float,
+                                                        severity: int, rate: str) -> None:
+    start_ms = 1_796_054_400_000
+    found = problems(context(
+        {counter: 2274 + grown, "read_at_unix_ms": start_ms + int(seconds * 1000)},
+        {counter: 2274, "read_at_unix_ms": start_ms}))
+    assert len(found) == 1 and found[0][1] == severity, found
+    assert f", {rate} (limit " in found[0][0], found
+
+
+def test_a_watch_is_listed_but_needs_no_attention(tmp_path, capsys) -> None:
+    """A GPU whose only finding is a watch is listed; the fleet does not fail on it."""
+    fleet = fb.build_fleet(4)
+    for doc in fleet:
+        fb.set_health(doc)
+    fb.set_health(fleet[2], after={"nvlink_crc_errors": 2350}, before={"nvlink_crc_errors": 2274})
+    fb.write_fleet(fleet, tmp_path)
+    assert main([str(tmp_path), "--fail-on-outlier"]) == 0
+    out = capsys.readouterr().out
+    assert "watch, not counted" in out and fb.uuid_of(2) in out
+    assert out.rstrip().endswith("0 GPU(s) need attention.")
 
 
 def test_a_counter_that_did_not_grow_is_not_flagged() -> None:

@@ -16,13 +16,14 @@ constexpr const char* nothing_reported =
     "\"pcie_link_gen_current\": \"not reported\", \"pcie_link_gen_max\": \"not reported\", "
     "\"pcie_link_width_current\": \"not reported\", \"pcie_link_width_max\": \"not reported\", "
     "\"nvlink_crc_errors\": \"not reported\", \"nvlink_replay_errors\": \"not reported\", "
-    "\"nvlink_recovery_errors\": \"not reported\", \"clock_event_reasons\": \"not reported\"}";
+    "\"nvlink_recovery_errors\": \"not reported\", \"clock_event_reasons\": \"not reported\", "
+    "\"read_at_unix_ms\": \"not reported\"}";
 
 TEST(GpuHealth, NothingReportedIsNeverAZero) {
   EXPECT_EQ(format_health_json(GpuHealth{}), nothing_reported);
   const HealthDuringRun during{};
   const std::string after = format_health_json(GpuHealth{}, &during);
-  EXPECT_TRUE(after.ends_with("\"clock_event_reasons\": \"not reported\", "
+  EXPECT_TRUE(after.ends_with("\"read_at_unix_ms\": \"not reported\", "
                               "\"clock_event_reasons_during_run\": \"not reported\", "
                               "\"xid_events\": \"not reported\"}"))
       << after;
@@ -47,6 +48,7 @@ GpuHealth h200() {
   h.pcie_link_width_current = 16;
   h.pcie_link_width_max = 16;
   h.clock_event_reasons = std::vector<std::string>{"gpu_idle", "say \"hi\"\n"};
+  h.read_at_unix_ms = 1796054400123;
   return h;
 }
 
@@ -57,7 +59,7 @@ TEST(GpuHealth, NumbersBoolsListsAndEscapes) {
         "\"ecc_aggregate_corrected\": 12",
         "\"ecc_aggregate_uncorrected\": 18446744073709551615",
         "\"retired_pages_sbe\": \"not reported\"", "\"retired_pages_pending\": \"not reported\"",
-        "\"remapped_rows_correctable\": 1", "\"remap_pending\": false", "\"remap_failed\": true",
+        "\"remapped_rows_correctable\": 1", "\"read_at_unix_ms\": 1796054400123", "\"remap_pending\": false", "\"remap_failed\": true",
         "\"pcie_replay_count\": 3", "\"pcie_link_gen_current\": 4", "\"pcie_link_gen_max\": 5",
         "\"pcie_link_width_current\": 16", "\"nvlink_crc_errors\": \"not reported\"",
         "\"clock_event_reasons\": [\"gpu_idle\", \"say \\\"hi\\\"\\u000a\"]"}) {
