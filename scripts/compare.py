@@ -7,10 +7,12 @@ symmetric ratio in the direction of better, the medians' "1.05× slower" or "1.0
 
 Each benchmark has a resolution, the smallest change it can detect given its noise: the larger
 of a floor (--threshold, or --host-threshold for a figure timed on the host clock) and
---sigmas times the combined spread of both sides. A side's spread is the relative spread of one
-repetition: the median absolute deviation of its repetitions (robust to one odd repetition) or
-gpubench's own noise_pct of its timed batches, whichever is larger; in a file written with
-aggregates only, Google Benchmark's cv. A benchmark is FASTER or SLOWER when its change passes
+--sigmas times the combined spread of both sides' figures. A side's figure is the median of its
+repetitions, so its spread is the relative spread of one repetition times sqrt(pi/2)/sqrt(n)
+(the standard error of a median of n); the spread of one repetition is the median absolute
+deviation of the repetitions (robust to one odd repetition) or gpubench's own noise_pct of its
+timed batches, whichever is larger; in a file written with aggregates only, Google Benchmark's
+cv. A benchmark is FASTER or SLOWER when its change passes
 its resolution and, where both sides hold repetitions, the two-sided Mann-Whitney U test on
 them gives p < --alpha; otherwise it is SAME. Files written before gpubench recorded noise_pct
 and host_timed are read too: their spread comes from the repetitions alone, and every figure
@@ -57,6 +59,10 @@ class Rules:
     host_threshold: float  # %, the floor for a host-timed figure
     sigmas: float  # how many combined spreads a change has to pass
     alpha: float  # significance level of the U test
+
+
+# The standard error of the median of n normal values is sqrt(pi/2) times that of their mean.
+_MEDIAN_STANDARD_ERROR = math.sqrt(math.pi / 2)
 
 
 @dataclass(frozen=True)
@@ -170,10 +176,19 @@ def side_spread(bench: Benchmark, metric: Metric) -> Spread | None:
     return Spread(max(found), repetitions) if found else None
 
 
+def figure_spread_pct(spread: Spread) -> float:
+    """The spread of a side's figure, the median of its repetitions: the spread of one
+    repetition over sqrt(n), times sqrt(pi/2) (a median's standard error against a mean's);
+    one repetition's spread where the figure is a single run."""
+    if spread.repetitions < 2:
+        return spread.pct
+    return spread.pct * _MEDIAN_STANDARD_ERROR / math.sqrt(spread.repetitions)
+
+
 def resolution_pct(base: Spread | None, cont: Spread | None, host_timed: bool | None,
                    rules: Rules) -> float:
     floor = rules.host_threshold if host_timed else rules.threshold
-    spread = math.hypot(*(s.pct for s in (base, cont) if s is not None))
+    spread = math.hypot(*(figure_spread_pct(s) for s in (base, cont) if s is not None))
     return max(floor, rules.sigmas * spread)
 
 
@@ -330,7 +345,7 @@ def mode_line(comparison: Comparison) -> str:
 def rule_text(rules: Rules) -> str:
     return (f"Verdicts: FASTER or SLOWER when the change passes the benchmark's resolution, "
             f"the larger of {rules.threshold:g}% ({rules.host_threshold:g}% for a host-timed "
-            f"figure) and {rules.sigmas:g} × the combined spread of both sides, and, where "
+            f"figure) and {rules.sigmas:g} × the combined spread of both sides' medians, and, where "
             f"both sides hold repetitions, the Mann-Whitney U test gives p < {rules.alpha:g}; "
             "SAME otherwise. Higher GB/s and lower µs are better.")
 
@@ -507,7 +522,7 @@ def add_comparison_options(parser: OneLineArgumentParser) -> None:
                         help="smallest change in percent that counts for a host-timed figure "
                              "(default 25): the host's speed moves by 10-25%% between minutes")
     parser.add_argument("--sigmas", type=positive_finite, default=2.0,
-                        help="how many combined spreads of both sides a change has to pass "
+                        help="how many combined spreads of both sides' medians a change has to pass "
                              "(default 2)")
     parser.add_argument("--alpha", type=open_unit_interval, default=0.05,
                         help="significance level of the Mann-Whitney U test, in (0, 1) "
