@@ -3,6 +3,7 @@
 #include "batch_spread.hpp"
 #include "clock_watch.hpp"
 #include "interrupt.hpp"
+#include "loop_report.hpp"
 #include "stopping_rule.hpp"
 
 #include <benchmark/benchmark.h>
@@ -23,11 +24,6 @@ struct LoopTimes {
   double relative_spread = 0.0;
 };
 
-// What paces a figure: the host CPU (a host-clock figure, what a caller waits or spends, or GPU
-// work the driver stages on the host, as a pageable copy) or the GPU (events around work the
-// GPU runs on its own). Written as the host_timed counter: 1 for host, 0 for gpu.
-enum class Clock { gpu, host };
-
 // Batches Google Benchmark's request of `iterations` needs at `ops_per_batch`.
 [[nodiscard]] constexpr std::size_t batches_covering(benchmark::IterationCount iterations,
                                                      std::size_t ops_per_batch) {
@@ -38,13 +34,11 @@ enum class Clock { gpu, host };
 // The timed loop of one benchmark, inside one Google Benchmark call: time_batch() runs `batch`
 // operations and returns their seconds; batches are timed until the StoppingRule stops them
 // (and never fewer than cover the iterations Google Benchmark asked for), then handed to Google
-// Benchmark as one batch of every operation timed whose manual time is the median batch times
-// the batches, so its real_time is the median batch per operation. With gpubench's default
-// --benchmark_min_time of 0, Google Benchmark accepts that first call; a larger one makes it
-// call again for more, as it does for any benchmark. Counters: batches, noise_pct (the batches'
-// relative spread in %), mean_over_median_pct (how far the mean batch lies above the median, in
-// %) and host_timed. The SM clock of `session`'s device is watched across the
-// loop (ClockWatch; `label` is the benchmark's own label).
+// Benchmark with their counters (report_loop): its real_time is the median batch per operation.
+// With gpubench's default --benchmark_min_time of 0, Google Benchmark accepts that first call; a
+// larger one makes it call again for more, as it does for any benchmark. The SM clock of
+// `session`'s device is watched across the loop (ClockWatch; `label` is the benchmark's own
+// label).
 template <typename TimeBatch>
 LoopTimes timed_loop(benchmark::State& state, const Session& session, std::size_t batch,
                      Clock clock, TimeBatch&& time_batch, const std::string& label = "") {
@@ -60,16 +54,7 @@ LoopTimes timed_loop(benchmark::State& state, const Session& session, std::size_
   clock_watch.finish(state, label);
 
   const BatchSpread spread = batch_spread(batches);
-  const auto ops = static_cast<benchmark::IterationCount>(batch * batches.size());
-  while (state.KeepRunningBatch(ops)) {
-    state.SetIterationTime(spread.median_seconds * static_cast<double>(batches.size()));
-  }
-  state.counters["batches"] = static_cast<double>(batches.size());
-  state.counters["noise_pct"] = 100.0 * spread.relative_spread;
-  state.counters["mean_over_median_pct"] =
-      spread.median_seconds > 0.0 ? 100.0 * (spread.mean_seconds / spread.median_seconds - 1.0)
-                                  : 0.0;
-  state.counters["host_timed"] = clock == Clock::host ? 1.0 : 0.0;
+  report_loop(state, spread, batch, batches.size(), clock);
   return {spread.median_seconds / static_cast<double>(batch), batches.size(),
           spread.relative_spread};
 }
