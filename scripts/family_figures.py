@@ -10,6 +10,7 @@ of one unit share the figure axis and the ratio axis.
 import math
 from dataclasses import dataclass
 
+from compare import format_ratio, natural_key
 from gpubench_json import Metric, Result
 from html_page import esc, table
 from run_series import Curve, Single, curves_and_singles, pair_of
@@ -101,7 +102,8 @@ def panels_html(runs: list[RunFigures], family: str, ratios: Ratios) -> str:
     names = {p.benchmark for c in all_curves for p in c.points}
     r_scale = ratio_scale(r for by_name in ratios.values() for n, (r, _) in by_name.items()
                           if n in names)
-    order = sorted(by_series, key=lambda s: -series_change(runs, s, family, ratios))
+    order = sorted(by_series, key=lambda s: (-series_change(runs, s, family, ratios),
+                                             natural_key(s)))
     panels = []
     for series in order:
         members = by_series[series]
@@ -186,7 +188,7 @@ def verdict_cell(found: tuple[float, str] | None) -> str:
     if found is None:
         return "-"
     ratio, verdict = found
-    return f'{ratio:.3g}× <span class="verdict-{esc(verdict)}">{esc(verdict)}</span>'
+    return f'{esc(format_ratio(ratio))} <span class="verdict-{esc(verdict)}">{esc(verdict)}</span>'
 
 
 def matrices_html(runs: list[RunFigures], family: str) -> str:

@@ -81,15 +81,19 @@ def selected(result: Result, pattern: re.Pattern[str] | None) -> Result:
 
 
 def run_labels(results: list[Result], multi_device: list[bool]) -> list[str]:
-    """GPU and driver (and GPU ordinal for a file of several GPUs); where two runs read the
-    same, their files tell them apart."""
-    labels = [f"{r.gpu_name}, driver {r.driver_version}"
-              + (f", GPU {r.context.get('gpu_ordinal', '?')}" if multi else "")
+    """GPU and driver (and which GPU of how many, for a file of several GPUs); where two runs
+    read the same, their files tell them apart."""
+    labels = [f"{r.gpu_name}, driver {r.driver_version}" + (gpu_of(r) if multi else "")
               for r, multi in zip(results, multi_device)]
     if len(set(labels)) < len(labels):
         files = file_labels([r.path for r in results])
         labels = [f"{label} ({file})" for label, file in zip(labels, files)]
     return labels
+
+
+def gpu_of(result: Result) -> str:
+    count = result.context_text("gpu_count")
+    return f", GPU {result.context_text('gpu_ordinal') or '?'}" + (f" of {count}" if count else "")
 
 
 def ratios_of(comparisons: list[Comparison]) -> Ratios:

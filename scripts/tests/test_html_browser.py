@@ -2,19 +2,18 @@
 
 Each page must render without a console message or a script error, show every figure, hide a
 run when its checkbox is cleared and narrow the figures to a filter's text; a report of three
-full runs must load in under 2 s. The browser is Playwright's own where `playwright install
-chromium` fetched it, else a Chromium on PATH (Debian's chromium-headless-shell, which
-.ci/install installs); without either, or without the playwright package, these tests skip
-with the reason.
+full runs must load in under 2 s. The browser is the one find_chromium.py finds; without it,
+or without the playwright package, these tests skip with the reason, or fail with it where
+GPUBENCH_BROWSER_TESTS=required (as .ci/run sets).
 """
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from find_chromium import NO_CHROMIUM, NO_PLAYWRIGHT, chromium_path
 from gbench_builder import document, full_suite, peer_run, write_json
 from test_html_report import FULL_RUNS, MAX_REPORT_BYTES, RULES
 
@@ -23,31 +22,28 @@ import gpubench_json as gj
 import html_report
 from run_series import curves_and_singles
 
-SYSTEM_CHROMIUMS = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome")
 MAX_RENDER_MS = 2000
 # Playwright waits this long for the page's load event; a page that needs longer fails.
 LOAD_TIMEOUT_MS = 20_000
 
 
-def chromium_path(playwright: Any) -> str | None:
-    own = playwright.chromium.executable_path
-    if own and Path(own).is_file():
-        return own
-    for name in SYSTEM_CHROMIUMS:
-        if found := shutil.which(name):
-            return found
-    return None
+def no_browser(reason: str) -> None:
+    """Skips, or fails where the browser tests are required (CI)."""
+    if os.environ.get("GPUBENCH_BROWSER_TESTS") == "required":
+        pytest.fail(f"GPUBENCH_BROWSER_TESTS=required, but {reason}")
+    pytest.skip(reason)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="no playwright package (pip install playwright)")
-    with sync_api.sync_playwright() as playwright:
-        path = chromium_path(playwright)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        no_browser(NO_PLAYWRIGHT)
+    with sync_playwright() as playwright:
+        path = chromium_path(playwright.chromium.executable_path)
         if path is None:
-            pytest.skip("no Chromium: neither Playwright's own (python3 -m playwright install "
-                        "chromium) nor " + ", ".join(SYSTEM_CHROMIUMS) + " on PATH")
+            no_browser(NO_CHROMIUM)
         chromium = playwright.chromium.launch(executable_path=path)
         yield chromium
         chromium.close()

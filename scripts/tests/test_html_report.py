@@ -168,7 +168,7 @@ def test_device_of_a_file_of_several_gpus(tmp_path: Path, run_script: RunScript)
     proc = run_script("report.py", one, two, "--device", "1", "-o", out, "--report")
     assert proc.returncode == 0, proc.stderr
     page = out.read_text(encoding="utf-8")
-    assert "NVIDIA H200, driver 570.86.15, GPU 1" in page
+    assert "NVIDIA H200, driver 570.86.15, GPU 1" in page  # of how many: no gpu_count here
     assert "1.20× faster" in page  # 61 GB/s on device 1 against 51
     assert "GPU-1111" in page  # the context of device 1, not device 0
     proc = run_script("report.py", one, two, "--device", "2", "-o", out)
