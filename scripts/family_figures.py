@@ -10,7 +10,7 @@ of one unit share the figure axis and the ratio axis.
 import math
 from dataclasses import dataclass
 
-from compare import format_ratio, natural_key
+from compare import SAME, Row, format_ratio, format_value, natural_key
 from gpubench_json import Metric, Result
 from html_page import esc, table
 from run_series import Curve, Single, curves_and_singles, pair_of
@@ -18,9 +18,8 @@ from svg_chart import (CURVE_HEIGHT, RATIO_HEIGHT, DrawnPoint, DrawnRun, Frame, 
                        argument_text, colour, curve_chart, figure_scale, ratio_chart,
                        ratio_scale)
 
-# Of each later run against the first, per benchmark: (how many times better, verdict).
-Ratios = dict[int, dict[str, tuple[float, str]]]
-SAME = "SAME"
+# Each later run's comparison with the first (compare.py's rows), by run index and benchmark.
+Ratios = dict[int, dict[str, Row]]
 
 
 @dataclass(frozen=True)
@@ -55,27 +54,19 @@ def argument_title(curve: Curve) -> str:
     return f"{argument.key or ('size' if argument.unit == 'bytes' else 'N')} ({argument.unit})"
 
 
-def value_text(value: float) -> str:
-    return f"{value:.0f}" if abs(value) >= 1000 else f"{value:.4g}"
-
-
 def point_tip(label: str, curve: Curve, index: int) -> str:
     p = curve.points[index]
     spread = "" if p.low == p.high else \
-        f", repetitions {value_text(p.low)} to {value_text(p.high)}"
-    return (f"{label}: {p.benchmark}: {value_text(p.value)} {curve.metric.unit} "
+        f", repetitions {format_value(p.low)} to {format_value(p.high)}"
+    return (f"{label}: {p.benchmark}: {format_value(p.value)} {curve.metric.unit} "
             f"({p.summary}{spread})")
-
-
-def change_size(ratio: float) -> float:
-    return abs(math.log(ratio)) if math.isfinite(ratio) and ratio > 0 else -1.0
 
 
 def series_change(runs: list[RunFigures], series: str, family: str, ratios: Ratios) -> float:
     """The largest change of any point of the series in any later run: how panels sort."""
     names = {p.benchmark for r in runs for c in r.curves
              if c.family == family and c.series == series for p in c.points}
-    return max([change_size(by_name[n][0]) for by_name in ratios.values()
+    return max([by_name[n].size_of_change for by_name in ratios.values()
                 for n in names if n in by_name], default=-1.0)
 
 
@@ -100,8 +91,8 @@ def panels_html(runs: list[RunFigures], family: str, ratios: Ratios) -> str:
                                    for p in c.points for v in (p.value, p.low, p.high))
                 for unit in {c.metric.unit for c in all_curves}}
     names = {p.benchmark for c in all_curves for p in c.points}
-    r_scale = ratio_scale(r for by_name in ratios.values() for n, (r, _) in by_name.items()
-                          if n in names)
+    r_scale = ratio_scale(row.ratio for by_name in ratios.values()
+                          for n, row in by_name.items() if n in names)
     order = sorted(by_series, key=lambda s: (-series_change(runs, s, family, ratios),
                                              natural_key(s)))
     panels = []
@@ -132,14 +123,13 @@ def ratio_points(members: list[tuple[RunFigures, Curve]], ratios: Ratios) -> lis
         by_name = ratios.get(run.index, {})
         points, hollow = [], []
         for p in curve.points:
-            if p.benchmark in by_name:
-                ratio, verdict = by_name[p.benchmark]
-                if not (math.isfinite(ratio) and ratio > 0):
-                    continue
-                points.append(DrawnPoint(p.argument, ratio, ratio, ratio,
-                                         f"{run.label}: {p.benchmark}: {ratio:.3g}× "
-                                         f"the first run's, {verdict}"))
-                hollow.append(verdict == SAME)
+            row = by_name.get(p.benchmark)
+            if row is None or not (math.isfinite(row.ratio) and row.ratio > 0):
+                continue
+            points.append(DrawnPoint(p.argument, row.ratio, row.ratio, row.ratio,
+                                     f"{run.label}: {p.benchmark}: {format_ratio(row.ratio)} "
+                                     f"than the first run, {row.verdict}"))
+            hollow.append(row.verdict == SAME)
         if points:
             drawn.append(DrawnRun(run.index, points, tuple(hollow)))
     return drawn
@@ -161,7 +151,7 @@ def singles_html(runs: list[RunFigures], family: str, ratios: Ratios) -> str:
             headers.append(f"{run.label}: vs first")
     rows, numeric = [], set()
     names = sorted(by_name, key=lambda n: -max(
-        [change_size(by_run[n][0]) for by_run in ratios.values() if n in by_run], default=-1.0))
+        [by_run[n].size_of_change for by_run in ratios.values() if n in by_run], default=-1.0))
     for name in names:
         per_run = by_name[name]
         some = next(iter(per_run.values()))
@@ -171,7 +161,7 @@ def singles_html(runs: list[RunFigures], family: str, ratios: Ratios) -> str:
             numeric.add(len(row))
             row.append("-" if single is None else
                        f'<span class="run-{run.index}" title="{esc(single.summary)}">'
-                       f"{value_text(single.value)}{spread_text(single)}</span>")
+                       f"{format_value(single.value)}{spread_text(single)}</span>")
             if run.index in ratios:
                 row.append(verdict_cell(ratios[run.index].get(name)))
         rows.append(row)
@@ -181,14 +171,14 @@ def singles_html(runs: list[RunFigures], family: str, ratios: Ratios) -> str:
 def spread_text(single: Single) -> str:
     if single.low == single.high:
         return ""
-    return f" ({value_text(single.low)} to {value_text(single.high)})"
+    return f" ({format_value(single.low)} to {format_value(single.high)})"
 
 
-def verdict_cell(found: tuple[float, str] | None) -> str:
-    if found is None:
+def verdict_cell(row: Row | None) -> str:
+    if row is None:
         return "-"
-    ratio, verdict = found
-    return f'{esc(format_ratio(ratio))} <span class="verdict-{esc(verdict)}">{esc(verdict)}</span>'
+    return (f'{esc(format_ratio(row.ratio))} <span class="verdict-{esc(row.verdict)}">'
+            f"{esc(row.verdict)}</span>")
 
 
 def matrices_html(runs: list[RunFigures], family: str) -> str:
@@ -227,7 +217,7 @@ def matrix_table(run: RunFigures, title: str, pairs: dict[tuple[int, int], Curve
             else:
                 shade = 96 - round(50 * value / top)
                 cells.append(f'<td class="cell" style="background:hsl(210,70%,{shade}%)">'
-                             f"{value_text(value)}</td>")
+                             f"{format_value(value)}</td>")
         body.append(f"<tr><th>from {source}</th>{''.join(cells)}</tr>")
     caption = (f"{title}, {some.metric.unit} at "
                f"{argument_text(largest, some.argument.unit)}: {run.label}")

@@ -20,11 +20,10 @@ from pathlib import Path
 import numpy as np
 
 from compare import (FASTER, LARGEST_SHOWN, LEADING_CONTEXT_KEYS, SAME, SLOWER, Comparison,
-                     Row, Rules, add_comparison_options, compare, context_differences,
-                     family_summaries, format_ratio, format_resolution, mode_line,
+                     Row, Rules, add_comparison_options, compare,
+                     family_summaries, format_ratio, format_resolution, format_value, mode_line,
                      notes_section, rule_text, rules_from, verdict_line)
-from family_figures import (RunFigures, Ratios, families, family_html, run_figures, value_text,
-                            verdict_cell)
+from family_figures import RunFigures, Ratios, families, family_html, run_figures, verdict_cell
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,
                            script_error, write_stdout)
 from html_page import controls, esc, page, table
@@ -97,7 +96,7 @@ def gpu_of(result: Result) -> str:
 
 
 def ratios_of(comparisons: list[Comparison]) -> Ratios:
-    return {index: {row.name: (row.ratio, row.verdict) for row in c.rows}
+    return {index: {row.name: row for row in c.rows}
             for index, c in enumerate(comparisons, start=1)}
 
 
@@ -226,12 +225,12 @@ def changes_table(family: str, runs: list[RunFigures], comparisons: list[Compari
     rows = []
     for name in names:
         some = next(iter(by_name[name].values()))
-        row = [esc(name), esc(some.metric.unit), value_text(some.baseline)]
+        row = [esc(name), esc(some.metric.unit), format_value(some.baseline)]
         for index in range(1, len(runs)):
             r = by_name[name].get(index)
             row += ["-", "-"] if r is None else [
-                f'<span class="run-{index}">{value_text(r.contender)}</span>',
-                verdict_cell((r.ratio, r.verdict))]
+                f'<span class="run-{index}">{format_value(r.contender)}</span>',
+                verdict_cell(r)]
         rows.append(row)
     shown = table(headers, rows[:CHANGES_SHOWN], names[:CHANGES_SHOWN], numeric)
     if len(rows) > CHANGES_SHOWN:
