@@ -18,8 +18,8 @@ from plot import binary_size, power_of_two
 # tab10, the colour of each run in order.
 RUN_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
                "#7f7f7f", "#bcbd22", "#17becf")
-WIDTH, CURVE_HEIGHT, RATIO_HEIGHT = 360, 200, 96
-LEFT, RIGHT, TOP, BOTTOM = 56, 18, 8, 34
+WIDTH, CURVE_HEIGHT, RATIO_HEIGHT = 360, 200, 110
+LEFT, RIGHT, TOP, BOTTOM = 56, 26, 8, 34
 DECADE = 10.0
 # A ratio axis spans at least this far either side of 1.
 SMALLEST_RATIO_SPAN = 1.1
@@ -120,9 +120,9 @@ def argument_ticks(scale: Scale) -> list[float]:
 
 
 def ratio_ticks(scale: Scale) -> list[float]:
-    inside = [t for t in RATIO_TICKS if t <= scale.high]
-    chosen = inside[-2:] if len(inside) >= 2 else inside
-    return sorted([1.0, *chosen, *(1 / t for t in chosen)])
+    """1 and the largest round ratio inside the axis, either way."""
+    inside = [t for t in RATIO_TICKS if t <= scale.high][-1:]
+    return sorted([1.0, *inside, *(1 / t for t in inside)])
 
 
 def ratio_text(ratio: float) -> str:
