@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""A report comparing two gpubench runs, for a person: DIR/report.md and figures.
+"""A report comparing two gpubench runs, for a person: DIR/report.md and figures; or, where
+-o names an .html file, one self-contained page comparing two or more runs (html_report.py:
+`report.py A.json B.json [C.json ...] -o report.html`).
 
 report.md holds what compare.py decides (the mode, the verdict rule, the context keys that
 differ, a geometric-mean summary per family, the benchmarks in one file only, the table of every
@@ -26,6 +28,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
+import html_report
 from compare import (Comparison, add_comparison_options, compare, context_section,
                      family_tables, header_section, load_pair, notes_section,
                      only_in_one_section, paired_section, rules_from, summary_section,
@@ -239,6 +242,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if html_report.wants_html(argv):
+        return html_report.main(argv)
     args = parse_args(argv)
     sys.stdout.reconfigure(errors="backslashreplace")
     try:

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""The gallery of the machines measured: one self-contained HTML page built from every gpubench
+result under a folder (results/ by default; written to its index.html).
+
+Each folder directly under it is a machine (results/h200, results/h200x2, ...): its heading
+names the GPU, count and driver its results record and its README's title, then every result
+file beneath it, in path order, with its figures, drawn as the HTML report draws them (a panel
+per series with its band, the figures without an argument, the matrices of GPU pairs), each
+figure linked to the JSON file behind it. A result measured on several GPUs is drawn once per
+GPU. JSON files that are not gpubench results are listed with the reason they are left out. A
+filter box narrows the figures to the names holding its text.
+
+  scripts/gallery.py [RESULTS_DIR] [-o INDEX.html]
+
+Exit status: 0 written, 2 bad usage, no result under the folder, or a page that could not be
+written.
+"""
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from family_figures import families, family_html, run_figures
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,
+                           script_error, write_stdout)
+from html_page import controls, esc, page
+from html_report import write_page
+from run_series import devices_named, select_device
+from safe_text import one_line
+
+SCRIPT = "gallery.py"
+DEFAULT_RESULTS = Path(__file__).resolve().parent.parent / "results"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One result file of a machine: its runs (one per GPU measured) or why it is left out."""
+    path: Path  # relative to the results folder
+    href: str  # the file, relative to the page
+    runs: list[tuple[str, Result]]  # (label, result)
+    skipped: str | None = None
+
+
+def read_entry(root: Path, path: Path, page_folder: Path) -> Entry:
+    relative = path.relative_to(root)
+    href = Path(os.path.relpath(path.resolve(), page_folder.resolve())).as_posix()
+    try:
+        result = load(path)
+    except GpubenchJsonError as error:
+        return Entry(relative, href, [], one_line(str(error).removeprefix(f"{path}: "), 200))
+    devices = devices_named(result)
+    if len(devices) <= 1:
+        return Entry(relative, href, [(describe(result), result)])
+    return Entry(relative, href, [(f"{describe(result)}, GPU {d}", select_device(result, d))
+                                  for d in devices])
+
+
+def describe(result: Result) -> str:
+    return f"{result.gpu_name}, driver {result.driver_version}, CUDA {result.cuda_version}"
+
+
+def machines(root: Path, page_folder: Path) -> dict[str, list[Entry]]:
+    found: dict[str, list[Entry]] = {}
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        entries = [read_entry(root, path, page_folder) for path in sorted(folder.rglob("*.json"))
+                   if path.is_file()]
+        if entries:
+            found[folder.name] = entries
+    return found
+
+
+def readme_title(folder: Path) -> str | None:
+    readme = folder / "README.md"
+    try:
+        first = readme.read_text(encoding="utf-8", errors="replace").splitlines()[0]
+    except (OSError, IndexError):
+        return None
+    return first.lstrip("#").strip() or None
+
+
+def entry_html(entry: Entry) -> str:
+    link = f'<a href="{esc(quote(entry.href), 10_000)}">{esc(entry.path)}</a>'
+    if entry.skipped is not None:
+        return f'<p class="note">{link}: left out ({esc(entry.skipped)})</p>'
+    parts = []
+    for label, result in entry.runs:
+        run = run_figures(0, label, result)
+        figures = "".join(f"<h4>{esc(f)}</h4>{family_html([run], f, {})}"
+                          for f in families([run]))
+        parts.append(f"<p>{esc(label)}: {len(result.benchmarks)} benchmarks</p>{figures}")
+    return (f'<details class="result" data-name="{esc(entry.path)}" open><summary>{link}'
+            f"</summary>{''.join(parts)}<p>Every figure above: {link}</p></details>")
+
+
+def machine_html(root: Path, name: str, entries: list[Entry]) -> str:
+    title = readme_title(root / name)
+    first = next((r for e in entries for _, r in e.runs), None)
+    facts = "" if first is None else (
+        f"{esc(first.gpu_name)}, {esc(first.context_text('gpu_count') or '1')} GPU(s) in the "
+        f"machine, driver {esc(first.driver_version)}")
+    kept = sum(e.skipped is None for e in entries)
+    return (f'<section class="machine" id="machine-{esc(name)}"><h2>{esc(name)}</h2>'
+            + (f"<p>{esc(title)}</p>" if title else "")
+            + f"<p>{facts}; {kept} result file(s)</p>"
+            + "".join(entry_html(e) for e in entries) + "</section>")
+
+
+def gallery_html(root: Path, page_folder: Path) -> str:
+    """The page, its links relative to `page_folder`, where it is written."""
+    found = machines(root, page_folder)
+    if not any(e.skipped is None for entries in found.values() for e in entries):
+        raise GpubenchJsonError(f"{root}: no gpubench result in its folders")
+    measured = {n: entries for n, entries in found.items()
+                if any(e.skipped is None for e in entries)}
+    others = [e for n, entries in found.items() if n not in measured for e in entries]
+    index = "".join(f'<li><a href="#machine-{esc(n)}">{esc(n)}</a></li>' for n in measured)
+    body = ("<h1>gpubench: the machines measured</h1>"
+            "<p>Every result under this folder, per machine; each figure links to the JSON "
+            "file behind it. A band is the smallest to the largest repetition.</p>"
+            f"<ul>{index}</ul>" + controls([], [], "benchmark or file name")
+            + "".join(machine_html(root, n, entries) for n, entries in measured.items())
+            + ("<h2>Other JSON files</h2>" + "".join(entry_html(e) for e in others)
+               if others else ""))
+    return page("gpubench: the machines measured", body, 0)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("results", nargs="?", type=Path, default=DEFAULT_RESULTS,
+                        metavar="RESULTS_DIR", help="default: the repository's results/")
+    parser.add_argument("-o", "--output", type=Path, metavar="INDEX.html",
+                        help="default: RESULTS_DIR/index.html")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    output = args.output if args.output is not None else args.results / "index.html"
+    try:
+        if not args.results.is_dir():
+            raise GpubenchJsonError(f"{args.results}: not a folder")
+        write_page(output, gallery_html(args.results, output.parent))
+        write_stdout(f"wrote {output}\n")
+    except (GpubenchJsonError, OSError) as error:
+        return script_error(SCRIPT, error)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,223 @@
+"""A result as the HTML pages draw it: its benchmarks split into curves and single figures.
+
+A benchmark name is read by the rules of docs/family-facts.md, for every family alike: the
+family is its first component, a trailing `device:N` names the device, the argument is the last
+component before it (the bare number, or `key:number`; the context's `gpubench_families` says
+which key and unit a family uses, and files without it are read with the inferred rule: any
+key, bytes), and the series is what is left without the family. A family, its figure, the
+figure's unit and its direction of better come from gpubench_json (Benchmark.family and
+Benchmark.metric); nothing here knows a family by name.
+
+`select_device` turns a file measured on several GPUs into the runs of one of them, with the
+device suffix taken off its names, so that it compares with a single-GPU file.
+"""
+
+import json
+import re
+from dataclasses import dataclass, replace
+from typing import Any
+
+from gpubench_json import REAL_TIME_US, Benchmark, GpubenchJsonError, Metric, Result
+from safe_text import ascii_decimal
+
+FAMILIES_KEY = "gpubench_families"
+# A series component naming an ordered pair of GPUs, source to destination: `0to1`.
+DEVICE_PAIR = re.compile(r"([0-9]{1,4})to([0-9]{1,4})")
+_DEVICE_PREFIX = "device:"
+
+
+@dataclass(frozen=True)
+class Argument:
+    value: int
+    unit: str  # "bytes" or "elements"
+    key: str  # "" for a bare number, "params" for params:256
+    declared: bool  # the unit is the family's declared one, not the inferred bytes
+
+
+@dataclass(frozen=True)
+class NameParts:
+    family: str
+    series: str  # the name without family, argument and device
+    argument: Argument | None
+    device: int | None
+
+
+@dataclass(frozen=True)
+class Point:
+    """One benchmark of a curve: its representative figure and the spread of its repetitions."""
+    benchmark: str
+    argument: int
+    value: float
+    low: float  # the smallest repetition, or `value` without repetitions
+    high: float
+    summary: str  # how `value` was obtained ("median of 5 repetitions")
+
+
+@dataclass(frozen=True)
+class Curve:
+    family: str
+    series: str
+    metric: Metric
+    argument: Argument  # the first point's: its unit and key name the axis
+    points: list[Point]  # by argument
+
+
+@dataclass(frozen=True)
+class Single:
+    """A benchmark without an argument: one figure, drawn as a dot with its spread."""
+    family: str
+    benchmark: str
+    metric: Metric
+    value: float
+    low: float
+    high: float
+    summary: str
+
+
+def family_facts(result: Result) -> dict[str, dict[str, Any]]:
+    """The families' facts the result's context declares (object or JSON text), by name;
+    empty for a file written before gpubench declared them, or one whose facts do not read."""
+    facts = result.context.get(FAMILIES_KEY)
+    if isinstance(facts, str):
+        try:
+            facts = json.loads(facts)
+        except (ValueError, RecursionError):
+            return {}
+    if not isinstance(facts, dict) or not isinstance(facts.get("families"), list):
+        return {}
+    return {f["name"]: f for f in facts["families"]
+            if isinstance(f, dict) and isinstance(f.get("name"), str)}
+
+
+def split_name(name: str, facts: dict[str, dict[str, Any]]) -> NameParts:
+    parts = name.split("/")
+    family, rest = parts[0], parts[1:]
+    device = None
+    if rest and rest[-1].startswith(_DEVICE_PREFIX):
+        device = ascii_decimal(rest[-1].removeprefix(_DEVICE_PREFIX))
+        if device is not None:
+            rest = rest[:-1]
+    argument = None
+    if rest:
+        argument = _argument(rest[-1], facts.get(family))
+        if argument is not None:
+            rest = rest[:-1]
+    return NameParts(family, "/".join(rest), argument, device)
+
+
+def _argument(component: str, facts: dict[str, Any] | None) -> Argument | None:
+    declared = facts.get("argument", {}) if facts is not None else {}
+    if declared is None:
+        return None  # the family declares that no case takes an argument
+    declared = declared if isinstance(declared, dict) else {}
+    key, _, digits = component.rpartition(":")
+    if "key" in declared and key != declared["key"]:
+        return None
+    value = ascii_decimal(digits)
+    if value is None:
+        return None
+    unit = declared.get("unit")
+    known = unit in ("bytes", "elements")
+    return Argument(value, unit if known else "bytes", key, known)
+
+
+def devices_named(result: Result) -> list[int]:
+    facts = family_facts(result)
+    return sorted({d for n in result.benchmarks
+                   if (d := split_name(n, facts).device) is not None})
+
+
+def select_device(result: Result, device: int | None) -> Result:
+    """The benchmarks of one device, named without their `device:N`, with those that name no
+    device; the context's first-device keys describe that device. A file that names one
+    device or none needs no `device`; GpubenchJsonError for one that names several without
+    it, or that does not hold the device asked for."""
+    named = devices_named(result)
+    if not named:
+        return result
+    if device is None:
+        if len(named) > 1:
+            raise GpubenchJsonError(
+                f"{result.path}: benchmarks on devices {', '.join(map(str, named))}: choose "
+                "one with --device")
+        device = named[0]
+    if device not in named:
+        raise GpubenchJsonError(f"{result.path}: no benchmark on device {device} (it has "
+                                f"{', '.join(map(str, named))})")
+    facts = family_facts(result)
+    kept: dict[str, Benchmark] = {}
+    for name, bench in result.benchmarks.items():
+        parts = split_name(name, facts)
+        if parts.device is None:
+            kept[name] = bench
+        elif parts.device == device:
+            bare = name.rsplit("/", 1)[0]
+            kept[bare] = replace(bench, name=bare)
+    return Result(result.path, device_context(result.context, device), kept)
+
+
+def device_context(context: dict[str, Any], device: int) -> dict[str, Any]:
+    """The context as if `device` were the first measured: gpubench writes per-device keys
+    (`device_N`: name, UUID, PCI bus; `device_N_health_before/after`) beside the first
+    device's."""
+    if str(context.get("gpu_ordinal")) == str(device):
+        return context
+    changed = dict(context, gpu_ordinal=str(device))
+    for suffix in ("before", "after"):
+        key = f"device_{device}_health_{suffix}"
+        changed[f"gpu_health_{suffix}"] = context.get(key, "(not recorded for this device)")
+    description = context.get(f"device_{device}")
+    if isinstance(description, str) and description.count(", ") == 2:
+        changed["gpu_name"], changed["gpu_uuid"], changed["gpu_pci_bus_id"] = \
+            description.split(", ")
+    return changed
+
+
+def spread(bench: Benchmark, metric: Metric) -> tuple[float, float]:
+    """The smallest and largest repetition of a figure; the figure itself without two."""
+    values = bench.repetition_values(metric)
+    if values.size < 2:
+        value = bench.value(metric)
+        return value, value
+    return float(values.min()), float(values.max())
+
+
+def series_metric(benches: list[Benchmark]) -> Metric:
+    """The figure the benchmarks of one series share; real time where they disagree (as
+    compare.py does for one benchmark read differently by two files)."""
+    metrics = {b.metric for b in benches}
+    return metrics.pop() if len(metrics) == 1 else REAL_TIME_US
+
+
+def curves_and_singles(result: Result) -> tuple[list[Curve], list[Single]]:
+    """The result's benchmarks: a curve per series whose names carry an argument, in file
+    order, and a single figure per benchmark without one."""
+    facts = family_facts(result)
+    grouped: dict[tuple[str, str], list[tuple[Argument, Benchmark]]] = {}
+    singles: list[Single] = []
+    for name, bench in result.benchmarks.items():
+        parts = split_name(name, facts)
+        if parts.argument is None:
+            low, high = spread(bench, bench.metric)
+            singles.append(Single(parts.family, name, bench.metric, bench.value(), low, high,
+                                  bench.summary))
+            continue
+        grouped.setdefault((parts.family, parts.series), []).append((parts.argument, bench))
+    curves = []
+    for (family, series), members in grouped.items():
+        metric = series_metric([b for _, b in members])
+        points = sorted((Point(b.name, a.value, b.value(metric), *spread(b, metric), b.summary)
+                         for a, b in members), key=lambda p: p.argument)
+        curves.append(Curve(family, series, metric, members[0][0], points))
+    return curves, singles
+
+
+def pair_of(series: str) -> tuple[str, int, int] | None:
+    """(the series with its pair component as `*`, source, destination) for a series that
+    names an ordered pair of GPUs (`ce/read/0to1`), else None."""
+    parts = series.split("/")
+    for index, part in enumerate(parts):
+        if match := DEVICE_PAIR.fullmatch(part):
+            group = "/".join([*parts[:index], "*", *parts[index + 1:]])
+            return group, int(match[1]), int(match[2])
+    return None

@@ -1,0 +1,79 @@
+"""gallery.py: the page of every result under a folder, a section per machine, each figure
+linked to its JSON; hostile names and folders shown as text; bad usage in one line."""
+
+from pathlib import Path
+
+import pytest
+from conftest import RunScript
+from gbench_builder import document, full_suite, peer_run, write_json
+from hostile_inputs import hostile_text, result_with_names, write_result
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+from test_html_report import assert_no_markup_from_files, panel_titles
+
+import gallery
+
+
+def results_tree(root: Path) -> Path:
+    for folder in ("h100", "b200x2", "limits", "empty"):
+        (root / folder).mkdir(parents=True)
+    write_json(root / "h100" / "suite.json", document(full_suite(), gpu_name="NVIDIA H100"))
+    peers = [e for pair in ((0, 1), (1, 0)) for e in peer_run("ce", "read", *pair, 4096, 300.0)]
+    write_json(root / "b200x2" / "peer.json", document(peers, gpu_name="NVIDIA B200",
+                                                       gpu_count="2"))
+    (root / "b200x2" / "README.md").write_text("# Two B200 <b>of one host</b>\n")
+    (root / "limits" / "table.json").write_text('{"not": "a result"}')
+    return root
+
+
+def test_gallery_of_every_machine(tmp_path: Path, run_script: RunScript) -> None:
+    root = results_tree(tmp_path / "results")
+    proc = run_script("gallery.py", root)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"wrote {root / 'index.html'}\n"
+    page = (root / "index.html").read_text(encoding="utf-8")
+    assert_no_markup_from_files(page)
+    assert page.count('<section class="machine"') == 2  # limits and empty hold no result
+    assert page.index('id="machine-b200x2"') < page.index('id="machine-h100"')
+    assert "Two B200 &lt;b&gt;of one host&lt;/b&gt;" in page
+    assert 'href="h100/suite.json"' in page and 'href="b200x2/peer.json"' in page
+    assert "limits/table.json</a>: left out (not gpubench output" in page
+    assert "copy/HtoD/pinned/async" in panel_titles(page)
+    assert 'class="matrix run-0"' in page
+
+
+def test_links_are_relative_to_the_page(tmp_path: Path, run_script: RunScript) -> None:
+    root = results_tree(tmp_path / "results")
+    (tmp_path / "site").mkdir()
+    proc = run_script("gallery.py", root, "-o", tmp_path / "site" / "gallery.html")
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "site" / "gallery.html").read_text(encoding="utf-8")
+    assert 'href="../results/h100/suite.json"' in page
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda root: root / "missing", "not a folder"),
+    (lambda root: root, "no gpubench result in its folders"),
+])
+def test_bad_folder_is_one_line(tmp_path: Path, run_script: RunScript, make, message) -> None:
+    (tmp_path / "limits").mkdir()
+    (tmp_path / "limits" / "x.json").write_text("[]")
+    proc = run_script("gallery.py", make(tmp_path))
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("gallery.py: ") and proc.stderr.count("\n") == 1
+    assert message in proc.stderr
+
+
+@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+          phases=(Phase.explicit, Phase.generate),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                 HealthCheck.function_scoped_fixture])
+@given(names=st.lists(hostile_text, min_size=1, max_size=3))
+def test_hostile_names_never_become_markup(tmp_path_factory: pytest.TempPathFactory,
+                                           names: list[str]) -> None:
+    root = tmp_path_factory.mktemp("results")
+    (root / "gpu <img src=x onerror=alert(1)>").mkdir()
+    write_result(root / "gpu <img src=x onerror=alert(1)>" / "a.json", result_with_names(names))
+    page = gallery.gallery_html(root, root)
+    assert_no_markup_from_files(page)
+    page.encode("utf-8")

@@ -1,0 +1,255 @@
+"""report.py -o report.html (html_report.py): the page's content, its self-containedness, its
+escaping of whatever a result file holds, its size on three full runs, and its errors."""
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from conftest import H200, RunScript
+from gbench_builder import copy_run, document, full_suite, peer_run, write_json
+from hostile_inputs import hostile_text, result_with_names, write_result
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+import gpubench_json as gj
+import html_page
+import html_report
+from compare import Rules
+from run_series import curves_and_singles, select_device
+
+RULES = Rules(threshold=3.0, host_threshold=25.0, sigmas=2.0, alpha=0.05)
+# Three full runs of the default suite with repetitions (598 benchmarks each).
+FULL_RUNS = [H200 / "verdicts" / "aa_1.json", H200 / "verdicts" / "aa_2.json",
+             H200 / "speed" / "suite_after.json"]
+MAX_REPORT_BYTES = 5 * 2**20
+FIVE = [10.0, 10.1, 10.2, 10.1, 10.0]  # GB/s of five repetitions
+# Every element the pages are made of: a file's text never adds one.
+PAGE_TAGS = {"html", "head", "meta", "title", "style", "body", "script", "h1", "h2", "h3", "h4",
+             "p", "b", "ul", "li", "span", "div", "label", "input", "table", "thead", "tbody",
+             "tr", "th", "td", "caption", "details", "summary", "section", "figure",
+             "figcaption", "a", "svg", "rect", "line", "text", "g", "polygon", "polyline",
+             "circle"}
+
+
+class Elements(HTMLParser):
+    """The elements and attributes of a page, as a browser's parser finds them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.attributes: list[tuple[str, str | None]] = []
+        self.scripts: list[str] = []
+        self._in_script = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attributes += attrs
+        self._in_script = tag == "script"
+
+    def handle_endtag(self, tag: str) -> None:
+        self._in_script = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_script:
+            self.scripts.append(data)
+
+
+def elements(page: str) -> Elements:
+    parser = Elements()
+    parser.feed(page)
+    parser.close()
+    return parser
+
+
+def assert_no_markup_from_files(page: str) -> None:
+    found = elements(page)
+    assert set(found.tags) <= PAGE_TAGS, set(found.tags) - PAGE_TAGS
+    assert found.tags.count("script") == 1 and found.scripts == [html_page.SCRIPT]
+    names = {name for name, _ in found.attributes}
+    assert not {n for n in names if n.startswith("on")}, names
+    hrefs = [v for n, v in found.attributes if n in ("href", "src")]
+    assert not [h for h in hrefs if h and re.match(r"\s*(javascript|data|https?):", h, re.I)]
+
+
+def panel_titles(page: str) -> list[str]:
+    return re.findall(r'<figure class="panel" data-name="([^"]*)"', page)
+
+
+@pytest.fixture
+def three_gpus(tmp_path: Path) -> list[Path]:
+    peers = [e for pair in ((0, 1), (1, 0)) for size in (4096, 2**20, 2**26)
+             for e in peer_run("ce", "read", *pair, size, [300.0, 310.0, 305.0])]
+    return [
+        write_json(tmp_path / "h200.json", document(full_suite(8.0, 50.0) + peers)),
+        write_json(tmp_path / "h100.json", document(full_suite(10.0, 25.0),
+                                                    gpu_name="NVIDIA H100",
+                                                    driver_version="550.54.15")),
+        write_json(tmp_path / "b200.json", document(full_suite(6.0, 60.0),
+                                                    gpu_name="NVIDIA B200",
+                                                    driver_version="580.65.06")),
+    ]
+
+
+def test_html_report_of_three_gpus(tmp_path: Path, run_script: RunScript,
+                                   three_gpus: list[Path]) -> None:
+    out = tmp_path / "report.html"
+    proc = run_script("report.py", *three_gpus, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0] == f"wrote {out}"
+    assert [line.split(":")[0] for line in proc.stdout.splitlines()[1:]] == ["REPORT", "REPORT"]
+    page = out.read_text(encoding="utf-8")
+    assert_no_markup_from_files(page)
+    # The verdict first, then the runs and their differences, then the families.
+    order = [page.index(s) for s in ("<h2>Verdict</h2>", "<h2>Runs</h2>",
+                                     "<h2>Context differences</h2>", 'class="family"')]
+    assert order == sorted(order)
+    for label in ("NVIDIA H200, driver 570.86.15", "NVIDIA H100, driver 550.54.15",
+                  "NVIDIA B200, driver 580.65.06"):
+        assert label in page
+    assert "h200.json" not in page.split("<h2>Runs</h2>")[0]  # labelled by GPU, not file
+    # A panel per series of every run, each once; the peer matrices of the first run.
+    series = {f"{c.family}/{c.series}" for p in three_gpus
+              for c in curves_and_singles(gj.load(p))[0]}
+    assert sorted(panel_titles(page)) == sorted(series)
+    assert page.count('class="matrix run-0"') == 1 and "from 0" in page and "to 1" in page
+    assert ">256 MiB<" in page and ">4 KiB<" in page and ">64 KiB<" in page
+    # Every run drawn in each panel it has data for, with a ratio panel for the later runs.
+    assert page.count('class="run-1" stroke=') == page.count('class="run-2" stroke=')
+    assert "× the first run&#x27;s" in page
+    # Self-contained: nothing is fetched at view time.
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
+    assert "@import" not in page and "url(" not in page
+
+
+def test_panels_of_a_family_share_their_axes(tmp_path: Path, three_gpus: list[Path]) -> None:
+    results = [gj.load(p) for p in three_gpus]
+    page = html_report.build_report(results, RULES, True, [False] * 3).html
+    family = page.split('id="family-copy"')[1].split("</section>")[0]
+    svgs = re.findall(r"<svg .*?</svg>", family)
+    curves = [s for s in svgs if "ratio to the first run" not in s]
+    # The same tick labels on every curve panel of the family: one x axis, one y axis.
+    ticks = {tuple(re.findall(r'class="tick"[^>]*>([^<]*)<', s)) for s in curves}
+    assert len(curves) > 1 and len(ticks) == 1
+
+
+def test_largest_change_first(tmp_path: Path, run_script: RunScript) -> None:
+    base = write_json(tmp_path / "a.json", document(
+        copy_run("HtoD", "pinned", "async", 4096, FIVE)
+        + copy_run("DtoH", "pinned", "async", 4096, FIVE)))
+    new = write_json(tmp_path / "b.json", document(
+        copy_run("HtoD", "pinned", "async", 4096, FIVE)
+        + copy_run("DtoH", "pinned", "async", 4096, [v / 2 for v in FIVE])))
+    out = tmp_path / "r.html"
+    assert run_script("report.py", base, new, "-o", out).returncode == 0
+    page = out.read_text(encoding="utf-8")
+    assert panel_titles(page) == ["copy/DtoH/pinned/async", "copy/HtoD/pinned/async"]
+    assert "2.00× slower" in page and 'class="verdict-SLOWER">SLOWER' in page
+    assert "FAIL: 1 of 2 benchmark(s) regressed" in page
+
+
+def test_device_of_a_file_of_several_gpus(tmp_path: Path, run_script: RunScript) -> None:
+    one = write_json(tmp_path / "one.json", document(
+        copy_run("HtoD", "pinned", "async", 2**20, [50.0, 51.0, 52.0])))
+    entries = []
+    for device, gbps in ((0, 40.0), (1, 60.0)):
+        for e in copy_run("HtoD", "pinned", "async", 2**20, [gbps, gbps + 1, gbps + 2]):
+            e = dict(e, name=e["name"].replace("/manual_time", f"/device:{device}/manual_time"),
+                     run_name=e["run_name"].replace("/manual_time",
+                                                    f"/device:{device}/manual_time"))
+            entries.append(e)
+    two = write_json(tmp_path / "two.json", document(
+        entries, device_1="NVIDIA H200, GPU-1111, 0000:00:07.0", gpu_ordinal="0"))
+    out = tmp_path / "r.html"
+    proc = run_script("report.py", one, two, "-o", out)
+    assert proc.returncode == 2 and proc.stderr == \
+        f"report.py: {two}: benchmarks on devices 0, 1: choose one with --device\n"
+    proc = run_script("report.py", one, two, "--device", "1", "-o", out, "--report")
+    assert proc.returncode == 0, proc.stderr
+    page = out.read_text(encoding="utf-8")
+    assert "NVIDIA H200, driver 570.86.15, GPU 1" in page  # of how many: no gpu_count here
+    assert "1.20× faster" in page  # 61 GB/s on device 1 against 51
+    assert "GPU-1111" in page  # the context of device 1, not device 0
+    proc = run_script("report.py", one, two, "--device", "2", "-o", out)
+    assert proc.returncode == 2 and "no benchmark on device 2 (it has 0, 1)" in proc.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["{a}", "-o", "{out}"], "give at least two result files"),
+    (["{a}", "{b}", "-o", "{dir}/"], "exists and is not a regular file"),
+    (["{a}", "{b}", "-o", "{dir}/missing/r.html"], "No such file or directory"),
+    (["{a}", "{peer}", "-o", "{out}"], "no benchmark in common with"),
+    (["{a}", "{b}", "-o", "{out}", "--device", "x"], "must be a device number"),
+    (["{a}", "{b}", "-o", "{out}", "--filter", "^nothing"], "no benchmark that --filter"),
+])
+def test_bad_usage_is_one_line(tmp_path: Path, run_script: RunScript, args: list[str],
+                               message: str) -> None:
+    a = write_json(tmp_path / "a.json", document(full_suite()))
+    peer = write_json(tmp_path / "p.json", document(peer_run("ce", "read", 0, 1, 4096, 300.0)))
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "x.html").mkdir()
+    values = {"a": a, "b": a, "peer": peer, "out": tmp_path / "r.html", "dir": tmp_path / "d"}
+    filled = [arg.format(**values) for arg in args]
+    if filled[-1].endswith("/"):
+        filled[-1] = str(tmp_path / "d" / "x.html")
+    proc = run_script("report.py", *filled)
+    assert proc.returncode == 2, proc.stdout
+    assert proc.stderr.startswith("report.py: ") and proc.stderr.count("\n") == 1
+    assert message in proc.stderr
+
+
+def test_markdown_report_is_unchanged_by_the_html_mode() -> None:
+    assert html_report.wants_html(["a", "b", "-o", "r.html"])
+    assert html_report.wants_html(["a", "b", "--output-dir=R.HTML"])
+    assert html_report.wants_html(["a", "b", "-or.html"])
+    assert not html_report.wants_html(["a", "b", "-o", "report"])
+    assert not html_report.wants_html(["a", "b", "--", "-o", "x.html"])
+
+
+def test_three_full_runs_make_a_page_under_5_mb(tmp_path: Path, run_script: RunScript) -> None:
+    out = tmp_path / "full.html"
+    proc = run_script("report.py", *FULL_RUNS, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    size = out.stat().st_size
+    assert 100_000 < size < MAX_REPORT_BYTES, size
+    page = out.read_text(encoding="utf-8")
+    benchmarks = len(gj.load(FULL_RUNS[0]).benchmarks)
+    assert page.count("<circle") >= 3 * benchmarks - 30  # nearly every benchmark drawn
+
+
+# In-process, a fraction of a second each. No shrinking: a failing example is reported as found.
+@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+          phases=(Phase.explicit, Phase.generate),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(names=st.lists(hostile_text, min_size=1, max_size=3),
+       other=st.sampled_from(["<script>alert(1)</script>", "</style><b>", '"><svg onload=x>',
+                              "$x$", "&amp;", "]]><!--", "</svg></figure>"]))
+def test_hostile_names_never_become_markup(tmp_path_factory: pytest.TempPathFactory,
+                                           names: list[str], other: str) -> None:
+    work = tmp_path_factory.mktemp("hostile")
+    doc = result_with_names([*names, other])
+    first = write_result(work / "a.json", doc)
+    second = write_result(work / "b.json", dict(doc, context=dict(
+        doc["context"], gpu_name=other, driver_version=names[0], host_name=other)))
+    results = [gj.load(first), gj.load(second)]
+    page = html_report.build_report(results, RULES, True, [False, False]).html
+    assert_no_markup_from_files(page)
+    page.encode("utf-8")  # no lone surrogate left
+
+
+def test_context_differences_show_health_fields(tmp_path: Path) -> None:
+    health = {"ecc_volatile_uncorrected": 0, "xid_events": []}
+    a = write_json(tmp_path / "a.json", document(full_suite(),
+                                                 gpu_health_after=json.dumps(health)))
+    b = write_json(tmp_path / "b.json", document(
+        full_suite(), gpu_health_after=json.dumps(dict(health, xid_events=[79]))))
+    page = html_report.build_report([gj.load(a), gj.load(b)], RULES, True, [False] * 2).html
+    context = page.split("<h2>Context differences</h2>")[1].split("<section")[0]
+    assert 'data-name="gpu_health_after.xid_events"' in context
+    assert "ecc_volatile_uncorrected" not in context  # the same in both
+
+
+def test_select_device_keeps_a_file_of_one_gpu() -> None:
+    result = gj.load(FULL_RUNS[0])
+    assert select_device(result, None) is result
