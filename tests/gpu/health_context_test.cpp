@@ -26,7 +26,7 @@ bools = ["retired_pages_pending", "remap_pending", "remap_failed"]
 lists = {"clock_event_reasons": str}
 if sys.argv[2] == "after":
     lists.update({"clock_event_reasons_during_run": str, "xid_events": int})
-want = ["ecc_mode"] + counts + bools + list(lists)
+want = ["ecc_mode", "read_at_unix_ms"] + counts + bools + list(lists)
 if sorted(h) != sorted(want):
     print("fields:", sorted(set(h) ^ set(want)))
 ok = lambda v, kind: v == "not reported" or kind(v)
@@ -38,6 +38,8 @@ for k in bools:
 for k, t in lists.items():
     if not ok(h.get(k), lambda v: type(v) is list and all(type(x) is t for x in v)): print(k, h.get(k))
 if all(h[k] == "not reported" for k in counts): print("NVML reported nothing")
+if not (type(h.get("read_at_unix_ms")) is int and h["read_at_unix_ms"] > 1_600_000_000_000):
+    print("read_at_unix_ms", h.get("read_at_unix_ms"))
 )";
 
 void expect_health(const std::string& value, const std::string& when) {
