@@ -31,7 +31,7 @@ const std::vector<std::size_t>& copy_sizes() {
 }
 
 FamilyFlag copy_sizes_flag() {
-  return {"--sizes", "copy and peer sizes: a list or ranges, e.g. 4K,1M,256M or 1K..1G:x2 (default 4B..1GiB, x4)",
+  return {"--sizes", "4B..1GiB:x4", "copy and peer sizes: a list or ranges, e.g. 4K,1M,256M or 1K..1G:x2",
           [](std::string_view value) {
             try {
               std::vector<std::size_t> sizes = parse_size_list(value);

@@ -3,6 +3,7 @@
 #include <cuda.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -18,20 +19,47 @@ struct KernelSymbol {
   const void* symbol;
 };
 
-// A command-line flag a family owns, e.g. "--sizes"; parse() throws UsageError.
+// A command-line flag a family owns, e.g. "--sizes": its default as the flag would spell it,
+// and parse(), which throws UsageError.
 struct FamilyFlag {
   std::string name;
+  std::string default_value;
   std::string help;
   std::function<void(std::string_view value)> parse;
 };
 
-// A benchmark family: what it needs and what it registers. `kernels` are loaded on every
-// device before any benchmark runs (CUDA would load them lazily at their first launch, which
-// behind a StreamGate deadlocks). `context` adds the family's keys to the JSON context, once
-// the sessions of the registry's devices are open.
+// The component of a family's benchmark names that carries a case's argument value: the bare
+// number where `key` is empty (copy/HtoD/pinned/async/4096), key:number otherwise
+// (launch/driver/submit/params:256). `unit`: "bytes" or "elements".
+struct Argument {
+  std::string key;
+  std::string unit;
+};
+
+enum class Better { higher, lower };
+
+// A counter that is one of a family's figures: the unit it is read in, the scale from the stored
+// value to that unit, and which way is better.
+struct Figure {
+  std::string counter;
+  std::string unit;
+  double scale = 1.0;
+  Better better = Better::higher;
+};
+
+// A benchmark family: what it is, what it needs and what it registers. `grammar`, `argument`,
+// `figures` and `flags` are the facts the scripts read its benchmarks by (docs/family-facts.md):
+// the figures are the counters its benchmarks write, in order of preference; `argument` is
+// nullopt where no case takes one. `kernels` are loaded on every device before any benchmark
+// runs (CUDA would load them lazily at their first launch, which behind a StreamGate
+// deadlocks). `context` adds the family's keys to the JSON context, once the sessions of the
+// registry's devices are open.
 struct Family {
-  std::string name;
-  int order = 0; // families register and list in this order
+  std::string name;  // the first component of every benchmark name of the family
+  int order = 0;     // families register and list in this order
+  std::string grammar;
+  std::optional<Argument> argument;
+  std::vector<Figure> figures;
   std::vector<KernelSymbol> kernels;
   std::vector<FamilyFlag> flags;
   std::function<void(Registry&)> declare;

@@ -12,5 +12,9 @@ namespace gpubench::bench {
 [[nodiscard]] std::optional<std::string> with_json_context(const std::string& json,
                                                            const std::string& key,
                                                            const std::string& value);
+// The same with a JSON value (an object, a list) written as it is, not as a string.
+[[nodiscard]] std::optional<std::string> with_json_context_value(const std::string& json,
+                                                                 const std::string& key,
+                                                                 const std::string& json_value);
 
 } // namespace gpubench::bench

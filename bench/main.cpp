@@ -2,6 +2,7 @@
 #include "context.hpp"
 #include "cuda_error.hpp"
 #include "family.hpp"
+#include "family_facts.hpp"
 #include "file_reporter.hpp"
 #include "gpu_context.hpp"
 #include "info.hpp"
@@ -133,11 +134,16 @@ void reserve_standard_streams() {
   }
 }
 
+// Every family's flags, each once: a flag several families declare (--sizes) is one flag.
 std::vector<gpubench::ExtraFlag> family_flags() {
   std::vector<gpubench::ExtraFlag> flags;
   for (const bench::Family& family : bench::families()) {
     for (const bench::FamilyFlag& flag : family.flags) {
-      flags.push_back({flag.name, flag.help, flag.parse});
+      if (std::none_of(flags.begin(), flags.end(),
+                       [&](const gpubench::ExtraFlag& f) { return f.name == flag.name; })) {
+        flags.push_back({flag.name, fmt::format("{} (default {})", flag.help, flag.default_value),
+                         flag.parse});
+      }
     }
   }
   return flags;
@@ -225,8 +231,15 @@ void check_stdout() {
 const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
 
 int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flags) {
+  const std::string families_json = bench::family_facts_json(bench::families());
   if (options.help) {
     static_cast<void>(std::fputs(gpubench::usage(flags).c_str(), stdout));
+    check_stdout();
+    return 0;
+  }
+  if (options.describe) {
+    static_cast<void>(std::fputs(families_json.c_str(), stdout));
+    static_cast<void>(std::fputc('\n', stdout));
     check_stdout();
     return 0;
   }
@@ -312,6 +325,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     file.emplace(options.out_file, options.out_format);
     // "running" until the end: a file left by a killed run says so.
     file->set_context("run_status", "running");
+    file->set_context_json("gpubench_families", families_json);
   }
   // What is known only once the run ends, however it ends.
   const auto close_file = [&](const std::string& status) {

@@ -29,6 +29,7 @@ struct Options {
   std::optional<std::vector<int>> devices = std::vector<int>{0};
   bool info = false;
   bool help = false;
+  bool describe = false; // --describe: the families' facts as JSON, no GPU needed
   bool list_only = false; // --benchmark_list_tests: needs no GPU
   bool out_given = false;
   std::string out_file;            // --benchmark_out

@@ -159,6 +159,11 @@ Family copy_family() {
   return {
       .name = "copy",
       .order = 30,
+      .grammar = "copy/<direction>/<memory>/<api>/<bytes>",
+      .argument = Argument{.key = "", .unit = "bytes"},
+      .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
+                   .better = Better::higher},
+                  {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower}},
       .kernels = {{"zerocopy_copy", reinterpret_cast<const void*>(zerocopy_copy)}},
       .flags = {copy_sizes_flag()},
       .declare = declare,

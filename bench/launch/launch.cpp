@@ -126,6 +126,14 @@ Family launch_family() {
   return {
       .name = "launch",
       .order = 20,
+      .grammar = "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
+                 "launch/paired/submit/params:<bytes>, launch/module/<step>",
+      .argument = Argument{.key = "params", .unit = "bytes"},
+      // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
+      // each with its interval (read as such, not as one figure), and per-path medians
+      // (<path>_us); its real_time is one round of every path, what it is read by.
+      .figures = {{.counter = "us_per_launch", .unit = "µs", .scale = 1.0,
+                   .better = Better::lower}},
       .kernels = probe_kernels(),
       .flags = {},
       .declare =

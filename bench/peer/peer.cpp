@@ -178,8 +178,13 @@ Family peer_family() {
   return {
       .name = "peer",
       .order = 40,
+      .grammar = "peer/<engine>/<mode>/<source>to<destination>/<bytes>",
+      .argument = Argument{.key = "", .unit = "bytes"},
+      .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
+                   .better = Better::higher},
+                  {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower}},
       .kernels = {{"sm_copy", reinterpret_cast<const void*>(sm_copy)}},
-      .flags = {},
+      .flags = {copy_sizes_flag()},
       .declare = declare,
       .context = topology_context,
   };

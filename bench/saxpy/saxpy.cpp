@@ -40,7 +40,7 @@ L2Mode g_l2 = L2Mode::cold;
 const char* to_string(L2Mode mode) { return mode == L2Mode::cold ? "cold" : "warm"; }
 
 FamilyFlag l2_flag() {
-  return {"--l2", "saxpy: flush the L2 before each timed launch (cold, default) or not (warm)",
+  return {"--l2", "cold", "saxpy: flush the L2 before each timed launch (cold) or not (warm)",
           [](std::string_view value) {
             if (value == "cold") {
               g_l2 = L2Mode::cold;
@@ -312,6 +312,11 @@ Family saxpy_family() {
   return {
       .name = "saxpy",
       .order = 10,
+      .grammar = "saxpy/<variant>/<elements>",
+      .argument = Argument{.key = "", .unit = "elements"},
+      // 12 bytes per element; pct_of_peak is the same figure against the memory ceiling.
+      .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
+                   .better = Better::higher}},
       .kernels = {{"saxpy", reinterpret_cast<const void*>(saxpy)},
                   {"saxpy_vec4", reinterpret_cast<const void*>(saxpy_vec4)},
                   {"saxpy_vec4_tile", reinterpret_cast<const void*>(saxpy_vec4_tile)},
