@@ -142,7 +142,7 @@ std::vector<gpubench::ExtraFlag> family_flags() {
       if (std::none_of(flags.begin(), flags.end(),
                        [&](const gpubench::ExtraFlag& f) { return f.name == flag.name; })) {
         flags.push_back({flag.name, fmt::format("{} (default {})", flag.help, flag.default_value),
-                         flag.parse});
+                         flag.check});
       }
     }
   }
@@ -230,7 +230,8 @@ void check_stdout() {
 
 const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
 
-int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flags) {
+int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flags,
+        const std::vector<bench::FamilyBenchmarks>& configured) {
   const std::string families_json = bench::family_facts_json(bench::families());
   if (options.help) {
     static_cast<void>(std::fputs(gpubench::usage(flags).c_str(), stdout));
@@ -260,7 +261,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
   const gpubench::NameFilter name_filter(filter);
   bench::Registry registry(devices, peer_devices,
                            [&](const std::string& name) { return name_filter.selects(name); });
-  bench::register_families(registry);
+  bench::register_families(registry, configured);
   std::vector<std::string> notes;
   for (const bench::Registry::Note& note : registry.notes()) {
     if (name_filter.selects(note.example)) {
@@ -312,7 +313,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     benchmark::AddCustomContext(key, value);
   }
   static_cast<void>(std::fputs(bench::console_header(devices).c_str(), stderr));
-  for (const bench::Family& family : bench::families()) {
+  for (const bench::FamilyBenchmarks& family : configured) {
     if (family.context) {
       for (const auto& [key, value] : family.context(registry)) {
         benchmark::AddCustomContext(key, value);
@@ -380,15 +381,17 @@ int main(int argc, char** argv) {
   reserve_standard_streams();
   gpubench::Options options;
   std::vector<gpubench::ExtraFlag> flags;
+  std::vector<bench::FamilyBenchmarks> configured;
   try {
     flags = family_flags();
     options = gpubench::parse_options(std::vector<std::string>(argv, argv + argc), flags,
                                       min_time_syntax);
+    configured = bench::configure_families(bench::FlagValues(options.family_flags));
   } catch (const gpubench::UsageError& error) {
     die(exit_usage, error.what());
   }
   try {
-    return run(options, flags);
+    return run(options, flags, configured);
   } catch (const gpubench::UsageError& error) {
     die(exit_usage, error.what());
   } catch (const std::out_of_range& error) {

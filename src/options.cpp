@@ -317,7 +317,9 @@ Options parse_options(const std::vector<std::string>& args,
         throw UsageError(known ? fmt::format("{}: needs a value ({}=...)", arg, arg)
                                : fmt::format("unknown flag '{}' (see --help)", arg));
       }
-      extra->parse(value_of(extra->name + "="));
+      const std::string_view value = value_of(extra->name + "=");
+      extra->check(value);
+      options.family_flags[extra->name] = value;
     }
   }
   if (options.out_given) {

@@ -122,6 +122,27 @@ std::vector<KernelSymbol> probe_kernels() {
   return kernels;
 }
 
+void declare(Registry& registry) {
+  for (const Path& path : launch_paths) {
+    for (const Measure& measure : measures) {
+      registry.add(
+          fmt::format("launch/{}/{}", path.name, measure.name),
+          [&path, &measure](Harness& h, std::int64_t bytes) {
+            measure_launch(path, measure, launch_target(bytes), h);
+          },
+          {payload_args(), "params"});
+    }
+  }
+  for (const Path& path : launch_paths) {
+    for (const Measure& measure : measures) {
+      registry.add(fmt::format("launch/floor/{}/{}", path.name, measure.name),
+                   [&path, &measure](Harness& h, std::int64_t) { measure_floor(path, measure, h); });
+    }
+  }
+  register_paired_launches(registry, payload_args());
+  register_module_loading(registry);
+}
+
 Family launch_family() {
   return {
       .name = "launch",
@@ -136,29 +157,7 @@ Family launch_family() {
                    .better = Better::lower}},
       .kernels = probe_kernels(),
       .flags = {},
-      .declare =
-          [](Registry& registry) {
-            for (const Path& path : launch_paths) {
-              for (const Measure& measure : measures) {
-                registry.add(
-                    fmt::format("launch/{}/{}", path.name, measure.name),
-                    [&path, &measure](Harness& h, std::int64_t bytes) {
-                      measure_launch(path, measure, launch_target(bytes), h);
-                    },
-                    {payload_args(), "params"});
-              }
-            }
-            for (const Path& path : launch_paths) {
-              for (const Measure& measure : measures) {
-                registry.add(fmt::format("launch/floor/{}/{}", path.name, measure.name),
-                             [&path, &measure](Harness& h, std::int64_t) {
-                               measure_floor(path, measure, h);
-                             });
-              }
-            }
-            register_paired_launches(registry, payload_args());
-            register_module_loading(registry);
-          },
+      .configure = [](const FlagValues&) { return FamilyBenchmarks{.declare = declare}; },
   };
 }
 

@@ -78,6 +78,14 @@ TEST(Cli, SizesFlagChoosesTheCopySizes) {
             "copy/HtoD/pinned/async/4096/manual_time\n");
 }
 
+TEST(Cli, SizesFlagChoosesThePeerSizesToo) {
+  const Outcome outcome = run_gpubench("--benchmark_list_tests --device=0,1 --sizes=4K,1M "
+                                       "--benchmark_filter=^peer/ce/read/0to1/");
+  EXPECT_EQ(outcome.status, 0);
+  EXPECT_EQ(outcome.output, "peer/ce/read/0to1/4096/manual_time\n"
+                            "peer/ce/read/0to1/1048576/manual_time\n");
+}
+
 TEST(Cli, DescribePrintsTheFamiliesWithoutTouchingTheGpu) {
   const Outcome outcome = run_gpubench("--describe");
   EXPECT_EQ(outcome.status, 0) << outcome.output;

@@ -4,11 +4,14 @@
 #include "family.hpp"
 #include "family_facts.hpp"
 #include "file_reporter.hpp"
+#include "options.hpp"
 #include "process.hpp"
+#include "registry.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <map>
 #include <string>
 
 namespace gpubench::testing {
@@ -82,6 +85,26 @@ TEST(FamilyFacts, EveryFlagAndItsDefaultIsAccepted) {
       EXPECT_NE(help.out.find(flag.name + "="), std::string::npos) << flag.name;
     }
   }
+}
+
+TEST(FamilyFacts, AFlagsValueIsTheLastGivenElseItsDefault) {
+  const bench::FamilyFlag flag{"--l2", "cold", "L2", {}};
+  EXPECT_EQ(bench::FlagValues().of(flag), "cold");
+  const bench::FlagValues given(std::map<std::string, std::string, std::less<>>{{"--l2", "warm"}});
+  EXPECT_EQ(given.of(flag), "warm");
+  EXPECT_EQ(given.of({"--sizes", "4B..1GiB:x4", "sizes", {}}), "4B..1GiB:x4");
+}
+
+// A bad value reaches no family: configuring throws the flag's one line.
+TEST(FamilyFacts, ConfiguringWithABadValueNamesTheFlag) {
+  const bench::FlagValues bad(std::map<std::string, std::string, std::less<>>{{"--l2", "hot"}});
+  try {
+    static_cast<void>(bench::configure_families(bad));
+    ADD_FAILURE() << "--l2=hot was taken";
+  } catch (const UsageError& error) {
+    EXPECT_STREQ(error.what(), "--l2=hot: expected cold or warm");
+  }
+  EXPECT_EQ(bench::configure_families({}).size(), bench::families().size());
 }
 
 TEST(FamilyFacts, TheResultFilesContextHoldsTheSameObject) {
