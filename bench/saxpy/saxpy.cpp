@@ -49,7 +49,7 @@ L2Mode parse_l2(std::string_view value) {
 }
 
 FamilyFlag l2_flag() {
-  return {"--l2", "cold", "saxpy: flush the L2 before each timed launch (cold) or not (warm)",
+  return {"--l2", "cold", "saxpy: cold flushes the L2 before each timed launch, warm does not",
           [](std::string_view value) { static_cast<void>(parse_l2(value)); }};
 }
 
