@@ -1,5 +1,7 @@
 #pragma once
 
+#include "json_context.hpp"
+
 #include <cuda.h>
 
 #include <functional>
@@ -43,15 +45,12 @@ private:
   std::map<std::string, std::string, std::less<>> given_;
 };
 
-// A family's keys of the JSON context.
-using FamilyContext = std::vector<std::pair<std::string, std::string>>;
-
 // What a family registers once its flags are read, with the options it read from them.
 // `context` adds the family's keys to the JSON context, once the sessions of the registry's
 // devices are open.
 struct FamilyBenchmarks {
   std::function<void(Registry&)> declare;
-  std::function<FamilyContext(const Registry&)> context = {};
+  std::function<ContextEntries(const Registry&)> context = {};
 };
 
 // The component of a family's benchmark names that carries a case's argument value: the bare

@@ -2,8 +2,13 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gpubench::bench {
+
+// Keys and values for the JSON context, in the order they are added.
+using ContextEntries = std::vector<std::pair<std::string, std::string>>;
 
 // `json`, a Google Benchmark JSON document, with "key": "value" first in its context. Google
 // Benchmark writes the context before the first benchmark runs, so facts known only later (the

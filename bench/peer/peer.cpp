@@ -166,9 +166,9 @@ void declare(Registry& registry, const PeerOptions& options) {
 }
 
 // The topology between the devices peer copies run on: one key per ordered pair.
-FamilyContext topology_context(const Registry& registry) {
+ContextEntries topology_context(const Registry& registry) {
   const std::vector<int>& devices = registry.peer_devices();
-  FamilyContext entries;
+  ContextEntries entries;
   if (devices.size() < 2) {
     return entries;
   }

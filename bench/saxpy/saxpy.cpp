@@ -347,7 +347,7 @@ Family saxpy_family() {
             return FamilyBenchmarks{
                 .declare = [options](Registry& registry) { declare(registry, options); },
                 .context = [options](const Registry&) {
-                  return FamilyContext{{"saxpy_l2", to_string(options.l2)}};
+                  return ContextEntries{{"saxpy_l2", to_string(options.l2)}};
                 }};
           },
   };
