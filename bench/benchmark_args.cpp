@@ -15,8 +15,7 @@ constexpr const char* default_min_time_flag = "--benchmark_min_time=0" GPUBENCH_
 
 } // namespace
 
-std::vector<char*> benchmark_argv(const Options& options,
-                                  std::vector<std::string>& args) {
+std::vector<char*> benchmark_argv(const Options& options, std::vector<std::string>& args) {
   std::erase_if(args, [first = args.data()](const std::string& arg) {
     return &arg != first &&
            (arg.starts_with("--benchmark_out") || arg.starts_with("--benchmark_filter"));

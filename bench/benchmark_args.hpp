@@ -16,7 +16,7 @@ namespace gpubench::bench {
 // gpubench's own run length applies unless one is given. The program name is never a flag.
 // The pointers are into `args`, with a null at the end, as main's argv.
 [[nodiscard]] std::vector<char*> benchmark_argv(const Options& options,
-                                             std::vector<std::string>& args);
+                                                std::vector<std::string>& args);
 
 // The last --benchmark_filter's value, after the program name.
 [[nodiscard]] std::string filter_of(const std::vector<std::string>& args);

@@ -33,7 +33,6 @@ private:
   std::string line_;
 };
 
-
 } // namespace
 
 DisplayReporter::DisplayReporter()

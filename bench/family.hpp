@@ -80,8 +80,8 @@ struct Figure {
 // deadlocks). `configure` reads the flags' values into the family's own options, throwing
 // UsageError that names a bad one, and returns its benchmarks declared with those options.
 struct Family {
-  std::string name;  // the first component of every benchmark name of the family
-  int order = 0;     // families register and list in this order
+  std::string name; // the first component of every benchmark name of the family
+  int order = 0;    // families register and list in this order
   std::string grammar;
   std::optional<Argument> argument;
   std::vector<Figure> figures;

@@ -125,18 +125,18 @@ std::vector<KernelSymbol> probe_kernels() {
 void declare(Registry& registry) {
   for (const Path& path : launch_paths) {
     for (const Measure& measure : measures) {
-      registry.add(
-          fmt::format("launch/{}/{}", path.name, measure.name),
-          [&path, &measure](Harness& h, std::int64_t bytes) {
-            measure_launch(path, measure, launch_target(bytes), h);
-          },
-          {payload_args(), "params"});
+      registry.add(fmt::format("launch/{}/{}", path.name, measure.name),
+                   [&path, &measure](Harness& h, std::int64_t bytes) {
+                     measure_launch(path, measure, launch_target(bytes), h);
+                   },
+                   {payload_args(), "params"});
     }
   }
   for (const Path& path : launch_paths) {
     for (const Measure& measure : measures) {
-      registry.add(fmt::format("launch/floor/{}/{}", path.name, measure.name),
-                   [&path, &measure](Harness& h, std::int64_t) { measure_floor(path, measure, h); });
+      registry.add(
+          fmt::format("launch/floor/{}/{}", path.name, measure.name),
+          [&path, &measure](Harness& h, std::int64_t) { measure_floor(path, measure, h); });
     }
   }
   register_paired_launches(registry, payload_args());

@@ -260,8 +260,7 @@ std::optional<std::string> does_not_fit(std::size_t n) {
                      format_size(free_bytes));
 }
 
-void measure_saxpy(const Variant& variant, const SaxpyOptions& options, Harness& h,
-                   std::size_t n) {
+void measure_saxpy(const Variant& variant, const SaxpyOptions& options, Harness& h, std::size_t n) {
   if (const auto why = does_not_fit(n)) {
     throw SkipBenchmark(*why);
   }

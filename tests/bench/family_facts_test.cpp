@@ -78,8 +78,8 @@ TEST(FamilyFacts, DescribeIsWhatTheFamiliesDeclare) {
 TEST(FamilyFacts, EveryFlagAndItsDefaultIsAccepted) {
   for (const bench::Family& family : bench::families()) {
     for (const bench::FamilyFlag& flag : family.flags) {
-      const Finished listed = run_process({GPUBENCH_BINARY, "--benchmark_list_tests",
-                                           flag.name + "=" + flag.default_value});
+      const Finished listed = run_process(
+          {GPUBENCH_BINARY, "--benchmark_list_tests", flag.name + "=" + flag.default_value});
       EXPECT_EQ(listed.exit_code, 0) << flag.name << ": " << listed.err;
       const Finished help = run_process({GPUBENCH_BINARY, "--help"});
       EXPECT_NE(help.out.find(flag.name + "="), std::string::npos) << flag.name;
