@@ -22,6 +22,11 @@ FamilyRegistrar::FamilyRegistrar(Family (*make)()) {
 
 const std::vector<Family>& families() { return registered(); }
 
+std::string_view FlagValues::of(const FamilyFlag& flag) const {
+  const auto given = given_.find(flag.name);
+  return given != given_.end() ? std::string_view(given->second) : flag.default_value;
+}
+
 std::vector<KernelSymbol> all_kernels() {
   std::vector<KernelSymbol> kernels{{"stream_gate", reinterpret_cast<const void*>(stream_gate)}};
   for (const Family& family : families()) {

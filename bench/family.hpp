@@ -1,8 +1,12 @@
 #pragma once
 
+#include "json_context.hpp"
+
 #include <cuda.h>
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -18,24 +22,72 @@ struct KernelSymbol {
   const void* symbol;
 };
 
-// A command-line flag a family owns, e.g. "--sizes"; parse() throws UsageError.
+// A command-line flag a family owns, e.g. "--l2": its default as the flag would spell it, and
+// check(), which throws UsageError for a value the family cannot read (a value is read once
+// per occurrence, so the first bad one is named).
 struct FamilyFlag {
   std::string name;
+  std::string default_value;
   std::string help;
-  std::function<void(std::string_view value)> parse;
+  std::function<void(std::string_view value)> check;
 };
 
-// A benchmark family: what it needs and what it registers. `kernels` are loaded on every
-// device before any benchmark runs (CUDA would load them lazily at their first launch, which
-// behind a StreamGate deadlocks). `context` adds the family's keys to the JSON context, once
-// the sessions of the registry's devices are open.
+// The values of the families' flags: as given on the command line, else their defaults.
+class FlagValues {
+public:
+  FlagValues() = default;
+  // `given`: each flag named on the command line with its value (the last one given).
+  explicit FlagValues(std::map<std::string, std::string, std::less<>> given)
+      : given_(std::move(given)) {}
+  [[nodiscard]] std::string_view of(const FamilyFlag& flag) const;
+
+private:
+  std::map<std::string, std::string, std::less<>> given_;
+};
+
+// What a family registers once its flags are read, with the options it read from them.
+// `context` adds the family's keys to the JSON context, once the sessions of the registry's
+// devices are open.
+struct FamilyBenchmarks {
+  std::function<void(Registry&)> declare;
+  std::function<ContextEntries(const Registry&)> context = {};
+};
+
+// The component of a family's benchmark names that carries a case's argument value: the bare
+// number where `key` is empty (copy/HtoD/pinned/async/4096), key:number otherwise
+// (launch/driver/submit/params:256). `unit`: "bytes" or "elements".
+struct Argument {
+  std::string key;
+  std::string unit;
+};
+
+enum class Better { higher, lower };
+
+// A counter that is one of a family's figures: the unit it is read in, the scale from the stored
+// value to that unit, and which way is better.
+struct Figure {
+  std::string counter;
+  std::string unit;
+  double scale = 1.0;
+  Better better = Better::higher;
+};
+
+// A benchmark family: what it is, what it needs and what it registers. `grammar`, `argument`,
+// `figures` and `flags` are the facts the scripts read its benchmarks by (docs/family-facts.md):
+// the figures are the counters its benchmarks write, in order of preference; `argument` is
+// nullopt where no case takes one. `kernels` are loaded on every device before any benchmark
+// runs (CUDA would load them lazily at their first launch, which behind a StreamGate
+// deadlocks). `configure` reads the flags' values into the family's own options, throwing
+// UsageError that names a bad one, and returns its benchmarks declared with those options.
 struct Family {
-  std::string name;
-  int order = 0; // families register and list in this order
+  std::string name; // the first component of every benchmark name of the family
+  int order = 0;    // families register and list in this order
+  std::string grammar;
+  std::optional<Argument> argument;
+  std::vector<Figure> figures;
   std::vector<KernelSymbol> kernels;
   std::vector<FamilyFlag> flags;
-  std::function<void(Registry&)> declare;
-  std::function<std::vector<std::pair<std::string, std::string>>(const Registry&)> context = {};
+  std::function<FamilyBenchmarks(const FlagValues&)> configure;
 };
 
 // Every family linked into the program, in their order.

@@ -1,6 +1,9 @@
 #include "file_reporter.hpp"
 
 #include "json_context.hpp"
+#include "json_text.hpp"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 
@@ -55,6 +58,10 @@ void FileReporter::ReportRuns(const std::vector<Run>& runs) {
 }
 
 void FileReporter::set_context(const std::string& key, const std::string& value) {
+  set_context_json(key, fmt::format("\"{}\"", json_escape(value)));
+}
+
+void FileReporter::set_context_json(const std::string& key, const std::string& value) {
   const auto known = std::find_if(late_context_.begin(), late_context_.end(),
                                   [&](const auto& entry) { return entry.first == key; });
   if (known != late_context_.end()) {
@@ -71,7 +78,7 @@ std::string FileReporter::document() const {
   }
   // Each key goes first in the context: in reverse, they read in the order they were set.
   for (auto entry = late_context_.rbegin(); entry != late_context_.rend(); ++entry) {
-    text = with_json_context(text, entry->first, entry->second).value_or(text);
+    text = with_json_context_value(text, entry->first, entry->second).value_or(text);
   }
   return text;
 }

@@ -29,6 +29,8 @@ public:
 
   // Sets a key of the JSON context (other formats have none), written with the next document.
   void set_context(const std::string& key, const std::string& value);
+  // The same with a JSON value (an object, a list), written as it is: the caller makes it valid.
+  void set_context_json(const std::string& key, const std::string& json_value);
   // Writes the final document: the one written at each checkpoint, and for a file that cannot be
   // replaced the only one. Reports the context first where Google Benchmark never did (no
   // benchmark matched, or the run stopped before it started).
@@ -48,6 +50,7 @@ private:
   bool json_;
   std::string closing_; // what the format's Finalize writes
   std::ostringstream text_;
+  // Each key with its value as JSON text.
   std::vector<std::pair<std::string, std::string>> late_context_;
   OutputFile file_;
   std::size_t reported_ = 0;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "device_info.hpp"
+#include "json_context.hpp"
 
 #include <functional>
 #include <string>
@@ -8,8 +9,6 @@
 #include <vector>
 
 namespace gpubench::bench {
-
-using ContextEntries = std::vector<std::pair<std::string, std::string>>;
 
 // The keys gpubench adds to Google Benchmark's JSON context. Their names are a contract with
 // scripts/ and CI comparisons: change them only together.

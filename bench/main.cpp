@@ -1,7 +1,10 @@
+#include "benchmark_args.hpp"
 #include "console_header.hpp"
 #include "context.hpp"
 #include "cuda_error.hpp"
+#include "display_reporter.hpp"
 #include "family.hpp"
+#include "family_facts.hpp"
 #include "file_reporter.hpp"
 #include "gpu_context.hpp"
 #include "info.hpp"
@@ -9,27 +12,22 @@
 #include "name_filter.hpp"
 #include "options.hpp"
 #include "outcome.hpp"
-#include "printable.hpp"
 #include "registry.hpp"
 #include "run_health.hpp"
+#include "say.hpp"
 #include "session.hpp"
+#include "standard_streams.hpp"
 
 #include <benchmark/benchmark.h>
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <numeric>
 #include <optional>
-#include <ostream>
-#include <sstream>
-#include <streambuf>
 #include <string>
 #include <vector>
 
@@ -40,24 +38,8 @@ namespace bench = gpubench::bench;
 constexpr int exit_failure = 1;
 constexpr int exit_usage = 2;
 
-// gpubench decides how long each benchmark measures: its timed loop runs inside one Google
-// Benchmark call until the figure is known to 0.5% or a time cap is reached (bench/harness/
-// stopping_rule.hpp). A minimum time of 0 lets Google Benchmark accept that first call instead
-// of calling the whole body (setup, warm-up, timed loop, verification) again and again until
-// its own minimum is measured. A --benchmark_min_time the user gives keeps Google Benchmark's
-// meaning: at least that much measured time (or that many iterations) per benchmark.
-constexpr const char* default_min_time_flag = "--benchmark_min_time=0" GPUBENCH_MIN_TIME_UNIT;
-
-// One line on stderr, whatever the message holds (a value with a newline or an escape sequence
-// in it is shown escaped). stdio, not fmt::print: a closed or full stderr must not turn an error
-// into an abort.
-void say(const std::string& message) {
-  const std::string line = gpubench::printable(message);
-  static_cast<void>(std::fprintf(stderr, "gpubench: %s\n", line.c_str()));
-}
-
 [[noreturn]] void die(int status, const std::string& message) {
-  say(message);
+  bench::say(message);
   std::exit(status);
 }
 
@@ -66,113 +48,19 @@ constexpr gpubench::MinTimeSyntax min_time_syntax = std::string_view(GPUBENCH_MI
                                                         ? gpubench::MinTimeSyntax::bare_seconds
                                                         : gpubench::MinTimeSyntax::with_unit;
 
-// Each line written to it said as gpubench's own, but for Google Benchmark's warning that a
-// family has many instances: gpubench registers every size of a case as one family on purpose.
-class GpubenchLines : public std::streambuf {
-protected:
-  int_type overflow(int_type c) override {
-    if (traits_type::eq_int_type(c, traits_type::eof())) {
-      return traits_type::not_eof(c);
-    }
-    if (traits_type::to_char_type(c) != '\n') {
-      line_ += traits_type::to_char_type(c);
-      return c;
-    }
-    if (!line_.starts_with("The number of inputs is very large.")) {
-      say(line_);
-    }
-    line_.clear();
-    return c;
-  }
-
-private:
-  std::string line_;
-};
-
-// The console (or --benchmark_format) reporter Google Benchmark would make, with what Google
-// Benchmark writes to its error stream before a run starts said as gpubench's lines: a filter
-// that matches nothing, a pattern it cannot compile, an output file it cannot open (it exits
-// right after). Once the run starts, the context goes to stderr as Google Benchmark prints it.
-class DisplayReporter : public benchmark::BenchmarkReporter {
-public:
-  DisplayReporter() : format_(benchmark::CreateDefaultDisplayReporter()) {
-    SetErrorStream(&before_run_);
-  }
-  // Google Benchmark's context as it prints it, and where it warns that its library is a debug
-  // build, the line that says what that warning covers.
-  bool ReportContext(const Context& context) override {
-    std::ostringstream printed;
-    format_->SetErrorStream(&printed);
-    const bool ok = format_->ReportContext(context);
-    format_->SetErrorStream(&std::cerr);
-    std::cerr << printed.str();
-    if (printed.str().find("Library was built as DEBUG") != std::string::npos) {
-      std::cerr << bench::debug_library_note() << '\n';
-    }
-    return ok;
-  }
-  void ReportRuns(const std::vector<Run>& runs) override { format_->ReportRuns(runs); }
-  void Finalize() override { format_->Finalize(); }
-
-private:
-  GpubenchLines lines_;
-  std::ostream before_run_{&lines_};
-  benchmark::BenchmarkReporter* format_; // Google Benchmark's, alive for the whole program
-};
-
-// A closed standard stream leaves its number free, and the next file opened (--benchmark_out)
-// would take it and receive what was meant for the terminal. A closed stdout becomes /dev/full,
-// so that output lost is still reported as lost; stdin and stderr become /dev/null.
-void reserve_standard_streams() {
-  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
-    if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
-      // The lowest free number: `fd` itself, as those below it are open.
-      static_cast<void>(open(fd == STDOUT_FILENO ? "/dev/full" : "/dev/null",
-                             fd == STDIN_FILENO ? O_RDONLY : O_WRONLY));
-    }
-  }
-}
-
+// Every family's flags, each once: a flag several families declare (--sizes) is one flag.
 std::vector<gpubench::ExtraFlag> family_flags() {
   std::vector<gpubench::ExtraFlag> flags;
   for (const bench::Family& family : bench::families()) {
     for (const bench::FamilyFlag& flag : family.flags) {
-      flags.push_back({flag.name, flag.help, flag.parse});
+      if (std::none_of(flags.begin(), flags.end(),
+                       [&](const gpubench::ExtraFlag& f) { return f.name == flag.name; })) {
+        flags.push_back({flag.name, fmt::format("{} (default {})", flag.help, flag.default_value),
+                         flag.check});
+      }
     }
   }
   return flags;
-}
-
-// Google Benchmark's arguments: gpubench writes --benchmark_out itself (FileReporter), so
-// Google Benchmark never opens it; it hands a file reporter the run only with --benchmark_out
-// set, so a run with an output file names /dev/null, which it opens and never writes. A listing
-// has no file reporter. gpubench applies --benchmark_filter itself, at registration (Google
-// Benchmark's std::regex overflows the stack on a long filter and backtracks without end on
-// some shapes).
-// gpubench's own run length applies unless one is given. The program name is never a flag.
-std::vector<char*> benchmark_argv(const gpubench::Options& options,
-                                  std::vector<std::string>& args) {
-  std::erase_if(args, [first = args.data()](const std::string& arg) {
-    return &arg != first &&
-           (arg.starts_with("--benchmark_out") || arg.starts_with("--benchmark_filter"));
-  });
-  if (options.out_given && !options.list_only) {
-    args.emplace_back("--benchmark_out=/dev/null");
-  }
-  // Every benchmark registered is selected. Not "." (Google Benchmark's reading of no filter),
-  // for which it reserves its list anew for each registration: quadratic in the benchmarks.
-  args.emplace_back("--benchmark_filter=^");
-  if (std::none_of(args.begin() + 1, args.end(), [](const std::string& arg) {
-        return arg.starts_with("--benchmark_min_time=");
-      })) {
-    args.emplace_back(default_min_time_flag);
-  }
-  std::vector<char*> argv;
-  for (std::string& arg : args) {
-    argv.push_back(arg.data());
-  }
-  argv.push_back(nullptr);
-  return argv;
 }
 
 // How many devices the driver sees, or the one line why none can be used.
@@ -204,17 +92,6 @@ std::vector<int> first_n(int n) {
   return ordinals;
 }
 
-// The last --benchmark_filter's value, after the program name.
-std::string filter_of(const std::vector<std::string>& args) {
-  std::string filter;
-  for (auto arg = args.begin() + 1; arg < args.end(); ++arg) {
-    if (arg->starts_with("--benchmark_filter=")) {
-      filter = arg->substr(std::string("--benchmark_filter=").size());
-    }
-  }
-  return filter;
-}
-
 void check_stdout() {
   std::cout.flush();
   if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
@@ -224,9 +101,17 @@ void check_stdout() {
 
 const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
 
-int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flags) {
+int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flags,
+        const std::vector<bench::FamilyBenchmarks>& configured) {
+  const std::string families_json = bench::family_facts_json(bench::families());
   if (options.help) {
     static_cast<void>(std::fputs(gpubench::usage(flags).c_str(), stdout));
+    check_stdout();
+    return 0;
+  }
+  if (options.describe) {
+    static_cast<void>(std::fputs(families_json.c_str(), stdout));
+    static_cast<void>(std::fputc('\n', stdout));
     check_stdout();
     return 0;
   }
@@ -243,11 +128,11 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     }
   }
   const std::vector<int> peer_devices = devices.size() > 1 ? devices : first_n(present.value_or(2));
-  const std::string filter = filter_of(options.benchmark_args);
+  const std::string filter = bench::filter_of(options.benchmark_args);
   const gpubench::NameFilter name_filter(filter);
   bench::Registry registry(devices, peer_devices,
                            [&](const std::string& name) { return name_filter.selects(name); });
-  bench::register_families(registry);
+  bench::register_families(registry, configured);
   std::vector<std::string> notes;
   for (const bench::Registry::Note& note : registry.notes()) {
     if (name_filter.selects(note.example)) {
@@ -261,7 +146,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
                           : fmt::format("--benchmark_filter={}: matches no benchmark", filter));
   }
 
-  std::vector<char*> argv = benchmark_argv(options, options.benchmark_args);
+  std::vector<char*> argv = bench::benchmark_argv(options, options.benchmark_args);
   int argc = static_cast<int>(argv.size()) - 1;
   benchmark::Initialize(&argc, argv.data());
   if (benchmark::ReportUnrecognizedArguments(argc, argv.data())) {
@@ -272,7 +157,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     check_stdout();
     return 0;
   }
-  DisplayReporter display;
+  bench::DisplayReporter display;
   if (options.list_only) {
     const std::size_t listed = benchmark::RunSpecifiedBenchmarks(&display);
     check_stdout();
@@ -280,7 +165,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
   }
 
   for (const std::string& note : notes) {
-    say(note);
+    bench::say(note);
   }
   std::vector<int> session_devices = devices;
   for (const int ordinal : peer_devices) {
@@ -299,7 +184,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     benchmark::AddCustomContext(key, value);
   }
   static_cast<void>(std::fputs(bench::console_header(devices).c_str(), stderr));
-  for (const bench::Family& family : bench::families()) {
+  for (const bench::FamilyBenchmarks& family : configured) {
     if (family.context) {
       for (const auto& [key, value] : family.context(registry)) {
         benchmark::AddCustomContext(key, value);
@@ -312,6 +197,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     file.emplace(options.out_file, options.out_format);
     // "running" until the end: a file left by a killed run says so.
     file->set_context("run_status", "running");
+    file->set_context_json("gpubench_families", families_json);
   }
   // What is known only once the run ends, however it ends.
   const auto close_file = [&](const std::string& status) {
@@ -330,7 +216,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
       close_file("interrupted");
       where = fmt::format("; the {} completed are in {}", file->reported(), options.out_file);
     }
-    say(fmt::format("interrupted by {}{}", signal_name(signal), where));
+    bench::say(fmt::format("interrupted by {}{}", signal_name(signal), where));
   });
 
   const std::size_t matched = benchmark::RunSpecifiedBenchmarks(&display, file ? &*file : nullptr);
@@ -363,18 +249,20 @@ std::string device_flag(const gpubench::Options& options) {
 } // namespace
 
 int main(int argc, char** argv) {
-  reserve_standard_streams();
+  bench::reserve_standard_streams();
   gpubench::Options options;
   std::vector<gpubench::ExtraFlag> flags;
+  std::vector<bench::FamilyBenchmarks> configured;
   try {
     flags = family_flags();
     options = gpubench::parse_options(std::vector<std::string>(argv, argv + argc), flags,
                                       min_time_syntax);
+    configured = bench::configure_families(bench::FlagValues(options.family_flags));
   } catch (const gpubench::UsageError& error) {
     die(exit_usage, error.what());
   }
   try {
-    return run(options, flags);
+    return run(options, flags, configured);
   } catch (const gpubench::UsageError& error) {
     die(exit_usage, error.what());
   } catch (const std::out_of_range& error) {

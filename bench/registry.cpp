@@ -131,8 +131,16 @@ void Registry::note(const std::string& example, const std::string& text) {
   notes_.push_back({example, text});
 }
 
-void register_families(Registry& registry) {
+std::vector<FamilyBenchmarks> configure_families(const FlagValues& flags) {
+  std::vector<FamilyBenchmarks> configured;
   for (const Family& family : families()) {
+    configured.push_back(family.configure(flags));
+  }
+  return configured;
+}
+
+void register_families(Registry& registry, const std::vector<FamilyBenchmarks>& families) {
+  for (const FamilyBenchmarks& family : families) {
     family.declare(registry);
   }
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "family.hpp"
 #include "harness.hpp"
 
 #include <cstdint>
@@ -72,7 +73,10 @@ private:
   std::size_t considered_ = 0;
 };
 
-// Declares every family's benchmarks in `registry`.
-void register_families(Registry& registry);
+// Every family's benchmarks with its flags read from `flags`, in the families' order; throws
+// UsageError naming a bad value.
+[[nodiscard]] std::vector<FamilyBenchmarks> configure_families(const FlagValues& flags);
+// Declares each family's benchmarks in `registry`.
+void register_families(Registry& registry, const std::vector<FamilyBenchmarks>& families);
 
 } // namespace gpubench::bench

@@ -5,7 +5,6 @@
 #include "family.hpp"
 #include "nvml.hpp"
 #include "stream.hpp"
-#include "stream_gate.hpp"
 
 #include <memory>
 #include <string>
@@ -37,7 +36,6 @@ public:
   [[nodiscard]] CUstream stream() const noexcept { return stream_.get(); }
   [[nodiscard]] CUstream second_stream() const noexcept { return second_stream_.get(); }
   [[nodiscard]] CUcontext context() const noexcept { return context_.get(); }
-  [[nodiscard]] StreamGate& gate() { return state<StreamGate>(); }
   // Makes this device's context current for the driver and the runtime.
   void make_current() const;
   // Where the host thread and its memory were placed relative to the GPU.
@@ -47,7 +45,8 @@ public:
   // The device's clocks, temperature and power now; nullopt without NVML.
   [[nodiscard]] std::optional<GpuTelemetry> telemetry() const;
 
-  // The family state of type T, built on first use with T(Session&) or T().
+  // The state of type T (a family's buffers, the harness's StreamGate), built on first use with
+  // T(Session&) or T().
   template <typename T> T& state() {
     auto& slot = states_[std::type_index(typeid(T))];
     if (!slot) {

@@ -302,6 +302,8 @@ Options parse_options(const std::vector<std::string>& args,
       options.devices = parse_devices(arg, value_of("--device="));
     } else if (arg == "--info") {
       options.info = true;
+    } else if (arg == "--describe") {
+      options.describe = true;
     } else if (arg == "--help" || arg == "-h") {
       options.help = true;
     } else {
@@ -315,7 +317,9 @@ Options parse_options(const std::vector<std::string>& args,
         throw UsageError(known ? fmt::format("{}: needs a value ({}=...)", arg, arg)
                                : fmt::format("unknown flag '{}' (see --help)", arg));
       }
-      extra->parse(value_of(extra->name + "="));
+      const std::string_view value = value_of(extra->name + "=");
+      extra->check(value);
+      options.family_flags[extra->name] = value;
     }
   }
   if (options.out_given) {
@@ -327,10 +331,13 @@ Options parse_options(const std::vector<std::string>& args,
 
 std::string usage(const std::vector<ExtraFlag>& extra_flags) {
   std::string text =
-      "usage: gpubench [--device=N|N,M,...|all] [--info] [FAMILY FLAGS] [--benchmark_...]\n"
+      "usage: gpubench [--device=N|N,M,...|all] [--info] [--describe] [FAMILY FLAGS] "
+      "[--benchmark_...]\n"
       "  --device=LIST  the CUDA devices to measure (default 0); with several, each benchmark\n"
       "                 runs on each, named .../device:N\n"
-      "  --info         list the devices, their links and the embedded kernels' resource usage\n";
+      "  --info         list the devices, their links and the embedded kernels' resource usage\n"
+      "  --describe     print each family's name grammar, figures and flags as JSON (no GPU\n"
+      "                 needed; docs/family-facts.md)\n";
   for (const ExtraFlag& flag : extra_flags) {
     text += fmt::format("  {:<14} {}\n", flag.name + "=...", flag.help);
   }

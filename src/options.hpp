@@ -3,6 +3,7 @@
 #include "printable.hpp"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -11,11 +12,13 @@
 
 namespace gpubench {
 
-// A flag a benchmark family owns ("--sizes"), parsed by its own function (throws UsageError).
+// A flag a benchmark family owns ("--sizes"): check() throws UsageError for a value the family
+// cannot read, so every occurrence is checked in its turn; the last one's value goes to the
+// family.
 struct ExtraFlag {
   std::string name;
   std::string help;
-  std::function<void(std::string_view value)> parse;
+  std::function<void(std::string_view value)> check;
 };
 
 // The longest --device list: the peer family's pairs grow with its square.
@@ -29,10 +32,13 @@ struct Options {
   std::optional<std::vector<int>> devices = std::vector<int>{0};
   bool info = false;
   bool help = false;
+  bool describe = false; // --describe: the families' facts as JSON, no GPU needed
   bool list_only = false; // --benchmark_list_tests: needs no GPU
   bool out_given = false;
   std::string out_file;            // --benchmark_out
   std::string out_format = "json"; // --benchmark_out_format
+  // Each family flag given, with its value (the last one given).
+  std::map<std::string, std::string, std::less<>> family_flags;
   std::vector<std::string> benchmark_args;
 };
 

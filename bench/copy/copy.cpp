@@ -2,8 +2,8 @@
 // async and zerocopy: GPU time from events, the batch started from behind a StreamGate (except
 // pageable memory, which the driver stages synchronously). sync: the host clock around the
 // blocking call, which is what a caller of cuMemcpyHtoD waits.
+#include "byte_sizes.hpp"
 #include "copy_cases.hpp"
-#include "copy_sizes.hpp"
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "harness.hpp"
@@ -133,14 +133,19 @@ void measure_all_devices(bool to_device, const std::vector<int>& devices, Harnes
   state.counters["us_per_copy"] = times.seconds_per_op * 1e6;
 }
 
-void declare(Registry& registry) {
+// What the copy family's flags choose.
+struct CopyOptions {
+  std::vector<std::int64_t> sizes; // bytes
+};
+
+void declare(Registry& registry, const CopyOptions& options) {
   for (const auto& c : copy_cases()) {
     registry.add(
         "copy/" + c->name(),
         [&c = *c](Harness& h, std::int64_t bytes) {
           measure_copy(c, h, static_cast<std::size_t>(bytes));
         },
-        {copy_size_args(), ""});
+        {options.sizes, ""});
   }
   if (registry.devices().size() < 2) {
     return;
@@ -151,7 +156,7 @@ void declare(Registry& registry) {
         [to_device, devices = registry.devices()](Harness& h, std::int64_t bytes) {
           measure_all_devices(to_device, devices, h, static_cast<std::size_t>(bytes));
         },
-        {copy_size_args(), ""});
+        {options.sizes, ""});
   }
 }
 
@@ -159,9 +164,18 @@ Family copy_family() {
   return {
       .name = "copy",
       .order = 30,
+      .grammar = "copy/<direction>/<memory>/<api>/<bytes>",
+      .argument = Argument{.key = "", .unit = "bytes"},
+      .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
+                   .better = Better::higher},
+                  {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower}},
       .kernels = {{"zerocopy_copy", reinterpret_cast<const void*>(zerocopy_copy)}},
-      .flags = {copy_sizes_flag()},
-      .declare = declare,
+      .flags = {sizes_flag()},
+      .configure =
+          [](const FlagValues& flags) {
+            const CopyOptions options{.sizes = byte_size_args(flags.of(sizes_flag()))};
+            return FamilyBenchmarks{.declare = [options](Registry& r) { declare(r, options); }};
+          },
   };
 }
 

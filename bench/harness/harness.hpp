@@ -8,6 +8,7 @@
 #include "l2_flusher.hpp"
 #include "outcome.hpp"
 #include "session.hpp"
+#include "stream_gate.hpp"
 #include "timed_loop.hpp"
 #include "timing.hpp"
 #include "warm_up.hpp"
@@ -48,7 +49,7 @@ public:
     for (const Lane& lane : lanes) {
       wait_streams_.push_back(lane.stream);
     }
-    StreamGate* gate = timing.gated ? &session_.gate() : nullptr;
+    StreamGate* gate = timing.gated ? &session_.state<StreamGate>() : nullptr;
     const Clock clock = timing.host_paced ? Clock::host : Clock::gpu;
     return run(timing.ops, timing.graph_ops, op, clock, timing.label, [&](const auto& call) {
       return batch_seconds(gate, lanes, calls(timing.ops, timing.graph_ops), call);

@@ -122,35 +122,42 @@ std::vector<KernelSymbol> probe_kernels() {
   return kernels;
 }
 
+void declare(Registry& registry) {
+  for (const Path& path : launch_paths) {
+    for (const Measure& measure : measures) {
+      registry.add(fmt::format("launch/{}/{}", path.name, measure.name),
+                   [&path, &measure](Harness& h, std::int64_t bytes) {
+                     measure_launch(path, measure, launch_target(bytes), h);
+                   },
+                   {payload_args(), "params"});
+    }
+  }
+  for (const Path& path : launch_paths) {
+    for (const Measure& measure : measures) {
+      registry.add(
+          fmt::format("launch/floor/{}/{}", path.name, measure.name),
+          [&path, &measure](Harness& h, std::int64_t) { measure_floor(path, measure, h); });
+    }
+  }
+  register_paired_launches(registry, payload_args());
+  register_module_loading(registry);
+}
+
 Family launch_family() {
   return {
       .name = "launch",
       .order = 20,
+      .grammar = "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
+                 "launch/paired/submit/params:<bytes>, launch/module/<step>",
+      .argument = Argument{.key = "params", .unit = "bytes"},
+      // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
+      // each with its interval (read as such, not as one figure), and per-path medians
+      // (<path>_us); its real_time is one round of every path, what it is read by.
+      .figures = {{.counter = "us_per_launch", .unit = "µs", .scale = 1.0,
+                   .better = Better::lower}},
       .kernels = probe_kernels(),
       .flags = {},
-      .declare =
-          [](Registry& registry) {
-            for (const Path& path : launch_paths) {
-              for (const Measure& measure : measures) {
-                registry.add(
-                    fmt::format("launch/{}/{}", path.name, measure.name),
-                    [&path, &measure](Harness& h, std::int64_t bytes) {
-                      measure_launch(path, measure, launch_target(bytes), h);
-                    },
-                    {payload_args(), "params"});
-              }
-            }
-            for (const Path& path : launch_paths) {
-              for (const Measure& measure : measures) {
-                registry.add(fmt::format("launch/floor/{}/{}", path.name, measure.name),
-                             [&path, &measure](Harness& h, std::int64_t) {
-                               measure_floor(path, measure, h);
-                             });
-              }
-            }
-            register_paired_launches(registry, payload_args());
-            register_module_loading(registry);
-          },
+      .configure = [](const FlagValues&) { return FamilyBenchmarks{.declare = declare}; },
   };
 }
 

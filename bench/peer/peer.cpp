@@ -3,7 +3,7 @@
 // destination GPU's stream pulls; `write`: the source GPU's stream pushes; `bidir`: both GPUs
 // push at once, released together, and the bandwidth is the sum. GPU time from events, every
 // byte verified.
-#include "copy_sizes.hpp"
+#include "byte_sizes.hpp"
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "harness.hpp"
@@ -136,7 +136,12 @@ void measure_peer(const PeerCase& c, int source, int destination, Harness& h,
   state.counters["us_per_copy"] = times.seconds_per_op * 1e6;
 }
 
-void declare(Registry& registry) {
+// What the peer family's flags choose.
+struct PeerOptions {
+  std::vector<std::int64_t> sizes; // bytes
+};
+
+void declare(Registry& registry, const PeerOptions& options) {
   const std::vector<int>& devices = registry.peer_devices();
   if (devices.size() < 2) {
     registry.note("peer/ce/read/0to1/4",
@@ -154,16 +159,16 @@ void declare(Registry& registry) {
             [&c, source, destination](Harness& h, std::int64_t bytes) {
               measure_peer(c, source, destination, h, static_cast<std::size_t>(bytes));
             },
-            {copy_size_args(), ""});
+            {options.sizes, ""});
       }
     }
   }
 }
 
 // The topology between the devices peer copies run on: one key per ordered pair.
-std::vector<std::pair<std::string, std::string>> topology_context(const Registry& registry) {
+ContextEntries topology_context(const Registry& registry) {
   const std::vector<int>& devices = registry.peer_devices();
-  std::vector<std::pair<std::string, std::string>> entries;
+  ContextEntries entries;
   if (devices.size() < 2) {
     return entries;
   }
@@ -178,10 +183,19 @@ Family peer_family() {
   return {
       .name = "peer",
       .order = 40,
+      .grammar = "peer/<engine>/<mode>/<source>to<destination>/<bytes>",
+      .argument = Argument{.key = "", .unit = "bytes"},
+      .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
+                   .better = Better::higher},
+                  {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower}},
       .kernels = {{"sm_copy", reinterpret_cast<const void*>(sm_copy)}},
-      .flags = {},
-      .declare = declare,
-      .context = topology_context,
+      .flags = {sizes_flag()},
+      .configure =
+          [](const FlagValues& flags) {
+            const PeerOptions options{.sizes = byte_size_args(flags.of(sizes_flag()))};
+            return FamilyBenchmarks{.declare = [options](Registry& r) { declare(r, options); },
+                                    .context = topology_context};
+          },
   };
 }
 

@@ -4,6 +4,7 @@
 #include "gated_batch.hpp"
 #include "median.hpp"
 #include "session.hpp"
+#include "stream_gate.hpp"
 
 #include <utility>
 #include <vector>
@@ -26,7 +27,7 @@ struct MemoryCeiling {
     std::vector<double> rates(5);
     for (double& rate : rates) {
       const double seconds =
-          batch_seconds(&session.gate(), std::span(&lane, 1), copies_per_batch, copy);
+          batch_seconds(&session.state<StreamGate>(), std::span(&lane, 1), copies_per_batch, copy);
       rate = 2.0 * bytes * copies_per_batch / seconds;
     }
     bytes_per_second = median(std::move(rates));

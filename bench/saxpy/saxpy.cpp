@@ -35,22 +35,28 @@ constexpr std::uint64_t y_seed = 0x5A5A0002;
 
 // Whether timed launches start with a cold L2 (flushed) or a warm one: --l2=cold|warm.
 enum class L2Mode { cold, warm };
-L2Mode g_l2 = L2Mode::cold;
 
 const char* to_string(L2Mode mode) { return mode == L2Mode::cold ? "cold" : "warm"; }
 
-FamilyFlag l2_flag() {
-  return {"--l2", "saxpy: flush the L2 before each timed launch (cold, default) or not (warm)",
-          [](std::string_view value) {
-            if (value == "cold") {
-              g_l2 = L2Mode::cold;
-            } else if (value == "warm") {
-              g_l2 = L2Mode::warm;
-            } else {
-              throw UsageError(fmt::format("--l2={}: expected cold or warm", value));
-            }
-          }};
+L2Mode parse_l2(std::string_view value) {
+  if (value == "cold") {
+    return L2Mode::cold;
+  }
+  if (value == "warm") {
+    return L2Mode::warm;
+  }
+  throw UsageError(fmt::format("--l2={}: expected cold or warm", value));
 }
+
+FamilyFlag l2_flag() {
+  return {"--l2", "cold", "saxpy: cold flushes the L2 before each timed launch, warm does not",
+          [](std::string_view value) { static_cast<void>(parse_l2(value)); }};
+}
+
+// What the saxpy family's flags choose.
+struct SaxpyOptions {
+  L2Mode l2 = L2Mode::cold;
+};
 
 void check_cublas(cublasStatus_t status, const char* call) {
   if (status != CUBLAS_STATUS_SUCCESS) {
@@ -254,7 +260,7 @@ std::optional<std::string> does_not_fit(std::size_t n) {
                      format_size(free_bytes));
 }
 
-void measure_saxpy(const Variant& variant, Harness& h, std::size_t n) {
+void measure_saxpy(const Variant& variant, const SaxpyOptions& options, Harness& h, std::size_t n) {
   if (const auto why = does_not_fit(n)) {
     throw SkipBenchmark(*why);
   }
@@ -271,7 +277,7 @@ void measure_saxpy(const Variant& variant, Harness& h, std::size_t n) {
   // Cold L2: flush before each launch while the working set (x and y) could still sit in L2.
   // The graph variant captures a whole timed batch (flushes and event records included) and
   // replays it, so its kernels are launched from the graph and timed as the others are.
-  const bool flush = g_l2 == L2Mode::cold && n * 2 * sizeof(float) < 4 * s.l2_bytes;
+  const bool flush = options.l2 == L2Mode::cold && n * 2 * sizeof(float) < 4 * s.l2_bytes;
   // Flushed launches keep the same batches: queued 64 deep regardless of N, a launch starts right
   // behind its flush while the flush's dirty lines still drain, and saxpy at 2^20 measured 10%
   // slower on the H200 (results/h200/comparison_old_new.txt).
@@ -308,30 +314,40 @@ std::vector<std::int64_t> element_counts() {
   return counts;
 }
 
+void declare(Registry& registry, const SaxpyOptions& options) {
+  for (const Variant& variant : variants) {
+    registry.add(
+        fmt::format("saxpy/{}", variant.name),
+        [&variant, options](Harness& h, std::int64_t n) {
+          measure_saxpy(variant, options, h, static_cast<std::size_t>(n));
+        },
+        {element_counts(), ""});
+  }
+}
+
 Family saxpy_family() {
   return {
       .name = "saxpy",
       .order = 10,
+      .grammar = "saxpy/<variant>/<elements>",
+      .argument = Argument{.key = "", .unit = "elements"},
+      // 12 bytes per element; pct_of_peak is the same figure against the memory ceiling.
+      .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
+                   .better = Better::higher}},
       .kernels = {{"saxpy", reinterpret_cast<const void*>(saxpy)},
                   {"saxpy_vec4", reinterpret_cast<const void*>(saxpy_vec4)},
                   {"saxpy_vec4_tile", reinterpret_cast<const void*>(saxpy_vec4_tile)},
                   {"saxpy_vec4_tile_streaming",
                    reinterpret_cast<const void*>(saxpy_vec4_tile_streaming)}},
       .flags = {l2_flag()},
-      .declare =
-          [](Registry& registry) {
-            for (const Variant& variant : variants) {
-              registry.add(
-                  fmt::format("saxpy/{}", variant.name),
-                  [&variant](Harness& h, std::int64_t n) {
-                    measure_saxpy(variant, h, static_cast<std::size_t>(n));
-                  },
-                  {element_counts(), ""});
-            }
-          },
-      .context =
-          [](const Registry&) {
-            return std::vector<std::pair<std::string, std::string>>{{"saxpy_l2", to_string(g_l2)}};
+      .configure =
+          [](const FlagValues& flags) {
+            const SaxpyOptions options{.l2 = parse_l2(flags.of(l2_flag()))};
+            return FamilyBenchmarks{
+                .declare = [options](Registry& registry) { declare(registry, options); },
+                .context = [options](const Registry&) {
+                  return ContextEntries{{"saxpy_l2", to_string(options.l2)}};
+                }};
           },
   };
 }

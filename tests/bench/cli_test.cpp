@@ -78,6 +78,23 @@ TEST(Cli, SizesFlagChoosesTheCopySizes) {
             "copy/HtoD/pinned/async/4096/manual_time\n");
 }
 
+TEST(Cli, SizesFlagChoosesThePeerSizesToo) {
+  const Outcome outcome = run_gpubench("--benchmark_list_tests --device=0,1 --sizes=4K,1M "
+                                       "--benchmark_filter=^peer/ce/read/0to1/");
+  EXPECT_EQ(outcome.status, 0);
+  EXPECT_EQ(outcome.output, "peer/ce/read/0to1/4096/manual_time\n"
+                            "peer/ce/read/0to1/1048576/manual_time\n");
+}
+
+TEST(Cli, DescribePrintsTheFamiliesWithoutTouchingTheGpu) {
+  const Outcome outcome = run_gpubench("--describe");
+  EXPECT_EQ(outcome.status, 0) << outcome.output;
+  EXPECT_TRUE(outcome.output.starts_with("{\n  \"schema\": 1,")) << outcome.output;
+  EXPECT_NE(outcome.output.find("\"name\": \"copy\""), std::string::npos) << outcome.output;
+  EXPECT_NE(run_gpubench("--help").output.find("--describe"), std::string::npos);
+  expect_one_line_error(run_gpubench("--describe --bogus"), 2, "unknown flag '--bogus'");
+}
+
 TEST(Cli, BadFlagsGetOneLineAndExitTwo) {
   expect_one_line_error(run_gpubench("--device=abc"), 2, "--device=abc: not a device number");
   expect_one_line_error(run_gpubench("--device=-2"), 2, "cannot be negative");

@@ -16,17 +16,21 @@ Family faulting_family() {
   return {
       .name = "fault",
       .order = -1,
+      .grammar = "fault/illegal_address",
+      .argument = std::nullopt,
+      .figures = {}, // its one benchmark fails: it has no figure
       .kernels = {{"write_through", reinterpret_cast<const void*>(write_through)}},
       .flags = {},
-      .declare =
-          [](Registry& registry) {
-            registry.add("fault/illegal_address", [](Harness& h, std::int64_t) {
-              write_through<<<1, 32, 0, h.stream()>>>(nullptr);
-              GPUBENCH_CUDART(cudaGetLastError());
-              GPUBENCH_CUDART(cudaStreamSynchronize(h.stream()));
-            });
+      .configure =
+          [](const FlagValues&) {
+            return FamilyBenchmarks{.declare = [](Registry& registry) {
+              registry.add("fault/illegal_address", [](Harness& h, std::int64_t) {
+                write_through<<<1, 32, 0, h.stream()>>>(nullptr);
+                GPUBENCH_CUDART(cudaGetLastError());
+                GPUBENCH_CUDART(cudaStreamSynchronize(h.stream()));
+              });
+            }};
           },
-      .context = {},
   };
 }
 

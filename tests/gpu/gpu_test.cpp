@@ -1,6 +1,5 @@
 #include "gpu_test.hpp"
 
-#include "copy_sizes.hpp"
 #include "cuda_error.hpp"
 #include "registry.hpp"
 #include "session.hpp"
@@ -79,17 +78,12 @@ void initialize_once() {
     benchmark::Initialize(&argc, argv.data());
     // Every family, as main registers them, on device 0 (peer pairs over every device present),
     // copies at a size below a page, a page, and sizes where the copy engines' bulk path starts.
-    for (const bench::Family& family : bench::families()) {
-      for (const bench::FamilyFlag& flag : family.flags) {
-        if (flag.name == "--sizes") {
-          flag.parse("4,4K,1M,64M");
-        }
-      }
-    }
+    const bench::FlagValues flags(std::map<std::string, std::string, std::less<>>{
+        {"--sizes", "4,4K,1M,64M"}});
     std::vector<int> all(static_cast<std::size_t>(device_count()));
     std::iota(all.begin(), all.end(), 0);
     bench::Registry registry({0}, all);
-    bench::register_families(registry);
+    bench::register_families(registry, bench::configure_families(flags));
     bench::open_sessions(all);
     return true;
   }();

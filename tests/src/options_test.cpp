@@ -30,12 +30,22 @@ TEST(ParseOptions, OwnFlags) {
 }
 
 TEST(ParseOptions, FamilyFlagsGoToTheirFamily) {
-  std::string seen;
-  const std::vector<ExtraFlag> flags{
-      {"--sizes", "copy sizes", [&](std::string_view v) { seen = v; }}};
-  static_cast<void>(parse_options({"gpubench", "--sizes=4K,1M"}, flags));
-  EXPECT_EQ(seen, "4K,1M");
+  std::vector<std::string> checked;
+  const auto check = [&](std::string_view value) {
+    if (value == "bad") {
+      throw UsageError("bad");
+    }
+    checked.emplace_back(value);
+  };
+  const std::vector<ExtraFlag> flags{{"--sizes", "copy sizes", check}, {"--l2", "L2", check}};
+  const Options options = parse_options({"gpubench", "--sizes=1M", "--sizes=4K,1M"}, flags);
+  EXPECT_EQ(options.family_flags, (decltype(options.family_flags){{"--sizes", "4K,1M"}}));
+  EXPECT_EQ(checked, (std::vector<std::string>{"1M", "4K,1M"}));
+  EXPECT_THROW(static_cast<void>(parse_options({"gpubench", "--sizes=bad", "--sizes=1M"}, flags)),
+               UsageError);
+  EXPECT_TRUE(parse_options({"gpubench"}, flags).family_flags.empty());
   EXPECT_THROW(static_cast<void>(parse_options({"gpubench", "--size=4K"}, flags)), UsageError);
+  EXPECT_THROW(static_cast<void>(parse_options({"gpubench", "--l2"}, flags)), UsageError);
 }
 
 TEST(ParseOptions, OutputFileAndFormat) {
