@@ -3,10 +3,16 @@
 import re
 from pathlib import Path
 
+import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
 import numpy as np
+from matplotlib.colors import TwoSlopeNorm
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
+from figure_setup import figure_text, save_figure
 from fleet_inputs import FleetInputError
 from fleet_outliers import Flag, Group, Rule
+from safe_text import ascii_decimal
 
 # The benchmarks a heatmap shows unless --headline says otherwise; sized ones at their largest
 # size. Any benchmark that flagged a GPU is shown too.
@@ -16,14 +22,6 @@ DEFAULT_HEADLINES = (
     r"^saxpy/[^/]+/",
     r"^launch/[^/]+/(submit|roundtrip)/params:0$",
 )
-
-
-def plain(text: str) -> str:
-    """Text from a file as matplotlib draws it literally: `$` would start mathtext, and control
-    characters are shown escaped."""
-    shown = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-                    for ch in text)
-    return shown.replace("$", r"\$")
 
 
 def headline_benchmarks(groups: list[Group], patterns: list[re.Pattern[str]]) -> list[str]:
@@ -39,9 +37,9 @@ def headline_benchmarks(groups: list[Group], patterns: list[re.Pattern[str]]) ->
             if not pattern.search(name):
                 continue
             prefix, _, last = name.rpartition("/")
-            if last.isdigit():
-                if prefix not in largest or int(last) > largest[prefix][0]:
-                    largest[prefix] = (int(last), name)
+            if (size := ascii_decimal(last)) is not None:
+                if prefix not in largest or size > largest[prefix][0]:
+                    largest[prefix] = (size, name)
             elif name not in chosen:
                 chosen.append(name)
         chosen += [name for _, name in largest.values() if name not in chosen]
@@ -56,11 +54,6 @@ def headline_benchmarks(groups: list[Group], patterns: list[re.Pattern[str]]) ->
 
 
 def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.colors import TwoSlopeNorm
-
     rows, labels, blocks, flagged = [], [], [], set()
     for number, group in enumerate(groups, start=1):
         if not group.benchmarks:
@@ -77,8 +70,9 @@ def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule
     finite = speed[np.isfinite(speed)]
     low = min(0.8, float(finite.min())) if finite.size else 0.8
     high = max(1.2, float(finite.max())) if finite.size else 1.2
-    fig, ax = plt.subplots(figsize=(max(9.0, 5.5 + 0.45 * len(columns)), 3.0 + 0.28 * len(rows)),
-                           layout="constrained")
+    fig = Figure(figsize=(max(9.0, 5.5 + 0.45 * len(columns)), 3.0 + 0.28 * len(rows)),
+                 layout="constrained")
+    ax = fig.subplots()
     image = ax.imshow(np.ma.masked_invalid(speed), cmap="RdBu", aspect="auto",
                       norm=TwoSlopeNorm(vcenter=1.0, vmin=low, vmax=high))
     for r in range(len(labels)):
@@ -86,18 +80,18 @@ def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule
             if (r, column) in flagged:
                 ax.text(c, r, f"{speed[r, c]:.2f}", ha="center", va="center", fontsize=7,
                         color="white", fontweight="bold")
-                ax.add_patch(plt.Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, lw=1.5,
-                                           ec="black"))
+                ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, lw=1.5,
+                                       ec="black"))
     for start, number, group in blocks:
         if start:
             ax.axhline(start - 0.5, color="black", linewidth=2)
         model, driver, version, _ = group.key
-        ax.annotate(plain(f"group {number}: {model}, driver {driver}, gpubench {version[:20]}: "
-                          f"{len(group.gpus)} GPUs"),
+        ax.annotate(figure_text(f"group {number}: {model}, driver {driver}, gpubench "
+                                f"{version[:20]}: {len(group.gpus)} GPUs", limit=160),
                     (1.01, start - 0.5), xycoords=("axes fraction", "data"), va="top", fontsize=7)
-    ax.set_xticks(range(len(columns)), [plain(c) for c in columns], rotation=35, ha="right",
+    ax.set_xticks(range(len(columns)), [figure_text(c) for c in columns], rotation=35, ha="right",
                   fontsize=7)
-    ax.set_yticks(range(len(labels)), [plain(label) for label in labels], fontsize=7)
+    ax.set_yticks(range(len(labels)), [figure_text(label) for label in labels], fontsize=7)
     bar = fig.colorbar(image, ax=ax, location="bottom", shrink=0.6, aspect=40,
                        label="speed relative to the group median (GB/s ratio; inverse for µs)")
     ticks = [low, (low + 1) / 2, 1.0, high]
@@ -107,9 +101,7 @@ def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule
                  f"{rule.host_margin_pct:g}%, {rule.host_k:g} x noise); on {rule.corroborate} "
                  f"sizes of a sweep)", fontsize=9)
     try:
-        fig.savefig(path, dpi=130)
+        save_figure(fig, path, dpi=130)
     except OSError as error:
         raise FleetInputError(f"{path}: cannot write the heatmap ({error.strerror or error})") \
             from None
-    finally:
-        plt.close(fig)

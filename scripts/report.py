@@ -17,9 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")  # files only; never needs a display
+import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -30,6 +28,7 @@ from compare import (Comparison, add_comparison_options, compare, context_sectio
                      family_tables, header_section, load_pair, notes_section,
                      only_in_one_section, paired_section, rules_from, summary_section,
                      verdict_line)
+from figure_setup import figure_text, save_figure
 from gpubench_json import (GBPS, LAUNCH_US, GpubenchJsonError, Metric, OneLineArgumentParser,
                            Result, script_error, write_stdout)
 from plot import colour_map, sweeps
@@ -128,7 +127,7 @@ def draw_panel(ax: Axes, panel: Panel, colours: dict[str, tuple[float, ...]]) ->
             ys.append(y)
     set_scale(ax, "x", np.concatenate(xs).astype(float))
     set_scale(ax, "y", np.concatenate(ys).astype(float))
-    ax.set(title=panel.title, xlabel=panel.xlabel, ylabel=panel.ylabel)
+    ax.set(title=figure_text(panel.title), xlabel=panel.xlabel, ylabel=panel.ylabel)
     ax.grid(True, which="both", alpha=0.3)
 
 
@@ -139,7 +138,7 @@ def draw_module_bars(ax: Axes, costs: list[dict[str, float]]) -> None:
     for index, (per_file, style) in enumerate(zip(costs, BAR_STYLES)):
         heights = [per_file.get(step, np.nan) for step in steps]
         ax.bar(x + (index - 0.5) * width, heights, width, **style)
-    ax.set_xticks(x, steps, rotation=20, ha="right")
+    ax.set_xticks(x, [figure_text(step) for step in steps], rotation=20, ha="right")
     ax.set(title="module load and first launch", ylabel="time (µs)")
     set_scale(ax, "y", np.array([v for per_file in costs for v in per_file.values()]))
     ax.grid(True, axis="y", which="both", alpha=0.3)
@@ -167,8 +166,9 @@ def family_figure(results: tuple[Result, Result], family: str) -> Figure | None:
         ax.set_visible(False)
 
     file_labels = file_legend_labels(results)
-    handles = [Line2D([], [], color=colours[label], lw=2, label=label) for label in labels]
-    handles += [Line2D([], [], color="black", label=text, **style)
+    handles = [Line2D([], [], color=colours[label], lw=2, label=figure_text(label))
+               for label in labels]
+    handles += [Line2D([], [], color="black", label=figure_text(text, 160), **style)
                 for text, style in zip(file_labels, FILE_STYLES)]
     if has_modules:
         handles += [Patch(label=f"{label} (bars)", **style)
@@ -191,7 +191,7 @@ def write_figures(comparison: Comparison, directory: Path) -> list[Path]:
         if fig is None:
             continue
         path = directory / f"{family}.png"
-        fig.savefig(path, dpi=100, bbox_inches="tight")
+        save_figure(fig, path, dpi=100, bbox_inches="tight")
         written.append(path)
     return written
 
@@ -247,8 +247,9 @@ def main(argv: list[str] | None = None) -> int:
         directory = output_directory(args.output_dir)
         figures = write_figures(comparison, directory)
         report = directory / "report.md"
+        # A lone surrogate in a name (JSON "\\ud800") is written as that escape.
         report.write_text(report_markdown(comparison, figures, args.only_changed),
-                          encoding="utf-8")
+                          encoding="utf-8", errors="backslashreplace")
         write_stdout("".join(f"wrote {path}\n" for path in [*figures, report])
                      + verdict_line(comparison) + "\n")
     except (GpubenchJsonError, OSError) as error:

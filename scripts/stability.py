@@ -16,6 +16,7 @@ from pathlib import Path
 
 from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, load,
                            script_error, write_stdout)
+from safe_text import ascii_decimal
 from text_table import render
 
 SCRIPT = "stability.py"
@@ -28,10 +29,10 @@ def limit_pct(bench: Benchmark) -> float | None:
     if bench.host_timed:
         return None
     parts = bench.name.split("/")
-    size = parts[-1]
-    if parts[0] == "copy" and size.isdigit() and int(size) >= COPY_MIN_BYTES:
+    size = ascii_decimal(parts[-1])
+    if parts[0] == "copy" and size is not None and size >= COPY_MIN_BYTES:
         return 1.0
-    if parts[0] == "saxpy" and size.isdigit() and int(size) >= SAXPY_MIN_N:
+    if parts[0] == "saxpy" and size is not None and size >= SAXPY_MIN_N:
         return 1.0
     return None
 
