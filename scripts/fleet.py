@@ -29,7 +29,8 @@ import numpy as np
 
 from fleet_expected import Expected, missing, read_expected_hosts, unexpected_hosts
 from fleet_health import judge_health
-from fleet_heatmap import DEFAULT_HEADLINES, draw_heatmap, headline_benchmarks
+from fleet_heatmap import (DEFAULT_HEADLINES, check_heatmap_size, draw_heatmap,
+                           headline_benchmarks)
 from fleet_inputs import FleetInputError, Gpu, read_inputs
 from fleet_limits import default_limit_files, judge_floors, load_limits, models_without_limits
 from fleet_outliers import Rule, group_gpus, judge
@@ -163,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         findings = findings_of(args)
+        if args.output is not None:
+            check_heatmap_size(findings.groups, args.output)
         write_stdout(report(findings, args.rule, args.markdown) + "\n")
         if args.output is not None:
             draw_heatmap(findings.groups, headline_benchmarks(findings.groups, args.patterns),

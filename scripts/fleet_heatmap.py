@@ -14,6 +14,9 @@ from fleet_inputs import FleetInputError
 from fleet_outliers import Flag, Group, Rule
 from safe_text import ascii_decimal
 
+# The most GPUs a heatmap draws: a row each, 36 pixels high, 9 000 pixels in all, drawn in about
+# 10 s (README, "Limits of the scripts"). A larger fleet is refused before its report is written.
+MAX_HEATMAP_GPUS = 256
 # The benchmarks a heatmap shows unless --headline says otherwise; sized ones at their largest
 # size. Any benchmark that flagged a GPU is shown too.
 DEFAULT_HEADLINES = (
@@ -51,6 +54,18 @@ def headline_benchmarks(groups: list[Group], patterns: list[re.Pattern[str]]) ->
             if not any(f.benchmark in chosen for f in flags):
                 chosen.append(min(flags, key=lambda f: f.speed).benchmark)
     return chosen
+
+
+def heatmap_gpus(groups: list[Group]) -> int:
+    """The rows a heatmap of these groups has: the GPUs of every group that was compared."""
+    return sum(len(group.gpus) for group in groups if group.benchmarks)
+
+
+def check_heatmap_size(groups: list[Group], path: Path) -> None:
+    if (gpus := heatmap_gpus(groups)) > MAX_HEATMAP_GPUS:
+        raise FleetInputError(f"-o {path}: {gpus} GPUs to draw, more than the "
+                              f"{MAX_HEATMAP_GPUS} a heatmap holds (leave out -o for the report, "
+                              "or give a part of the fleet)")
 
 
 def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule) -> None:

@@ -407,8 +407,8 @@ def _check_entry(path: Path, index: int, entry: Any) -> str:
         raise MalformedResultError(f"{where}: unknown run_type {entry['run_type']!r}")
     if entry.get("time_unit", "ns") not in _US_PER_TIME_UNIT:
         raise MalformedResultError(f"{where}: unknown time_unit {entry['time_unit']!r}")
-    for key in _BOOKKEEPING:
-        value = entry.get(key, 0)
+    for key in _BOOKKEEPING.intersection(entry):
+        value = entry[key]
         if not _is_int(value) or not 0 <= value <= _LARGEST_COUNT:
             raise WrongTypeError(f"{where}: {key!r} is {_shown(value)}, "
                                  "not a count (an integer from 0 to 2^63-1)")
@@ -444,12 +444,16 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
         _SPREAD_AGGREGATES
     values = {}
     for key, v in entry.items():
-        if not _is_number(v) or key in _BOOKKEEPING:
+        kind = type(v)  # json.loads makes exactly these types; bool is not a number here
+        if kind is float:
+            number = v
+        elif kind is int and key not in _BOOKKEEPING:
+            try:
+                number = float(v)
+            except OverflowError:
+                raise BadValueError(f"{where}: {key!r} is too large for a float") from None
+        else:
             continue
-        try:
-            number = float(v)
-        except OverflowError:
-            raise BadValueError(f"{where}: {key!r} is too large for a float") from None
         if not math.isfinite(number):
             if spread:
                 continue  # Google Benchmark's cv of a counter whose mean is 0 (host_timed)

@@ -10,6 +10,7 @@ import pytest
 import fleet_builder as fb
 from conftest import RunScript
 from fleet import main
+from fleet_heatmap import MAX_HEATMAP_GPUS
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
@@ -210,6 +211,19 @@ def test_heatmap_is_drawn_and_text_from_files_is_not_mathtext(
     code, out, err = run(capsys, tmp_path / "fleet", "-o", tmp_path / "heatmap.png")
     assert (code, err) == (0, ""), err
     assert (tmp_path / "heatmap.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_a_heatmap_of_more_gpus_than_it_holds_is_refused_before_the_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fb.write_fleet(fb.build_fleet(MAX_HEATMAP_GPUS + 1, 0), tmp_path / "fleet")
+    code, out, err = run(capsys, tmp_path / "fleet", "-o", tmp_path / "heatmap.png")
+    assert (code, out) == (2, "")
+    assert err == (f"fleet.py: -o {tmp_path / 'heatmap.png'}: {MAX_HEATMAP_GPUS + 1} GPUs to "
+                   f"draw, more than the {MAX_HEATMAP_GPUS} a heatmap holds (leave out -o for "
+                   "the report, or give a part of the fleet)\n")
+    assert not (tmp_path / "heatmap.png").exists()
+    code, out, err = run(capsys, tmp_path / "fleet")
+    assert (code, err) == (0, "") and f"{MAX_HEATMAP_GPUS + 1} GPU result(s)" in out
 
 
 def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
