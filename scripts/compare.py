@@ -37,6 +37,7 @@ from gpubench_json import (REAL_TIME_US, Benchmark, GpubenchJsonError, Metric,
                            OneLineArgumentParser, Result, load, open_unit_interval,
                            positive_finite, script_error, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
+from name_filter import FilterError, NameFilter, name_filter
 from text_table import render
 
 SCRIPT = "compare.py"
@@ -219,10 +220,11 @@ def row_order(row: Row) -> tuple:
 
 
 def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False,
-            pattern: re.Pattern[str] | None = None) -> Comparison:
-    """The comparison of the benchmarks both files hold (those `pattern` finds, if given)."""
+            pattern: NameFilter | None = None) -> Comparison:
+    """The comparison of the benchmarks both files hold (those `pattern` finds, if given).
+    Raises FilterError for a pattern too slow to match."""
     def selected(names: Iterable[str]) -> set[str]:
-        return {n for n in names if pattern is None or pattern.search(n)}
+        return set(names if pattern is None else pattern.select(names))
 
     base_names, cont_names = selected(base.benchmarks), selected(cont.benchmarks)
     common = base_names & cont_names
@@ -491,11 +493,11 @@ def different_setup_line(comparison: Comparison) -> str:
             "baseline on this GPU, driver and CUDA, or pass --report for a comparison report")
 
 
-def regex(text: str) -> re.Pattern[str]:
+def regex(text: str) -> NameFilter:
     try:
-        return re.compile(text)
-    except re.error as e:
-        raise argparse.ArgumentTypeError(f"not a regular expression ({e})") from None
+        return name_filter(text)
+    except FilterError as e:
+        raise argparse.ArgumentTypeError(e.problem) from None
 
 
 def add_comparison_options(parser: OneLineArgumentParser) -> None:
@@ -538,14 +540,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def load_pair(base_path: Path, cont_path: Path,
-              pattern: re.Pattern[str] | None = None) -> tuple[Result, Result]:
+              pattern: NameFilter | None = None) -> tuple[Result, Result]:
     """Both results; GpubenchJsonError for either, or for two files with nothing in common
-    (among the benchmarks `pattern` finds)."""
+    (among the benchmarks `pattern` finds); FilterError for a pattern too slow to match."""
     base, cont = load(base_path), load(cont_path)
-    common = [n for n in base.benchmarks.keys() & cont.benchmarks.keys()
-              if pattern is None or pattern.search(n)]
+    common = [n for n in base.benchmarks if n in cont.benchmarks]
+    if pattern is not None:
+        common = pattern.select(common)
     if not common:
-        which = f" that --filter={pattern.pattern} finds" if pattern is not None else ""
+        which = f" that --filter={pattern.text} finds" if pattern is not None else ""
         raise GpubenchJsonError(f"{cont.path}: no benchmark{which} in common with {base.path}")
     return base, cont
 
@@ -562,6 +565,8 @@ def main(argv: list[str] | None = None) -> int:
         write_stdout(render_comparison(comparison, args.markdown, args.only_changed))
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
+    except FilterError as error:
+        return script_error(SCRIPT, f"--filter={error}")
     return comparison.exit_status
 
 

@@ -25,7 +25,6 @@ number, or an output that cannot be written.
 import argparse
 import json
 import math
-import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from name_filter import FilterError, NameFilter, name_filter
 from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, Result, load,
                            script_error, strip_gb_suffixes, write_stdout)
 
@@ -122,8 +122,9 @@ def bencher_document(figures: list[Exported]) -> dict[str, dict[str, dict[str, f
 
 
 def selected(result: Result, args: argparse.Namespace,
-             pattern: re.Pattern[str] | None) -> list[Benchmark]:
-    benches = [b for b in result.benchmarks.values() if pattern is None or pattern.search(b.name)]
+             pattern: NameFilter | None) -> list[Benchmark]:
+    names = list(result.benchmarks) if pattern is None else pattern.select(result.benchmarks)
+    benches = [result.benchmarks[name] for name in names]
     if args.direction is not None:
         benches = [b for b in benches
                    if b.metric.bigger_is_better == (args.direction == "bigger")]
@@ -165,10 +166,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        pattern = re.compile(args.filter) if args.filter is not None else None
-    except re.error as e:
-        return script_error("export.py", f"--filter={args.filter}: not a regular expression ({e})")
-    try:
+        pattern = name_filter(args.filter) if args.filter is not None else None
         result = load(args.result)
         benches = selected(result, args, pattern)
         stddevs = stddev_aggregates(result.path) if result.aggregates_only else {}
@@ -181,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         return script_error("export.py", str(e))
     except (GpubenchJsonError, OSError) as e:
         return script_error("export.py", e)
+    except FilterError as e:
+        return script_error("export.py", f"--filter={e}")
     return 0
 
 

@@ -20,7 +20,6 @@ path, nothing readable, the same GPU twice, a bad limits or expected-hosts file,
 """
 
 import argparse
-import re
 import sys
 import typing
 from pathlib import Path
@@ -36,6 +35,7 @@ from fleet_limits import default_limit_files, judge_floors, load_limits, models_
 from fleet_outliers import Rule, group_gpus, judge
 from fleet_report import Findings, report
 from gpubench_json import write_stdout
+from name_filter import FilterError, name_filter
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -98,9 +98,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     patterns = []
     for text in args.headline or DEFAULT_HEADLINES:
         try:
-            patterns.append(re.compile(text))
-        except re.error as error:
-            parser.error(f"--headline={text}: not a regular expression ({error})")
+            patterns.append(name_filter(text))
+        except FilterError as error:
+            parser.error(f"--headline={error}")
     args.patterns = patterns
     if args.output is not None and args.output.is_dir():
         parser.error(f"-o {args.output}: is a directory (name the image file)")
@@ -166,13 +166,16 @@ def main(argv: list[str] | None = None) -> int:
         findings = findings_of(args)
         if args.output is not None:
             check_heatmap_size(findings.groups, args.output)
+            columns = headline_benchmarks(findings.groups, args.patterns)
         write_stdout(report(findings, args.rule, args.markdown) + "\n")
         if args.output is not None:
-            draw_heatmap(findings.groups, headline_benchmarks(findings.groups, args.patterns),
-                         args.output, args.rule)
+            draw_heatmap(findings.groups, columns, args.output, args.rule)
             print(f"heatmap: {args.output}")
     except FleetInputError as error:
         print(one_line(f"fleet.py: {error}"), file=sys.stderr)
+        return 2
+    except FilterError as error:
+        print(one_line(f"fleet.py: --headline={error}"), file=sys.stderr)
         return 2
     except OSError as error:
         print(f"fleet.py: stdout: {error.strerror or error}", file=sys.stderr)

@@ -1,6 +1,5 @@
 """The heatmap of fleet.py: GPUs x headline benchmarks, colour = speed against the group median."""
 
-import re
 from pathlib import Path
 
 import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
@@ -12,6 +11,7 @@ from matplotlib.patches import Rectangle
 from figure_setup import figure_text, save_figure
 from fleet_inputs import FleetInputError
 from fleet_outliers import Flag, Group, Rule
+from name_filter import NameFilter
 from safe_text import ascii_decimal
 
 # The most GPUs a heatmap draws: a row each, 36 pixels high, 9 000 pixels in all, drawn in about
@@ -27,7 +27,7 @@ DEFAULT_HEADLINES = (
 )
 
 
-def headline_benchmarks(groups: list[Group], patterns: list[re.Pattern[str]]) -> list[str]:
+def headline_benchmarks(groups: list[Group], patterns: list[NameFilter]) -> list[str]:
     """Benchmarks matching a pattern (sized ones at their largest size), in pattern order, then,
     for a flagged GPU none of these show, the benchmark it is slowest on."""
     compared: list[str] = []
@@ -36,9 +36,7 @@ def headline_benchmarks(groups: list[Group], patterns: list[re.Pattern[str]]) ->
     chosen: list[str] = []
     for pattern in patterns:
         largest: dict[str, tuple[int, str]] = {}
-        for name in compared:
-            if not pattern.search(name):
-                continue
+        for name in pattern.select(compared):
             prefix, _, last = name.rpartition("/")
             if (size := ascii_decimal(last)) is not None:
                 if prefix not in largest or size > largest[prefix][0]:

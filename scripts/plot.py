@@ -20,7 +20,6 @@ an unwritable DIR.
 
 import argparse
 import math
-import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullForma
 from gpubench_json import (GBPS, LAUNCH_US, US_PER_COPY, GpubenchJsonError, Metric,
                            OneLineArgumentParser, Result, load, script_error, write_stdout)
 from figure_setup import figure_text, save_figure
+from name_filter import FilterError, NameFilter, name_filter
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from safe_text import ascii_decimal, one_line
 from text_table import render
@@ -562,10 +562,10 @@ def plot_peer_matrix(source: Source) -> Figure:
     return fig
 
 
-def select(result: Result, pattern: re.Pattern[str] | None) -> Result:
+def select(result: Result, pattern: NameFilter | None) -> Result:
     if pattern is None:
         return result
-    kept = {name: b for name, b in result.benchmarks.items() if pattern.search(name)}
+    kept = {name: result.benchmarks[name] for name in pattern.select(result.benchmarks)}
     return Result(result.path, result.context, kept)
 
 
@@ -647,10 +647,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        pattern = re.compile(args.filter) if args.filter is not None else None
-    except re.error as e:
-        return script_error("plot.py", f"--filter={args.filter}: not a regular expression ({e})")
-    try:
+        pattern = name_filter(args.filter) if args.filter is not None else None
         results = [select(load(path), pattern) for path in args.results]
         if pattern is not None and not any(r.benchmarks for r in results):
             raise PlotError(f"--filter={args.filter} matches no benchmark")
@@ -659,6 +656,8 @@ def main(argv: list[str] | None = None) -> int:
         return script_error("plot.py", str(e))
     except (GpubenchJsonError, OSError) as e:
         return script_error("plot.py", e)
+    except FilterError as e:
+        return script_error("plot.py", f"--filter={e}")
     for note in notes:
         print(one_line(note), file=sys.stderr)
     return 0

@@ -31,6 +31,7 @@ from compare import (Comparison, add_comparison_options, compare, context_sectio
 from figure_setup import figure_text, save_figure
 from gpubench_json import (GBPS, LAUNCH_US, GpubenchJsonError, Metric, OneLineArgumentParser,
                            Result, script_error, write_stdout)
+from name_filter import FilterError
 from plot import colour_map, sweeps
 
 SCRIPT = "report.py"
@@ -254,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
                      + verdict_line(comparison) + "\n")
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
+    except FilterError as error:
+        return script_error(SCRIPT, f"--filter={error}")
     return 0
 
 
