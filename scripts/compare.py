@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Compare two gpubench results: a regression check, or a comparison of GPUs, drivers or CUDA.
 
-Each benchmark is judged by its primary figure: GB/s for copy and saxpy (higher is better),
-µs per launch for launch, real time in µs otherwise (lower is better). Its change is one
-symmetric ratio in the direction of better, the medians' "1.05× slower" or "1.05× faster".
+Each benchmark is judged by its figure, as its family's facts say (the context's
+gpubench_families; in a file without them GB/s where a benchmark has it, else its µs per
+operation, else its real time): its unit and which way is better. Its change is one symmetric
+ratio in the direction of better, the medians' "1.05× slower" or "1.05× faster".
 
 Each benchmark has a resolution, the smallest change it can detect given its noise: the larger
 of a floor (--threshold, or --host-threshold for a figure timed on the host clock) and
---sigmas times the combined spread of both sides. A side's spread is the relative spread of one
+--sigmas times the combined spread of both sides. A figure is host-timed where
+Benchmark.host_paced says so (gpubench's host_timed, or pageable memory). A side's spread is the relative spread of one
 repetition: the median absolute deviation of its repetitions (robust to one odd repetition) or
 gpubench's own noise_pct of its timed batches, whichever is larger; in a file written with
 aggregates only, Google Benchmark's cv. A benchmark is FASTER or SLOWER when its change passes
@@ -189,7 +191,7 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
         p_reachable = 2 / math.comb(len(b_reps) + len(c_reps), len(b_reps)) < rules.alpha
     b_value, c_value = base.value(metric), cont.value(metric)
     ratio = better_ratio(b_value, c_value, metric.bigger_is_better)
-    timing = {t for t in (base.host_timed, cont.host_timed) if t is not None}
+    timing = {t for t in (base.host_paced, cont.host_paced) if t is not None}
     host_timed = max(timing) if timing else None
     b_spread, c_spread = side_spread(base, metric), side_spread(cont, metric)
     resolution = resolution_pct(b_spread, c_spread, host_timed, rules)
@@ -334,7 +336,7 @@ def rule_text(rules: Rules) -> str:
             f"the larger of {rules.threshold:g}% ({rules.host_threshold:g}% for a host-timed "
             f"figure) and {rules.sigmas:g} × the combined spread of both sides, and, where "
             f"both sides hold repetitions, the Mann-Whitney U test gives p < {rules.alpha:g}; "
-            "SAME otherwise. Higher GB/s and lower µs are better.")
+            "SAME otherwise. Each figure's family says which way is better.")
 
 
 def header_section(comparison: Comparison, markdown: bool,

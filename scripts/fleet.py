@@ -28,8 +28,7 @@ import numpy as np
 
 from fleet_expected import Expected, missing, read_expected_hosts, unexpected_hosts
 from fleet_health import judge_health
-from fleet_heatmap import (DEFAULT_HEADLINES, check_heatmap_size, draw_heatmap,
-                           headline_benchmarks)
+from fleet_heatmap import check_heatmap_size, draw_heatmap, headline_benchmarks
 from fleet_inputs import FleetInputError, Gpu, read_inputs
 from fleet_limits import default_limit_files, judge_floors, load_limits, models_without_limits
 from fleet_outliers import Rule, group_gpus, judge
@@ -75,7 +74,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help=f"GPUs a group needs to be compared within ({Rule.min_gpus})")
     parser.add_argument("--headline", action="append", metavar="REGEX",
                         help="a benchmark pattern for the heatmap's columns (repeatable; "
-                             "default: large pinned copies, saxpy, launch at 0 bytes)")
+                             "default: each device-timed sweep at its largest argument, the "
+                             "first 24)")
     parser.add_argument("-o", "--output", type=Path,
                         help="draw the heatmap to this file (.png, .svg, .pdf)")
     parser.add_argument("--fail-on-outlier", action="store_true",
@@ -96,7 +96,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.no_limits and args.limits:
         parser.error("--limits and --no-limits: choose one")
     patterns = []
-    for text in args.headline or DEFAULT_HEADLINES:
+    for text in args.headline or []:
         try:
             patterns.append(name_filter(text))
         except FilterError as error:

@@ -10,40 +10,43 @@ from matplotlib.patches import Rectangle
 
 from figure_setup import figure_text, save_figure
 from fleet_inputs import FleetInputError
-from fleet_outliers import Flag, Group, Rule
+from fleet_outliers import Flag, Group, Rule, sweep
+from gpubench_json import split_name
 from name_filter import NameFilter
-from safe_text import ascii_decimal
 
 # The most GPUs a heatmap draws: a row each, 36 pixels high, 9 000 pixels in all, drawn in about
 # 10 s (README, "Limits of the scripts"). A larger fleet is refused before its report is written.
 MAX_HEATMAP_GPUS = 256
-# The benchmarks a heatmap shows unless --headline says otherwise; sized ones at their largest
-# size. Any benchmark that flagged a GPU is shown too.
-DEFAULT_HEADLINES = (
-    r"^copy/(HtoD|DtoH|bidir)/pinned/async/",
-    r"^copy/DtoD/device/async/",
-    r"^saxpy/[^/]+/",
-    r"^launch/[^/]+/(submit|roundtrip)/params:0$",
-)
+# Without --headline, the heatmap's columns are each device-timed sweep at its largest argument
+# (host-paced figures move with the host, not the GPU), the first this many.
+MAX_DEFAULT_COLUMNS = 24
+
+
+def largest_of_sweeps(names: list[str]) -> list[str]:
+    """Per sweep, its benchmark of the largest argument; a benchmark without one as it is."""
+    chosen: dict[str, tuple[int, str]] = {}
+    for name in names:
+        argument = split_name(name, None).argument
+        key = sweep(name)
+        if key not in chosen or (argument or 0) > chosen[key][0]:
+            chosen[key] = (argument or 0, name)
+    return [name for _, name in chosen.values()]
 
 
 def headline_benchmarks(groups: list[Group], patterns: list[NameFilter]) -> list[str]:
-    """Benchmarks matching a pattern (sized ones at their largest size), in pattern order, then,
-    for a flagged GPU none of these show, the benchmark it is slowest on."""
+    """Benchmarks matching a pattern (sized ones at their largest size), in pattern order, or
+    without patterns the default columns; then, for a flagged GPU none of these show, the
+    benchmark it is slowest on."""
     compared: list[str] = []
     for group in groups:
         compared += [n for n in group.benchmarks if n not in compared]
     chosen: list[str] = []
     for pattern in patterns:
-        largest: dict[str, tuple[int, str]] = {}
-        for name in pattern.select(compared):
-            prefix, _, last = name.rpartition("/")
-            if (size := ascii_decimal(last)) is not None:
-                if prefix not in largest or size > largest[prefix][0]:
-                    largest[prefix] = (size, name)
-            elif name not in chosen:
-                chosen.append(name)
-        chosen += [name for _, name in largest.values() if name not in chosen]
+        chosen += [n for n in largest_of_sweeps(pattern.select(compared)) if n not in chosen]
+    if not patterns:
+        device_timed = [n for n in compared
+                        if not any(g.host_timed.get(n, False) for g in groups)]
+        chosen = largest_of_sweeps(device_timed)[:MAX_DEFAULT_COLUMNS]
     for group in groups:
         by_gpu: dict[str, list[Flag]] = {}
         for flag in group.flags:
