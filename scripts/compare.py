@@ -216,9 +216,16 @@ def context_differences(base: Result, cont: Result) -> list[tuple[str, str, str]
     return differences
 
 
-def row_order(row: Row) -> tuple:
+def family_order(base: Result, cont: Result) -> dict[str, int]:
+    """Where each family lists: in its facts' order (as the files list them, in files without
+    facts), BASE's families first."""
+    return {family: rank for rank, family in enumerate(dict.fromkeys([*base.families,
+                                                                      *cont.families]))}
+
+
+def row_order(row: Row, families: dict[str, int]) -> tuple:
     """By family; within a family the largest change first, then by name."""
-    return natural_key(row.family), -row.size_of_change, natural_key(row.name)
+    return families.get(row.family, len(families)), -row.size_of_change, natural_key(row.name)
 
 
 def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False,
@@ -230,14 +237,17 @@ def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False
 
     base_names, cont_names = selected(base.benchmarks), selected(cont.benchmarks)
     common = base_names & cont_names
+    families = family_order(base, cont)
     rows = sorted((compare_benchmark(base.benchmarks[n], cont.benchmarks[n], rules)
-                   for n in common), key=row_order)
+                   for n in common), key=lambda row: row_order(row, families))
     same_setup = all(base.context_text(k) == cont.context_text(k) for k in IDENTITY_KEYS)
     return Comparison(
         base, cont, rows, rules, same_setup and not force_report,
         context_differences(base, cont),
-        sorted(base_names - common, key=natural_key),
-        sorted(cont_names - common, key=natural_key),
+        sorted(base_names - common, key=lambda n: (families.get(n.split("/", 1)[0], 0),
+                                                   natural_key(n))),
+        sorted(cont_names - common, key=lambda n: (families.get(n.split("/", 1)[0], 0),
+                                                   natural_key(n))),
     )
 
 
