@@ -10,7 +10,7 @@ the values span a decade or more. A colour is a curve, a line style and marker a
 """
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
@@ -62,6 +62,13 @@ def curve_label(series: str, device: int | None) -> str:
     return series if device is None else f"{series} (device:{device})"
 
 
+def panel_and_curve(family: str, series: str, device: int | None) -> tuple[str, str]:
+    """The panel (first series component, or the family for a one-component series) and the
+    curve a swept benchmark is drawn in."""
+    head, _, rest = series.partition("/")
+    return (head, curve_label(rest, device)) if rest else (family, curve_label(series, device))
+
+
 def family_panels(sources: list[Source], family: str) -> list[Panel]:
     """The panels of `family` over every source, in the order the benchmarks first appear."""
     panels: dict[tuple[str, Metric, bool], Panel] = {}
@@ -70,13 +77,13 @@ def family_panels(sources: list[Source], family: str) -> list[Panel]:
         for bench in source.result.family(family):
             parts = bench.parts
             metric = bench.metric
-            head, _, rest = parts.series.partition("/")
             if parts.argument is None:
                 key = ("", metric, False)
-                title, label, x = "without an argument", parts.series or family, 0
+                title, label, x = "without an argument", curve_label(parts.series or family,
+                                                                     parts.device), 0
             else:
-                key = (head if rest else "", metric, True)
-                title, label, x = (head if rest else family), rest or parts.series, parts.argument
+                title, label = panel_and_curve(family, parts.series, parts.device)
+                key, x = (title, metric, True), parts.argument
             panel = panels.get(key)
             if panel is None:
                 argument = facts.argument if facts is not None and parts.argument is not None \
@@ -85,7 +92,7 @@ def family_panels(sources: list[Source], family: str) -> list[Panel]:
                     argument = Argument("", "bytes")
                 panel = panels[key] = Panel(title, metric, argument,
                                             argument_key(bench) if argument else "")
-            points = panel.curves.setdefault(curve_label(label, parts.device), {})
+            points = panel.curves.setdefault(label, {})
             xs, ys = points.get(source.label, (np.array([]), np.array([])))
             points[source.label] = (np.append(xs, x), np.append(ys, bench.value(metric)))
     for panel in panels.values():
@@ -279,8 +286,13 @@ def legends(ax: Axes, sections: list[tuple[str, list[object], list[str]]]) -> No
         legend.get_texts()[index].set_fontweight("bold")
 
 
-def family_figure(sources: list[Source], family: str, title: str) -> Figure | None:
-    """The figure of `family` over the sources that hold its benchmarks; None where none does."""
+Decorate = Callable[[Axes, Panel, dict[str, tuple[float, ...]]], None]
+
+
+def family_figure(sources: list[Source], family: str, title: str,
+                  decorate: Decorate | None = None) -> Figure | None:
+    """The figure of `family` over the sources that hold its benchmarks; None where none does.
+    `decorate` draws more on each panel of curves (plot.py's fits), given the curves' colours."""
     sources = [s for s in sources if s.result.family(family)]
     panels = family_panels(sources, family)
     if not panels:
@@ -293,6 +305,8 @@ def family_figure(sources: list[Source], family: str, title: str) -> Figure | No
             draw_bars(ax, panel, sources)
         else:
             draw_sweeps(ax, panel, sources, colours)
+            if decorate is not None:
+                decorate(ax, panel, colours)
         ax.set_title(figure_text(panel.title), fontsize=10)
         ax.grid(True, which="major", alpha=0.35)
         ax.grid(True, which="minor", alpha=0.12)

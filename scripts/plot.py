@@ -9,7 +9,8 @@ stem; benchmarks without an argument are bars. Axes are logarithmic where values
 
 Also fits t(s) = t0 + s/B to every curve of GB/s that also carries a time per operation (its
 family's µs figure, lower better), prints t0, B and s_half = t0*B and writes that table to
-DIR/fit.txt: t is that time, s the bytes the bandwidth counts in it. A curve faster at a size
+DIR/fit.txt, and draws each fit dashed over its curve: t is that time, s the bytes the
+bandwidth counts in it. A curve faster at a size
 within the L2 (the context's l2_bytes) than at every size beyond it is served from the L2
 there, which would pull B above what memory gives: it is fitted above the L2 only.
 
@@ -25,10 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from family_plot import (PlotError, Source, binary_size, curve_label, family_figure,
-                         ordered_families)
+from family_plot import (Decorate, Panel, PlotError, Source, binary_size, curve_label,
+                         family_figure, ordered_families, panel_and_curve)
 from figure_setup import save_figure
 from gpubench_json import (GBPS, Benchmark, GpubenchJsonError, Metric, OneLineArgumentParser,
                            Result, load, script_error, write_stdout)
@@ -50,12 +52,15 @@ L2_SPEEDUP = 1.1
 @dataclass(frozen=True)
 class FitSeries:
     family: str
-    curve: str  # series and device, as the figure's legend names it
+    curve: str  # series and device
+    panel: str  # where the figure draws it, and as which curve
+    label: str
     source: Source
     sizes_bytes: np.ndarray
     gbps: np.ndarray
     fit: LatencyBandwidthFit | None
     fitted_sizes: str  # which sizes the fit used, or why there is none
+    fitted_range: tuple[float, float]  # the smallest and largest size fitted
     counted_per_copied: float  # bytes the bandwidth counts per byte of the argument (2: DtoD)
 
 
@@ -108,15 +113,18 @@ def fit_series(sources: list[Source]) -> list[FitSeries]:
             # plotted bandwidth's units so the fit overlays the data.
             seconds = np.array([b.value(time_metric(b)) for b in benches]) * 1e-6
             counted = gbps * 1e9 * seconds
-            fit, fitted = fit_curve(sizes, gbps, counted, seconds, l2_bytes(source.result))
+            fit, fitted, span = fit_curve(sizes, gbps, counted, seconds, l2_bytes(source.result))
             ratio = float(np.median(counted / sizes)) if sizes.min() > 0 else 1.0
-            series.append(FitSeries(family, curve, source, sizes, gbps, fit, fitted, ratio))
+            panel, label = panel_and_curve(family, benches[0].parts.series,
+                                           benches[0].parts.device)
+            series.append(FitSeries(family, curve, panel, label, source, sizes, gbps, fit,
+                                    fitted, span, ratio))
     return series
 
 
 def fit_curve(sizes: np.ndarray, gbps: np.ndarray, counted: np.ndarray, seconds: np.ndarray,
-              l2: int | None) -> tuple[LatencyBandwidthFit | None, str]:
-    """The fit of one curve and a description of the sizes it used."""
+              l2: int | None) -> tuple[LatencyBandwidthFit | None, str, tuple[float, float]]:
+    """The fit of one curve, a description of the sizes it used, and their range."""
     usable = np.ones(sizes.size, dtype=bool)
     within = sizes <= l2 if l2 else np.zeros(sizes.size, dtype=bool)
     from_l2 = within.any() and (~within).any() and \
@@ -125,10 +133,26 @@ def fit_curve(sizes: np.ndarray, gbps: np.ndarray, counted: np.ndarray, seconds:
         usable = ~within
     fit = fit_latency_bandwidth(counted[usable], seconds[usable])
     above = f" above L2 ({binary_size(l2)})" if from_l2 else ""
+    fitted = (float(sizes[usable].min()), float(sizes[usable].max())) if usable.any() \
+        else (1.0, 1.0)
     if fit is None:
-        return None, f"none: fewer than 2 sizes{above}"
-    span = f"{binary_size(sizes[usable].min())}..{binary_size(sizes[usable].max())}"
-    return fit, span + (f" (> L2, {binary_size(l2)})" if from_l2 else "")
+        return None, f"none: fewer than 2 sizes{above}", fitted
+    span = f"{binary_size(fitted[0])}..{binary_size(fitted[1])}"
+    return fit, span + (f" (> L2, {binary_size(l2)})" if from_l2 else ""), fitted
+
+
+def fit_drawer(series: list[FitSeries], family: str) -> Decorate:
+    """Draws each fit of `family` dashed over its curve, in the curve's colour."""
+    def draw_fits(ax: Axes, panel: Panel, colours: dict[str, tuple[float, ...]]) -> None:
+        for s in series:
+            if s.fit is None or (s.family, s.panel) != (family, panel.title) \
+                    or s.label not in panel.curves or panel.metric != GBPS:
+                continue
+            dense = np.geomspace(max(s.fitted_range[0], 1.0), s.fitted_range[1], 200)
+            # The fit is in counted bytes; draw it against the argument on the x axis.
+            ax.plot(dense, s.fit.bytes_per_second(dense * s.counted_per_copied) * 1e-9,
+                    color=colours[s.label], linestyle="--", lw=0.9, alpha=0.9)
+    return draw_fits
 
 
 def l2_bytes(result: Result) -> int | None:
@@ -176,7 +200,8 @@ def draw(sources: list[Source], output_dir: Path) -> None:
         write_stdout(table + "\n")
         write_text(output_dir / FIT_TABLE_NAME, table + "\n")
     for family in ordered_families(results):
-        fig = family_figure(sources, family, figure_title(family, results))
+        fig = family_figure(sources, family, figure_title(family, results),
+                            fit_drawer(series, family))
         if fig is not None:
             save(fig, output_dir / f"{family}.png")
 
