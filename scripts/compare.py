@@ -8,9 +8,9 @@ ratio in the direction of better, the medians' "1.05× slower" or "1.05× faster
 
 Each benchmark has a resolution, the smallest change it can detect given its noise: the larger
 of a floor (--threshold, or --host-threshold for a figure timed on the host clock) and
---sigmas times the combined spread of both sides. A figure is host-timed where
-Benchmark.host_paced says so (gpubench's host_timed, or pageable memory). A side's spread is the relative spread of one
-repetition: the median absolute deviation of its repetitions (robust to one odd repetition) or
+--sigmas times the combined spread of both sides (a figure is host-timed where
+Benchmark.host_paced says so: gpubench's host_timed, or pageable memory). A side's spread is
+the relative spread of one repetition: the median absolute deviation of its repetitions (robust to one odd repetition) or
 gpubench's own noise_pct of its timed batches, whichever is larger; in a file written with
 aggregates only, Google Benchmark's cv. A benchmark is FASTER or SLOWER when its change passes
 its resolution and, where both sides hold repetitions, the two-sided Mann-Whitney U test on

@@ -12,10 +12,10 @@ Each source set is runs of one gpubench build on the H200s, with repetitions:
 
 The sets were recorded before gpubench wrote its host_timed counter; each run gets the counter a
 gpubench that writes it gave the same benchmark (CLOCKS, results/h200/ci_baseline.json), as a
-fleet running today's gpubench has it. A fleet GPU is one run of all of a set's benchmarks: for each benchmark it takes one
-repetition, each repetition once over the first GPUs of a fleet and again over the next
-(shuffled per benchmark, so GPUs differ by the real run-to-run noise and no GPU is a copy of
-another). What a test plants on top is named by the GPU's host:
+fleet running today's gpubench has it. A fleet GPU is one run of all of a set's benchmarks: for
+each benchmark it takes one repetition, each repetition once over the first GPUs of a fleet
+and again over the next (shuffled per benchmark, so GPUs differ by the real run-to-run noise
+and no GPU is a copy of another). What a test plants on top is named by the GPU's host:
 
     fleet_builder.py OUTDIR [--seed=N]
 
