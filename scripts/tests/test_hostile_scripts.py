@@ -68,13 +68,20 @@ def test_long_names_and_sizes_in_other_digits(tmp_path: Path, script: str,
 
 
 def test_plot_draws_no_other_digits_as_sizes(tmp_path: Path) -> None:
+    """A last component of other digits is no argument: that benchmark is a bar, and the sweep
+    holds only the sizes of ASCII digits."""
+    import family_plot
     import plot
     from gpubench_json import load
     result = load(write_result(tmp_path / "r.json", result_with_names(["pinned"], size="٣")))
-    sizes = plot.sweeps(result, "copy", plot.GBPS)["HtoD/pinned/async"][0]
-    assert list(sizes) == [4096]
-    assert plot.peer_pairs(result)[("ce", "read")] == {} if ("ce", "read") in \
-        plot.peer_pairs(result) else True
+    sources = plot.make_sources([result])
+    (htod, bars) = [p for p in family_plot.family_panels(sources, "copy") if p.title in
+                    ("HtoD", "without an argument")]
+    assert htod.curves["pinned/async"][sources[0].label][0].tolist() == [4096]
+    assert "HtoD/pinned/async/٣" in bars.curves
+    peer = family_plot.family_panels(sources, "peer")
+    assert all(x.min() == 4096 for p in peer for per_file in p.curves.values()
+               for x, _ in per_file.values())
 
 
 # Arguments: any bytes (Python reads what is not UTF-8 with surrogateescape), any count, any
