@@ -10,6 +10,7 @@ the values span a decade or more. A colour is a curve, a line style and marker a
 """
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -30,6 +31,8 @@ PANEL_SIZE_IN = (5.2, 4.3)
 # What one figure can show legibly: more panels or colours than these are refused, not drawn.
 MAX_PANELS = 12
 MAX_SERIES = 128
+# A family name that is also a safe file name: its figure is <family>.png.
+_FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -108,6 +111,12 @@ def argument_key(bench: Benchmark) -> str:
     parts = bench.name.split("/")
     last = parts[-2] if bench.parts.device is not None else parts[-1]
     return last.rpartition(":")[0]
+
+
+def figure_file_name(family: str, index: int) -> str:
+    """`<family>.png`, or `family<index>.png` for a name no file should carry (a NUL, a
+    leading dot, hundreds of characters)."""
+    return f"{family}.png" if _FILE_NAME.fullmatch(family) else f"family{index}.png"
 
 
 def ordered_families(results: Iterable[Result]) -> dict[str, FamilyFacts]:

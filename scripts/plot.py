@@ -5,7 +5,8 @@ A family's figure is drawn by family_plot, as report.py draws it: its benchmarks
 facts each file's context declares (gpubench_families; inferred for files without them), a
 panel per figure and first series component, a colour per curve (series and device: a
 `/device:N` benchmark is a curve of its own), a line style and marker per file, named by its file
-stem; benchmarks without an argument are bars. Axes are logarithmic where values span a decade.
+stem; benchmarks without an argument are bars. A family whose name is no safe file name
+(family_plot.figure_file_name) is drawn to family<N>.png. Axes are logarithmic where values span a decade.
 
 Also fits t(s) = t0 + s/B to every curve of GB/s that also carries a time per operation (its
 family's µs figure, lower better), prints t0, B and s_half = t0*B and writes that table to
@@ -30,7 +31,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from family_plot import (Decorate, Panel, PlotError, Source, binary_size, curve_label,
-                         family_figure, ordered_families, panel_and_curve)
+                         family_figure, figure_file_name, ordered_families, panel_and_curve)
 from figure_setup import save_figure
 from gpubench_json import (GBPS, Benchmark, GpubenchJsonError, Metric, OneLineArgumentParser,
                            Result, load, script_error, write_stdout)
@@ -96,9 +97,10 @@ def fit_series(sources: list[Source]) -> list[FitSeries]:
     series = []
     for source in sources:
         curves: dict[tuple[str, str], list[Benchmark]] = {}
+        families = source.result.families
         for bench in source.result.benchmarks.values():
             parts = bench.parts
-            facts = source.result.families[parts.family]
+            facts = families[parts.family]
             unit = facts.argument.unit if facts.argument is not None else "bytes"
             if parts.argument is not None and unit == "bytes" and bench.metric == GBPS \
                     and time_metric(bench) is not None:
@@ -199,11 +201,11 @@ def draw(sources: list[Source], output_dir: Path) -> None:
         table = fit_table(series)
         write_stdout(table + "\n")
         write_text(output_dir / FIT_TABLE_NAME, table + "\n")
-    for family in ordered_families(results):
+    for index, family in enumerate(ordered_families(results)):
         fig = family_figure(sources, family, figure_title(family, results),
                             fit_drawer(series, family))
         if fig is not None:
-            save(fig, output_dir / f"{family}.png")
+            save(fig, output_dir / figure_file_name(family, index))
 
 
 def prepare(output_dir: Path) -> None:

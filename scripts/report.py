@@ -20,7 +20,7 @@ from compare import (Comparison, add_comparison_options, compare, context_sectio
                      family_tables, header_section, load_pair, notes_section,
                      only_in_one_section, paired_section, rules_from, summary_section,
                      verdict_line)
-from family_plot import PlotError, Source, family_figure, ordered_families
+from family_plot import PlotError, Source, family_figure, figure_file_name, ordered_families
 from figure_setup import save_figure
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, script_error,
                            write_stdout)
@@ -48,11 +48,11 @@ def write_figures(comparison: Comparison, directory: Path) -> list[Path]:
     """One figure per family either file holds, both files overlaid."""
     sources = sources_of((comparison.base, comparison.cont))
     written = []
-    for family in ordered_families(s.result for s in sources):
+    for index, family in enumerate(ordered_families(s.result for s in sources)):
         fig = family_figure(sources, family, f"{family}: BASE solid, NEW dashed")
         if fig is None:
             continue
-        path = directory / f"{family}.png"
+        path = directory / figure_file_name(family, index)
         save_figure(fig, path, dpi=100, bbox_inches="tight")
         written.append(path)
     return written

@@ -327,3 +327,15 @@ def test_size_labels() -> None:
     assert [family_plot.binary_size(v) for v in (4, 1024, 1.5 * 2**20, 2**30)] == [
         "4 B", "1 KiB", "1.5 MiB", "1 GiB"]
     assert family_plot.power_of_two(2**20) == "2²⁰" and family_plot.power_of_two(1000) == "1000"
+
+
+def test_a_family_name_that_is_no_file_name(tmp_path: Path, run_script: RunScript) -> None:
+    """A family is its names' first component, which may hold anything but a slash: a name that
+    is no safe file name gets family<N>.png, the rest <family>.png."""
+    entries = [e for family in ("a\0b", ".hidden", "$\\frac", "x" * 300, "ok")
+               for e in run_entries(f"{family}/x/4096/manual_time", [{"real_time": 1.0}])]
+    path = write_json(tmp_path / "r.json", document(entries))
+    proc = run_script("plot.py", path, "-o", tmp_path / "figs")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == [
+        "family0.png", "family1.png", "family2.png", "family3.png", "ok.png"]
