@@ -26,6 +26,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure

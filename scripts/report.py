@@ -16,6 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
+import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
 from compare import (Comparison, add_comparison_options, compare, context_section,
                      family_tables, header_section, load_pair, notes_section,
                      only_in_one_section, paired_section, rules_from, summary_section,

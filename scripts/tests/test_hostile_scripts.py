@@ -215,7 +215,7 @@ def test_plot_output_file_that_is_no_regular_file(tmp_path: Path, good_result: P
                                                   blocker: str) -> None:
     figures = tmp_path / "figures"
     figures.mkdir()
-    target = figures / "copy_fit.txt"
+    target = figures / "fit.txt"
     if blocker == "fifo":
         os.mkfifo(target)
     elif blocker == "folder":
