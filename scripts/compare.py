@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """Compare two gpubench results: a regression check, or a comparison of GPUs, drivers or CUDA.
 
-Each benchmark is judged by its primary figure: GB/s for copy and saxpy (higher is better),
-µs per launch for launch, real time in µs otherwise (lower is better). Its change is one
-symmetric ratio in the direction of better, the medians' "1.05× slower" or "1.05× faster".
+Each benchmark is judged by its figure, as its family's facts say (the context's
+gpubench_families; in a file without them GB/s where a benchmark has it, else its µs per
+operation, else its real time): its unit and which way is better. Its change is one symmetric
+ratio in the direction of better, the medians' "1.05× slower" or "1.05× faster".
 
 Each benchmark has a resolution, the smallest change it can detect given its noise: the larger
 of a floor (--threshold, or --host-threshold for a figure timed on the host clock) and
---sigmas times the combined spread of both sides' figures. A side's figure is the median of its
-repetitions, so its spread is the relative spread of one repetition times sqrt(pi/2)/sqrt(n)
-(the standard error of a median of n); the spread of one repetition is the median absolute
-deviation of the repetitions (robust to one odd repetition) or gpubench's own noise_pct of its
-timed batches, whichever is larger; in a file written with aggregates only, Google Benchmark's
-cv. A benchmark is FASTER or SLOWER when its change passes
+--sigmas times the combined spread of both sides' figures (a figure is host-timed where
+Benchmark.host_paced says so: gpubench's host_timed, or pageable memory). A side's figure is the
+median of its repetitions, so its spread is the relative spread of one repetition times
+sqrt(pi/2)/sqrt(n) (the standard error of a median of n); the spread of one repetition is the
+median absolute deviation of the repetitions (robust to one odd repetition) or gpubench's own
+noise_pct of its timed batches, whichever is larger; in a file written with aggregates only,
+Google Benchmark's cv. A benchmark is FASTER or SLOWER when its change passes
 its resolution and, where both sides hold repetitions, the two-sided Mann-Whitney U test on
 them gives p < --alpha; otherwise it is SAME. Files written before gpubench recorded noise_pct
 and host_timed are read too: their spread comes from the repetitions alone, and every figure
@@ -39,6 +41,7 @@ from gpubench_json import (REAL_TIME_US, Benchmark, GpubenchJsonError, Metric,
                            OneLineArgumentParser, Result, load, open_unit_interval,
                            positive_finite, script_error, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
+from name_filter import FilterError, NameFilter, name_filter
 from text_table import render
 
 SCRIPT = "compare.py"
@@ -203,7 +206,7 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
         p_reachable = 2 / math.comb(len(b_reps) + len(c_reps), len(b_reps)) < rules.alpha
     b_value, c_value = base.value(metric), cont.value(metric)
     ratio = better_ratio(b_value, c_value, metric.bigger_is_better)
-    timing = {t for t in (base.host_timed, cont.host_timed) if t is not None}
+    timing = {t for t in (base.host_paced, cont.host_paced) if t is not None}
     host_timed = max(timing) if timing else None
     b_spread, c_spread = side_spread(base, metric), side_spread(cont, metric)
     resolution = resolution_pct(b_spread, c_spread, host_timed, rules)
@@ -228,27 +231,38 @@ def context_differences(base: Result, cont: Result) -> list[tuple[str, str, str]
     return differences
 
 
-def row_order(row: Row) -> tuple:
+def family_order(base: Result, cont: Result) -> dict[str, int]:
+    """Where each family lists: in its facts' order (as the files list them, in files without
+    facts), BASE's families first."""
+    return {family: rank for rank, family in enumerate(dict.fromkeys([*base.families,
+                                                                      *cont.families]))}
+
+
+def row_order(row: Row, families: dict[str, int]) -> tuple:
     """By family; within a family the largest change first, then by name."""
-    return natural_key(row.family), -row.size_of_change, natural_key(row.name)
+    return families.get(row.family, len(families)), -row.size_of_change, natural_key(row.name)
 
 
 def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False,
-            pattern: re.Pattern[str] | None = None) -> Comparison:
-    """The comparison of the benchmarks both files hold (those `pattern` finds, if given)."""
+            pattern: NameFilter | None = None) -> Comparison:
+    """The comparison of the benchmarks both files hold (those `pattern` finds, if given).
+    Raises FilterError for a pattern too slow to match."""
     def selected(names: Iterable[str]) -> set[str]:
-        return {n for n in names if pattern is None or pattern.search(n)}
+        return set(names if pattern is None else pattern.select(names))
 
     base_names, cont_names = selected(base.benchmarks), selected(cont.benchmarks)
     common = base_names & cont_names
+    families = family_order(base, cont)
     rows = sorted((compare_benchmark(base.benchmarks[n], cont.benchmarks[n], rules)
-                   for n in common), key=row_order)
+                   for n in common), key=lambda row: row_order(row, families))
     same_setup = all(base.context_text(k) == cont.context_text(k) for k in IDENTITY_KEYS)
     return Comparison(
         base, cont, rows, rules, same_setup and not force_report,
         context_differences(base, cont),
-        sorted(base_names - common, key=natural_key),
-        sorted(cont_names - common, key=natural_key),
+        sorted(base_names - common, key=lambda n: (families.get(n.split("/", 1)[0], 0),
+                                                   natural_key(n))),
+        sorted(cont_names - common, key=lambda n: (families.get(n.split("/", 1)[0], 0),
+                                                   natural_key(n))),
     )
 
 
@@ -347,7 +361,7 @@ def rule_text(rules: Rules) -> str:
             f"the larger of {rules.threshold:g}% ({rules.host_threshold:g}% for a host-timed "
             f"figure) and {rules.sigmas:g} × the combined spread of both sides' medians, and, where "
             f"both sides hold repetitions, the Mann-Whitney U test gives p < {rules.alpha:g}; "
-            "SAME otherwise. Higher GB/s and lower µs are better.")
+            "SAME otherwise. Each figure's family says which way is better.")
 
 
 def header_section(comparison: Comparison, markdown: bool,
@@ -506,11 +520,11 @@ def different_setup_line(comparison: Comparison) -> str:
             "baseline on this GPU, driver and CUDA, or pass --report for a comparison report")
 
 
-def regex(text: str) -> re.Pattern[str]:
+def regex(text: str) -> NameFilter:
     try:
-        return re.compile(text)
-    except re.error as e:
-        raise argparse.ArgumentTypeError(f"not a regular expression ({e})") from None
+        return name_filter(text)
+    except FilterError as e:
+        raise argparse.ArgumentTypeError(e.problem) from None
 
 
 def add_comparison_options(parser: OneLineArgumentParser) -> None:
@@ -553,14 +567,15 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def load_pair(base_path: Path, cont_path: Path,
-              pattern: re.Pattern[str] | None = None) -> tuple[Result, Result]:
+              pattern: NameFilter | None = None) -> tuple[Result, Result]:
     """Both results; GpubenchJsonError for either, or for two files with nothing in common
-    (among the benchmarks `pattern` finds)."""
+    (among the benchmarks `pattern` finds); FilterError for a pattern too slow to match."""
     base, cont = load(base_path), load(cont_path)
-    common = [n for n in base.benchmarks.keys() & cont.benchmarks.keys()
-              if pattern is None or pattern.search(n)]
+    common = [n for n in base.benchmarks if n in cont.benchmarks]
+    if pattern is not None:
+        common = pattern.select(common)
     if not common:
-        which = f" that --filter={pattern.pattern} finds" if pattern is not None else ""
+        which = f" that --filter={pattern.text} finds" if pattern is not None else ""
         raise GpubenchJsonError(f"{cont.path}: no benchmark{which} in common with {base.path}")
     return base, cont
 
@@ -577,6 +592,8 @@ def main(argv: list[str] | None = None) -> int:
         write_stdout(render_comparison(comparison, args.markdown, args.only_changed))
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
+    except FilterError as error:
+        return script_error(SCRIPT, f"--filter={error}")
     return comparison.exit_status
 
 

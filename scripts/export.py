@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """Export gpubench results for continuous-benchmarking services.
 
-Generic Google Benchmark readers chart real_time only, which for gpubench is the wrong figure
-for copies and saxpy (GB/s) and launches (us_per_launch). This writes each benchmark's primary
-figure instead, with its spread:
+Generic Google Benchmark readers chart real_time only, which for gpubench is often the wrong
+figure. This writes each benchmark's figure instead, as its family's facts say (gpubench_json:
+the context's gpubench_families, else the inferred rule), with its spread:
 
   --format github   github-action-benchmark "custom" JSON: a list of {name, unit, value, range,
                     extra}. A file is either customBiggerIsBetter or customSmallerIsBetter, so
-                    --direction picks one: bigger = GB/s (copy, saxpy), smaller = µs (launch and
-                    the rest). Run twice for both.
+                    --direction picks one: bigger = figures better higher (GB/s), smaller =
+                    figures better lower (µs). Run twice for both.
   --format bencher  Bencher Metric Format: {name: {measure: {value, lower_value, upper_value}}}
-                    with measure throughput-gbps (GB/s, 1e9 bytes/s; higher is better) or
-                    latency-us (microseconds; lower is better).
+                    with measure throughput-gbps (GB/s; higher is better), latency-us (µs;
+                    lower is better), or for another unit `<higher|lower>-<unit>` (the unit's
+                    letters and digits, lower case).
 
 The spread is the sample standard deviation of the repetitions or, in a file written with
 --benchmark_report_aggregates_only=true, Google Benchmark's stddev aggregate. `range` is
@@ -25,7 +26,6 @@ number, or an output that cannot be written.
 import argparse
 import json
 import math
-import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,10 +33,12 @@ from typing import Any
 
 import numpy as np
 
+from name_filter import FilterError, NameFilter, name_filter
 from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, Result, load,
                            script_error, strip_gb_suffixes, write_stdout)
 
-BENCHER_MEASURE = {True: "throughput-gbps", False: "latency-us"}  # by bigger_is_better
+# Bencher measures by (unit, bigger_is_better); another figure's is named by its unit.
+BENCHER_MEASURE = {("GB/s", True): "throughput-gbps", ("µs", False): "latency-us"}
 # Google Benchmark writes real_time and cpu_time in the entry's time_unit; the loader keys them
 # as real_time_us and cpu_time_us.
 _US_PER_TIME_UNIT = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
@@ -99,6 +101,13 @@ def exported(path: Path, bench: Benchmark, stddevs: dict[str, dict[str, float]])
     return Exported(bench.name, metric.unit, metric.bigger_is_better, value, stddev, summary)
 
 
+def bencher_measure(unit: str, bigger_is_better: bool) -> str:
+    if (unit, bigger_is_better) in BENCHER_MEASURE:
+        return BENCHER_MEASURE[(unit, bigger_is_better)]
+    slug = "".join(ch for ch in unit.lower() if ch.isascii() and ch.isalnum()) or "value"
+    return f"{'higher' if bigger_is_better else 'lower'}-{slug}"
+
+
 def github_entries(figures: list[Exported], result: Result) -> list[dict[str, Any]]:
     entries = []
     for f in figures:
@@ -117,13 +126,14 @@ def bencher_document(figures: list[Exported]) -> dict[str, dict[str, dict[str, f
         if f.stddev is not None:
             metric["lower_value"] = max(f.value - f.stddev, 0.0)
             metric["upper_value"] = f.value + f.stddev
-        doc[f.name] = {BENCHER_MEASURE[f.bigger_is_better]: metric}
+        doc[f.name] = {bencher_measure(f.unit, f.bigger_is_better): metric}
     return doc
 
 
 def selected(result: Result, args: argparse.Namespace,
-             pattern: re.Pattern[str] | None) -> list[Benchmark]:
-    benches = [b for b in result.benchmarks.values() if pattern is None or pattern.search(b.name)]
+             pattern: NameFilter | None) -> list[Benchmark]:
+    names = list(result.benchmarks) if pattern is None else pattern.select(result.benchmarks)
+    benches = [result.benchmarks[name] for name in names]
     if args.direction is not None:
         benches = [b for b in benches
                    if b.metric.bigger_is_better == (args.direction == "bigger")]
@@ -150,7 +160,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("result", type=Path, metavar="RESULT.json")
     parser.add_argument("--format", choices=["github", "bencher"], required=True)
     parser.add_argument("--direction", choices=["bigger", "smaller"],
-                        help="github only, required there: bigger = GB/s, smaller = µs")
+                        help="github only, required there: bigger = figures better higher, "
+                             "smaller = figures better lower")
     parser.add_argument("--filter", metavar="REGEX",
                         help="export only benchmarks whose name (without Google Benchmark's "
                              "suffixes) this regular expression matches")
@@ -165,10 +176,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
-        pattern = re.compile(args.filter) if args.filter is not None else None
-    except re.error as e:
-        return script_error("export.py", f"--filter={args.filter}: not a regular expression ({e})")
-    try:
+        pattern = name_filter(args.filter) if args.filter is not None else None
         result = load(args.result)
         benches = selected(result, args, pattern)
         stddevs = stddev_aggregates(result.path) if result.aggregates_only else {}
@@ -181,6 +189,8 @@ def main(argv: list[str] | None = None) -> int:
         return script_error("export.py", str(e))
     except (GpubenchJsonError, OSError) as e:
         return script_error("export.py", e)
+    except FilterError as e:
+        return script_error("export.py", f"--filter={e}")
     return 0
 
 

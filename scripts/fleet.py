@@ -20,7 +20,6 @@ path, nothing readable, the same GPU twice, a bad limits or expected-hosts file,
 """
 
 import argparse
-import re
 import sys
 import typing
 from pathlib import Path
@@ -29,12 +28,13 @@ import numpy as np
 
 from fleet_expected import Expected, missing, read_expected_hosts, unexpected_hosts
 from fleet_health import judge_health
-from fleet_heatmap import DEFAULT_HEADLINES, draw_heatmap, headline_benchmarks
+from fleet_heatmap import check_heatmap_size, draw_heatmap, headline_benchmarks
 from fleet_inputs import FleetInputError, Gpu, read_inputs
 from fleet_limits import default_limit_files, judge_floors, load_limits, models_without_limits
 from fleet_outliers import Rule, group_gpus, judge
 from fleet_report import Findings, report
 from gpubench_json import write_stdout
+from name_filter import FilterError, name_filter
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -74,7 +74,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help=f"GPUs a group needs to be compared within ({Rule.min_gpus})")
     parser.add_argument("--headline", action="append", metavar="REGEX",
                         help="a benchmark pattern for the heatmap's columns (repeatable; "
-                             "default: large pinned copies, saxpy, launch at 0 bytes)")
+                             "default: each device-timed sweep at its largest argument, the "
+                             "first 24)")
     parser.add_argument("-o", "--output", type=Path,
                         help="draw the heatmap to this file (.png, .svg, .pdf)")
     parser.add_argument("--fail-on-outlier", action="store_true",
@@ -95,11 +96,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.no_limits and args.limits:
         parser.error("--limits and --no-limits: choose one")
     patterns = []
-    for text in args.headline or DEFAULT_HEADLINES:
+    for text in args.headline or []:
         try:
-            patterns.append(re.compile(text))
-        except re.error as error:
-            parser.error(f"--headline={text}: not a regular expression ({error})")
+            patterns.append(name_filter(text))
+        except FilterError as error:
+            parser.error(f"--headline={error}")
     args.patterns = patterns
     if args.output is not None and args.output.is_dir():
         parser.error(f"-o {args.output}: is a directory (name the image file)")
@@ -163,13 +164,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         findings = findings_of(args)
+        if args.output is not None:
+            check_heatmap_size(findings.groups, args.output)
+            columns = headline_benchmarks(findings.groups, args.patterns)
         write_stdout(report(findings, args.rule, args.markdown) + "\n")
         if args.output is not None:
-            draw_heatmap(findings.groups, headline_benchmarks(findings.groups, args.patterns),
-                         args.output, args.rule)
+            draw_heatmap(findings.groups, columns, args.output, args.rule)
             print(f"heatmap: {args.output}")
     except FleetInputError as error:
         print(one_line(f"fleet.py: {error}"), file=sys.stderr)
+        return 2
+    except FilterError as error:
+        print(one_line(f"fleet.py: --headline={error}"), file=sys.stderr)
         return 2
     except OSError as error:
         print(f"fleet.py: stdout: {error.strerror or error}", file=sys.stderr)

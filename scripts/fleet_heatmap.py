@@ -1,50 +1,52 @@
 """The heatmap of fleet.py: GPUs x headline benchmarks, colour = speed against the group median."""
 
-import re
 from pathlib import Path
 
+import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
 import numpy as np
+from matplotlib.colors import TwoSlopeNorm
+from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 
+from figure_setup import figure_text, save_figure
 from fleet_inputs import FleetInputError
-from fleet_outliers import Flag, Group, Rule
+from fleet_outliers import Flag, Group, Rule, sweep
+from gpubench_json import split_name
+from name_filter import NameFilter
 
-# The benchmarks a heatmap shows unless --headline says otherwise; sized ones at their largest
-# size. Any benchmark that flagged a GPU is shown too.
-DEFAULT_HEADLINES = (
-    r"^copy/(HtoD|DtoH|bidir)/pinned/async/",
-    r"^copy/DtoD/device/async/",
-    r"^saxpy/[^/]+/",
-    r"^launch/[^/]+/(submit|roundtrip)/params:0$",
-)
-
-
-def plain(text: str) -> str:
-    """Text from a file as matplotlib draws it literally: `$` would start mathtext, and control
-    characters are shown escaped."""
-    shown = "".join(ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
-                    for ch in text)
-    return shown.replace("$", r"\$")
+# The most GPUs a heatmap draws: a row each, 36 pixels high, 9 000 pixels in all, drawn in about
+# 10 s (README, "Limits of the scripts"). A larger fleet is refused before its report is written.
+MAX_HEATMAP_GPUS = 256
+# Without --headline, the heatmap's columns are each device-timed sweep at its largest argument
+# (host-paced figures move with the host, not the GPU), the first this many.
+MAX_DEFAULT_COLUMNS = 24
 
 
-def headline_benchmarks(groups: list[Group], patterns: list[re.Pattern[str]]) -> list[str]:
-    """Benchmarks matching a pattern (sized ones at their largest size), in pattern order, then,
-    for a flagged GPU none of these show, the benchmark it is slowest on."""
+def largest_of_sweeps(names: list[str]) -> list[str]:
+    """Per sweep, its benchmark of the largest argument; a benchmark without one as it is."""
+    chosen: dict[str, tuple[int, str]] = {}
+    for name in names:
+        argument = split_name(name, None).argument
+        key = sweep(name)
+        if key not in chosen or (argument or 0) > chosen[key][0]:
+            chosen[key] = (argument or 0, name)
+    return [name for _, name in chosen.values()]
+
+
+def headline_benchmarks(groups: list[Group], patterns: list[NameFilter]) -> list[str]:
+    """Benchmarks matching a pattern (sized ones at their largest size), in pattern order, or
+    without patterns the default columns; then, for a flagged GPU none of these show, the
+    benchmark it is slowest on."""
     compared: list[str] = []
     for group in groups:
         compared += [n for n in group.benchmarks if n not in compared]
     chosen: list[str] = []
     for pattern in patterns:
-        largest: dict[str, tuple[int, str]] = {}
-        for name in compared:
-            if not pattern.search(name):
-                continue
-            prefix, _, last = name.rpartition("/")
-            if last.isdigit():
-                if prefix not in largest or int(last) > largest[prefix][0]:
-                    largest[prefix] = (int(last), name)
-            elif name not in chosen:
-                chosen.append(name)
-        chosen += [name for _, name in largest.values() if name not in chosen]
+        chosen += [n for n in largest_of_sweeps(pattern.select(compared)) if n not in chosen]
+    if not patterns:
+        device_timed = [n for n in compared
+                        if not any(g.host_timed.get(n, False) for g in groups)]
+        chosen = largest_of_sweeps(device_timed)[:MAX_DEFAULT_COLUMNS]
     for group in groups:
         by_gpu: dict[str, list[Flag]] = {}
         for flag in group.flags:
@@ -55,12 +57,19 @@ def headline_benchmarks(groups: list[Group], patterns: list[re.Pattern[str]]) ->
     return chosen
 
 
-def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.colors import TwoSlopeNorm
+def heatmap_gpus(groups: list[Group]) -> int:
+    """The rows a heatmap of these groups has: the GPUs of every group that was compared."""
+    return sum(len(group.gpus) for group in groups if group.benchmarks)
 
+
+def check_heatmap_size(groups: list[Group], path: Path) -> None:
+    if (gpus := heatmap_gpus(groups)) > MAX_HEATMAP_GPUS:
+        raise FleetInputError(f"-o {path}: {gpus} GPUs to draw, more than the "
+                              f"{MAX_HEATMAP_GPUS} a heatmap holds (leave out -o for the report, "
+                              "or give a part of the fleet)")
+
+
+def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule) -> None:
     rows, labels, blocks, flagged = [], [], [], set()
     for number, group in enumerate(groups, start=1):
         if not group.benchmarks:
@@ -77,8 +86,9 @@ def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule
     finite = speed[np.isfinite(speed)]
     low = min(0.8, float(finite.min())) if finite.size else 0.8
     high = max(1.2, float(finite.max())) if finite.size else 1.2
-    fig, ax = plt.subplots(figsize=(max(9.0, 5.5 + 0.45 * len(columns)), 3.0 + 0.28 * len(rows)),
-                           layout="constrained")
+    fig = Figure(figsize=(max(9.0, 5.5 + 0.45 * len(columns)), 3.0 + 0.28 * len(rows)),
+                 layout="constrained")
+    ax = fig.subplots()
     image = ax.imshow(np.ma.masked_invalid(speed), cmap="RdBu", aspect="auto",
                       norm=TwoSlopeNorm(vcenter=1.0, vmin=low, vmax=high))
     for r in range(len(labels)):
@@ -86,18 +96,18 @@ def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule
             if (r, column) in flagged:
                 ax.text(c, r, f"{speed[r, c]:.2f}", ha="center", va="center", fontsize=7,
                         color="white", fontweight="bold")
-                ax.add_patch(plt.Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, lw=1.5,
-                                           ec="black"))
+                ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, lw=1.5,
+                                       ec="black"))
     for start, number, group in blocks:
         if start:
             ax.axhline(start - 0.5, color="black", linewidth=2)
         model, driver, version, _ = group.key
-        ax.annotate(plain(f"group {number}: {model}, driver {driver}, gpubench {version[:20]}: "
-                          f"{len(group.gpus)} GPUs"),
+        ax.annotate(figure_text(f"group {number}: {model}, driver {driver}, gpubench "
+                                f"{version[:20]}: {len(group.gpus)} GPUs", limit=160),
                     (1.01, start - 0.5), xycoords=("axes fraction", "data"), va="top", fontsize=7)
-    ax.set_xticks(range(len(columns)), [plain(c) for c in columns], rotation=35, ha="right",
+    ax.set_xticks(range(len(columns)), [figure_text(c) for c in columns], rotation=35, ha="right",
                   fontsize=7)
-    ax.set_yticks(range(len(labels)), [plain(label) for label in labels], fontsize=7)
+    ax.set_yticks(range(len(labels)), [figure_text(label) for label in labels], fontsize=7)
     bar = fig.colorbar(image, ax=ax, location="bottom", shrink=0.6, aspect=40,
                        label="speed relative to the group median (GB/s ratio; inverse for µs)")
     ticks = [low, (low + 1) / 2, 1.0, high]
@@ -107,9 +117,7 @@ def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule
                  f"{rule.host_margin_pct:g}%, {rule.host_k:g} x noise); on {rule.corroborate} "
                  f"sizes of a sweep)", fontsize=9)
     try:
-        fig.savefig(path, dpi=130)
+        save_figure(fig, path, dpi=130)
     except OSError as error:
         raise FleetInputError(f"{path}: cannot write the heatmap ({error.strerror or error})") \
             from None
-    finally:
-        plt.close(fig)

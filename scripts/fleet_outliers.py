@@ -9,32 +9,24 @@ gpubench's `noise_pct`, its median over the group. noise_pct is 100 x 1.4826 x t
 absolute deviation of the run's batch times over their median: the same robust spread, of one
 batch, relative, so a fraction of a speed as much as of a time. A benchmark flags a GPU whose
 loss is over max(margin, k x noise): device-timed figures with --k and --margin, host-paced ones
-with the wider --host-k and --host-margin (is_host_timed).
+(Benchmark.host_paced: gpubench's host_timed, or pageable memory) with the wider --host-k and
+--host-margin.
 
-A GPU is flagged on a sweep (a benchmark name less its size or payload) when --corroborate of the
+A GPU is flagged on a sweep (a benchmark name less its argument) when --corroborate of the
 sweep's benchmarks flag it (all of them where a device-timed sweep has fewer): a fault slows a
 path at every size. A host-timed benchmark always needs --corroborate: one slow repetition of it
 is what a busy host does to one run (on the H200 VM, a module load takes 1.3-1.45x its median in
 2 repetitions of 10, launch submit up to 2.5x in 1 of 10).
 """
 
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from fleet_inputs import Gpu
-from gpubench_json import Benchmark, Metric
+from gpubench_json import Benchmark, Metric, split_name
 
 MAD_TO_SIGMA = 1.4826  # the MAD of a normal distribution is 0.6745 sigma
-_SIZE = re.compile(r"[0-9]+|params:[0-9]+")
-# What moves with the host whatever clock times it: pageable memory is staged by the CPU, and
-# host-to-host copies never reach the GPU. gpubench's `host_timed` is 1 for these; earlier builds
-# wrote 0 for pageable copies timed with GPU events, which host_timed alone would misjudge.
-_HOST_PACED_NAME = re.compile(r"/pageable/|^copy/HtoH/")
-# Files written before gpubench recorded `host_timed`: what its harness times on the host clock
-# (launches, module loads, synchronous copies), and what is host-paced.
-_HOST_TIMED_NAME = re.compile(r"^launch/|/sync/|/pageable/|^copy/HtoH/")
 
 GroupKey = tuple[str, str, str, str]  # GPU model, driver, gpubench version, host CPU
 
@@ -88,12 +80,9 @@ class Group:
 
 
 def is_host_timed(bench: Benchmark) -> bool:
-    """Whether a figure moves with the host: gpubench's `host_timed` counter (1 in any
-    repetition) or a host-paced name; in results without the counter, what the name says."""
-    counter = bench.host_timed
-    if counter is None:
-        return bool(_HOST_TIMED_NAME.search(bench.name))
-    return counter or bool(_HOST_PACED_NAME.search(bench.name))
+    """Whether a figure moves with the host (Benchmark.host_paced); a file that does not say
+    is judged as device-timed, by the tighter margin."""
+    return bool(bench.host_paced)
 
 
 def _size_text(size: object) -> str:
@@ -142,9 +131,13 @@ def group_gpus(gpus: list[Gpu]) -> list[Group]:
 
 
 def sweep(name: str) -> str:
-    """A benchmark's name less its size or payload: the benchmarks a fault would slow alike."""
-    prefix, _, last = name.rpartition("/")
-    return prefix if prefix and _SIZE.fullmatch(last) else name
+    """A benchmark's name less its argument (a number or key:number, as a file without facts
+    is read): the benchmarks a fault would slow alike."""
+    parts = split_name(name, None)
+    if parts.argument is None:
+        return name
+    device = "" if parts.device is None else f"/device:{parts.device}"
+    return "/".join(p for p in (parts.family, parts.series) if p) + device
 
 
 def benchmark_metric(gpus: list[Gpu], name: str) -> Metric:

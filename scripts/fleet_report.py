@@ -5,7 +5,6 @@ than their group. Every GPU is named by host and UUID. Text from the files goes 
 whose cells are escaped (text_table), never interpreted.
 """
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -14,6 +13,7 @@ from fleet_health import WATCH, HealthReport
 from fleet_inputs import STATUSES, Gpu, RunRecord
 from fleet_limits import BelowFloor
 from fleet_outliers import Flag, Group, Rule, sweep
+from safe_text import ascii_decimal
 from text_table import render
 
 # What a person reads first beside a slow GPU.
@@ -54,9 +54,9 @@ def figure(value: float, unit: str) -> str:
 
 def size_label(name: str) -> str:
     last = name.rpartition("/")[2]
-    if not last.isdigit():
+    size = ascii_decimal(last)
+    if size is None:
         return last
-    size = int(last)
     for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
         if size >= 1 << shift and size % (1 << shift) == 0:
             return f"{size >> shift}{unit}"
@@ -64,7 +64,7 @@ def size_label(name: str) -> str:
 
 
 def _size_order(name: str) -> int:
-    return int(re.sub(r"\D", "", name.rpartition("/")[2]) or 0)
+    return ascii_decimal(name.rpartition("/")[2].removeprefix("params:")) or 0
 
 
 def heading(text: str, markdown: bool) -> str:

@@ -7,6 +7,12 @@ scripts read of the type Google Benchmark writes, every number finite, no benchm
 least one successful benchmark. Anything else raises a `GpubenchJsonError` whose str() is one
 line naming the file and the problem.
 
+What a benchmark name means is read from the families' facts (docs/family-facts.md): the
+context's `gpubench_families` where gpubench wrote it, else facts inferred from the benchmarks
+by the rule that document states. `Benchmark.metric` is a benchmark's figure, `Benchmark.parts`
+its name read as family, series, argument and device, `Result.families` the facts of each
+family the file holds: no script needs to know a family by name.
+
 The end of this module holds what the scripts share on the command line: an argument parser
 whose errors are one line, option types that check their range, and a stdout writer that turns
 a failed write into an OSError the script reports. Importing it makes stdout and stderr write
@@ -29,7 +35,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from safe_text import one_line
+from safe_text import ascii_decimal, one_line
 
 
 class GpubenchJsonError(Exception):
@@ -84,11 +90,74 @@ class Metric:
     bigger_is_better: bool
 
 
+# The figures of a file without facts (docs/family-facts.md): bytes_per_second where a benchmark
+# carries it, else its first us_per_* counter, else real_time; real_time also for a benchmark
+# that carries none of its family's declared figures.
 GBPS = Metric("bytes_per_second", "GB/s", 1e-9, True)
-LAUNCH_US = Metric("us_per_launch", "µs", 1.0, False)
-US_PER_COPY = Metric("us_per_copy", "µs", 1.0, False)
 REAL_TIME_US = Metric("real_time_us", "µs", 1.0, False)
-_PREFERRED_METRIC = {"copy": GBPS, "saxpy": GBPS, "launch": LAUNCH_US, "peer": GBPS}
+_INFERRED_TIME_PREFIX = "us_per_"
+FAMILIES_KEY = "gpubench_families"
+FACTS_SCHEMA = 1
+ARGUMENT_UNITS = ("bytes", "elements")
+DEVICE_PREFIX = "device:"
+# A name component naming pageable host memory, which the CPU stages: a figure through it moves
+# with the host whatever clock timed it.
+_PAGEABLE = "pageable"
+
+
+@dataclass(frozen=True)
+class Argument:
+    """The name component that carries a case's argument: `key:number`, the bare number where
+    `key` is empty."""
+    key: str
+    unit: str  # "bytes" or "elements"
+
+
+@dataclass(frozen=True)
+class FamilyFacts:
+    name: str
+    order: int
+    grammar: str
+    argument: Argument | None  # None: no case of the family takes an argument
+    figures: tuple[Metric, ...]  # in order of preference
+    declared: bool  # from the context's gpubench_families, not inferred from the benchmarks
+
+
+@dataclass(frozen=True)
+class NameParts:
+    """A benchmark name read by the facts: `family/<series>/<argument>/device:N`."""
+    family: str
+    series: str  # what is left without family, argument and device
+    argument: int | None
+    device: int | None
+
+
+def split_name(name: str, facts: FamilyFacts | None) -> NameParts:
+    """`name` read by its family's declared `facts`, or, where None, by the inferred rule: the
+    argument is a last component that is a number or key:number, whatever the key."""
+    family, *rest = name.split("/")
+    device = None
+    if rest and rest[-1].startswith(DEVICE_PREFIX):
+        device = ascii_decimal(rest[-1][len(DEVICE_PREFIX):])
+        if device is not None:
+            rest.pop()
+    argument = None
+    if rest and (facts is None or facts.argument is not None):
+        key, colon, digits = rest[-1].rpartition(":")
+        wanted = key if facts is None else facts.argument.key
+        if key == wanted and bool(colon) == bool(key):
+            argument = ascii_decimal(digits)
+            if argument is not None:
+                rest.pop()
+    return NameParts(family, "/".join(rest), argument, device)
+
+
+def inferred_metric(values: dict[str, float]) -> Metric:
+    """A figure by the rule for files without facts."""
+    if GBPS.key in values:
+        return GBPS
+    counter = next((k for k in values if k.startswith(_INFERRED_TIME_PREFIX)), None)
+    return Metric(counter, "µs", 1.0, False) if counter is not None else REAL_TIME_US
 
 # Only these trailing components are Google Benchmark's; gpubench's own (params:256) stay.
 _GB_SUFFIX = re.compile(
@@ -140,16 +209,22 @@ class Benchmark:
     # all that is left of the spread in a file written with aggregates only.
     cv: dict[str, float] | None = None
     cv_repetitions: int = 0
+    facts: FamilyFacts | None = None  # its family's declared facts; None: read by inference
 
     @property
     def family(self) -> str:
         return self.name.split("/", 1)[0]
 
     @property
+    def parts(self) -> NameParts:
+        return split_name(self.name, self.facts)
+
+    @property
     def metric(self) -> Metric:
-        preferred = _PREFERRED_METRIC.get(self.family, REAL_TIME_US)
-        # launch/module/* may report only real_time.
-        return preferred if preferred.key in self.values else REAL_TIME_US
+        """The first of the family's figures this benchmark carries; real_time without one."""
+        if self.facts is None:
+            return inferred_metric(self.values)
+        return next((m for m in self.facts.figures if m.key in self.values), REAL_TIME_US)
 
     def value(self, metric: Metric | None = None) -> float:
         metric = metric or self.metric
@@ -200,6 +275,17 @@ class Benchmark:
             found = {self.values[HOST_TIMED]}
         return bool(max(found)) if found else None
 
+    @property
+    def host_paced(self) -> bool | None:
+        """Whether the figure moves with the host, the one rule every script judges by:
+        gpubench's host_timed (1 in any repetition), or a name component `pageable` (the CPU
+        stages pageable memory whatever clock times the copy; builds before host_timed held
+        it wrote nothing, earlier ones 0). None where neither says: a file written before
+        host_timed, of no pageable memory."""
+        if _PAGEABLE in self.name.split("/"):
+            return True
+        return self.host_timed
+
 
 @dataclass(frozen=True)
 class Result:
@@ -230,6 +316,21 @@ class Result:
 
     def family(self, family: str) -> list[Benchmark]:
         return [b for b in self.benchmarks.values() if b.family == family]
+
+    @property
+    def families(self) -> dict[str, FamilyFacts]:
+        """The facts of every family the file has benchmarks of, in the families' order (those
+        declared in the context first, by their `order`; the others as they first appear)."""
+        declared = _declared_facts(self.path, self.context)
+        present = list(dict.fromkeys(b.family for b in self.benchmarks.values()))
+        facts = {f: declared[f] for f in sorted((f for f in present if f in declared),
+                                                key=lambda f: declared[f].order)}
+        for family in present:
+            if family not in facts:
+                figures = dict.fromkeys(b.metric for b in self.family(family))
+                facts[family] = FamilyFacts(family, 0, "", Argument("", "bytes"),
+                                            tuple(figures), False)
+        return facts
 
     def context_text(self, key: str) -> str | None:
         """A context value as one line of text (lists and objects as compact JSON), or None
@@ -273,7 +374,7 @@ def loads(text: str, path: Path, require_benchmarks: bool = True) -> Result:
         if key in context and not isinstance(context[key], str):
             raise WrongTypeError(f"{path}: context {key!r} is {_kind(context[key])}, "
                                  "not a string")
-    benchmarks = _group_runs(path, doc["benchmarks"])
+    benchmarks = _group_runs(path, doc["benchmarks"], _declared_facts(path, context))
     if require_benchmarks and not benchmarks:
         entries = len(doc["benchmarks"])
         raise NoBenchmarksError(
@@ -341,7 +442,8 @@ def _read_bounded(path: Path) -> bytes | None:
         os.close(fd)
 
 
-def _group_runs(path: Path, entries: list[Any]) -> dict[str, Benchmark]:
+def _group_runs(path: Path, entries: list[Any],
+                facts: dict[str, FamilyFacts]) -> dict[str, Benchmark]:
     medians: dict[str, tuple[dict[str, float], Any]] = {}
     cvs: dict[str, tuple[dict[str, float], int]] = {}
     iterations: dict[str, list[dict[str, float]]] = {}  # also fixes the order of runs
@@ -381,8 +483,75 @@ def _group_runs(path: Path, entries: list[Any]) -> dict[str, Benchmark]:
                 f"{path}: two runs are named {name!r} once Google Benchmark suffixes are stripped"
             )
         cv, cv_count = cvs.get(run, (None, 0))
-        benchmarks[name] = Benchmark(name, values, reps, summary, cv, cv_count)
+        benchmarks[name] = Benchmark(name, values, reps, summary, cv, cv_count,
+                                     facts.get(name.split("/", 1)[0]))
     return benchmarks
+
+
+def _declared_facts(path: Path, context: dict[str, Any]) -> dict[str, FamilyFacts]:
+    """The context's gpubench_families (an object, or JSON text holding one) by family name;
+    empty where the context has none. MalformedResultError for facts that do not read."""
+    doc = context.get(FAMILIES_KEY)
+    if doc is None:
+        return {}
+    where = f"{path}: context {FAMILIES_KEY!r}"
+    if isinstance(doc, str):
+        try:
+            doc = json.loads(doc)
+        except (ValueError, RecursionError):
+            raise MalformedResultError(f"{where} is text that is no JSON object") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("families"), list):
+        raise MalformedResultError(f"{where} has no 'families' list")
+    if doc.get("schema") != FACTS_SCHEMA:
+        raise MalformedResultError(f"{where}: schema {_shown(doc.get('schema'))}, not the "
+                                   f"{FACTS_SCHEMA} these scripts read")
+    facts: dict[str, FamilyFacts] = {}
+    for index, entry in enumerate(doc["families"]):
+        family = _family_facts(f"{where}: families[{index}]", entry)
+        if family.name in facts:
+            raise MalformedResultError(f"{where}: family {family.name!r} appears twice")
+        facts[family.name] = family
+    return facts
+
+
+def _family_facts(where: str, entry: Any) -> FamilyFacts:
+    if not isinstance(entry, dict):
+        raise WrongTypeError(f"{where} is {_kind(entry)}, not an object")
+    name, order, grammar = entry.get("name"), entry.get("order", 0), entry.get("grammar", "")
+    if not isinstance(name, str) or not name or "/" in name:
+        raise MalformedResultError(f"{where}: 'name' is {_shown(name)}, not a name component")
+    if not _is_int(order) or not isinstance(grammar, str):
+        raise WrongTypeError(f"{where}: 'order' is not an integer or 'grammar' not text")
+    argument = entry.get("argument")
+    if argument is not None:
+        if not isinstance(argument, dict) or not isinstance(argument.get("key"), str) \
+                or ":" in argument["key"] or "/" in argument["key"] \
+                or argument.get("unit") not in ARGUMENT_UNITS:
+            raise MalformedResultError(f"{where}: 'argument' is not null or {{\"key\": text, "
+                                       f"\"unit\": {' or '.join(ARGUMENT_UNITS)}}}")
+        argument = Argument(argument["key"], argument["unit"])
+    figures = entry.get("figures", [])
+    if not isinstance(figures, list):
+        raise WrongTypeError(f"{where}: 'figures' is {_kind(figures)}, not a list")
+    return FamilyFacts(name, order, grammar, argument,
+                       tuple(_figure(f"{where}: figures[{i}]", f) for i, f in enumerate(figures)),
+                       True)
+
+
+def _figure(where: str, entry: Any) -> Metric:
+    if not isinstance(entry, dict):
+        raise WrongTypeError(f"{where} is {_kind(entry)}, not an object")
+    counter, unit, scale, better = (entry.get(k) for k in ("counter", "unit", "scale", "better"))
+    if not isinstance(counter, str) or not counter or not isinstance(unit, str):
+        raise MalformedResultError(f"{where}: 'counter' and 'unit' must be text")
+    if not _is_number(scale) or not (math.isfinite(scale) and scale > 0):
+        raise BadValueError(f"{where}: 'scale' is {_shown(scale)}, not a finite number > 0")
+    if better not in ("higher", "lower"):
+        raise MalformedResultError(f"{where}: 'better' is {_shown(better)}, not \"higher\" or "
+                                   "\"lower\"")
+    # real_time is stored as real_time_us (the loader converts it to µs).
+    key = {"real_time": "real_time_us", "cpu_time": "cpu_time_us"}.get(counter, counter)
+    return Metric(key, unit, float(scale), better == "higher")
 
 
 def _check_entry(path: Path, index: int, entry: Any) -> str:
@@ -407,8 +576,8 @@ def _check_entry(path: Path, index: int, entry: Any) -> str:
         raise MalformedResultError(f"{where}: unknown run_type {entry['run_type']!r}")
     if entry.get("time_unit", "ns") not in _US_PER_TIME_UNIT:
         raise MalformedResultError(f"{where}: unknown time_unit {entry['time_unit']!r}")
-    for key in _BOOKKEEPING:
-        value = entry.get(key, 0)
+    for key in _BOOKKEEPING.intersection(entry):
+        value = entry[key]
         if not _is_int(value) or not 0 <= value <= _LARGEST_COUNT:
             raise WrongTypeError(f"{where}: {key!r} is {_shown(value)}, "
                                  "not a count (an integer from 0 to 2^63-1)")
@@ -444,12 +613,16 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
         _SPREAD_AGGREGATES
     values = {}
     for key, v in entry.items():
-        if not _is_number(v) or key in _BOOKKEEPING:
+        kind = type(v)  # json.loads makes exactly these types; bool is not a number here
+        if kind is float:
+            number = v
+        elif kind is int and key not in _BOOKKEEPING:
+            try:
+                number = float(v)
+            except OverflowError:
+                raise BadValueError(f"{where}: {key!r} is too large for a float") from None
+        else:
             continue
-        try:
-            number = float(v)
-        except OverflowError:
-            raise BadValueError(f"{where}: {key!r} is too large for a float") from None
         if not math.isfinite(number):
             if spread:
                 continue  # Google Benchmark's cv of a counter whose mean is 0 (host_timed)

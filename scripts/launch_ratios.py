@@ -8,6 +8,10 @@ interval) and `_resolved` (1 where the interval clears both 1 and the host's own
 or as one sentence per path (--sentences), with "no difference resolved" where the interval
 does not clear that band. Given a second result, it also checks that the two runs agree: every
 ratio's intervals overlap. Exit 1 if some do not, 2 on bad input or bad usage.
+
+This script is about one benchmark by purpose: it reads the `_vs_` counters that only
+launch/paired/ writes (in any benchmark that holds them, whatever its name), not a family's
+figure, so the family facts have nothing to tell it.
 """
 
 import math

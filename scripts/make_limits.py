@@ -11,6 +11,13 @@ repetition of every run (a file written with aggregates only holds no single mea
 adds nothing). Each floor also records the conditions it was measured under, as `requires`:
 the PCIe link's maximum for copies to or from the host, the L2 mode for saxpy, the kind of
 NVLink for a GPU pair; fleet.py applies it only where a GPU's context matches.
+
+Which figures get a floor is read by the families' facts (gpubench_json): a GB/s figure of a
+case whose argument is 1 MiB or more (bytes) or 2^20 elements or more, that no file says is
+host-paced. What a floor requires is about the benchmarks this script is for, so `requirement`
+names them: a copy through the PCIe link (copy/HtoD, DtoH, bidir) depends on the link, saxpy on
+its L2 mode, a peer copy on the NVLink of its pair (`<s>to<d>`); copies to every device at once
+(`..._all_devices`) depend on how many devices there are and get no floor.
 """
 
 import json
@@ -21,8 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from fleet_inputs import split_devices
-from fleet_outliers import is_host_timed
-from gpubench_json import GBPS, GpubenchJsonError, OneLineArgumentParser, load, script_error
+from gpubench_json import (GBPS, Benchmark, FamilyFacts, GpubenchJsonError,
+                           OneLineArgumentParser, load, script_error)
 
 MIB = 1 << 20
 _PCIE_MAX = re.compile(r"\(max (.+)\)$")
@@ -30,9 +37,8 @@ _PAIR = re.compile(r"/(\d+)to(\d+)/")
 _LINK_COUNT = re.compile(r"x\d+")
 
 
-def smallest(family: str) -> int | None:
-    """The smallest size (bytes, or elements for saxpy) a family's floors start at."""
-    return {"copy": MIB, "peer": MIB, "saxpy": MIB}.get(family)
+# The smallest argument a floor starts at, by the argument's unit.
+SMALLEST = {"bytes": MIB, "elements": MIB}
 
 
 def literal(text: str) -> str:
@@ -57,11 +63,10 @@ def requirement(name: str, context: dict) -> dict[str, str]:
     return {}
 
 
-def has_floor(name: str) -> bool:
-    family, last = name.split("/")[0], name.rpartition("/")[2]
-    least = smallest(family)
-    return least is not None and last.isdigit() and int(last) >= least \
-        and "all_devices" not in name
+def has_floor(bench: Benchmark, facts: FamilyFacts) -> bool:
+    argument = bench.parts.argument
+    return argument is not None and facts.argument is not None and bench.metric == GBPS \
+        and argument >= SMALLEST[facts.argument.unit] and "all_devices" not in bench.name
 
 
 def collect(paths: list[Path], gpu_name: str | None) -> tuple[str, dict, dict[str, str]]:
@@ -69,16 +74,19 @@ def collect(paths: list[Path], gpu_name: str | None) -> tuple[str, dict, dict[st
     measured: dict[str, dict] = {}
     sources: dict[str, str] = {}
     model = gpu_name
-    for path in paths:
-        result = load(path)
+    results = [load(path) for path in paths]
+    host_paced = {name for result in results for name, bench in result.benchmarks.items()
+                  if bench.host_paced}
+    for path, result in zip(paths, results):
         if model is None:
             model = result.gpu_name
         if result.gpu_name != model:
             raise ValueError(f"{path}: a {result.gpu_name}, not a {model} (one model per file)")
         sources[str(path)] = str(result.context.get("gpubench_version"))
+        families = result.families
         for gpu in split_devices(str(path), result):
             for name, bench in gpu.benchmarks.items():
-                if not has_floor(name) or is_host_timed(bench) or GBPS.key not in bench.values:
+                if name in host_paced or not has_floor(bench, families[bench.family]):
                     continue
                 values = bench.repetition_values(GBPS)
                 if not values.size:

@@ -2,42 +2,37 @@
 """Run-to-run stability of a gpubench result with repetitions.
 
 For every benchmark with two or more repetitions: the coefficient of variation (sample standard
-deviation over mean) of its primary figure (GB/s for copies and saxpy, µs per launch for
-launches), against the limit gpubench holds its GPU-timed figures to: copies of 64 MiB and more
-and saxpy at N >= 2^24 under 1%. A figure timed on the host clock (host_timed, which gpubench
-writes beside each figure) has no limit: it moves with the host's speed, which on a shared
-machine varies by 10% and more. In files written before host_timed every such copy and saxpy
-figure is held to the limit. Exit 1 if any benchmark is over its limit, 2 on bad input or bad
-usage.
+deviation over mean) of its figure (as its family's facts say), against the limit gpubench holds
+its large GPU-timed cases to: under 1% where the case's argument is 64 MiB or more (bytes) or
+2^24 elements or more. A host-paced figure (Benchmark.host_paced: timed on the host clock, or
+through pageable memory) has no limit: it moves with the host's speed, which on a shared machine
+varies by 10% and more. In files written before host_timed every other such figure is held to
+the limit. Exit 1 if any benchmark is over its limit, 2 on bad input or bad usage.
 """
 
 import sys
 from pathlib import Path
 
-from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, load,
+from gpubench_json import (Benchmark, FamilyFacts, GpubenchJsonError, OneLineArgumentParser, load,
                            script_error, write_stdout)
 from text_table import render
 
 SCRIPT = "stability.py"
-COPY_MIN_BYTES = 64 << 20
-SAXPY_MIN_N = 1 << 24
+# The smallest argument held to the limit, by the argument's unit.
+LIMITED_FROM = {"bytes": 64 << 20, "elements": 1 << 24}
 
 
-def limit_pct(bench: Benchmark) -> float | None:
+def limit_pct(bench: Benchmark, families: dict[str, FamilyFacts]) -> float | None:
     """The CV limit for a benchmark, in percent, or None where gpubench sets none."""
-    if bench.host_timed:
+    argument = bench.parts.argument
+    facts = families.get(bench.family)
+    if bench.host_paced or argument is None or facts is None or facts.argument is None:
         return None
-    parts = bench.name.split("/")
-    size = parts[-1]
-    if parts[0] == "copy" and size.isdigit() and int(size) >= COPY_MIN_BYTES:
-        return 1.0
-    if parts[0] == "saxpy" and size.isdigit() and int(size) >= SAXPY_MIN_N:
-        return 1.0
-    return None
+    return 1.0 if argument >= LIMITED_FROM[facts.argument.unit] else None
 
 
 def clock(bench: Benchmark) -> str:
-    return {None: "-", True: "host", False: "GPU"}[bench.host_timed]
+    return {None: "-", True: "host", False: "GPU"}[bench.host_paced]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,12 +48,13 @@ def main(argv: list[str] | None = None) -> int:
     except GpubenchJsonError as error:
         return script_error(SCRIPT, error)
     rows, over = [], 0
+    families = result.families
     for bench in result.benchmarks.values():
         spread = bench.cv_pct()
         if spread is None:
             continue
         cv, repetitions = spread
-        limit = limit_pct(bench)
+        limit = limit_pct(bench, families)
         verdict = "-" if limit is None else ("ok" if cv < limit else "OVER")
         over += verdict == "OVER"
         rows.append([bench.name, clock(bench), str(repetitions), f"{cv:.3f}",

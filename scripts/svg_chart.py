@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from html_page import esc
-from plot import binary_size, power_of_two
+from family_plot import binary_size, power_of_two
 
 # tab10, the colour of each run in order.
 RUN_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",

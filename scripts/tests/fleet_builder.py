@@ -10,10 +10,12 @@ Each source set is runs of one gpubench build on the H200s, with repetitions:
 - PEER (results/h200x2/peer.json): every peer copy of the two-H200 machine from 4 KiB to 1 GiB,
   5 repetitions.
 
-A fleet GPU is one run of all of a set's benchmarks: for each benchmark it takes one
-repetition, each repetition once over the first GPUs of a fleet and again over the next
-(shuffled per benchmark, so GPUs differ by the real run-to-run noise and no GPU is a copy of
-another). What a test plants on top is named by the GPU's host:
+The sets were recorded before gpubench wrote its host_timed counter; each run gets the counter a
+gpubench that writes it gave the same benchmark (CLOCKS, results/h200/ci_baseline.json), as a
+fleet running today's gpubench has it. A fleet GPU is one run of all of a set's benchmarks: for
+each benchmark it takes one repetition, each repetition once over the first GPUs of a fleet
+and again over the next (shuffled per benchmark, so GPUs differ by the real run-to-run noise
+and no GPU is a copy of another). What a test plants on top is named by the GPU's host:
 
     fleet_builder.py OUTDIR [--seed=N]
 
@@ -39,6 +41,7 @@ COPY_LAUNCH = ("h200/stability/copy_64m_256m_interleaved_10rep.json",
                "h200/stability/launch_submit_interleaved_10rep.json")
 CI_PAIR = ("h200/comparison/ci_new_1.json", "h200/comparison/ci_new_2.json")
 PEER = ("h200x2/peer.json",)
+CLOCKS = "h200/ci_baseline.json"
 
 Entry = dict[str, Any]
 Document = dict[str, Any]
@@ -65,6 +68,14 @@ HEALTHY = {
 
 
 @functools.lru_cache(maxsize=None)
+def host_timed_counters() -> dict[str, int]:
+    """The host_timed counter of each run of CLOCKS, by run name."""
+    doc = json.loads((RESULTS / CLOCKS).read_text())
+    return {entry["run_name"]: entry["host_timed"] for entry in doc["benchmarks"]
+            if entry.get("run_type") == "iteration" and "host_timed" in entry}
+
+
+@functools.lru_cache(maxsize=None)
 def real_repetitions(sources: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, list[Entry]]]:
     """The shared context and, per run name, its repetitions (iteration entries)."""
     context: dict[str, Any] = {}
@@ -74,8 +85,11 @@ def real_repetitions(sources: tuple[str, ...]) -> tuple[dict[str, Any], dict[str
         if context and doc["context"]["gpubench_version"] != context["gpubench_version"]:
             raise ValueError(f"{name}: another gpubench build than {sources[0]}")
         context = context or doc["context"]
+        clocks = host_timed_counters()
         for entry in doc["benchmarks"]:
             if entry.get("run_type") == "iteration":
+                if "host_timed" not in entry and entry["run_name"] in clocks:
+                    entry = dict(entry, host_timed=clocks[entry["run_name"]])
                 runs.setdefault(entry["run_name"], []).append(entry)
     return context, runs
 

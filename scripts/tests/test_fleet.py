@@ -10,7 +10,7 @@ import pytest
 import fleet_builder as fb
 from conftest import RunScript
 from fleet import main
-from fleet_heatmap import plain
+from fleet_heatmap import MAX_HEATMAP_GPUS
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
@@ -203,14 +203,27 @@ def test_several_devices_in_one_file_are_several_gpus(tmp_path: Path,
 
 def test_heatmap_is_drawn_and_text_from_files_is_not_mathtext(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A `$` in a host name would start matplotlib mathtext (and `$\\frac$` would not parse)."""
+    """A `$` in a host name would start matplotlib mathtext, and `$\\frac$` would not parse: the
+    heatmap is written only where figure_setup has turned mathtext off."""
     fleet = fb.example_fleet(0)
     fleet[5]["context"]["host_name"] = "node$\\frac$05"
     fb.write_fleet(fleet, tmp_path / "fleet")
     code, out, err = run(capsys, tmp_path / "fleet", "-o", tmp_path / "heatmap.png")
     assert (code, err) == (0, ""), err
     assert (tmp_path / "heatmap.png").read_bytes().startswith(b"\x89PNG")
-    assert plain("a$b\x07") == "a\\$b\\x07"
+
+
+def test_a_heatmap_of_more_gpus_than_it_holds_is_refused_before_the_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fb.write_fleet(fb.build_fleet(MAX_HEATMAP_GPUS + 1, 0), tmp_path / "fleet")
+    code, out, err = run(capsys, tmp_path / "fleet", "-o", tmp_path / "heatmap.png")
+    assert (code, out) == (2, "")
+    assert err == (f"fleet.py: -o {tmp_path / 'heatmap.png'}: {MAX_HEATMAP_GPUS + 1} GPUs to "
+                   f"draw, more than the {MAX_HEATMAP_GPUS} a heatmap holds (leave out -o for "
+                   "the report, or give a part of the fleet)\n")
+    assert not (tmp_path / "heatmap.png").exists()
+    code, out, err = run(capsys, tmp_path / "fleet")
+    assert (code, err) == (0, "") and f"{MAX_HEATMAP_GPUS + 1} GPU result(s)" in out
 
 
 def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:

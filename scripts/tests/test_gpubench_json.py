@@ -59,7 +59,7 @@ def test_time_unit_and_failed_runs(tmp_path: Path) -> None:
     assert result.benchmarks["launch/module/cubin_load"].value() == pytest.approx(2000.0)
 
 
-def test_primary_metric_per_family(tmp_path: Path) -> None:
+def test_figures_inferred_in_a_file_without_facts(tmp_path: Path) -> None:
     entries = (copy_run("DtoD", "device", "async", 4096, 100.0)
                + launch_run("runtime", "throughput", 0, 2.5) + module_run("ptx_jit", 900.0)
                + run_entries("other/thing/manual_time", [{"real_time": 5.0}], time_unit="ns"))
@@ -68,7 +68,8 @@ def test_primary_metric_per_family(tmp_path: Path) -> None:
     assert (copy.metric, copy.value()) == (gj.GBPS, pytest.approx(100.0))
     assert copy.metric.bigger_is_better and copy.metric.unit == "GB/s"
     launch = benches["launch/runtime/throughput/params:0"]
-    assert (launch.metric, launch.value()) == (gj.LAUNCH_US, pytest.approx(2.5))
+    assert (launch.metric, launch.value()) == (gj.Metric("us_per_launch", "µs", 1.0, False),
+                                               pytest.approx(2.5))
     assert benches["launch/module/ptx_jit"].metric == gj.REAL_TIME_US
     assert benches["other/thing"].value() == pytest.approx(0.005)
     assert not benches["other/thing"].metric.bigger_is_better
@@ -167,3 +168,65 @@ def test_option_ranges(text: str, option: Callable[[str], float], accepted: floa
             option(text)
     else:
         assert option(text) == accepted
+
+
+def test_figures_and_names_read_by_the_declared_facts(tmp_path: Path) -> None:
+    """The context's facts decide: a counter no inference would pick (errors, lower better),
+    the argument's key and unit, a trailing device:N."""
+    facts = {"schema": 1, "families": [
+        {"name": "probe", "order": 5, "grammar": "probe/<kind>/n:<elements>",
+         "argument": {"key": "n", "unit": "elements"},
+         "figures": [{"counter": "errors", "unit": "errors", "scale": 1.0, "better": "lower"}],
+         "flags": []},
+        {"name": "plain", "order": 1, "grammar": "plain/<what>", "argument": None,
+         "figures": [], "flags": []}]}
+    entries = (run_entries("probe/ecc/n:4096/device:1/manual_time",
+                           [{"real_time": 1.0, "errors": 3.0, "bytes_per_second": 1e9}])
+               + run_entries("probe/ecc/4096/manual_time", [{"real_time": 1.0, "errors": 4.0}])
+               + run_entries("plain/x/64/manual_time", [{"real_time": 2.0, "us_per_x": 9.0}]))
+    path = write_json(tmp_path / "r.json", document(entries, gpubench_families=facts))
+    result = gj.load(path)
+    probe = result.benchmarks["probe/ecc/n:4096/device:1"]
+    assert probe.metric == gj.Metric("errors", "errors", 1.0, False) and probe.value() == 3.0
+    assert probe.parts == gj.NameParts("probe", "ecc", 4096, 1)
+    # The bare number is no argument of a family whose key is n.
+    assert result.benchmarks["probe/ecc/4096"].parts == gj.NameParts("probe", "ecc/4096", None,
+                                                                      None)
+    plain = result.benchmarks["plain/x/64"]
+    assert plain.parts.argument is None and plain.metric == gj.REAL_TIME_US
+    assert list(result.families) == ["plain", "probe"]  # by declared order
+    assert result.families["probe"].argument == gj.Argument("n", "elements")
+
+
+@pytest.mark.parametrize(("facts", "problem"), [
+    ("not json", "is text that is no JSON object"),
+    ({"families": []}, "schema null, not the 1"),
+    ({"schema": 2, "families": []}, "schema 2, not the 1"),
+    ({"schema": 1, "families": [5]}, "families[0] is a number, not an object"),
+    ({"schema": 1, "families": [{"name": "a/b"}]}, "not a name component"),
+    ({"schema": 1, "families": [{"name": "a", "argument": {"key": "k", "unit": "inches"}}]},
+     "'argument' is not null or"),
+    ({"schema": 1, "families": [{"name": "a", "figures": [
+        {"counter": "c", "unit": "u", "scale": 0, "better": "lower"}]}]}, "'scale' is 0"),
+    ({"schema": 1, "families": [{"name": "a", "figures": [
+        {"counter": "c", "unit": "u", "scale": 1, "better": "up"}]}]}, "'better' is 'up'"),
+    ({"schema": 1, "families": [{"name": "a"}, {"name": "a"}]}, "family 'a' appears twice"),
+])
+def test_facts_that_do_not_read_are_one_line(tmp_path: Path, facts: object,
+                                             problem: str) -> None:
+    path = write_json(tmp_path / "r.json", document(
+        run_entries("a/x/manual_time", [{"real_time": 1.0}]), gpubench_families=facts))
+    with pytest.raises(gj.MalformedResultError) as error:
+        gj.load(path)
+    assert problem in str(error.value) and "\n" not in str(error.value)
+    assert str(error.value).startswith(f"{path}: context 'gpubench_families'")
+
+
+def test_host_paced(tmp_path: Path) -> None:
+    entries = (run_entries("x/HtoD/pageable/async/4096/manual_time",
+                           [{"real_time": 1.0, "host_timed": 0}])
+               + run_entries("x/HtoD/pinned/sync/4096/manual_time", [{"real_time": 1.0}])
+               + run_entries("x/HtoD/pinned/async/4096/manual_time",
+                             [{"real_time": 1.0, "host_timed": 1}]))
+    benches = load_entries(tmp_path, entries).benchmarks
+    assert [b.host_paced for b in benches.values()] == [True, None, True]

@@ -2,10 +2,7 @@
 run as a process on hostile names, sizes, arguments, environments, paths and large files,
 succeeds or says what is wrong in one line with exit status 2 (hostile_inputs says how each is
 judged). Text from a file is shown as text: a table prints it escaped, a figure draws it with
-mathtext off.
-
-Cases that need a one-line change in a script this branch leaves to its owner are marked
-xfail(strict=True) with that change as the reason."""
+mathtext off."""
 
 import os
 import subprocess
@@ -25,24 +22,6 @@ from safe_text import printable
 
 SCRIPT_NAMES = ["plot.py", "compare.py", "stability.py", "export.py", "report.py", "fleet.py"]
 
-
-def needs(change: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(strict=True, reason=f"needs {change}")
-
-
-# The one-line changes in scripts other helpers own, per script and category. Each has a
-# deterministic case below; the generated cases leave those scripts out, since an example that
-# happens not to need the change would pass a strict xfail.
-FLEET_SETUP = needs("fleet.py draw_heatmap: `import figure_setup` before `import matplotlib` "
-                    "and figure_setup.save_figure(fig, path, dpi=130) instead of fig.savefig")
-REPORT_SETUP = needs("report.py: `import figure_setup` before `import matplotlib` (line 20)")
-REPORT_TEXT = needs("report.py family_figure/draw_panel: figure_text() around the panel "
-                    "titles and series labels it draws (a long name takes minutes)")
-STABILITY_SIZE = needs("stability.py is_large_enough: ascii_decimal(size) instead of "
-                       "size.isdigit()/int(size)")
-FLEET_SIZE = needs("fleet.py: ascii_decimal(last) instead of last.isdigit()/int(last) "
-                   "(largest-size selection and the size check)")
-
 # Few examples per script: each is a process of one to five seconds, and CI has two cores.
 # No shrinking: a failing example is reported as found; shrinking would run hundreds of processes.
 PROCESS_SETTINGS = settings(max_examples=2, deadline=None, database=None,
@@ -52,13 +31,7 @@ PROCESS_SETTINGS = settings(max_examples=2, deadline=None, database=None,
                                                    HealthCheck.data_too_large])
 
 
-def scripts(**marks: pytest.MarkDecorator) -> list[object]:
-    """Every script, those named in `marks` with their mark."""
-    return [pytest.param(s, marks=marks[s.removesuffix(".py")]) if s.removesuffix(".py") in marks
-            else s for s in SCRIPT_NAMES]
-
-
-@pytest.mark.parametrize("script", ["plot.py", "compare.py", "stability.py", "export.py"])
+@pytest.mark.parametrize("script", SCRIPT_NAMES)
 @PROCESS_SETTINGS
 @given(names=st.lists(hostile_text, min_size=1, max_size=3, unique=True))
 def test_hostile_names_and_context(tmp_path_factory: pytest.TempPathFactory, script: str,
@@ -72,7 +45,7 @@ def test_hostile_names_and_context(tmp_path_factory: pytest.TempPathFactory, scr
         assert all(printable(name) in out for name in names), out[:2000]
 
 
-@pytest.mark.parametrize("script", ["plot.py", "compare.py", "export.py", "report.py"])
+@pytest.mark.parametrize("script", SCRIPT_NAMES)
 @PROCESS_SETTINGS
 @given(size=hostile_size)
 def test_a_size_in_other_digits_is_no_size(tmp_path_factory: pytest.TempPathFactory,
@@ -83,11 +56,11 @@ def test_a_size_in_other_digits_is_no_size(tmp_path_factory: pytest.TempPathFact
 
 
 @pytest.mark.parametrize(("script", "names", "size"), [
-    pytest.param("report.py", ["pinned" * 500], None, marks=REPORT_TEXT),
-    pytest.param("stability.py", ["pinned"], "2²", marks=STABILITY_SIZE),
-    pytest.param("fleet.py", ["pinned"], "2²", marks=FLEET_SIZE),
+    ("report.py", ["pinned" * 500], None),
+    ("stability.py", ["pinned"], "2²"),
+    ("fleet.py", ["pinned"], "2²"),
 ])
-def test_names_and_sizes_that_need_a_script_change(tmp_path: Path, script: str,
+def test_long_names_and_sizes_in_other_digits(tmp_path: Path, script: str,
                                                    names: list[str], size: str | None) -> None:
     result = write_result(tmp_path / "r.json", result_with_names(names, size=size))
     assert_kept_promise(run(script, script_arguments(script, result, tmp_path), timeout=20),
@@ -95,13 +68,20 @@ def test_names_and_sizes_that_need_a_script_change(tmp_path: Path, script: str,
 
 
 def test_plot_draws_no_other_digits_as_sizes(tmp_path: Path) -> None:
+    """A last component of other digits is no argument: that benchmark is a bar, and the sweep
+    holds only the sizes of ASCII digits."""
+    import family_plot
     import plot
     from gpubench_json import load
     result = load(write_result(tmp_path / "r.json", result_with_names(["pinned"], size="٣")))
-    sizes = plot.sweeps(result, "copy", plot.GBPS)["HtoD/pinned/async"][0]
-    assert list(sizes) == [4096]
-    assert plot.peer_pairs(result)[("ce", "read")] == {} if ("ce", "read") in \
-        plot.peer_pairs(result) else True
+    sources = plot.make_sources([result])
+    (htod, bars) = [p for p in family_plot.family_panels(sources, "copy") if p.title in
+                    ("HtoD", "without an argument")]
+    assert htod.curves["pinned/async"][sources[0].label][0].tolist() == [4096]
+    assert "HtoD/pinned/async/٣" in bars.curves
+    peer = family_plot.family_panels(sources, "peer")
+    assert all(x.min() == 4096 for p in peer for per_file in p.curves.values()
+               for x, _ in per_file.values())
 
 
 # Arguments: any bytes (Python reads what is not UTF-8 with surrogateescape), any count, any
@@ -148,7 +128,7 @@ environment = st.fixed_dictionaries({
 })
 
 
-@pytest.mark.parametrize("script", ["plot.py", "compare.py", "stability.py", "export.py"])
+@pytest.mark.parametrize("script", SCRIPT_NAMES)
 @PROCESS_SETTINGS
 @given(env=environment, names=st.lists(hostile_text, min_size=1, max_size=2, unique=True))
 def test_hostile_environment(tmp_path_factory: pytest.TempPathFactory, script: str,
@@ -159,9 +139,8 @@ def test_hostile_environment(tmp_path_factory: pytest.TempPathFactory, script: s
     assert_kept_promise(proc, script, succeeds=True)
 
 
-@pytest.mark.parametrize("script", [pytest.param("report.py", marks=REPORT_SETUP),
-                                    pytest.param("fleet.py", marks=FLEET_SETUP)])
-def test_unknown_backend_needs_a_script_change(tmp_path: Path, script: str) -> None:
+@pytest.mark.parametrize("script", ["report.py", "fleet.py"])
+def test_unknown_backend_in_the_scripts_that_draw_more(tmp_path: Path, script: str) -> None:
     result = write_result(tmp_path / "r.json", result_with_names(["pinned"]))
     proc = run(script, script_arguments(script, result, tmp_path),
                env=dict(os.environ, MPLBACKEND="nope"))
@@ -236,7 +215,7 @@ def test_plot_output_file_that_is_no_regular_file(tmp_path: Path, good_result: P
                                                   blocker: str) -> None:
     figures = tmp_path / "figures"
     figures.mkdir()
-    target = figures / "copy_fit.txt"
+    target = figures / "fit.txt"
     if blocker == "fifo":
         os.mkfifo(target)
     elif blocker == "folder":
@@ -255,7 +234,6 @@ def test_plot_output_folder_that_cannot_be(tmp_path: Path, good_result: Path,
     assert_kept_promise(proc, "plot.py", succeeds=False)
 
 
-@FLEET_SETUP
 def test_fleet_output_without_extension_is_the_path_printed(tmp_path: Path,
                                                             good_result: Path) -> None:
     arguments = script_arguments("fleet.py", good_result, tmp_path)

@@ -12,13 +12,16 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
+import family_plot
+from family_facts import with_facts
 import plot
 from gpubench_json import load
 from latency_bandwidth import fit_latency_bandwidth
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-FIGURES = ("copy_bandwidth.png", "launch_cost.png", "saxpy_bandwidth.png")
+FIGURES = ("copy.png", "launch.png", "saxpy.png")
 H200 = SCRIPTS.parent / "results" / "h200" / "gpubench.json"
+ALL_DEVICES = SCRIPTS.parent / "results" / "h200x2" / "all_devices.json"
 L2_BYTES = 60 << 20
 
 
@@ -60,7 +63,7 @@ def sources(*docs: tuple[str, dict[str, Any]], tmp_path: Path) -> list[plot.Sour
 def test_dtod_is_fitted_above_the_l2_only(tmp_path: Path) -> None:
     entries = dtod_entries(t0_us=2.0, bandwidth_gbps=4000.0, l2_speedup=1.6)
     with_l2 = sources(("h200", document(entries, l2_bytes=str(L2_BYTES))), tmp_path=tmp_path)
-    (series,) = plot.copy_series(with_l2)
+    (series,) = plot.fit_series(with_l2)
     assert series.fit.bandwidth_bytes_per_s == pytest.approx(4000e9, rel=1e-6)
     assert series.fit.t0_s == pytest.approx(2e-6, rel=1e-3)
     assert "64 MiB..1 GiB" in series.fitted_sizes and "60 MiB" in series.fitted_sizes
@@ -69,15 +72,16 @@ def test_dtod_is_fitted_above_the_l2_only(tmp_path: Path) -> None:
     all_sizes = fit_latency_bandwidth(2.0 * sizes, 2.0 * sizes / (series.gbps * 1e9))
     assert all_sizes.bandwidth_bytes_per_s > 1.05 * series.gbps[-1] * 1e9
 
+    # Without l2_bytes no size is known to be within the L2: every size is fitted.
     without_l2 = sources(("other", document(entries)), tmp_path=tmp_path)
-    (series,) = plot.copy_series(without_l2)
-    assert series.fit is None and "no l2_bytes" in series.fitted_sizes
+    (series,) = plot.fit_series(without_l2)
+    assert "L2" not in series.fitted_sizes and series.fit.bandwidth_bytes_per_s > 4100e9
 
 
 @pytest.mark.skipif(not H200.exists(), reason="the committed H200 result is not in this tree")
 def test_h200_dtod_fit_is_not_above_the_measured_bandwidth() -> None:
-    series = [s for s in plot.copy_series(plot.make_sources([load(H200)]))
-              if s.direction == "DtoD"]
+    series = [s for s in plot.fit_series(plot.make_sources([load(H200)]))
+              if s.curve.startswith("DtoD/")]
     assert len(series) == 2
     # B is the asymptote, above each finite size's bandwidth by 1 + s½/s, so it is held to the
     # best DtoD bandwidth measured out of L2 (4233 GB/s at 1 GiB) within 2%; fitting every size
@@ -99,7 +103,7 @@ def test_file_labels_are_short_and_distinct() -> None:
 
 @pytest.mark.parametrize("count", [1, 7, 10, 11, 20, 24, 40])
 def test_colours_are_distinct(count: int) -> None:
-    colours = plot.distinct_colours(count)
+    colours = family_plot.distinct_colours(count)
     assert len(colours) == count
     rgb = np.array([c[:3] for c in colours])
     closest = min(np.abs(a - b).max() for a, b in itertools.combinations(rgb, 2)) if count > 1 else 1
@@ -156,19 +160,27 @@ def launch_doc(graph_us: float, **context: str) -> dict[str, Any]:
 
 def test_launch_figure(tmp_path: Path) -> None:
     srcs = sources(("base", launch_doc(0.019)), ("new", launch_doc(0.025)), tmp_path=tmp_path)
-    fig = plot.plot_launch(srcs)
+    fig = family_plot.family_figure(srcs, "launch", "launch")
     check_readable(fig)
-    panels = {ax.get_title().split(":")[0]: ax for ax in fig.axes if ax.has_data()}
-    assert set(panels) == {"submit", "roundtrip", "getting a kernel ready (module load, JIT, first launch)"}
-    # The graph's 0.019 µs next to 3.5 µs: a log axis; roundtrip spans less than a decade.
-    assert panels["submit"].get_yscale() == "log"
-    assert panels["roundtrip"].get_yscale() == "linear"
-    lines = data_lines(panels["submit"])
-    assert len(lines) == 14  # 7 paths x 2 files
-    assert len({plot_colour(line) for line in lines}) == 7
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.has_data()}
+    assert list(panels) == ["runtime", "runtime_launchkernel", "runtime_launchkernelex",
+                            "driver", "driver_extra", "driver_launchkernelex", "graph",
+                            "without an argument"]
+    # The graph's 0.019 µs submit next to its 9 µs roundtrip: a log axis; driver spans less than
+    # a decade. Payloads from 0 are evenly spaced, each labelled.
+    assert panels["graph"].get_yscale() == "log"
+    assert panels["driver"].get_yscale() == "linear"
+    assert [t.get_text() for t in panels["driver"].get_xticklabels()] == [
+        "0", "8", "256", "4096", "32764"]
+    assert panels["driver"].get_xlabel() == "params (bytes)"
+    assert panels["driver"].get_ylabel() == "µs (lower is better)"
+    lines = data_lines(panels["graph"])
+    assert len(lines) == 4  # 2 measures x 2 files
+    assert len({plot_colour(line) for line in lines}) == 2
     assert len({str(line.get_linestyle()) for line in lines}) == 2
+    assert len(panels["without an argument"].patches) == 4  # 2 module steps x 2 files
     texts = [t.get_text() for t in fig.axes[-1].get_legend().get_texts()]
-    assert {"base", "new", "graph", "driver_launchkernelex"} <= set(texts)
+    assert {"base", "new", "submit", "roundtrip"} <= set(texts)
     assert not any(str(tmp_path) in t for t in texts)
 
 
@@ -176,16 +188,33 @@ def test_copy_and_saxpy_figures(tmp_path: Path) -> None:
     entries = full_suite() + dtod_entries(2.0, 4000.0, 1.5)
     for memory, api in (("pageable", "sync"), ("pinned_wc", "async"), ("registered", "sync")):
         entries += copy_run("HtoD", memory, api, 1 << 20, 20.0)
-    srcs = sources(("a", document(entries, l2_bytes=str(L2_BYTES))),
-                   ("b", document(full_suite(10.0, 25.0))), tmp_path=tmp_path)
-    copy_fig = plot.plot_copy(plot.copy_series(srcs), srcs)
+    srcs = sources(("a", with_facts(document(entries, l2_bytes=str(L2_BYTES)))),
+                   ("b", with_facts(document(full_suite(10.0, 25.0)))), tmp_path=tmp_path)
+    copy_fig = family_plot.family_figure(srcs, "copy", "copy")
     check_readable(copy_fig)
     titles = [ax.get_title() for ax in copy_fig.axes if ax.has_data()]
-    assert [t.split(":")[0] for t in titles] == ["HtoD", "DtoH", "DtoD"]
+    assert titles == ["HtoD", "DtoH", "DtoD"]
     for ax in copy_fig.axes[:3]:
         assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
-    saxpy_fig = plot.plot_saxpy(srcs)
+        assert (ax.get_xlabel(), ax.get_ylabel()) == ("size (bytes)", "GB/s (higher is better)")
+    saxpy_fig = family_plot.family_figure(srcs, "saxpy", "saxpy")
     check_readable(saxpy_fig)
+    (ax,) = [ax for ax in saxpy_fig.axes if ax.has_data()]
+    assert ax.get_xlabel() == "N (elements)"  # the facts' unit; bytes where a file has none
+
+
+@pytest.mark.skipif(not ALL_DEVICES.exists(), reason="the committed two-H200 result is not here")
+def test_every_benchmark_is_drawn_device_ones_included(tmp_path: Path) -> None:
+    """results/h200x2/all_devices.json: 18 copies, 12 of them /device:N, each device a curve of
+    its own and a fit of its own (t0 of a few µs, not one fit over both devices)."""
+    srcs = plot.make_sources([load(ALL_DEVICES)])
+    fig = family_plot.family_figure(srcs, "copy", "copy")
+    points = sum(len(line.get_xdata()) for ax in fig.axes for line in data_lines(ax))
+    assert points == 18
+    fits = {s.curve: s for s in plot.fit_series(srcs)}
+    assert set(fits) == {f"{d}/pinned/async{suffix}" for d in ("HtoD", "DtoH")
+                         for suffix in (" (device:0)", " (device:1)", "_all_devices")}
+    assert fits["DtoH/pinned/async (device:0)"].fit.t0_s > 1e-6
 
 
 def peer_doc(scale: float = 1.0) -> dict[str, Any]:
@@ -199,25 +228,17 @@ def peer_doc(scale: float = 1.0) -> dict[str, Any]:
 
 def test_peer_figures(tmp_path: Path, run_script: RunScript) -> None:
     srcs = sources(("x2", peer_doc()), ("other", peer_doc(0.5)), tmp_path=tmp_path)
-    fig = plot.plot_peer(srcs)
+    fig = family_plot.family_figure(srcs, "peer", "peer")
     check_readable(fig)
-    panels = {ax.get_title().split(":")[0]: ax for ax in fig.axes if ax.has_data()}
-    assert set(panels) == {"read", "write", "bidir"}
-    lines = data_lines(panels["read"])
-    assert len(lines) == 8  # 2 engines x 2 pairs x 2 files
-    assert len({plot_colour(line) for line in lines}) == 4
-    matrix = plot.plot_peer_matrix(srcs[0])
-    titles = [ax.get_title() for ax in matrix.axes if ax.get_title()]
-    assert titles == ["ce / read", "ce / write", "ce / bidir", "sm / read", "sm / write", "sm / bidir"]
-    # The cells are the measured GB/s at the largest size, source by row, destination by column.
-    cells = [t.get_text() for t in matrix.axes[0].texts]
-    expected = 390.0 * (1 << 28) / ((1 << 28) + 2e6)
-    assert cells == ["—", f"{expected:.0f}", f"{expected:.0f}", "—"]
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.has_data()}
+    assert set(panels) == {"ce", "sm"}
+    lines = data_lines(panels["ce"])
+    assert len(lines) == 12  # 3 modes x 2 pairs x 2 files
+    assert len({plot_colour(line) for line in lines}) == 6
     path = write_json(tmp_path / "peer.json", peer_doc())
     proc = run_script("plot.py", path, "-o", tmp_path / "figs")
     assert proc.returncode == 0, proc.stderr
-    for figure in ("peer_bandwidth.png", "peer_matrix.png"):
-        assert (tmp_path / "figs" / figure).read_bytes().startswith(PNG_SIGNATURE)
+    assert (tmp_path / "figs" / "peer.png").read_bytes().startswith(PNG_SIGNATURE)
 
 
 def test_plot_two_files(tmp_path: Path, run_script: RunScript) -> None:
@@ -229,12 +250,12 @@ def test_plot_two_files(tmp_path: Path, run_script: RunScript) -> None:
     for figure in FIGURES:
         data = (tmp_path / "figs" / figure).read_bytes()
         assert data.startswith(PNG_SIGNATURE) and len(data) > 10_000
-    table = (tmp_path / "figs" / "copy_fit.txt").read_text()
+    table = (tmp_path / "figs" / "fit.txt").read_text()
     assert table in proc.stdout
-    row = next(line for line in table.splitlines() if line.startswith("HtoD/pinned/async")
+    row = next(line for line in table.splitlines() if line.startswith("copy/HtoD/pinned/async")
                and " h100 " in line)
     assert row.split()[-4:-1] == ["10.00", "25.0", "250000"]
-    row = next(line for line in table.splitlines() if line.startswith("HtoD/pinned/async")
+    row = next(line for line in table.splitlines() if line.startswith("copy/HtoD/pinned/async")
                and " h200 " in line)
     assert row.split()[-4:-1] == ["8.00", "50.0", "400000"]
 
@@ -244,24 +265,23 @@ def test_absent_families_are_not_reported(tmp_path: Path, run_script: RunScript)
     proc = run_script("plot.py", only_launch, "-o", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
-    assert (tmp_path / "launch_cost.png").read_bytes().startswith(PNG_SIGNATURE)
-    assert not (tmp_path / "copy_bandwidth.png").exists()
+    assert (tmp_path / "launch.png").read_bytes().startswith(PNG_SIGNATURE)
+    assert not (tmp_path / "copy.png").exists()
 
 
-def test_a_file_with_nothing_drawn_gets_one_line(tmp_path: Path, run_script: RunScript) -> None:
+def test_a_family_never_seen_is_drawn(tmp_path: Path, run_script: RunScript) -> None:
     launch = write_json(tmp_path / "l.json", document(launch_run("runtime", "submit", 0, 2.0)))
     other = write_json(tmp_path / "o.json", document(run_entries("other/x", [{"real_time": 1.0}])))
     proc = run_script("plot.py", launch, other, "-o", tmp_path / "figs")
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == (f"plot.py: {other}: no copy, launch, saxpy or peer benchmark; "
-                           "not drawn\n")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == ["launch.png", "other.png"]
 
 
 def test_filter(tmp_path: Path, run_script: RunScript) -> None:
     result = write_json(tmp_path / "r.json", document(full_suite()))
     proc = run_script("plot.py", result, "-o", tmp_path / "figs", "--filter", "^saxpy/vec4/")
     assert proc.returncode == 0, proc.stderr
-    assert [p.name for p in (tmp_path / "figs").iterdir()] == ["saxpy_bandwidth.png"]
+    assert [p.name for p in (tmp_path / "figs").iterdir()] == ["saxpy.png"]
 
 
 def one_line_error(proc: Any) -> None:
@@ -273,7 +293,6 @@ def one_line_error(proc: Any) -> None:
 @pytest.mark.parametrize("entries,args", [
     ([], []),  # no benchmarks at all
     (saxpy_run("vec4", 1024, 10.0, peak_gbps=4000.0), ["--filter", "^copy/"]),  # empty selection
-    (run_entries("other/thing/manual_time", [{"real_time": 1.0}]), []),  # nothing plottable
     (saxpy_run("vec4", 1024, 10.0, peak_gbps=4000.0), ["--filter", "("]),  # not a regex
 ])
 def test_nothing_to_plot(tmp_path: Path, run_script: RunScript, entries: list[Any],
@@ -305,6 +324,18 @@ def test_plot_bad_input(tmp_path: Path, run_script: RunScript) -> None:
 
 
 def test_size_labels() -> None:
-    assert [plot.binary_size(v) for v in (4, 1024, 1.5 * 2**20, 2**30)] == [
+    assert [family_plot.binary_size(v) for v in (4, 1024, 1.5 * 2**20, 2**30)] == [
         "4 B", "1 KiB", "1.5 MiB", "1 GiB"]
-    assert plot.power_of_two(2**20) == "2²⁰" and plot.power_of_two(1000) == "1000"
+    assert family_plot.power_of_two(2**20) == "2²⁰" and family_plot.power_of_two(1000) == "1000"
+
+
+def test_a_family_name_that_is_no_file_name(tmp_path: Path, run_script: RunScript) -> None:
+    """A family is its names' first component, which may hold anything but a slash: a name that
+    is no safe file name gets family<N>.png, the rest <family>.png."""
+    entries = [e for family in ("a\0b", ".hidden", "$\\frac", "x" * 300, "ok")
+               for e in run_entries(f"{family}/x/4096/manual_time", [{"real_time": 1.0}])]
+    path = write_json(tmp_path / "r.json", document(entries))
+    proc = run_script("plot.py", path, "-o", tmp_path / "figs")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == [
+        "family0.png", "family1.png", "family2.png", "family3.png", "ok.png"]

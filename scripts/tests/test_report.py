@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 from conftest import H200, RunScript
 from gbench_builder import document, full_suite, launch_run, write_json
-from matplotlib.figure import Figure
+from matplotlib.colors import to_rgba
 
+import family_plot
 import gpubench_json as gj
 import report
 
@@ -84,17 +85,18 @@ def test_only_changed_in_report(tmp_path: Path, run_script: RunScript) -> None:
     assert "FAIL: 1 of 2 benchmark(s) regressed" in markdown
 
 
-def test_family_panels_split_by_direction_and_measure(two_gpus: tuple[Path, Path]) -> None:
-    results = (gj.load(two_gpus[0]), gj.load(two_gpus[1]))
-    copy = report.family_panels(results, "copy")
+def test_family_panels_split_by_direction_and_path(two_gpus: tuple[Path, Path]) -> None:
+    sources = report.sources_of((gj.load(two_gpus[0]), gj.load(two_gpus[1])))
+    base, new = (s.label for s in sources)
+    copy = family_plot.family_panels(sources, "copy")
     assert [p.title for p in copy] == ["HtoD", "DtoH"]
-    assert list(copy[0].series) == ["pinned/async"]
-    base, new = copy[0].series["pinned/async"]
-    assert base[0].tolist() == new[0].tolist() == (4 ** np.arange(5, 15)).tolist()
-    assert new[1][-1] < base[1][-1]  # 25 GB/s against 50
-    launch = report.family_panels(results, "launch")
-    assert [p.title for p in launch] == ["submit", "roundtrip"]
-    assert list(launch[0].series) == ["runtime", "driver", "graph"]
+    assert list(copy[0].curves) == ["pinned/async"]
+    base_points, new_points = (copy[0].curves["pinned/async"][label] for label in (base, new))
+    assert base_points[0].tolist() == new_points[0].tolist() == (4 ** np.arange(5, 15)).tolist()
+    assert new_points[1][-1] < base_points[1][-1]  # 25 GB/s against 50
+    launch = family_plot.family_panels(sources, "launch")
+    assert [p.title for p in launch] == ["runtime", "driver", "graph", "without an argument"]
+    assert list(launch[0].curves) == ["submit", "roundtrip"]
 
 
 def test_family_panels_mark_a_path_missing_from_one_file(tmp_path: Path) -> None:
@@ -102,47 +104,38 @@ def test_family_panels_mark_a_path_missing_from_one_file(tmp_path: Path) -> None
                               document(launch_run("driver", "submit", 0, [2.0]))))
     new = gj.load(write_json(tmp_path / "n.json",
                              document(launch_run("graph", "submit", 0, [1.0]))))
-    (panel,) = report.family_panels((base, new), "launch")
-    assert panel.series["driver"][1] is None and panel.series["graph"][0] is None
-
-
-@pytest.mark.parametrize(("values", "scale"), [
-    ([3.0, 4.0, 9.0], "linear"),  # within a decade
-    ([0.02, 3.0, 9.0], "log"),
-    ([0.0, 8.0, 256.0, 32764.0], "symlog"),  # a payload sweep from 0
-])
-def test_log_axes_where_values_span_decades(values: list[float], scale: str) -> None:
-    ax = Figure().add_subplot()
-    report.set_scale(ax, "x", np.array(values))
-    assert ax.get_xscale() == scale
+    sources = report.sources_of((base, new))
+    driver, graph = family_plot.family_panels(sources, "launch")
+    assert list(driver.curves["submit"]) == [sources[0].label]
+    assert list(graph.curves["submit"]) == [sources[1].label]
 
 
 def test_legend_is_outside_the_axes(two_gpus: tuple[Path, Path]) -> None:
-    results = (gj.load(two_gpus[0]), gj.load(two_gpus[1]))
-    fig = report.family_figure(results, "launch")
+    sources = report.sources_of((gj.load(two_gpus[0]), gj.load(two_gpus[1])))
+    fig = family_plot.family_figure(sources, "launch", "launch")
     fig.canvas.draw()
-    (legend,) = fig.legends
+    (legend,) = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
     legend_box = legend.get_window_extent()
     for ax in fig.axes:
-        if ax.get_visible():
+        if ax.has_data():
             assert not legend_box.overlaps(ax.get_window_extent())
     texts = [t.get_text() for t in legend.get_texts()]
-    assert "runtime" in texts and "graph" in texts
+    assert "submit" in texts and "roundtrip" in texts
     assert texts.count("BASE: h200.json (NVIDIA H200, driver 570.86.15)") == 1
     assert "NEW: h100.json (NVIDIA H100, driver 550.54.15)" in texts
 
 
-def test_same_path_gets_the_same_colour_in_every_panel(two_gpus: tuple[Path, Path]) -> None:
-    results = (gj.load(two_gpus[0]), gj.load(two_gpus[1]))
-    fig = report.family_figure(results, "launch")
-    colours = {}
-    for ax in fig.axes[:2]:  # submit, roundtrip
-        for line, label in zip(ax.get_lines(), ["runtime"] * 2 + ["driver"] * 2 + ["graph"] * 2):
-            colours.setdefault(label, set()).add(tuple(line.get_color()))
+def test_same_curve_gets_the_same_colour_in_every_panel(two_gpus: tuple[Path, Path]) -> None:
+    sources = report.sources_of((gj.load(two_gpus[0]), gj.load(two_gpus[1])))
+    fig = family_plot.family_figure(sources, "launch", "launch")
+    colours: dict[str, set[tuple[float, ...]]] = {}
+    for ax in fig.axes[:3]:  # runtime, driver, graph
+        for line, label in zip(ax.get_lines(), ["submit"] * 2 + ["roundtrip"] * 2):
+            colours.setdefault(label, set()).add(tuple(to_rgba(line.get_color())))
     assert all(len(c) == 1 for c in colours.values())
-    assert len({next(iter(c)) for c in colours.values()}) == 3
+    assert len({next(iter(c)) for c in colours.values()}) == 2
     styles = [line.get_linestyle() for line in fig.axes[0].get_lines()]
-    assert styles == ["-", "--"] * 3  # BASE solid, NEW dashed
+    assert styles == ["-", "--"] * 2  # BASE solid, NEW dashed
 
 
 def test_output_directory_is_created_when_its_parent_exists(tmp_path: Path,

@@ -3,6 +3,7 @@ from pathlib import Path
 import numpy as np
 
 from conftest import RunScript
+from family_facts import with_facts
 from gbench_builder import copy_run, document, launch_run, saxpy_run, write_json
 
 BIG = 256 << 20
@@ -69,3 +70,14 @@ def test_missing_file_is_bad_input(tmp_path: Path, run_script: RunScript) -> Non
     out = run_script("stability.py", tmp_path / "nope.json")
     assert out.returncode == 2
     assert "no such file" in out.stderr
+
+
+def test_the_limit_follows_the_argument_unit_of_the_facts(tmp_path: Path,
+                                                          run_script: RunScript) -> None:
+    """saxpy at 2^24 elements: held to 1% where the facts say elements; read as 2^24 bytes, under
+    64 MiB, in a file without facts."""
+    noisy = saxpy_run("vec4", 1 << 24, [4100, 3900, 4300, 3800], 4270.0)
+    for doc, verdict in ((with_facts(document(noisy)), "OVER"), (document(noisy), "-")):
+        out = run_script("stability.py", write_json(tmp_path / "x.json", doc))
+        line = next(l for l in out.stdout.splitlines() if l.startswith("saxpy/"))
+        assert line.split()[-1] == verdict, out.stdout

@@ -1,0 +1,132 @@
+"""The scripts know no family by name: they read a family's facts (docs/family-facts.md).
+
+A family renamed throughout a real result file (names and context facts) gives the same compare,
+plot, report, export and fleet output under the new name; a family no script has seen, with a
+counter of its own that is better lower, is compared, plotted, reported and exported by its
+facts."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import H200, SCRIPTS
+from family_facts import FACTS, renamed, with_facts
+from gbench_builder import document, run_entries
+
+import family_plot
+import plot
+from gpubench_json import load
+
+PAIR = (H200 / "verdicts" / "aa_1.json", H200 / "verdicts" / "aa_2.json")
+OLD, NEW = "copy", "xfer"
+
+
+def run_in(directory: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`script` run from `directory`, its files named relative to it: the output names no
+    folder of the test."""
+    return subprocess.run([sys.executable, str(SCRIPTS / script), *args], cwd=directory,
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+
+
+def write_pair(directory: Path, family: str) -> Path:
+    directory.mkdir()
+    for index, path in enumerate(PAIR):
+        doc = with_facts(json.loads(path.read_text()))
+        if family != OLD:
+            doc = renamed(doc, OLD, family)
+        (directory / f"run{index}.json").write_text(json.dumps(doc))
+        fleet = directory / "fleet"
+        fleet.mkdir(exist_ok=True)
+        for gpu in range(4):
+            context = dict(doc["context"], gpu_uuid=f"GPU-{index}{gpu}", host_name=f"n{gpu}")
+            (fleet / f"gpu{index}{gpu}.json").write_text(json.dumps(dict(doc, context=context)))
+    return directory
+
+
+def outputs(directory: Path) -> dict[str, str]:
+    """What each script writes on the pair, by script."""
+    found = {}
+    for script, args in {
+        "compare.py": ["run0.json", "run1.json"],
+        "export.py": ["run1.json", "--format", "bencher"],
+        "plot.py": ["run0.json", "run1.json", "-o", "figures"],
+        "report.py": ["run0.json", "run1.json", "-o", "report"],
+        "fleet.py": ["fleet", "--min-gpus", "4", "--no-limits"],
+    }.items():
+        proc = run_in(directory, script, *args)
+        assert proc.returncode in (0, 1) and proc.stderr == "", (script, proc.stderr)
+        found[script] = proc.stdout
+    found["report.md"] = (directory / "report" / "report.md").read_text()
+    found["files"] = " ".join(sorted(p.name for p in (directory / "figures").iterdir()))
+    return found
+
+
+@pytest.mark.skipif(not PAIR[0].exists(), reason="the committed A/A pair is not in this tree")
+def test_a_family_renamed_throughout_gives_the_same_output(tmp_path: Path) -> None:
+    before = outputs(write_pair(tmp_path / "before", OLD))
+    after = outputs(write_pair(tmp_path / "after", NEW))
+    assert f"{OLD}/HtoD/pinned/async/4096" in before["compare.py"]
+    assert before["files"] == "copy.png fit.txt launch.png saxpy.png"
+    after["files"] = " ".join(sorted(after["files"].replace(NEW, OLD).split()))
+    for what in before:
+        assert after[what].replace(NEW, OLD) == before[what], what
+    # The figures draw the same panels and curves under the new name.
+    old = family_plot.family_panels(plot.make_sources([load(tmp_path / "before" / "run0.json")]),
+                                    OLD)
+    new = family_plot.family_panels(plot.make_sources([load(tmp_path / "after" / "run0.json")]),
+                                    NEW)
+    assert [(p.title, p.metric, list(p.curves)) for p in old] == \
+        [(p.title, p.metric, list(p.curves)) for p in new]
+
+
+PROBE = {"name": "probe", "order": 50, "grammar": "probe/<kind>/n:<elements>",
+         "argument": {"key": "n", "unit": "elements"},
+         "figures": [{"counter": "errors_per_run", "unit": "errors", "scale": 1.0,
+                      "better": "lower"}], "flags": []}
+
+
+def probe_doc(errors: float) -> dict:
+    entries = []
+    for kind in ("ecc", "parity"):
+        for n in (1 << 10, 1 << 14, 1 << 18):
+            reps = [{"real_time": 5.0 + r, "errors_per_run": errors * n / 1024 * (1 + 0.001 * r)}
+                    for r in range(5)]
+            entries += run_entries(f"probe/{kind}/n:{n}/manual_time", reps)
+    return with_facts(document(entries), {"schema": 1, "families": [*FACTS["families"], PROBE]})
+
+
+def test_a_family_never_seen_is_read_by_its_facts(tmp_path: Path) -> None:
+    (tmp_path / "base.json").write_text(json.dumps(probe_doc(1.0)))
+    (tmp_path / "new.json").write_text(json.dumps(probe_doc(2.0)))
+    compare = run_in(tmp_path, "compare.py", "base.json", "new.json")
+    assert compare.returncode == 1, compare.stderr  # twice the errors: slower, a regression
+    rows = [line.split() for line in compare.stdout.splitlines() if line.startswith("probe/")]
+    assert len(rows) == 6 and all(r[3] == "errors" and r[-1] == "SLOWER" for r in rows), rows
+    assert "probe" in compare.stdout.split("Summary per family")[1]
+
+    proc = run_in(tmp_path, "plot.py", "base.json", "new.json", "-o", "figures")
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert [p.name for p in (tmp_path / "figures").iterdir()] == ["probe.png"]
+    sources = plot.make_sources([load(tmp_path / "base.json"), load(tmp_path / "new.json")])
+    fig = family_plot.family_figure(sources, "probe", "probe")
+    axes = [ax for ax in fig.axes if ax.has_data()]
+    assert [ax.get_title() for ax in axes] == ["probe"]
+    assert (axes[0].get_xlabel(), axes[0].get_ylabel()) == ("n (elements)",
+                                                            "errors (lower is better)")
+    assert len(axes[0].get_lines()) == 4  # ecc, parity x 2 files
+
+    report = run_in(tmp_path, "report.py", "base.json", "new.json", "-o", "report")
+    assert report.returncode == 0, report.stderr
+    assert (tmp_path / "report" / "probe.png").is_file()
+    assert "probe/ecc/n:1024" in (tmp_path / "report" / "report.md").read_text()
+
+    export = run_in(tmp_path, "export.py", "new.json", "--format", "github", "--direction",
+                    "smaller")
+    entries = json.loads(export.stdout)
+    assert {e["unit"] for e in entries} == {"errors"} and len(entries) == 6
+    bencher = json.loads(run_in(tmp_path, "export.py", "new.json", "--format", "bencher").stdout)
+    assert set(bencher["probe/ecc/n:1024"]) == {"lower-errors"}
