@@ -1,29 +1,23 @@
 """A result as the HTML pages draw it: its benchmarks split into curves and single figures.
 
-A benchmark name is read by the rules of docs/family-facts.md, for every family alike: the
-family is its first component, a trailing `device:N` names the device, the argument is the last
-component before it (the bare number, or `key:number`; the context's `gpubench_families` says
-which key and unit a family uses, and files without it are read with the inferred rule: any
-key, bytes), and the series is what is left without the family. A family, its figure, the
-figure's unit and its direction of better come from gpubench_json (Benchmark.family and
-Benchmark.metric); nothing here knows a family by name.
+A benchmark name is read by gpubench_json (Benchmark.parts, by the rules of
+docs/family-facts.md): family, series, argument and device; the argument's unit and key come
+from the family's facts (Benchmark.facts; a file without them is read in bytes, and the axis
+says so). A family, its figure, the figure's unit and its direction of better come from
+gpubench_json too (Benchmark.family and Benchmark.metric); nothing here knows a family by name.
 
 `select_device` turns a file measured on several GPUs into the runs of one of them, with the
 device suffix taken off its names, so that it compares with a single-GPU file.
 """
 
-import json
 import re
 from dataclasses import dataclass, replace
 from typing import Any
 
 from gpubench_json import REAL_TIME_US, Benchmark, GpubenchJsonError, Metric, Result
-from safe_text import ascii_decimal
 
-FAMILIES_KEY = "gpubench_families"
 # A series component naming an ordered pair of GPUs, source to destination: `0to1`.
 DEVICE_PAIR = re.compile(r"([0-9]{1,4})to([0-9]{1,4})")
-_DEVICE_PREFIX = "device:"
 
 
 @dataclass(frozen=True)
@@ -74,57 +68,21 @@ class Single:
     summary: str
 
 
-def family_facts(result: Result) -> dict[str, dict[str, Any]]:
-    """The families' facts the result's context declares (object or JSON text), by name;
-    empty for a file written before gpubench declared them, or one whose facts do not read."""
-    facts = result.context.get(FAMILIES_KEY)
-    if isinstance(facts, str):
-        try:
-            facts = json.loads(facts)
-        except (ValueError, RecursionError):
-            return {}
-    if not isinstance(facts, dict) or not isinstance(facts.get("families"), list):
-        return {}
-    return {f["name"]: f for f in facts["families"]
-            if isinstance(f, dict) and isinstance(f.get("name"), str)}
-
-
-def split_name(name: str, facts: dict[str, dict[str, Any]]) -> NameParts:
-    parts = name.split("/")
-    family, rest = parts[0], parts[1:]
-    device = None
-    if rest and rest[-1].startswith(_DEVICE_PREFIX):
-        device = ascii_decimal(rest[-1].removeprefix(_DEVICE_PREFIX))
-        if device is not None:
-            rest = rest[:-1]
+def name_parts(bench: Benchmark) -> NameParts:
+    """The benchmark's name as gpubench_json reads it, its argument with the unit and key its
+    family's facts declare (bytes where the file declares none)."""
+    parts = bench.parts
     argument = None
-    if rest:
-        argument = _argument(rest[-1], facts.get(family))
-        if argument is not None:
-            rest = rest[:-1]
-    return NameParts(family, "/".join(rest), argument, device)
-
-
-def _argument(component: str, facts: dict[str, Any] | None) -> Argument | None:
-    declared = facts.get("argument", {}) if facts is not None else {}
-    if declared is None:
-        return None  # the family declares that no case takes an argument
-    declared = declared if isinstance(declared, dict) else {}
-    key, _, digits = component.rpartition(":")
-    if "key" in declared and key != declared["key"]:
-        return None
-    value = ascii_decimal(digits)
-    if value is None:
-        return None
-    unit = declared.get("unit")
-    known = unit in ("bytes", "elements")
-    return Argument(value, unit if known else "bytes", key, known)
+    if parts.argument is not None:
+        component = bench.name.split("/")[-2 if parts.device is not None else -1]
+        declared = bench.facts is not None and bench.facts.argument is not None
+        unit = bench.facts.argument.unit if declared else "bytes"
+        argument = Argument(parts.argument, unit, component.rpartition(":")[0], declared)
+    return NameParts(parts.family, parts.series, argument, parts.device)
 
 
 def devices_named(result: Result) -> list[int]:
-    facts = family_facts(result)
-    return sorted({d for n in result.benchmarks
-                   if (d := split_name(n, facts).device) is not None})
+    return sorted({d for b in result.benchmarks.values() if (d := b.parts.device) is not None})
 
 
 def select_device(result: Result, device: int | None) -> Result:
@@ -144,10 +102,9 @@ def select_device(result: Result, device: int | None) -> Result:
     if device not in named:
         raise GpubenchJsonError(f"{result.path}: no benchmark on device {device} (it has "
                                 f"{', '.join(map(str, named))})")
-    facts = family_facts(result)
     kept: dict[str, Benchmark] = {}
     for name, bench in result.benchmarks.items():
-        parts = split_name(name, facts)
+        parts = bench.parts
         if parts.device is None:
             kept[name] = bench
         elif parts.device == device:
@@ -192,11 +149,10 @@ def series_metric(benches: list[Benchmark]) -> Metric:
 def curves_and_singles(result: Result) -> tuple[list[Curve], list[Single]]:
     """The result's benchmarks: a curve per series whose names carry an argument, in file
     order, and a single figure per benchmark without one."""
-    facts = family_facts(result)
     grouped: dict[tuple[str, str], list[tuple[Argument, Benchmark]]] = {}
     singles: list[Single] = []
     for name, bench in result.benchmarks.items():
-        parts = split_name(name, facts)
+        parts = name_parts(bench)
         if parts.argument is None:
             low, high = spread(bench, bench.metric)
             singles.append(Single(parts.family, name, bench.metric, bench.value(), low, high,

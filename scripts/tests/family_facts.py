@@ -5,27 +5,12 @@ throughout, a family the scripts have never seen."""
 
 import copy
 import json
+from pathlib import Path
 from typing import Any
 
-GBPS = {"counter": "bytes_per_second", "unit": "GB/s", "scale": 1e-9, "better": "higher"}
-US_PER_COPY = {"counter": "us_per_copy", "unit": "µs", "scale": 1.0, "better": "lower"}
-SIZES = {"name": "--sizes", "default": "4B..1GiB:x4", "help": "copy sizes"}
-
-FACTS: dict[str, Any] = {"schema": 1, "families": [
-    {"name": "saxpy", "order": 10, "grammar": "saxpy/<variant>/<elements>",
-     "argument": {"key": "", "unit": "elements"}, "figures": [GBPS],
-     "flags": [{"name": "--l2", "default": "cold", "help": "cold or warm L2"}]},
-    {"name": "launch", "order": 20,
-     "grammar": "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
-                "launch/paired/submit/params:<bytes>, launch/module/<step>",
-     "argument": {"key": "params", "unit": "bytes"},
-     "figures": [{"counter": "us_per_launch", "unit": "µs", "scale": 1.0, "better": "lower"}],
-     "flags": []},
-    {"name": "copy", "order": 30, "grammar": "copy/<direction>/<memory>/<api>/<bytes>",
-     "argument": {"key": "", "unit": "bytes"}, "figures": [GBPS, US_PER_COPY], "flags": [SIZES]},
-    {"name": "peer", "order": 40, "grammar": "peer/<engine>/<mode>/<source>to<destination>/<bytes>",
-     "argument": {"key": "", "unit": "bytes"}, "figures": [GBPS, US_PER_COPY], "flags": [SIZES]},
-]}
+# What gpubench --describe printed on the H200 (results/h200/facts/describe.json).
+DESCRIBE = Path(__file__).resolve().parents[2] / "results" / "h200" / "facts" / "describe.json"
+FACTS: dict[str, Any] = json.loads(DESCRIBE.read_text(encoding="utf-8"))
 
 
 def with_facts(doc: dict[str, Any], facts: dict[str, Any] = FACTS) -> dict[str, Any]:
