@@ -15,6 +15,10 @@ bandwidth counts in it. A curve faster at a size
 within the L2 (the context's l2_bytes) than at every size beyond it is served from the L2
 there, which would pull B above what memory gives: it is fitted above the L2 only.
 
+A family whose series name ordered pairs of GPUs (`<s>to<d>`, as peer copies do) also gets
+DIR/<family>_pairs.png: a source × destination matrix per series at its largest argument
+(pair_matrix).
+
 Names from the files are drawn as text, cut to 80 characters. A figure holds at most 12 panels
 and 128 curves (--filter selects fewer).
 
@@ -38,6 +42,7 @@ from gpubench_json import (GBPS, Benchmark, GpubenchJsonError, Metric, OneLineAr
                            Result, load, script_error, write_stdout)
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from name_filter import FilterError, NameFilter, name_filter
+from pair_matrix import pair_matrix_figure
 from safe_text import ascii_decimal
 from text_table import render
 
@@ -203,10 +208,14 @@ def draw(sources: list[Source], output_dir: Path) -> None:
         write_stdout(table + "\n")
         write_text(output_dir / FIT_TABLE_NAME, table + "\n")
     for index, family in enumerate(ordered_families(results)):
-        fig = family_figure(sources, family, figure_title(family, results),
-                            fit_drawer(series, family))
+        title = figure_title(family, results)
+        path = output_dir / figure_file_name(family, index)
+        fig = family_figure(sources, family, title, fit_drawer(series, family))
         if fig is not None:
-            save(fig, output_dir / figure_file_name(family, index))
+            save(fig, path)
+        matrix = pair_matrix_figure(sources, family, title)
+        if matrix is not None:
+            save(matrix, path.with_name(f"{path.stem}_pairs.png"))
 
 
 def prepare(output_dir: Path) -> None:

@@ -13,6 +13,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
 import family_plot
+import pair_matrix
 from family_facts import with_facts
 import plot
 from gpubench_json import load
@@ -239,6 +240,25 @@ def test_peer_figures(tmp_path: Path, run_script: RunScript) -> None:
     proc = run_script("plot.py", path, "-o", tmp_path / "figs")
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "figs" / "peer.png").read_bytes().startswith(PNG_SIGNATURE)
+    assert (tmp_path / "figs" / "peer_pairs.png").read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_pair_matrices(tmp_path: Path) -> None:
+    """A matrix per series of ordered pairs, at the largest size every pair has, each cell the
+    first file's figure; a family whose names carry no pairs has none."""
+    srcs = sources(("x2", peer_doc()), ("other", peer_doc(0.5)), tmp_path=tmp_path)
+    fig = pair_matrix.pair_matrix_figure(srcs, "peer", "peer")
+    FigureCanvasAgg(fig).draw()
+    images = {ax.get_title(): np.ma.filled(ax.get_images()[0].get_array().astype(float), np.nan)
+              for ax in fig.axes if ax.get_images()}
+    assert set(images) == {f"{e}/{m}/* at 256 MiB" for e in ("ce", "sm")
+                           for m in ("read", "write", "bidir")}
+    expected = 390.0 * (1 << 28) / ((1 << 28) + 2e6)
+    ce_read = images["ce/read/* at 256 MiB"]
+    assert ce_read[0, 1] == pytest.approx(expected) and ce_read[1, 0] == pytest.approx(expected)
+    assert np.isnan(ce_read[0, 0]) and np.isnan(ce_read[1, 1])
+    copies = sources(("h200", document(full_suite(8.0, 50.0))), tmp_path=tmp_path)
+    assert pair_matrix.pair_matrix_figure(copies, "copy", "copy") is None
 
 
 def test_plot_two_files(tmp_path: Path, run_script: RunScript) -> None:
