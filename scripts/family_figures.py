@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from compare import SAME, Row, format_ratio, format_value, natural_key
 from gpubench_json import Metric, Result
 from html_page import esc, table
-from run_series import Curve, Single, curves_and_singles, pair_of
+from run_series import Curve, PairMatrix, Single, curves_and_singles, pair_matrices
 from svg_chart import (CURVE_HEIGHT, RATIO_HEIGHT, DrawnPoint, DrawnRun, Frame, argument_scale,
                        argument_text, colour, curve_chart, figure_scale, ratio_chart,
                        ratio_scale)
@@ -184,28 +184,16 @@ def verdict_cell(row: Row | None) -> str:
 def matrices_html(runs: list[RunFigures], family: str) -> str:
     """For series naming an ordered pair of GPUs (`0to1`): per run and group, the figure at
     the largest argument every pair measured, source by destination."""
-    out = []
-    for run in runs:
-        groups: dict[str, dict[tuple[int, int], Curve]] = {}
-        for curve in run.curves:
-            if curve.family == family and (found := pair_of(curve.series)) is not None:
-                group, source, destination = found
-                groups.setdefault(group, {})[(source, destination)] = curve
-        for group, pairs in groups.items():
-            out.append(matrix_table(run, f"{family}/{group}", pairs))
+    out = [matrix_table(run, family, matrix) for run in runs
+           for matrix in pair_matrices(run.curves, family)]
     return f'<div class="matrices">{"".join(out)}</div>' if out else ""
 
 
-def matrix_table(run: RunFigures, title: str, pairs: dict[tuple[int, int], Curve]) -> str:
-    largest = min(max(p.argument for p in c.points) for c in pairs.values())
-    values = {}
-    for pair, curve in pairs.items():
-        at = [p.value for p in curve.points if p.argument == largest]
-        if at:
-            values[pair] = at[0]
-    gpus = sorted({g for pair in pairs for g in pair})
+def matrix_table(run: RunFigures, family: str, matrix: PairMatrix) -> str:
+    title = f"{family}/{matrix.group}"
+    values = matrix.values
+    gpus = sorted({g for pair in values for g in pair})
     top = max(values.values(), default=1.0) or 1.0
-    some = next(iter(pairs.values()))
     header = "".join(f"<th>to {g}</th>" for g in gpus)
     body = []
     for source in gpus:
@@ -219,8 +207,8 @@ def matrix_table(run: RunFigures, title: str, pairs: dict[tuple[int, int], Curve
                 cells.append(f'<td class="cell" style="background:hsl(210,70%,{shade}%)">'
                              f"{format_value(value)}</td>")
         body.append(f"<tr><th>from {source}</th>{''.join(cells)}</tr>")
-    caption = (f"{title}, {some.metric.unit} at "
-               f"{argument_text(largest, some.argument.unit)}: {run.label}")
+    caption = (f"{title}, {matrix.curve.metric.unit} at "
+               f"{argument_text(matrix.argument, matrix.curve.argument.unit)}: {run.label}")
     return (f'<table class="matrix run-{run.index}" data-name="{esc(title)}"><caption>'
             f'<span class="swatch" style="background:{colour(run.index)}"></span>'
             f"{esc(caption)}</caption><tr><th></th>{header}</tr>{''.join(body)}</table>")

@@ -168,6 +168,36 @@ def curves_and_singles(result: Result) -> tuple[list[Curve], list[Single]]:
     return curves, singles
 
 
+@dataclass(frozen=True)
+class PairMatrix:
+    """One series of GPU pairs (its pair component as `*`) at the largest argument every pair
+    was measured at: (source, destination) -> the figure there."""
+    group: str
+    argument: int
+    curve: Curve  # one of its curves: the figure's unit, the argument's unit
+    values: dict[tuple[int, int], float]
+
+
+def pair_matrices(curves: list[Curve], family: str) -> list[PairMatrix]:
+    """The family's curves whose series name an ordered pair of GPUs, a matrix per series with
+    the pair taken out, the first curve of each pair kept; a series whose pairs share no
+    argument has none."""
+    groups: dict[str, dict[tuple[int, int], Curve]] = {}
+    for curve in curves:
+        if curve.family == family and (found := pair_of(curve.series)) is not None:
+            group, source, destination = found
+            groups.setdefault(group, {}).setdefault((source, destination), curve)
+    matrices = []
+    for group, pairs in groups.items():
+        common = set.intersection(*({p.argument for p in c.points} for c in pairs.values()))
+        if common:
+            largest = max(common)
+            values = {pair: next(p.value for p in c.points if p.argument == largest)
+                      for pair, c in pairs.items()}
+            matrices.append(PairMatrix(group, largest, next(iter(pairs.values())), values))
+    return matrices
+
+
 def pair_of(series: str) -> tuple[str, int, int] | None:
     """(the series with its pair component as `*`, source, destination) for a series that
     names an ordered pair of GPUs (`ce/read/0to1`), else None."""
