@@ -25,7 +25,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
 from figure_setup import figure_text
-from gpubench_json import Argument, Benchmark, FamilyFacts, Metric, Result
+from gpubench_json import Argument, FamilyFacts, Metric, Result
 
 PANEL_SIZE_IN = (5.2, 4.3)
 # What one figure can show legibly: more panels or colours than these are refused, not drawn.
@@ -94,7 +94,7 @@ def family_panels(sources: list[Source], family: str) -> list[Panel]:
                 if parts.argument is not None and argument is None:
                     argument = Argument("", "bytes")
                 panel = panels[key] = Panel(title, metric, argument,
-                                            argument_key(bench) if argument else "")
+                                            parts.argument_key if argument else "")
             points = panel.curves.setdefault(label, {})
             xs, ys = points.get(source.label, (np.array([]), np.array([])))
             points[source.label] = (np.append(xs, x), np.append(ys, bench.value(metric)))
@@ -104,13 +104,6 @@ def family_panels(sources: list[Source], family: str) -> list[Panel]:
                 order = np.argsort(xs, kind="stable")
                 per_file[label] = (xs[order], ys[order])
     return list(panels.values())
-
-
-def argument_key(bench: Benchmark) -> str:
-    """The key of the argument component as the name writes it ("params" of params:256)."""
-    parts = bench.name.split("/")
-    last = parts[-2] if bench.parts.device is not None else parts[-1]
-    return last.rpartition(":")[0]
 
 
 def figure_file_name(family: str, index: int) -> str:

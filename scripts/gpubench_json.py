@@ -130,6 +130,7 @@ class NameParts:
     series: str  # what is left without family, argument and device
     argument: int | None
     device: int | None
+    argument_key: str = ""  # the key the argument component writes ("params" of params:256)
 
 
 def split_name(name: str, facts: FamilyFacts | None) -> NameParts:
@@ -141,15 +142,16 @@ def split_name(name: str, facts: FamilyFacts | None) -> NameParts:
         device = ascii_decimal(rest[-1][len(DEVICE_PREFIX):])
         if device is not None:
             rest.pop()
-    argument = None
+    argument, argument_key = None, ""
     if rest and (facts is None or facts.argument is not None):
         key, colon, digits = rest[-1].rpartition(":")
         wanted = key if facts is None else facts.argument.key
         if key == wanted and bool(colon) == bool(key):
             argument = ascii_decimal(digits)
             if argument is not None:
+                argument_key = key
                 rest.pop()
-    return NameParts(family, "/".join(rest), argument, device)
+    return NameParts(family, "/".join(rest), argument, device, argument_key)
 
 
 def inferred_metric(values: dict[str, float]) -> Metric:

@@ -74,10 +74,9 @@ def name_parts(bench: Benchmark) -> NameParts:
     parts = bench.parts
     argument = None
     if parts.argument is not None:
-        component = bench.name.split("/")[-2 if parts.device is not None else -1]
         declared = bench.facts is not None and bench.facts.argument is not None
         unit = bench.facts.argument.unit if declared else "bytes"
-        argument = Argument(parts.argument, unit, component.rpartition(":")[0], declared)
+        argument = Argument(parts.argument, unit, parts.argument_key, declared)
     return NameParts(parts.family, parts.series, argument, parts.device)
 
 

@@ -193,7 +193,7 @@ def test_figures_and_names_read_by_the_declared_facts(tmp_path: Path) -> None:
     result = gj.load(path)
     probe = result.benchmarks["probe/ecc/n:4096/device:1"]
     assert probe.metric == gj.Metric("errors", "errors", 1.0, False) and probe.value() == 3.0
-    assert probe.parts == gj.NameParts("probe", "ecc", 4096, 1)
+    assert probe.parts == gj.NameParts("probe", "ecc", 4096, 1, "n")
     # The bare number is no argument of a family whose key is n.
     assert result.benchmarks["probe/ecc/4096"].parts == gj.NameParts("probe", "ecc/4096", None,
                                                                       None)
