@@ -24,6 +24,7 @@ from compare import (FASTER, LARGEST_SHOWN, LEADING_CONTEXT_KEYS, SAME, SLOWER, 
                      family_summaries, format_ratio, format_resolution, format_value, mode_line,
                      notes_section, rule_text, rules_from, verdict_line)
 from family_figures import RunFigures, Ratios, families, family_html, run_figures, verdict_cell
+from fleet_health import parse_record
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,
                            script_error, write_stdout)
 from html_page import controls, esc, page, table
@@ -138,10 +139,7 @@ def expanded(result: Result, key: str) -> dict[str, str]:
     text = result.context_text(key)
     if text is None:
         return {}
-    try:
-        value = json.loads(text) if text.startswith("{") else None
-    except (ValueError, RecursionError):
-        value = None
+    value = parse_record(result.context[key])
     if isinstance(value, dict):
         return {f"{key}.{field}": json.dumps(v, ensure_ascii=False) if not isinstance(v, str)
                 else v for field, v in value.items()}
