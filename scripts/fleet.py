@@ -21,7 +21,6 @@ path, nothing readable, the same GPU twice, a bad limits or expected-hosts file,
 
 import argparse
 import sys
-import typing
 from pathlib import Path
 
 import numpy as np
@@ -33,20 +32,12 @@ from fleet_inputs import FleetInputError, Gpu, read_inputs
 from fleet_limits import default_limit_files, judge_floors, load_limits, models_without_limits
 from fleet_outliers import Rule, group_gpus, judge
 from fleet_report import Findings, report
-from gpubench_json import write_stdout
+from gpubench_json import OneLineArgumentParser, write_stdout
 from name_filter import FilterError, name_filter
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """Bad usage is one line on stderr and exit 2, like every other unusable input."""
-
-    def error(self, message: str) -> typing.NoReturn:
-        print(f"fleet.py: {message} (--help for usage)", file=sys.stderr)
-        sys.exit(2)
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = OneLineParser(description=__doc__.splitlines()[0])
+    parser = OneLineArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("inputs", nargs="+", metavar="DIR_OR_FILE",
                         help="result directories (*.json, *.status, *.err, *.jsonl, *.log) "
                              "or files")

@@ -29,6 +29,11 @@ namespace gpubench::bench {
 // the graph capture where the strategy replays one, the warm-up (loop()), the timed loop and
 // when it stops (timed_loop), the clock watch, the error check after each batch, and failure
 // handling.
+// A HostClock batch with nothing to set up before it.
+struct NoPrepare {
+  void operator()() const noexcept {}
+};
+
 class Harness {
 public:
   Harness(benchmark::State& state, Session& session) : state_(state), session_(session) {}
@@ -70,64 +75,46 @@ public:
       }
     };
     if (timing.graph_ops != 0) {
-      graph_.emplace(capture_graph(s, [&] { enqueue_flushed(Recording::in_capture); }));
-      ops_per_call_ = timing.ops;
-      call_ = [this, s] { graph_->launch(s); };
+      replay_graph(timing.ops, [&] { enqueue_flushed(Recording::in_capture); });
       return loop(timing.ops, Clock::gpu, timing.label, [&] {
         call_();
         return events.total_seconds(timing.ops);
       });
     }
     call_ = op;
+    ops_per_call_ = 1;
     return loop(timing.ops, Clock::gpu, timing.label, [&] {
       enqueue_flushed(Recording::on_stream);
       return events.total_seconds(timing.ops);
     });
   }
 
-  template <typename Op, typename Prepare>
-  LoopTimes exec(const HostClock& timing, Op&& op, Prepare&& prepare) {
+  // `prepare` runs before each batch, outside the timed region.
+  template <typename Op, typename Prepare = NoPrepare>
+  LoopTimes exec(const HostClock& timing, Op&& op, Prepare&& prepare = {}) {
     const CUstream s = stream();
     wait_streams_.push_back(s);
     const std::size_t n = calls(timing.ops, timing.graph_ops);
+    const bool wait_each = timing.wait == HostClock::Wait::after_each;
+    const bool wait_batch = timing.wait == HostClock::Wait::after_batch;
     return run(timing.ops, timing.graph_ops, op, Clock::host, timing.label, [&](const auto& call) {
       prepare();
-      double seconds = 0.0;
-      switch (timing.wait) {
-      case HostClock::Wait::none:
-      case HostClock::Wait::outside:
-        seconds = host_seconds([&] {
-          for (std::size_t i = 0; i < n; ++i) {
-            call();
-          }
-        });
-        break;
-      case HostClock::Wait::after_batch:
-        seconds = host_seconds([&] {
-          for (std::size_t i = 0; i < n; ++i) {
-            call();
-          }
-          synchronize(s);
-        });
-        break;
-      case HostClock::Wait::after_each:
-        seconds = host_seconds([&] {
-          for (std::size_t i = 0; i < n; ++i) {
-            call();
+      const double seconds = host_seconds([&] {
+        for (std::size_t i = 0; i < n; ++i) {
+          call();
+          if (wait_each) {
             synchronize(s);
           }
-        });
-        break;
-      }
+        }
+        if (wait_batch) {
+          synchronize(s);
+        }
+      });
       if (timing.wait == HostClock::Wait::outside) {
         synchronize(s);
       }
       return seconds;
     });
-  }
-
-  template <typename Op> LoopTimes exec(const HostClock& timing, Op&& op) {
-    return exec(timing, std::forward<Op>(op), [] {});
   }
 
   // Runs one call as the timed loop made it (a graph replay where it replayed one), untimed,
@@ -154,22 +141,29 @@ private:
   LoopTimes run(std::size_t ops, std::size_t graph_ops, Op& op, Clock clock,
                 const std::string& label, TimeBatch&& time_batch) {
     if (graph_ops != 0) {
-      const CUstream s = wait_streams_.front();
-      graph_.emplace(capture_graph(s, [&] {
+      replay_graph(graph_ops, [&] {
         for (std::size_t i = 0; i < graph_ops; ++i) {
           op();
         }
-      }));
-      ops_per_call_ = graph_ops;
-      call_ = [this, s] { graph_->launch(s); };
+      });
       return loop(ops, clock, label, [&] { return time_batch(call_); });
     }
     call_ = op;
+    ops_per_call_ = 1;
     return loop(ops, clock, label, [&] { return time_batch(op); });
   }
 
-  // The warm-up (WarmUp: one call on its own, waited for, then untimed batches until it has
-  // lasted 10 ms, unless that call alone took 10 ms or more), then the timed loop.
+  // The one graph path: captures what `enqueue` queues on the first waited stream (`ops`
+  // operations) into a graph, and makes a replay of it the call the loop times.
+  template <typename Enqueue> void replay_graph(std::size_t ops, Enqueue&& enqueue) {
+    const CUstream s = wait_streams_.front();
+    graph_.emplace(capture_graph(s, std::forward<Enqueue>(enqueue)));
+    ops_per_call_ = ops;
+    call_ = [this, s] { graph_->launch(s); };
+  }
+
+  // The warm-up (warm_up: one call on its own, waited for, then untimed batches), then the
+  // timed loop; every batch, warm-up or timed, is checked for a launch error and counted.
   template <typename TimeBatch>
   LoopTimes loop(std::size_t ops, Clock clock, const std::string& label, TimeBatch&& time_batch) {
     const auto timed = [&] {
@@ -178,17 +172,7 @@ private:
       ops_performed_ += ops;
       return seconds;
     };
-    const WarmUp warm_up;
-    const auto start = std::chrono::steady_clock::now();
-    const double call_seconds = host_seconds([&] { static_cast<void>(run_once()); });
-    for (std::size_t batches = 0;
-         !warm_up.done(call_seconds, batches,
-                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                           .count());
-         ++batches) {
-      throw_if_interrupted();
-      static_cast<void>(timed());
-    }
+    warm_up([&] { static_cast<void>(run_once()); }, timed);
     return timed_loop(state_, session_, ops, clock, timed, label);
   }
 

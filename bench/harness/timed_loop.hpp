@@ -31,6 +31,21 @@ struct LoopTimes {
   return (wanted + ops_per_batch - 1) / ops_per_batch;
 }
 
+// Timed batches, until the StoppingRule stops them and no fewer than `required_batches`: each
+// batch's seconds, in the order timed.
+template <typename TimeBatch>
+std::vector<double> time_batches(std::size_t required_batches, TimeBatch&& time_batch) {
+  StoppingRule rule(StoppingLimits{}, required_batches);
+  std::vector<double> batches;
+  const auto start = std::chrono::steady_clock::now();
+  do {
+    throw_if_interrupted();
+    batches.push_back(time_batch());
+  } while (!rule.should_stop(
+      batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+  return batches;
+}
+
 // The timed loop of one benchmark, inside one Google Benchmark call: time_batch() runs `batch`
 // operations and returns their seconds; batches are timed until the StoppingRule stops them
 // (and never fewer than cover the iterations Google Benchmark asked for), then handed to Google
@@ -43,14 +58,8 @@ template <typename TimeBatch>
 LoopTimes timed_loop(benchmark::State& state, const Session& session, std::size_t batch,
                      Clock clock, TimeBatch&& time_batch, const std::string& label = "") {
   const ClockWatch clock_watch(session);
-  StoppingRule rule(StoppingLimits{}, batches_covering(state.max_iterations, batch));
-  std::vector<double> batches;
-  const auto start = std::chrono::steady_clock::now();
-  do {
-    throw_if_interrupted();
-    batches.push_back(time_batch());
-  } while (!rule.should_stop(
-      batches, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()));
+  const std::vector<double> batches =
+      time_batches(batches_covering(state.max_iterations, batch), time_batch);
   clock_watch.finish(state, label);
 
   const BatchSpread spread = batch_spread(batches);

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "host_clock.hpp"
+#include "interrupt.hpp"
+
+#include <chrono>
 #include <cstddef>
 
 namespace gpubench::bench {
@@ -37,5 +41,21 @@ public:
 private:
   WarmUpLimits limits_;
 };
+
+// Warms up as WarmUp says: `once()` runs one call and waits for it, then untimed `batch()`
+// calls follow until the warm-up is done.
+template <typename Once, typename Batch> void warm_up(Once&& once, Batch&& batch) {
+  const WarmUp limits;
+  const auto start = std::chrono::steady_clock::now();
+  const double call_seconds = host_seconds(once);
+  for (std::size_t batches = 0;
+       !limits.done(call_seconds, batches,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                        .count());
+       ++batches) {
+    throw_if_interrupted();
+    static_cast<void>(batch());
+  }
+}
 
 } // namespace gpubench::bench

@@ -2,12 +2,12 @@
 
 #include "driver_api.hpp"
 #include "gated_batch.hpp"
-#include "median.hpp"
 #include "session.hpp"
 #include "stream_gate.hpp"
+#include "timed_loop.hpp"
+#include "warm_up.hpp"
 
-#include <utility>
-#include <vector>
+#include <span>
 
 namespace gpubench::bench {
 namespace {
@@ -23,14 +23,19 @@ struct MemoryCeiling {
     const auto copy = [&] {
       GPUBENCH_CU(cuMemcpyDtoDAsync, destination.ptr(), source.ptr(), bytes, session.stream());
     };
-    copy(); // warm-up
-    std::vector<double> rates(5);
-    for (double& rate : rates) {
-      const double seconds =
-          batch_seconds(&session.state<StreamGate>(), std::span(&lane, 1), copies_per_batch, copy);
-      rate = 2.0 * bytes * copies_per_batch / seconds;
-    }
-    bytes_per_second = median(std::move(rates));
+    // The harness's warm-up and stopping rule, as every benchmark's batches have them.
+    const auto batch = [&] {
+      return batch_seconds(&session.state<StreamGate>(), std::span(&lane, 1), copies_per_batch,
+                           copy);
+    };
+    warm_up(
+        [&] {
+          copy();
+          GPUBENCH_CU(cuStreamSynchronize, session.stream());
+        },
+        batch);
+    const double seconds = batch_spread(time_batches(0, batch)).median_seconds;
+    bytes_per_second = 2.0 * bytes * copies_per_batch / seconds;
   }
   double bytes_per_second = 0.0;
 };
