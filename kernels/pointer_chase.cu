@@ -36,9 +36,8 @@ __global__ void chase_link(std::uint64_t base, const std::uint32_t* successor,
 }
 
 __global__ void chase_segments(std::uint64_t base, std::uint64_t slots,
-                               const gpubench::ChaseSegment* segments,
-                               gpubench::SegmentWalk* walks, std::uint32_t count,
-                               std::uint64_t start) {
+                               const gpubench::ChaseSegment* segments, gpubench::SegmentWalk* walks,
+                               std::uint32_t count, std::uint64_t start) {
   const std::uint64_t k = static_cast<std::uint64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (k >= count) {
     return;

@@ -31,8 +31,8 @@ std::string describe(std::uint64_t address, std::uint64_t base, std::size_t slot
 
 ChaseRing::ChaseRing(std::size_t slots, std::uint64_t seed) {
   if (slots < min_slots || slots > max_slots) {
-    throw std::invalid_argument(fmt::format(
-        "a chase needs {} to {} slots, not {}", min_slots, max_slots, slots));
+    throw std::invalid_argument(
+        fmt::format("a chase needs {} to {} slots, not {}", min_slots, max_slots, slots));
   }
   order_.resize(slots);
   for (std::size_t i = 0; i < slots; ++i) {
@@ -84,8 +84,7 @@ std::optional<std::string> check_full_cycle(const ChaseRing& ring, std::uint64_t
     const SegmentWalk& walk = walks[k];
     if (walk.loads != segment.loads) {
       return fmt::format("stretch {} of {} of the chase stopped after {} of its {} loads at {}",
-                         k + 1, count, walk.loads, segment.loads,
-                         describe(walk.end, base, slots));
+                         k + 1, count, walk.loads, segment.loads, describe(walk.end, base, slots));
     }
     const bool last = k + 1 == count;
     if (!last && walk.start_met_after != 0) {

@@ -58,8 +58,7 @@ private:
 // start, which no stretch stood at before; a cycle returned to first after exactly slots() loads
 // holds every slot. The visited slot indices must also sum to 0 + 1 + ... + (slots - 1), which
 // a skipped or repeated load breaks.
-[[nodiscard]] std::optional<std::string> check_full_cycle(const ChaseRing& ring,
-                                                          std::uint64_t base,
+[[nodiscard]] std::optional<std::string> check_full_cycle(const ChaseRing& ring, std::uint64_t base,
                                                           std::span<const ChaseSegment> segments,
                                                           std::span<const SegmentWalk> walks);
 

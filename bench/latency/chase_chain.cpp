@@ -51,8 +51,7 @@ std::optional<std::string> chase_full_cycle(const ChaseRing& ring, std::uint64_t
                         slot_address(base, ring.slot_after(0)), chaser.stream());
   std::vector<SegmentWalk> walks(segments.size());
   GPUBENCH_CU(cuStreamSynchronize, chaser.stream());
-  GPUBENCH_CU(cuMemcpyDtoH, walks.data(), device_walks.ptr(),
-              walks.size() * sizeof(SegmentWalk));
+  GPUBENCH_CU(cuMemcpyDtoH, walks.data(), device_walks.ptr(), walks.size() * sizeof(SegmentWalk));
   return check_full_cycle(ring, base, segments, walks);
 }
 

@@ -29,7 +29,7 @@ void write_chain(const ChaseRing& ring, std::uint64_t base, Session& chaser);
 // even 8 Mi slots of HBM take milliseconds), and returns why it did not follow the ring, if it
 // did not (check_full_cycle). Every slot is loaded once: the TLB and, for memory that fits, the
 // L2 hold what the timed chase will find there.
-[[nodiscard]] std::optional<std::string> chase_full_cycle(const ChaseRing& ring,
-                                                          std::uint64_t base, Session& chaser);
+[[nodiscard]] std::optional<std::string> chase_full_cycle(const ChaseRing& ring, std::uint64_t base,
+                                                          Session& chaser);
 
 } // namespace gpubench::bench

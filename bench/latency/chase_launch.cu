@@ -7,13 +7,13 @@
 
 namespace gpubench::bench {
 
-void chase_link_launch(std::uint64_t base, CUdeviceptr successor, std::uint64_t slots,
-                       int sm_count, CUstream stream) {
+void chase_link_launch(std::uint64_t base, CUdeviceptr successor, std::uint64_t slots, int sm_count,
+                       CUstream stream) {
   constexpr unsigned int threads = 256;
   const auto blocks = static_cast<unsigned int>(std::min<std::uint64_t>(
       static_cast<std::uint64_t>(sm_count) * 8, (slots + threads - 1) / threads));
-  chase_link<<<blocks, threads, 0, stream>>>(base, reinterpret_cast<const std::uint32_t*>(successor),
-                                             slots);
+  chase_link<<<blocks, threads, 0, stream>>>(
+      base, reinterpret_cast<const std::uint32_t*>(successor), slots);
   GPUBENCH_CUDART(cudaGetLastError());
 }
 

@@ -12,8 +12,8 @@ namespace gpubench::bench {
 // that device's address for the chased memory; device buffers hold the other arrays.
 
 // Writes the chain of `slots` slots from the successors at `successor` (std::uint32_t each).
-void chase_link_launch(std::uint64_t base, CUdeviceptr successor, std::uint64_t slots,
-                       int sm_count, CUstream stream);
+void chase_link_launch(std::uint64_t base, CUdeviceptr successor, std::uint64_t slots, int sm_count,
+                       CUstream stream);
 
 // Chases `count` stretches (ChaseSegment each at `segments`), one thread each, into `walks`.
 void chase_segments_launch(std::uint64_t base, std::uint64_t slots, CUdeviceptr segments,

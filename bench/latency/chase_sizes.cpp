@@ -13,9 +13,7 @@ namespace {
 
 FamilyFlag chase_sizes_flag(const char* name, const char* default_value, const char* help) {
   FamilyFlag flag{name, default_value, help, {}};
-  flag.check = [flag](std::string_view value) {
-    static_cast<void>(chase_size_args(flag, value));
-  };
+  flag.check = [flag](std::string_view value) { static_cast<void>(chase_size_args(flag, value)); };
   return flag;
 }
 
@@ -43,10 +41,10 @@ std::vector<std::int64_t> chase_size_args(const FamilyFlag& flag, std::string_vi
       }
       const std::size_t slots = bytes / chase_slot_bytes;
       if (slots < ChaseRing::min_slots || slots > ChaseRing::max_slots) {
-        throw std::invalid_argument(fmt::format(
-            "{} is outside what a chase takes, {} to {}", format_size(bytes),
-            format_size(ChaseRing::min_slots * chase_slot_bytes),
-            format_size(ChaseRing::max_slots * chase_slot_bytes)));
+        throw std::invalid_argument(
+            fmt::format("{} is outside what a chase takes, {} to {}", format_size(bytes),
+                        format_size(ChaseRing::min_slots * chase_slot_bytes),
+                        format_size(ChaseRing::max_slots * chase_slot_bytes)));
       }
       args.push_back(static_cast<std::int64_t>(bytes));
     }

@@ -36,8 +36,7 @@ void require_host_bytes(std::size_t bytes) {
 
 } // namespace
 
-ChasedMemory::ChasedMemory(ChaseWhere where, Session& owner, Session& chaser,
-                           std::size_t bytes) {
+ChasedMemory::ChasedMemory(ChaseWhere where, Session& owner, Session& chaser, std::size_t bytes) {
   // The chain's successors, one 4-byte slot index per slot, go to the chasing GPU.
   const std::size_t successor_bytes = bytes / chase_slot_bytes * sizeof(std::uint32_t);
   switch (where) {

@@ -125,11 +125,9 @@ Family latency_family() {
       .order = 50,
       .grammar = "latency/chase/<device|host_pinned|peer/<source>to<destination>>/<bytes>",
       .argument = Argument{.key = "", .unit = "bytes"},
-      .figures = {{.counter = "ns_per_load", .unit = "ns", .scale = 1.0, .better = Better::lower},
-                  {.counter = "cycles_per_load",
-                   .unit = "cycles",
-                   .scale = 1.0,
-                   .better = Better::lower}},
+      .figures =
+          {{.counter = "ns_per_load", .unit = "ns", .scale = 1.0, .better = Better::lower},
+           {.counter = "cycles_per_load", .unit = "cycles", .scale = 1.0, .better = Better::lower}},
       .kernels = {{"chase_link", reinterpret_cast<const void*>(chase_link)},
                   {"chase_segments", reinterpret_cast<const void*>(chase_segments)},
                   {"chase_timed", reinterpret_cast<const void*>(chase_timed)}},
@@ -137,8 +135,7 @@ Family latency_family() {
       .configure =
           [](const FlagValues& flags) {
             const LatencyOptions options{
-                .device_sizes = chase_size_args(device_sizes_flag(),
-                                                flags.of(device_sizes_flag())),
+                .device_sizes = chase_size_args(device_sizes_flag(), flags.of(device_sizes_flag())),
                 .link_sizes = chase_size_args(link_sizes_flag(), flags.of(link_sizes_flag()))};
             return FamilyBenchmarks{.declare = [options](Registry& r) { declare(r, options); }};
           },

@@ -45,7 +45,7 @@ struct ChaseFigures {
   double ns_per_load = 0.0;
   double cycles_per_load = 0.0;
 };
-[[nodiscard]] ChaseFigures chase_figures(const TimedChase::Readings& readings,
-                                         std::size_t launches, std::uint64_t timed_loads);
+[[nodiscard]] ChaseFigures chase_figures(const TimedChase::Readings& readings, std::size_t launches,
+                                         std::uint64_t timed_loads);
 
 } // namespace gpubench::bench

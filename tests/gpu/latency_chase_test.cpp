@@ -35,7 +35,8 @@ TEST(LatencyChase, EveryDeviceAndHostChaseFollowsItsCycle) {
   // 4 KiB sits in any L1, 1 MiB in no L1 but in any L2.
   const std::string device = "latency/chase/device/";
   const std::string host = "latency/chase/host_pinned/";
-  ASSERT_TRUE(ns.contains(device + "4096/manual_time") && ns.contains(device + "1048576/manual_time") &&
+  ASSERT_TRUE(ns.contains(device + "4096/manual_time") &&
+              ns.contains(device + "1048576/manual_time") &&
               ns.contains(host + "1048576/manual_time"));
   EXPECT_LT(ns[device + "4096/manual_time"], ns[device + "1048576/manual_time"]);
   EXPECT_LT(ns[device + "1048576/manual_time"], ns[host + "1048576/manual_time"]);

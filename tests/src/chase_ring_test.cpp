@@ -46,8 +46,7 @@ SegmentWalk walk(const std::vector<std::uint64_t>& memory, const ChaseSegment& s
   return result;
 }
 
-std::vector<SegmentWalk> walk_all(const std::vector<std::uint64_t>& memory,
-                                  const ChaseRing& ring,
+std::vector<SegmentWalk> walk_all(const std::vector<std::uint64_t>& memory, const ChaseRing& ring,
                                   const std::vector<ChaseSegment>& segments) {
   std::vector<SegmentWalk> walks;
   for (const ChaseSegment& segment : segments) {
