@@ -36,7 +36,8 @@ void require_host_bytes(std::size_t bytes) {
 
 } // namespace
 
-ChasedMemory::ChasedMemory(ChaseWhere where, Session& owner, Session& chaser, std::size_t bytes) {
+ChasedMemory::ChasedMemory(ChaseWhere where, Session& owner, Session& chaser, std::size_t bytes)
+    : owner_(owner), chaser_(chaser) {
   // The chain's successors, one 4-byte slot index per slot, go to the chasing GPU.
   const std::size_t successor_bytes = bytes / chase_slot_bytes * sizeof(std::uint32_t);
   switch (where) {
@@ -59,6 +60,16 @@ ChasedMemory::ChasedMemory(ChaseWhere where, Session& owner, Session& chaser, st
     base_ = device_->ptr();
     chaser.make_current();
     break;
+  }
+}
+
+ChasedMemory::~ChasedMemory() {
+  try {
+    owner_.make_current();
+    device_.reset();
+    chaser_.make_current();
+  } catch (const std::exception&) {
+    // A faulted context cannot be made current; the release then fails quietly.
   }
 }
 
