@@ -8,9 +8,10 @@
 // Timing: the GPU's own clocks inside the kernel, around the timed loads alone: clock64 gives
 // SM cycles and %globaltimer nanoseconds, so neither the launch nor the warm lap counts, and
 // ns_per_load and cycles_per_load are the median launch over its loads. A launch times 2^14
-// loads, 0.3 ms at an L1 hit and tens of ms over PCIe: the global timer's step (at most 1 µs)
-// is 0.3% of the shortest. Around each launch the harness's events time the batch as for every
-// family (real_time, the stopping rule); they also hold the launch and the warm lap.
+// loads, about 0.3 ms at 20 ns a load and more further out: a global timer that steps by as much
+// as 1 µs (its step differs between GPUs) moves the shortest by 0.3%. Around each launch the
+// harness's events time the batch as for every family (real_time, the stopping rule); they also
+// hold the launch and the warm lap.
 //
 // Verified: before timing, the whole cycle is chased once in stretches, every slot's index
 // summed, and must return to its start after exactly one load per slot (chase_full_cycle); after
@@ -29,14 +30,12 @@
 
 #include <fmt/format.h>
 
-#include <optional>
-
 namespace gpubench::bench {
 namespace {
 
 // Loads a launch times. A cycle of at most this many slots is chased once more first, untimed,
 // in the same launch, so the timed loads find the L1 (one per SM, and a launch may land on
-// another SM) as the chase itself leaves it. A longer cycle fits in no L1 (2 MiB); its chase
+// another SM) as the chase itself leaves it. A longer cycle (over 2 MiB) fits in no L1; its chase
 // carries on from where the last launch stopped, so every load of it comes a full lap after the
 // last load of the same slot.
 constexpr std::uint64_t timed_loads = std::uint64_t{1} << 14;
