@@ -26,7 +26,7 @@ if [[ ${SKIP_TESTS:-0} != 1 ]]; then
     > "$out/ctest.log" 2>&1
   echo "ctest rc=$?"; grep -E "tests passed|Failed|Not Run|\*\*\*Failed|Timeout" "$out/ctest.log" | head -20
 fi
-for family in ${FAMILIES-saxpy launch copy peer}; do
+for family in ${FAMILIES-saxpy launch copy peer latency}; do
   start=$(date +%s)
   timeout "${FAMILY_TIMEOUT:-300}" stdbuf -oL "$build/gpubench" --benchmark_filter="^$family/" \
     --benchmark_out="$out/$family.json" --benchmark_out_format=json "$@" 2>&1 |

@@ -31,10 +31,11 @@ sanitize() { # name, tool, command...
 # left out here.
 tests_filter='-LaunchPaths.*:CopyPaths.*:SaxpyVariants.*:LaunchHarness.*'
 tests_filter+=':Memory.AnImpossible*:Memory.APinned*:Modules.AMissing*:Modules.AnImage*'
-tests_filter+=':OversizedPayload.*'
+tests_filter+=':OversizedPayload.*:LatencyChase.*'
 sanitize memcheck_tests memcheck "$build/tests/gpubench_gpu_tests" --gtest_filter="$tests_filter"
 sanitize racecheck_tests racecheck "$build/tests/gpubench_gpu_tests" --gtest_filter="$tests_filter"
 sanitize memcheck_benchmarks memcheck "$build/gpubench" --sizes=4,64K,1M \
-  --benchmark_filter='^saxpy/[a-z0-9]+/(1024|65536)/|^launch/[a-z_]+/[a-z]+/params:(0|4096)/|^launch/module/|^copy/' \
+  --latency-sizes=4K,1M --latency-link-sizes=4K \
+  --benchmark_filter='^saxpy/[a-z0-9]+/(1024|65536)/|^launch/[a-z_]+/[a-z]+/params:(0|4096)/|^launch/module/|^copy/|^latency/' \
   --benchmark_min_time=0.001s
 exit $status

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-# What gpubench --describe printed on the H200 (results/h200/facts/describe.json).
+# What gpubench --describe prints (results/h200/facts/describe.json); it needs no GPU.
 DESCRIBE = Path(__file__).resolve().parents[2] / "results" / "h200" / "facts" / "describe.json"
 FACTS: dict[str, Any] = json.loads(DESCRIBE.read_text(encoding="utf-8"))
 

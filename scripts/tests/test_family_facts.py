@@ -130,3 +130,62 @@ def test_a_family_never_seen_is_read_by_its_facts(tmp_path: Path) -> None:
     assert {e["unit"] for e in entries} == {"errors"} and len(entries) == 6
     bencher = json.loads(run_in(tmp_path, "export.py", "new.json", "--format", "bencher").stdout)
     assert set(bencher["probe/ecc/n:1024"]) == {"lower-errors"}
+
+
+# The latency family's facts as gpubench declares them (bench/latency/latency.cpp).
+LATENCY = next(f for f in FACTS["families"] if f["name"] == "latency")
+
+
+def latency_doc(slower: float) -> dict:
+    """Benchmarks named as the latency family names them, with made-up figures that grow with the
+    size as a chase's do, `slower` times the first file's."""
+    entries = []
+    for where, sizes, ns in (("device", (4096, 1 << 20, 64 << 20, 1 << 30), 30.0),
+                             ("host_pinned", (4096, 2 << 20), 800.0),
+                             ("peer/0to1", (4096, 2 << 20), 700.0)):
+        for index, size in enumerate(sizes):
+            reps = [{"real_time": 16.4 * ns * slower * (1 + index) * (1 + 0.001 * r),
+                     "ns_per_load": ns * slower * (1 + index) * (1 + 0.001 * r),
+                     "cycles_per_load": 1.98 * ns * slower * (1 + index) * (1 + 0.001 * r)}
+                    for r in range(5)]
+            entries += run_entries(f"latency/chase/{where}/{size}/manual_time", reps,
+                                   counters={"noise_pct": 0.1, "host_timed": 0.0})
+    return with_facts(document(entries))
+
+
+def test_the_latency_family_is_read_by_its_facts(tmp_path: Path) -> None:
+    assert LATENCY["argument"] == {"key": "", "unit": "bytes"}
+    assert [(f["counter"], f["unit"], f["better"]) for f in LATENCY["figures"]] == \
+        [("ns_per_load", "ns", "lower"), ("cycles_per_load", "cycles", "lower")]
+    (tmp_path / "base.json").write_text(json.dumps(latency_doc(1.0)))
+    (tmp_path / "new.json").write_text(json.dumps(latency_doc(1.2)))
+
+    compare = run_in(tmp_path, "compare.py", "base.json", "new.json")
+    assert compare.returncode == 1, compare.stderr  # 20% more ns per load: a regression
+    rows = [line.split() for line in compare.stdout.splitlines()
+            if line.startswith("latency/")]
+    assert len(rows) == 8 and all(r[3] == "ns" and r[-1] == "SLOWER" for r in rows), rows
+
+    proc = run_in(tmp_path, "plot.py", "base.json", "new.json", "-o", "figures")
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == \
+        ["latency.png", "latency_pairs.png"]
+    sources = plot.make_sources([load(tmp_path / "base.json"), load(tmp_path / "new.json")])
+    fig = family_plot.family_figure(sources, "latency", "latency")
+    axes = [ax for ax in fig.axes if ax.has_data()]
+    assert [ax.get_title() for ax in axes] == ["chase"]
+    assert (axes[0].get_xlabel(), axes[0].get_ylabel()) == ("size (bytes)",
+                                                            "ns (lower is better)")
+    assert axes[0].get_xscale() == "log"
+    fig.canvas.draw()
+    ticks = {t.get_text() for t in axes[0].get_xticklabels()}
+    assert {"4 KiB", "64 KiB", "1 MiB", "16 MiB", "256 MiB"} <= ticks, ticks
+    assert len(axes[0].get_lines()) == 6  # device, host_pinned, peer/0to1 x 2 files
+
+    report = run_in(tmp_path, "report.py", "base.json", "new.json", "-o", "report")
+    assert report.returncode == 0, report.stderr
+    assert (tmp_path / "report" / "latency.png").is_file()
+    assert "latency/chase/device/1073741824" in (tmp_path / "report" / "report.md").read_text()
+
+    bencher = json.loads(run_in(tmp_path, "export.py", "new.json", "--format", "bencher").stdout)
+    assert set(bencher["latency/chase/host_pinned/4096"]) == {"lower-ns"}
