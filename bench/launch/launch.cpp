@@ -5,8 +5,10 @@
 // itself: the API's floor, beside params:0's self-counting probe.
 #include "driver_api.hpp"
 #include "family.hpp"
+#include "gpu_gap.hpp"
 #include "harness.hpp"
 #include "launch_counts.hpp"
+#include "launch_gap.cuh"
 #include "launch_targets.hpp"
 #include "launcher.hpp"
 #include "module_load.hpp"
@@ -119,6 +121,8 @@ std::vector<KernelSymbol> probe_kernels() {
     kernels.push_back({fmt::format("launch_probe_{}", target.bytes), target.symbol});
   }
   kernels.push_back({"launch_floor_empty", floor_target().symbol});
+  kernels.push_back({"launch_gap_stamp", gap_target().symbol});
+  kernels.push_back({"global_timer_step", reinterpret_cast<const void*>(global_timer_step)});
   return kernels;
 }
 
@@ -139,6 +143,7 @@ void declare(Registry& registry) {
           [&path, &measure](Harness& h, std::int64_t) { measure_floor(path, measure, h); });
     }
   }
+  register_gpu_gaps(registry);
   register_paired_launches(registry, payload_args());
   register_module_loading(registry);
 }
@@ -148,13 +153,16 @@ Family launch_family() {
       .name = "launch",
       .order = 20,
       .grammar = "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
-                 "launch/paired/submit/params:<bytes>, launch/module/<step>",
+                 "launch/gpu_gap/<path>/params:0, launch/paired/submit/params:<bytes>, "
+                 "launch/module/<step>",
       .argument = Argument{.key = "params", .unit = "bytes"},
       // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
       // each with its interval (read as such, not as one figure), and per-path medians
       // (<path>_us); its real_time is one round of every path, what it is read by.
+      // launch/gpu_gap's figure is the GPU's median gap between kernels.
       .figures = {{.counter = "us_per_launch", .unit = "µs", .scale = 1.0,
-                   .better = Better::lower}},
+                   .better = Better::lower},
+                  {.counter = "gap_ns", .unit = "ns", .scale = 1.0, .better = Better::lower}},
       .kernels = probe_kernels(),
       .flags = {},
       .configure = [](const FlagValues&) { return FamilyBenchmarks{.declare = declare}; },

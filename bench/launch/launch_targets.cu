@@ -1,5 +1,6 @@
 #include "launch_targets.hpp"
 
+#include "launch_gap.cuh"
 #include "launch_probe.cuh"
 
 #include <stdexcept>
@@ -47,6 +48,11 @@ const LaunchTarget& launch_target(std::int64_t bytes) {
 
 const LaunchTarget& floor_target() {
   static const LaunchTarget target = no_params_target<launch_floor_empty>();
+  return target;
+}
+
+const LaunchTarget& gap_target() {
+  static const LaunchTarget target = no_params_target<launch_gap_stamp>();
   return target;
 }
 

@@ -27,4 +27,7 @@ struct LaunchTarget {
 // launch_floor_empty: no parameters, and it does not count itself.
 [[nodiscard]] const LaunchTarget& floor_target();
 
+// launch_gap_stamp: no parameters; stamps the global timer as it starts and ends.
+[[nodiscard]] const LaunchTarget& gap_target();
+
 } // namespace gpubench::bench

@@ -43,7 +43,7 @@ struct BenchmarkOutcome {
 
 // Expects `expected_count` outcomes, each one passed its own verification, ran iterations,
 // reported a positive `counter` and the timed loop's batches, noise_pct and host_timed (1 for
-// launch/ and .../sync/, which the host clock times).
+// launch/ but launch/gpu_gap/, and .../sync/, which the host clock times).
 void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
                          const char* counter);
 

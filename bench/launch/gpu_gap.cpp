@@ -1,0 +1,174 @@
+// launch/gpu_gap/<path>/params:0: how long the GPU sits between the end of one kernel and the
+// start of the next, read from the GPU's own global timer (%globaltimer) inside the kernels, when
+// a batch of launches through `path` waits in the stream's queue (behind a StreamGate) and runs
+// back to back: what the GPU's front end spends per launch, whatever the host pays to submit it
+// (launch/<path>/submit). The graph path replays the batch as one graph's kernel nodes.
+//
+// Timing: the harness times gated batches with events (real_time: the GPU's time per launch, the
+// kernel and the gap after it). Then gap batches of the same launches run behind the gate, each
+// kernel stamping the timer as it starts and ends (kernels/launch_gap.cuh); gap_ns is the median
+// gap from one kernel's end stamp to the next one's start stamp, gap_p99_ns the 99th percentile,
+// and timer_step_ns the smallest step this GPU's global timer takes, the gaps' resolution.
+//
+// Verified: the GPU counts every launch; the count must equal the launches the harness made, and
+// in each gap batch every launch must have stamped, in stream order (each start at or after the
+// previous end), or the benchmark fails.
+#include "gpu_gap.hpp"
+
+#include "cuda_error.hpp"
+#include "driver_api.hpp"
+#include "gated_batch.hpp"
+#include "graph.hpp"
+#include "harness.hpp"
+#include "launch_gap.cuh"
+#include "launcher.hpp"
+#include "memory.hpp"
+#include "registry.hpp"
+#include "session.hpp"
+#include "stream_gate.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace gpubench::bench {
+namespace {
+
+// Launches per batch: far below a stream's queue depth (~1000) and within the stamp capacity.
+constexpr std::size_t launches_per_batch = 256;
+static_assert(launches_per_batch <= gap_stamp_capacity);
+// Gap batches after the timed loop: 4 x 255 gaps, enough for a 99th percentile.
+constexpr std::size_t gap_batches = 4;
+
+// The stamp count and the stamps in the module that holds launch_gap_stamp, in the current
+// context.
+struct GapSymbols {
+  CUdeviceptr count = 0;
+  CUdeviceptr stamps = 0;
+};
+
+GapSymbols gap_symbols() {
+  CUmodule module = nullptr;
+  GPUBENCH_CU(cuFuncGetModule, &module, driver_function(gap_target().symbol));
+  GapSymbols found;
+  std::size_t bytes = 0;
+  GPUBENCH_CU(cuModuleGetGlobal, &found.count, &bytes, module, "gpubench_gap_count");
+  GPUBENCH_CU(cuModuleGetGlobal, &found.stamps, &bytes, module, "gpubench_gap_stamps");
+  return found;
+}
+
+unsigned int read_count(const GapSymbols& at) {
+  GPUBENCH_CU(cuCtxSynchronize);
+  unsigned int count = 0;
+  GPUBENCH_CU(cuMemcpyDtoH, &count, at.count, sizeof(count));
+  return count;
+}
+
+void reset_count(const GapSymbols& at) {
+  GPUBENCH_CU(cuCtxSynchronize);
+  const unsigned int zero = 0;
+  GPUBENCH_CU(cuMemcpyHtoD, at.count, &zero, sizeof(zero));
+}
+
+// The smallest step of this GPU's global timer, measured once per session.
+struct TimerStep {
+  explicit TimerStep(Session& session) {
+    const DeviceBuffer out(sizeof(std::uint64_t));
+    CUdeviceptr step = out.ptr();
+    unsigned int changes = 64;
+    void* params[] = {&step, &changes};
+    GPUBENCH_CU(cuLaunchKernel, driver_function(reinterpret_cast<const void*>(global_timer_step)),
+                1, 1, 1, 1, 1, 1, 0, session.stream(), params, nullptr);
+    GPUBENCH_CU(cuStreamSynchronize, session.stream());
+    GPUBENCH_CU(cuMemcpyDtoH, &ns, out.ptr(), sizeof(ns));
+  }
+  std::uint64_t ns = 0;
+};
+
+// The q-quantile (0..1) of `values`, by the nearest rank.
+double quantile(std::vector<double> values, double q) {
+  const auto rank = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(rank),
+                   values.end());
+  return values[rank];
+}
+
+void measure_gpu_gap(const Path& path, Harness& h) {
+  const CUstream stream = h.stream();
+  Launcher launcher(gap_target(), stream);
+  const auto launch = [&] { (launcher.*path.launch)(); };
+  const GapSymbols at = gap_symbols();
+  reset_count(at);
+
+  static_cast<void>(h.exec(GpuBatches{.ops = launches_per_batch,
+                                      .graph_ops = path.graph ? launches_per_batch : 0},
+                           launch));
+  if (const unsigned int ran = read_count(at); ran != h.ops_performed()) {
+    throw VerificationFailure(
+        fmt::format("{} launches made, {} kernels ran", h.ops_performed(), ran));
+  }
+
+  // The gap batches, each queued behind the gate and released at once, as the timed ones.
+  std::optional<GraphExec> graph;
+  if (path.graph) {
+    graph.emplace(capture_graph(stream, [&] {
+      for (std::size_t i = 0; i < launches_per_batch; ++i) {
+        launch();
+      }
+    }));
+  }
+  Lane lane(stream, nullptr);
+  std::vector<double> gaps;
+  std::vector<GapStamp> stamps(launches_per_batch);
+  for (std::size_t b = 0; b < gap_batches; ++b) {
+    reset_count(at);
+    if (graph) {
+      static_cast<void>(batch_seconds(&h.session().state<StreamGate>(), std::span(&lane, 1), 1,
+                                      [&] { graph->launch(stream); }));
+    } else {
+      static_cast<void>(batch_seconds(&h.session().state<StreamGate>(), std::span(&lane, 1),
+                                      launches_per_batch, launch));
+    }
+    GPUBENCH_CUDART(cudaGetLastError());
+    if (const unsigned int ran = read_count(at); ran != launches_per_batch) {
+      throw VerificationFailure(
+          fmt::format("a gap batch made {} launches, {} kernels ran", launches_per_batch, ran));
+    }
+    GPUBENCH_CU(cuMemcpyDtoH, stamps.data(), at.stamps, stamps.size() * sizeof(GapStamp));
+    for (std::size_t i = 0; i < stamps.size(); ++i) {
+      const bool ordered = stamps[i].start_ns != 0 && stamps[i].start_ns <= stamps[i].end_ns &&
+                           (i == 0 || stamps[i - 1].end_ns <= stamps[i].start_ns);
+      if (!ordered) {
+        throw VerificationFailure(fmt::format(
+            "kernel {} of a gap batch stamped {}..{} ns, out of stream order", i,
+            stamps[i].start_ns, stamps[i].end_ns));
+      }
+      if (i > 0) {
+        gaps.push_back(static_cast<double>(stamps[i].start_ns - stamps[i - 1].end_ns));
+      }
+    }
+  }
+
+  benchmark::State& state = h.state();
+  state.counters["gap_ns"] = quantile(gaps, 0.5);
+  state.counters["gap_p99_ns"] = quantile(gaps, 0.99);
+  state.counters["gaps"] = static_cast<double>(gaps.size());
+  state.counters["timer_step_ns"] = static_cast<double>(h.session().state<TimerStep>().ns);
+}
+
+} // namespace
+
+void register_gpu_gaps(Registry& registry) {
+  for (const Path& path : launch_paths) {
+    registry.add(fmt::format("launch/gpu_gap/{}", path.name),
+                 [&path](Harness& h, std::int64_t) { measure_gpu_gap(path, h); }, {{0}, "params"});
+  }
+}
+
+} // namespace gpubench::bench
