@@ -64,12 +64,15 @@ struct Argument {
 enum class Better { higher, lower };
 
 // A counter that is one of a family's figures: the unit it is read in, the scale from the stored
-// value to that unit, and which way is better.
+// value to that unit, and which way is better. `panel`: the plots draw it in panels of its own
+// beside each benchmark's figure (the first one it carries), for a second view of the same
+// measurement such as its share of a ceiling.
 struct Figure {
   std::string counter;
   std::string unit;
   double scale = 1.0;
   Better better = Better::higher;
+  bool panel = false;
 };
 
 // A benchmark family: what it is, what it needs and what it registers. `grammar`, `argument`,

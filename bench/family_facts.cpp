@@ -19,9 +19,10 @@ std::string argument_json(const std::optional<Argument>& argument) {
 
 std::string figure_json(const Figure& figure) {
   // {:g} keeps 1e-09 and 1 exact, and both are JSON numbers.
-  return fmt::format("{{\"counter\": {}, \"unit\": {}, \"scale\": {:g}, \"better\": {}}}",
-                     quoted(figure.counter), quoted(figure.unit), figure.scale,
-                     quoted(figure.better == Better::higher ? "higher" : "lower"));
+  return fmt::format(
+      "{{\"counter\": {}, \"unit\": {}, \"scale\": {:g}, \"better\": {}, \"panel\": {}}}",
+      quoted(figure.counter), quoted(figure.unit), figure.scale,
+      quoted(figure.better == Better::higher ? "higher" : "lower"), figure.panel);
 }
 
 std::string flag_json(const FamilyFlag& flag) {

@@ -4,9 +4,13 @@ Every benchmark the files hold is drawn, read by its family's facts (gpubench_js
 with an argument is a point of a curve, one curve per series and device (`/device:N` its own
 curve), one panel per figure the family's benchmarks carry and first series component (the whole
 series where it has one component); benchmarks without an argument are bars, a panel per figure.
+A benchmark's figures are its figure and each one its family declares with `panel` that it
+carries (Benchmark.panel_metrics), a panel of its own beside the first.
 The x axis is the argument (its unit from the facts: bytes as binary sizes, elements as powers
 of two; a sweep holding 0 is evenly spaced), the y axis the figure in its unit, logarithmic where
-the values span a decade or more. A colour is a curve, a line style and marker a file.
+the values span a decade or more. An axis of sizes the facts declare in bytes marks the device's
+L2 size (the context's l2_bytes) where its sizes reach it. A colour is a curve, a line style and
+marker a file.
 """
 
 import math
@@ -25,7 +29,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
 from figure_setup import figure_text
-from gpubench_json import Argument, FamilyFacts, Metric, Result
+from gpubench_json import Argument, FamilyFacts, Metric, NameParts, Result
 
 PANEL_SIZE_IN = (5.2, 4.3)
 # What one figure can show legibly: more panels or colours than these are refused, not drawn.
@@ -58,6 +62,8 @@ class Panel:
     argument: Argument | None  # None: a panel of bars, one per benchmark without an argument
     argument_key: str = ""  # the key the names carry (params), for the axis label
     curves: dict[str, dict[str, tuple[np.ndarray, np.ndarray]]] = field(default_factory=dict)
+    # The L2 size of each file whose facts declare the argument in bytes, by the file's label.
+    l2_bytes: dict[str, int] = field(default_factory=dict)
 
 
 def curve_label(series: str, device: int | None) -> str:
@@ -77,33 +83,53 @@ def family_panels(sources: list[Source], family: str) -> list[Panel]:
     panels: dict[tuple[str, Metric, bool], Panel] = {}
     for source in sources:
         facts = source.result.families.get(family)
+        l2 = marked_l2(source.result, facts)
         for bench in source.result.family(family):
-            parts = bench.parts
-            metric = bench.metric
-            if parts.argument is None:
-                key = ("", metric, False)
-                title, label, x = "without an argument", curve_label(parts.series or family,
-                                                                     parts.device), 0
-            else:
-                title, label = panel_and_curve(family, parts.series, parts.device)
-                key, x = (title, metric, True), parts.argument
-            panel = panels.get(key)
-            if panel is None:
-                argument = facts.argument if facts is not None and parts.argument is not None \
-                    else None
-                if parts.argument is not None and argument is None:
-                    argument = Argument("", "bytes")
-                panel = panels[key] = Panel(title, metric, argument,
-                                            parts.argument_key if argument else "")
-            points = panel.curves.setdefault(label, {})
-            xs, ys = points.get(source.label, (np.array([]), np.array([])))
-            points[source.label] = (np.append(xs, x), np.append(ys, bench.value(metric)))
+            figures = bench.panel_metrics
+            for metric in figures:
+                panel, label, x = panel_of(panels, family, facts, bench.parts, metric,
+                                           metric == figures[0])
+                if l2 is not None and panel.argument is not None:
+                    panel.l2_bytes[source.label] = l2
+                points = panel.curves.setdefault(label, {})
+                xs, ys = points.get(source.label, (np.array([]), np.array([])))
+                points[source.label] = (np.append(xs, x), np.append(ys, bench.value(metric)))
     for panel in panels.values():
         for per_file in panel.curves.values():
             for label, (xs, ys) in per_file.items():
                 order = np.argsort(xs, kind="stable")
                 per_file[label] = (xs[order], ys[order])
     return list(panels.values())
+
+
+def panel_of(panels: dict[tuple[str, Metric, bool], Panel], family: str,
+             facts: FamilyFacts | None, parts: NameParts, metric: Metric,
+             first: bool) -> tuple[Panel, str, int]:
+    """The panel a benchmark's figure is drawn in (added to `panels` where it is new; titled
+    with the unit where the figure is not the benchmark's `first`), its curve and its x."""
+    if parts.argument is None:
+        key = ("", metric, False)
+        title, label, x = "without an argument", curve_label(parts.series or family,
+                                                             parts.device), 0
+    else:
+        title, label = panel_and_curve(family, parts.series, parts.device)
+        key, x = (title, metric, True), parts.argument
+    if key not in panels:
+        argument = facts.argument if facts is not None and parts.argument is not None else None
+        if parts.argument is not None and argument is None:
+            argument = Argument("", "bytes")
+        panels[key] = Panel(title if first else f"{title}: {metric.unit}", metric, argument,
+                            parts.argument_key if argument else "")
+    return panels[key], label, x
+
+
+def marked_l2(result: Result, facts: FamilyFacts | None) -> int | None:
+    """The L2 size a file's panels of the family mark: where its facts declare the argument in
+    bytes (a file without facts may read a count of elements as bytes)."""
+    if facts is None or not facts.declared or facts.argument is None \
+            or facts.argument.unit != "bytes":
+        return None
+    return result.l2_bytes
 
 
 def figure_file_name(family: str, index: int) -> str:
@@ -241,6 +267,25 @@ def draw_sweeps(ax: Axes, panel: Panel, sources: list[Source],
                     marker=style.marker, markersize=3.5, lw=1.3)
     value_axis(ax, [v for per_file in panel.curves.values() for _, y in per_file.values()
                     for v in y], panel.metric)
+    if positions is None:
+        mark_l2(ax, panel, xs)
+
+
+def mark_l2(ax: Axes, panel: Panel, sizes: np.ndarray) -> None:
+    """A dotted vertical line at each file's L2 size that the panel's sizes reach, labelled with
+    it (and with the files, where they differ)."""
+    values = sorted(set(panel.l2_bytes.values()))
+    for size in values:
+        if not sizes.min() <= size <= sizes.max():
+            continue
+        files = [label for label, value in panel.l2_bytes.items() if value == size]
+        text = f"GPU L2 {binary_size(size)}"
+        if len(values) > 1:
+            text += f" ({', '.join(files)})"
+        ax.axvline(size, color="0.4", lw=0.8, linestyle=(0, (2, 2)))
+        ax.annotate(figure_text(text, 80), (size, 0.02), xycoords=("data", "axes fraction"),
+                    xytext=(-3, 0), textcoords="offset points", ha="right", fontsize=8,
+                    color="0.3")
 
 
 def draw_bars(ax: Axes, panel: Panel, sources: list[Source]) -> None:

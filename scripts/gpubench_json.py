@@ -9,9 +9,10 @@ line naming the file and the problem.
 
 What a benchmark name means is read from the families' facts (docs/family-facts.md): the
 context's `gpubench_families` where gpubench wrote it, else facts inferred from the benchmarks
-by the rule that document states. `Benchmark.metric` is a benchmark's figure, `Benchmark.parts`
-its name read as family, series, argument and device, `Result.families` the facts of each
-family the file holds: no script needs to know a family by name.
+by the rule that document states. `Benchmark.metric` is a benchmark's figure,
+`Benchmark.panel_metrics` the figures the plots draw of it, `Benchmark.parts` its name read as
+family, series, argument and device, `Result.families` the facts of each family the file holds:
+no script needs to know a family by name.
 
 The end of this module holds what the scripts share on the command line: an argument parser
 whose errors are one line, option types that check their range, and a stdout writer that turns
@@ -121,6 +122,7 @@ class FamilyFacts:
     argument: Argument | None  # None: no case of the family takes an argument
     figures: tuple[Metric, ...]  # in order of preference
     declared: bool  # from the context's gpubench_families, not inferred from the benchmarks
+    panels: tuple[Metric, ...] = ()  # the figures declared with "panel": drawn beside the figure
 
 
 @dataclass(frozen=True)
@@ -228,6 +230,14 @@ class Benchmark:
             return inferred_metric(self.values)
         return next((m for m in self.facts.figures if m.key in self.values), REAL_TIME_US)
 
+    @property
+    def panel_metrics(self) -> list[Metric]:
+        """The figures the plots draw of this benchmark, each in panels of its own: its figure,
+        then each figure its family declares with `panel` that it carries."""
+        metric = self.metric
+        panels = self.facts.panels if self.facts is not None else ()
+        return [metric, *(m for m in panels if m.key in self.values and m != metric)]
+
     def value(self, metric: Metric | None = None) -> float:
         metric = metric or self.metric
         return self.values[metric.key] * metric.scale
@@ -312,6 +322,13 @@ class Result:
     def aggregates_only(self) -> bool:
         """Written with --benchmark_report_aggregates_only=true: some run has no repetitions."""
         return any(not b.repetitions for b in self.benchmarks.values())
+
+    @property
+    def l2_bytes(self) -> int | None:
+        """The device's L2 size in bytes (the context's l2_bytes); None where the context has
+        no such number or 0."""
+        value = ascii_decimal(str(self.context.get("l2_bytes", "")))
+        return value if value else None
 
     def describe(self) -> str:
         return f"{self.gpu_name}, driver {self.driver_version}"
@@ -535,12 +552,13 @@ def _family_facts(where: str, entry: Any) -> FamilyFacts:
     figures = entry.get("figures", [])
     if not isinstance(figures, list):
         raise WrongTypeError(f"{where}: 'figures' is {_kind(figures)}, not a list")
-    return FamilyFacts(name, order, grammar, argument,
-                       tuple(_figure(f"{where}: figures[{i}]", f) for i, f in enumerate(figures)),
-                       True)
+    read = [_figure(f"{where}: figures[{i}]", f) for i, f in enumerate(figures)]
+    return FamilyFacts(name, order, grammar, argument, tuple(m for m, _ in read), True,
+                       tuple(m for m, panel in read if panel))
 
 
-def _figure(where: str, entry: Any) -> Metric:
+def _figure(where: str, entry: Any) -> tuple[Metric, bool]:
+    """A declared figure and its `panel` (false where the facts predate it)."""
     if not isinstance(entry, dict):
         raise WrongTypeError(f"{where} is {_kind(entry)}, not an object")
     counter, unit, scale, better = (entry.get(k) for k in ("counter", "unit", "scale", "better"))
@@ -551,9 +569,12 @@ def _figure(where: str, entry: Any) -> Metric:
     if better not in ("higher", "lower"):
         raise MalformedResultError(f"{where}: 'better' is {_shown(better)}, not \"higher\" or "
                                    "\"lower\"")
+    panel = entry.get("panel", False)
+    if not isinstance(panel, bool):
+        raise WrongTypeError(f"{where}: 'panel' is {_kind(panel)}, not true or false")
     # real_time is stored as real_time_us (the loader converts it to µs).
     key = {"real_time": "real_time_us", "cpu_time": "cpu_time_us"}.get(counter, counter)
-    return Metric(key, unit, float(scale), better == "higher")
+    return Metric(key, unit, float(scale), better == "higher"), panel
 
 
 def _check_entry(path: Path, index: int, entry: Any) -> str:

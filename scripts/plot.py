@@ -43,7 +43,6 @@ from gpubench_json import (GBPS, Benchmark, GpubenchJsonError, Metric, OneLineAr
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from name_filter import FilterError, NameFilter, name_filter
 from pair_matrix import pair_matrix_figure
-from safe_text import ascii_decimal
 from text_table import render
 
 FIT_TABLE_NAME = "fit.txt"
@@ -121,7 +120,7 @@ def fit_series(sources: list[Source]) -> list[FitSeries]:
             # plotted bandwidth's units so the fit overlays the data.
             seconds = np.array([b.value(time_metric(b)) for b in benches]) * 1e-6
             counted = gbps * 1e9 * seconds
-            fit, fitted, span = fit_curve(sizes, gbps, counted, seconds, l2_bytes(source.result))
+            fit, fitted, span = fit_curve(sizes, gbps, counted, seconds, source.result.l2_bytes)
             ratio = float(np.median(counted / sizes)) if sizes.min() > 0 else 1.0
             panel, label = panel_and_curve(family, benches[0].parts.series,
                                            benches[0].parts.device)
@@ -161,11 +160,6 @@ def fit_drawer(series: list[FitSeries], family: str) -> Decorate:
             ax.plot(dense, s.fit.bytes_per_second(dense * s.counted_per_copied) * 1e-9,
                     color=colours[s.label], linestyle="--", lw=0.9, alpha=0.9)
     return draw_fits
-
-
-def l2_bytes(result: Result) -> int | None:
-    value = ascii_decimal(str(result.context.get("l2_bytes", "")))
-    return value if value else None
 
 
 def fit_table(series: list[FitSeries]) -> str:

@@ -83,6 +83,38 @@ def test_a_family_renamed_throughout_gives_the_same_output(tmp_path: Path) -> No
         [(p.title, p.metric, list(p.curves)) for p in new]
 
 
+SUITE = H200 / "speed" / "suite_after.json"
+
+
+@pytest.mark.skipif(not SUITE.exists(), reason="the committed default suite is not in this tree")
+def test_renamed_families_keep_their_second_figure_and_l2_mark(tmp_path: Path) -> None:
+    """The H200's default suite with the facts gpubench declares, saxpy and copy renamed
+    throughout: the same panels, the % of ceiling beside saxpy's GB/s and the L2 on copy sizes,
+    under the new names."""
+    doc = with_facts(json.loads(SUITE.read_text()))
+    names = {"saxpy": "axpy", OLD: NEW}
+    moved = doc
+    for old, new in names.items():
+        moved = renamed(moved, old, new)
+    (tmp_path / "old.json").write_text(json.dumps(doc))
+    (tmp_path / "new.json").write_text(json.dumps(moved))
+    panels = {}
+    for stem, family_names in (("old", list(names)), ("new", list(names.values()))):
+        sources = plot.make_sources([load(tmp_path / f"{stem}.json")])
+        panels[stem] = [(p.title.replace(family, "<family>"), p.metric, list(p.curves),
+                         list(p.l2_bytes.values()))
+                        for family in family_names
+                        for p in family_plot.family_panels(sources, family)]
+    assert panels["old"] == panels["new"]
+    assert [(title, metric.unit) for title, metric, _, _ in panels["new"][:2]] == [
+        ("<family>", "GB/s"), ("<family>: % of ceiling", "% of ceiling")]
+    assert [l2 for title, _, _, l2 in panels["new"] if title == "DtoD"] == [[60 << 20]]
+    proc = run_in(tmp_path, "plot.py", "new.json", "-o", "figures")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == [
+        "axpy.png", "fit.txt", "launch.png", f"{NEW}.png"]
+
+
 PROBE = {"name": "probe", "order": 50, "grammar": "probe/<kind>/n:<elements>",
          "argument": {"key": "n", "unit": "elements"},
          "figures": [{"counter": "errors_per_run", "unit": "errors", "scale": 1.0,

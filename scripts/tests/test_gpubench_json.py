@@ -203,6 +203,41 @@ def test_figures_and_names_read_by_the_declared_facts(tmp_path: Path) -> None:
     assert result.families["probe"].argument == gj.Argument("n", "elements")
 
 
+def test_a_figure_declared_with_panel_is_drawn_beside_the_figure(tmp_path: Path) -> None:
+    """The figures the plots draw of a benchmark: its figure, then each declared with `panel`
+    that it carries; facts without `panel` and files without facts draw the figure alone."""
+    share = {"counter": "share", "unit": "% of ceiling", "scale": 1.0, "better": "higher",
+             "panel": True}
+    rate = {"counter": "bytes_per_second", "unit": "GB/s", "scale": 1e-9, "better": "higher"}
+    entries = run_entries("a/x/64/manual_time", [{"real_time": 1.0, "bytes_per_second": 2e9,
+                                                  "share": 40.0}])
+    entries += run_entries("a/y/64/manual_time", [{"real_time": 1.0, "bytes_per_second": 2e9}])
+    gbps = gj.Metric("bytes_per_second", "GB/s", 1e-9, True)
+    pct = gj.Metric("share", "% of ceiling", 1.0, True)
+    for figures, drawn in (([rate, share], [gbps, pct]),
+                           ([rate, dict(share, panel=False)], [gbps]),
+                           ([rate, {k: v for k, v in share.items() if k != "panel"}], [gbps]),
+                           ([share, rate], [pct])):
+        facts = {"schema": 1, "families": [{"name": "a", "argument": {"key": "", "unit": "bytes"},
+                                            "figures": figures}]}
+        result = gj.load(write_json(tmp_path / "r.json",
+                                    document(entries, gpubench_families=facts)))
+        assert result.benchmarks["a/x/64"].panel_metrics == drawn, figures
+        assert result.benchmarks["a/y/64"].panel_metrics == [gbps]  # it carries no share
+    without_facts = gj.load(write_json(tmp_path / "r.json", document(entries)))
+    assert without_facts.benchmarks["a/x/64"].panel_metrics == [gbps]
+
+
+@pytest.mark.parametrize(("context", "l2"), [
+    ({"l2_bytes": "62914560"}, 62914560), ({}, None), ({"l2_bytes": "0"}, None),
+    ({"l2_bytes": "60 MiB"}, None), ({"l2_bytes": 62914560}, 62914560),
+])
+def test_l2_bytes(tmp_path: Path, context: dict, l2: int | None) -> None:
+    path = write_json(tmp_path / "r.json", document(
+        run_entries("a/x/manual_time", [{"real_time": 1.0}]), **context))
+    assert gj.load(path).l2_bytes == l2
+
+
 @pytest.mark.parametrize(("facts", "problem"), [
     ("not json", "is text that is no JSON object"),
     ({"families": []}, "schema null, not the 1"),
@@ -215,6 +250,9 @@ def test_figures_and_names_read_by_the_declared_facts(tmp_path: Path) -> None:
         {"counter": "c", "unit": "u", "scale": 0, "better": "lower"}]}]}, "'scale' is 0"),
     ({"schema": 1, "families": [{"name": "a", "figures": [
         {"counter": "c", "unit": "u", "scale": 1, "better": "up"}]}]}, "'better' is 'up'"),
+    ({"schema": 1, "families": [{"name": "a", "figures": [
+        {"counter": "c", "unit": "u", "scale": 1, "better": "lower", "panel": 1}]}]},
+     "'panel' is a number, not true or false"),
     ({"schema": 1, "families": [{"name": "a"}, {"name": "a"}]}, "family 'a' appears twice"),
 ])
 def test_facts_that_do_not_read_are_one_line(tmp_path: Path, facts: object,

@@ -1,4 +1,5 @@
 import itertools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -200,8 +201,11 @@ def test_copy_and_saxpy_figures(tmp_path: Path) -> None:
         assert (ax.get_xlabel(), ax.get_ylabel()) == ("size (bytes)", "GB/s (higher is better)")
     saxpy_fig = family_plot.family_figure(srcs, "saxpy", "saxpy")
     check_readable(saxpy_fig)
-    (ax,) = [ax for ax in saxpy_fig.axes if ax.has_data()]
-    assert ax.get_xlabel() == "N (elements)"  # the facts' unit; bytes where a file has none
+    gbps, pct = [ax for ax in saxpy_fig.axes if ax.has_data()]
+    for ax in (gbps, pct):
+        assert ax.get_xlabel() == "N (elements)"  # the facts' unit; bytes where a file has none
+    assert (gbps.get_ylabel(), pct.get_ylabel()) == ("GB/s (higher is better)",
+                                                     "% of ceiling (higher is better)")
 
 
 @pytest.mark.skipif(not ALL_DEVICES.exists(), reason="the committed two-H200 result is not here")
@@ -359,3 +363,64 @@ def test_a_family_name_that_is_no_file_name(tmp_path: Path, run_script: RunScrip
     assert (proc.returncode, proc.stderr) == (0, "")
     assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == [
         "family0.png", "family1.png", "family2.png", "family3.png", "ok.png"]
+
+
+SUITE = SCRIPTS.parent / "results" / "h200" / "speed" / "suite_after.json"
+
+
+def l2_marks(ax: Axes) -> list[float]:
+    """The sizes a panel marks with a vertical line (axvline: x twice, y 0 to 1 of the axes)."""
+    return [float(line.get_xdata()[0]) for line in ax.get_lines()
+            if list(line.get_ydata()) == [0, 1] and len(set(line.get_xdata())) == 1]
+
+
+def saxpy_and_copy_panels(doc: dict[str, Any], tmp_path: Path, saxpy: str = "saxpy",
+                          copy: str = "copy") -> tuple[dict[str, Axes], dict[str, Axes]]:
+    srcs = sources(("suite", doc), tmp_path=tmp_path)
+    figures = []
+    for family in (saxpy, copy):
+        fig = family_plot.family_figure(srcs, family, family)
+        check_readable(fig)
+        figures.append({ax.get_title(): ax for ax in fig.axes if ax.has_data()})
+    return figures[0], figures[1]
+
+
+@pytest.mark.skipif(not SUITE.exists(), reason="the committed default suite is not in this tree")
+def test_a_second_figure_and_the_l2_from_a_real_result(tmp_path: Path) -> None:
+    """The default suite from the H200 with the facts gpubench declares (--describe): saxpy in
+    GB/s and, beside it, in % of the memory ceiling (pct_of_peak, declared with `panel`); every
+    panel of copy sizes marks the context's L2 (60 MiB)."""
+    doc = with_facts(json.loads(SUITE.read_text()))
+    saxpy, copy = saxpy_and_copy_panels(doc, tmp_path)
+    assert list(saxpy) == ["saxpy", "saxpy: % of ceiling"]
+    pct = saxpy["saxpy: % of ceiling"]
+    assert pct.get_ylabel() == "% of ceiling (higher is better)"
+    assert pct.get_xlabel() == "N (elements)"
+    stored = {(b["name"].split("/")[1], int(b["name"].split("/")[2])): b["pct_of_peak"]
+              for b in doc["benchmarks"] if b["name"].startswith("saxpy/")}
+    drawn = {(variant, int(x)): y for line, variant in zip(data_lines(pct), saxpy_variants(doc))
+             for x, y in zip(line.get_xdata(), line.get_ydata())}
+    assert drawn == pytest.approx(stored) and len(drawn) == 8 * 11  # variants x sizes
+    assert l2_marks(saxpy["saxpy"]) == [] and l2_marks(pct) == []  # elements, not sizes
+    assert list(copy) == ["HtoD", "DtoH", "bidir", "DtoD", "HtoH"]
+    for ax in copy.values():
+        assert l2_marks(ax) == [60 << 20]
+    assert "GPU L2 60 MiB" in [t.get_text() for t in copy["DtoD"].texts]
+
+
+def saxpy_variants(doc: dict[str, Any]) -> list[str]:
+    return list(dict.fromkeys(b["name"].split("/")[1] for b in doc["benchmarks"]
+                              if b["name"].startswith("saxpy/")))
+
+
+@pytest.mark.skipif(not SUITE.exists(), reason="the committed default suite is not in this tree")
+def test_facts_without_panel_and_files_without_facts_still_plot(tmp_path: Path) -> None:
+    """The suite's own facts predate `panel`: saxpy in GB/s alone, copy sizes still marked. A
+    file without facts reads its arguments as bytes, which for saxpy are elements: no mark."""
+    doc = json.loads(SUITE.read_text())
+    saxpy, copy = saxpy_and_copy_panels(doc, tmp_path)
+    assert list(saxpy) == ["saxpy"] and l2_marks(copy["DtoD"]) == [60 << 20]
+    del doc["context"]["gpubench_families"]
+    saxpy, copy = saxpy_and_copy_panels(doc, tmp_path)
+    assert list(saxpy) == ["saxpy"]
+    assert all(l2_marks(ax) == [] for ax in [*saxpy.values(), *copy.values()])

@@ -37,8 +37,9 @@ for f in facts["families"]:
         print(f["name"], "argument:", a)
     if not f["figures"]: print(f["name"], "has no figure")
     for g in f["figures"]:
-        if (sorted(g) != ["better", "counter", "scale", "unit"] or not text(g["counter"])
-                or not g["counter"] or not text(g["unit"]) or not g["unit"]
+        if (sorted(g) != ["better", "counter", "panel", "scale", "unit"]
+                or not text(g["counter"]) or not g["counter"] or not text(g["unit"])
+                or not g["unit"] or type(g["panel"]) is not bool
                 or type(g["scale"]) not in (int, float) or not g["scale"] > 0
                 or g["better"] not in ("higher", "lower")):
             print(f["name"], "figure:", g)
