@@ -15,10 +15,10 @@ bool can_access(int from, int to) {
   return can != 0;
 }
 
-void enable_one_way(int from, int to) {
-  session(from).make_current();
+void enable_one_way(Session& from, const Session& to) {
+  from.make_current();
   try {
-    GPUBENCH_CU(cuCtxEnablePeerAccess, session(to).context(), 0);
+    GPUBENCH_CU(cuCtxEnablePeerAccess, to.context(), 0);
   } catch (const CudaError& error) {
     if (error.code() != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) {
       throw;
@@ -27,13 +27,15 @@ void enable_one_way(int from, int to) {
 }
 } // namespace
 
-bool enable_peer_access(int a, int b) {
+bool enable_peer_access(Session& a, Session& b) {
   static std::map<std::pair<int, int>, bool> enabled;
-  const auto key = std::minmax(a, b);
+  const int ordinal_a = a.device().ordinal;
+  const int ordinal_b = b.device().ordinal;
+  const auto key = std::minmax(ordinal_a, ordinal_b);
   if (const auto it = enabled.find(key); it != enabled.end()) {
     return it->second;
   }
-  const bool access = can_access(a, b) && can_access(b, a);
+  const bool access = can_access(ordinal_a, ordinal_b) && can_access(ordinal_b, ordinal_a);
   if (access) {
     enable_one_way(a, b);
     enable_one_way(b, a);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nvtx3/nvToolsExt.h>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -96,9 +97,16 @@ void Registry::register_case(const std::string& name, Body body, const CaseArgs&
   }
   registered_ += instances.size();
 
+  // Every device a body may reach (its own, and a pair's other end), handed to it as sessions.
+  std::vector<int> reachable = devices_;
+  for (const int device : peer_devices_) {
+    if (std::find(reachable.begin(), reachable.end(), device) == reachable.end()) {
+      reachable.push_back(device);
+    }
+  }
   auto* benchmark = benchmark::RegisterBenchmark(
-      name.c_str(), [name, arg_name = args.name, body = std::move(body), device_arg,
-                     has_value](benchmark::State& state) {
+      name.c_str(), [name, arg_name = args.name, body = std::move(body), device_arg, has_value,
+                     reachable = std::move(reachable)](benchmark::State& state) {
         const std::optional<std::int64_t> value =
             has_value ? std::optional(state.range(0)) : std::nullopt;
         const std::optional<int> device =
@@ -107,8 +115,12 @@ void Registry::register_case(const std::string& name, Body body, const CaseArgs&
         const NvtxRange range(instance_name(name, arg_name, value, device));
         guarded(state, [&] {
           Session& session = device ? bench::session(*device) : bench::session();
+          std::vector<Session*> sessions;
+          for (const int ordinal : reachable) {
+            sessions.push_back(&bench::session(ordinal));
+          }
           session.make_current();
-          Harness harness(state, session);
+          Harness harness(state, session, sessions);
           body(harness, value.value_or(0));
         });
       });

@@ -99,7 +99,7 @@ void measure_all_devices(bool to_device, const std::vector<int>& devices, Harnes
   std::vector<LaneSpec> lanes;
   std::vector<Session*> sessions;
   for (const int ordinal : devices) {
-    Session& s = session(ordinal);
+    Session& s = h.session_on(ordinal);
     s.make_current();
     if (const auto why = does_not_fit(bytes)) {
       throw SkipBenchmark(fmt::format("GPU{}: {}", ordinal, *why));

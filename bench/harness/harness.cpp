@@ -3,6 +3,8 @@
 #include "cuda_error.hpp"
 #include "driver_api.hpp"
 
+#include <stdexcept>
+
 namespace gpubench::bench {
 
 std::size_t Harness::run_once() {
@@ -11,6 +13,15 @@ std::size_t Harness::run_once() {
   check_last_error();
   ops_performed_ += ops_per_call_;
   return ops_per_call_;
+}
+
+Session& Harness::session_on(int ordinal) const {
+  for (Session* session : sessions_) {
+    if (session->device().ordinal == ordinal) {
+      return *session;
+    }
+  }
+  throw std::logic_error("a benchmark reached for a device it was not handed");
 }
 
 void Harness::verify(const std::optional<std::string>& mismatch) {

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,10 +37,15 @@ struct NoPrepare {
 
 class Harness {
 public:
-  Harness(benchmark::State& state, Session& session) : state_(state), session_(session) {}
+  // `sessions`: the sessions of every device the run may use, handed by the registry, for
+  // bodies that span devices (session_on); `session` is the benchmark's own.
+  Harness(benchmark::State& state, Session& session, std::span<Session* const> sessions = {})
+      : state_(state), session_(session), sessions_(sessions) {}
 
   [[nodiscard]] benchmark::State& state() noexcept { return state_; }
   [[nodiscard]] Session& session() noexcept { return session_; }
+  // The handed session on device `ordinal`; std::logic_error when none was handed for it.
+  [[nodiscard]] Session& session_on(int ordinal) const;
   [[nodiscard]] CUstream stream() const noexcept { return session_.stream(); }
 
   template <typename Op> LoopTimes exec(const GpuBatches& timing, Op&& op) {
@@ -178,6 +184,7 @@ private:
 
   benchmark::State& state_;
   Session& session_;
+  std::span<Session* const> sessions_;
   std::vector<CUstream> wait_streams_;
   std::optional<GraphExec> graph_;
   std::function<void()> call_;

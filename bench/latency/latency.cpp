@@ -49,9 +49,9 @@ struct ChaseCase {
 
 void measure_chase(const ChaseCase& c, Harness& h, std::size_t bytes) {
   const bool peer = c.where == ChaseWhere::peer;
-  Session& chaser = peer ? session(c.chaser) : h.session();
-  Session& owner = peer ? session(c.owner) : chaser;
-  if (peer && !enable_peer_access(c.owner, c.chaser)) {
+  Session& chaser = peer ? h.session_on(c.chaser) : h.session();
+  Session& owner = peer ? h.session_on(c.owner) : chaser;
+  if (peer && !enable_peer_access(owner, chaser)) {
     throw SkipBenchmark(fmt::format("a chase through GPU{}'s memory from GPU{} needs peer access, "
                                     "which they lack",
                                     c.owner, c.chaser));

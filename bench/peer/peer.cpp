@@ -92,9 +92,9 @@ void copy(Engine engine, const PeerLeg& leg, std::size_t bytes) {
 
 void measure_peer(const PeerCase& c, int source, int destination, Harness& h,
                   std::size_t bytes) {
-  Session& src = session(source);
-  Session& dst = session(destination);
-  const bool access = enable_peer_access(source, destination);
+  Session& src = h.session_on(source);
+  Session& dst = h.session_on(destination);
+  const bool access = enable_peer_access(src, dst);
   if (c.engine == Engine::sm && !access) {
     throw SkipBenchmark(fmt::format("an SM copy needs peer access, which GPU{} and GPU{} lack",
                                     source, destination));
