@@ -43,6 +43,10 @@ std::optional<GpuTelemetry> Session::telemetry() const {
   return nvml_ ? nvml_->telemetry(device_.pci_bus_id) : std::nullopt;
 }
 
+std::optional<ClockLimits> Session::clock_limits() const {
+  return nvml_ ? nvml_->clock_limit_ns(device_.pci_bus_id) : std::nullopt;
+}
+
 void open_sessions(const std::vector<int>& ordinals) {
   const std::vector<KernelSymbol> kernels = all_kernels();
   for (const int ordinal : ordinals) {

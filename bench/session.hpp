@@ -44,6 +44,8 @@ public:
   [[nodiscard]] const Nvml* nvml() const noexcept { return nvml_.get(); }
   // The device's clocks, temperature and power now; nullopt without NVML.
   [[nodiscard]] std::optional<GpuTelemetry> telemetry() const;
+  // NVML's clock-limit times of this device (Nvml::clock_limit_ns); nullopt without them.
+  [[nodiscard]] std::optional<ClockLimits> clock_limits() const;
 
   // The state of type T (a family's buffers, the harness's StreamGate), built on first use with
   // T(Session&) or T().

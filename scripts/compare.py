@@ -473,6 +473,13 @@ def notes_section(comparison: Comparison) -> list[str]:
                          "has the U test, and a run's spread from one minute to the next is "
                          "not in its resolution. Record both sides with scripts/ci_record.sh "
                          "(docs/ci.md).")
+    for label, result in (("BASE", c.base), ("NEW", c.cont)):
+        throttled = [r.name for r in c.rows if result.benchmarks[r.name].throttled]
+        if throttled:
+            shown = ", ".join(throttled[:10]) + (", ..." if len(throttled) > 10 else "")
+            notes.append(f"{label} ran {len(throttled)} compared benchmark(s) with the GPU's "
+                         f"clocks held down (clock_limited_ms, or the SM clock fell by more than "
+                         f"10%): {shown}. Their figures are of a throttled GPU.")
     untested = sum(r.p_value is None for r in c.rows)
     if untested and not notes:
         notes.append(f"{untested} benchmark(s) lack repetitions in a file: their verdicts "

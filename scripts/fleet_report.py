@@ -140,6 +140,10 @@ def hints(gpu: Gpu, health: HealthReport) -> str:
     parts = [f"{key} {context[key]}" for key in HINT_KEYS if key in context]
     if gpu.uuid in health.clock_events:
         parts.append("clock events during the run: " + ", ".join(health.clock_events[gpu.uuid]))
+    throttled = sorted(name for name, benchmark in gpu.benchmarks.items() if benchmark.throttled)
+    if throttled:
+        parts.append(f"{len(throttled)} benchmark(s) timed with the clocks held down, "
+                     f"e.g. {throttled[0]}")
     return "; ".join(parts)
 
 

@@ -270,6 +270,17 @@ class Benchmark:
         return float(100 * _MAD_TO_SD * np.median(np.abs(values - median)) / median)
 
     @property
+    def throttled(self) -> bool:
+        """Whether any run of it had its clocks held down while it was timed: gpubench's
+        clock_limited_ms above 0 (an NVML clock-limiting policy held the clocks during the
+        timed loop), or the SM clock at the loop's end more than 10% below its start."""
+        for run in self.repetitions or [self.values]:
+            start, end = run.get("sm_clock_start_mhz"), run.get("sm_clock_end_mhz")
+            if run.get("clock_limited_ms", 0) > 0 or (start and end and end < 0.9 * start):
+                return True
+        return False
+
+    @property
     def noise_pct(self) -> float | None:
         """gpubench's noise_pct: the relative spread of a repetition's timed batches, in
         percent (the median over the repetitions); None in files written before it."""

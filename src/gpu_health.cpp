@@ -108,6 +108,19 @@ std::optional<std::vector<std::string>> clock_limits_that_grew(const GpuHealth& 
   return grew;
 }
 
+std::uint64_t clock_limited_ns(const ClockLimits& before, const ClockLimits& after) {
+  std::uint64_t grew = 0;
+  for (const auto& [name, ns] : after) {
+    const auto was = std::find_if(before.begin(), before.end(),
+                                  [&](const auto& entry) { return entry.first == name; });
+    // A policy not read before has no start to count from: it adds nothing.
+    if (was != before.end() && ns > was->second) {
+      grew += ns - was->second;
+    }
+  }
+  return grew;
+}
+
 std::string format_health_json(const GpuHealth& h, const HealthDuringRun* during) {
   const std::optional<std::string> ecc_mode =
       h.ecc_enabled ? std::optional<std::string>(*h.ecc_enabled ? "enabled" : "disabled")

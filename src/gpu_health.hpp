@@ -8,6 +8,10 @@
 
 namespace gpubench {
 
+// Per clock-limiting policy (clock_limit_policy_name), the nanoseconds it has held the clocks
+// down since the driver loaded (NVML's violation time).
+using ClockLimits = std::vector<std::pair<std::string, std::uint64_t>>;
+
 // A GPU's reliability counters and state at one moment, as NVML reports them: what DCGM's
 // diagnostics check first. Each field is nullopt where NVML does not say (a VM hides some), so
 // that nothing unknown reads as a zero.
@@ -37,7 +41,7 @@ struct GpuHealth {
   std::optional<std::vector<std::string>> clock_event_reasons;
   // Per clock-limiting policy (clock_limit_policy_name), the nanoseconds it has held the clocks
   // down since the driver loaded. Not printed: the growth over a run is.
-  std::vector<std::pair<std::string, std::uint64_t>> clock_limit_ns;
+  ClockLimits clock_limit_ns;
   // When the counters were read (Unix time, ms): a counter's growth between two records is
   // judged as a rate, as DCGM judges NVLink CRC errors.
   std::optional<std::int64_t> read_at_unix_ms;
@@ -64,6 +68,10 @@ struct HealthDuringRun {
 // reports none.
 [[nodiscard]] std::optional<std::vector<std::string>> clock_limits_that_grew(
     const GpuHealth& before, const GpuHealth& after);
+
+// The nanoseconds the clocks were held down from `before` to `after`, over every policy
+// (a policy that grew in several counts each).
+[[nodiscard]] std::uint64_t clock_limited_ns(const ClockLimits& before, const ClockLimits& after);
 
 // The health as one line of JSON with the fields the fleet report reads: numbers, true/false,
 // lists, or "not reported". With `during`, also clock_event_reasons_during_run and xid_events.

@@ -53,6 +53,9 @@ public:
   // The GPU's reliability counters and state now (nvml_health.cpp); fields NVML does not report
   // stay empty. nullopt where NVML does not know the device.
   [[nodiscard]] std::optional<GpuHealth> health(const std::string& pci_bus_id) const;
+  // The health record's clock limits alone, cheap enough to read around every timed loop;
+  // nullopt where NVML does not know the device or reports no violation times.
+  [[nodiscard]] std::optional<ClockLimits> clock_limit_ns(const std::string& pci_bus_id) const;
 
   struct Api;
 

@@ -6,6 +6,20 @@
 
 namespace gpubench {
 namespace {
+// Per clock-limiting policy NVML reports, the nanoseconds it has held the clocks down.
+ClockLimits clock_limits(const Nvml::Api& api, nvmlDevice_t device) {
+  ClockLimits limits;
+  for (int policy = 0; policy < NVML_PERF_POLICY_COUNT && api.violation_status != nullptr;
+       ++policy) {
+    const auto name = clock_limit_policy_name(policy);
+    nvmlViolationTime_t time{};
+    if (name && api.violation_status(device, policy, &time) == NVML_SUCCESS) {
+      limits.emplace_back(*name, time.violationTime);
+    }
+  }
+  return limits;
+}
+
 
 std::optional<std::uint64_t> ecc_count(const Nvml::Api& api, nvmlDevice_t device, int error,
                                        int counter) {
@@ -141,15 +155,16 @@ std::optional<GpuHealth> Nvml::health(const std::string& pci_bus_id) const {
       api.clock_event_reasons(device, &reasons) == NVML_SUCCESS) {
     h.clock_event_reasons = clock_event_reason_names(reasons);
   }
-  for (int policy = 0; policy < NVML_PERF_POLICY_COUNT && api.violation_status != nullptr;
-       ++policy) {
-    const auto name = clock_limit_policy_name(policy);
-    nvmlViolationTime_t time{};
-    if (name && api.violation_status(device, policy, &time) == NVML_SUCCESS) {
-      h.clock_limit_ns.emplace_back(*name, time.violationTime);
-    }
-  }
+  h.clock_limit_ns = clock_limits(api, device);
   return h;
+}
+
+std::optional<ClockLimits> Nvml::clock_limit_ns(const std::string& pci_bus_id) const {
+  nvmlDevice_t device = api_->device(pci_bus_id);
+  if (device == nullptr || api_->violation_status == nullptr) {
+    return std::nullopt;
+  }
+  return clock_limits(*api_, device);
 }
 
 Nvml::XidEvents::XidEvents(const Nvml& nvml, const std::string& pci_bus_id)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "gpu_health.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <optional>
@@ -9,9 +11,12 @@ namespace gpubench::bench {
 
 class Session;
 
-// Watches the SM clock (NVML) across a benchmark's timed loop, so a throttled figure is visible:
-// the result gets the counter sm_clock_start_mhz / sm_clock_end_mhz and, when the clock fell by
-// more than 10% from the start of the loop, the label "throttled". Does nothing without NVML.
+// Watches the clocks (NVML) across a benchmark's timed loop, so a figure taken with its clocks
+// held down says so: the counters sm_clock_start_mhz / sm_clock_end_mhz (the SM clock at each
+// end) and clock_limited_ms (how long any clock-limiting policy, power, thermal, reliability,
+// board or sync-boost limit, held the clocks down during the loop, from NVML's violation
+// times), and the label "throttled" when the SM clock fell by more than 10% or any limit held
+// the clocks during the loop. Does nothing without NVML; a counter NVML cannot give is left out.
 class ClockWatch {
 public:
   // Call right before the timed loop (after warm-up, when the clock has ramped up).
@@ -24,6 +29,7 @@ public:
 private:
   const Session& session_;
   std::optional<int> start_mhz_;
+  std::optional<ClockLimits> start_limits_;
 };
 
 } // namespace gpubench::bench

@@ -550,3 +550,34 @@ def test_plant_slowdowns_tool(tmp_path: Path) -> None:
     assert plant_slowdowns.factor({"run_name": "launch/x/submit/params:0",
                                    "host_timed": 0}) is None
     assert plant_slowdowns.factor({"run_name": "launch/x/submit/params:0"}) == 1.5
+
+
+def test_a_figure_timed_with_its_clocks_held_down_is_named(tmp_path: Path,
+                                                           run_script: RunScript) -> None:
+    """gpubench writes clock_limited_ms (how long NVML's clock-limiting policies held the clocks
+    during a benchmark's timed loop) and the SM clock at both ends: the comparison names each
+    side's benchmarks timed with the clocks held down, and says nothing where none was."""
+    base, new = load_json(CI_NEW_1), load_json(CI_NEW_2)
+    first = next(b["run_name"] for b in new["benchmarks"] if b.get("run_type") == "iteration")
+    quiet = run_script("compare.py", write_json(tmp_path / "base.json", base),
+                       write_json(tmp_path / "new.json", new))
+    assert "clocks held down" not in quiet.stdout
+    for entry in new["benchmarks"]:
+        if entry["run_name"] == first and entry.get("run_type") == "iteration":
+            entry["clock_limited_ms"] = 12.5
+    held = run_script("compare.py", write_json(tmp_path / "base.json", base),
+                      write_json(tmp_path / "held.json", new))
+    name = gpubench_json.strip_gb_suffixes(first)
+    note = next(line for line in held.stdout.splitlines() if "clocks held down" in line)
+    assert note.startswith("NEW ran 1 compared benchmark(s)") and name in note
+    assert "BASE ran" not in held.stdout
+
+
+def test_an_sm_clock_that_fell_marks_the_benchmark_throttled() -> None:
+    """Without NVML's violation times, a fall of the SM clock by more than 10% across the loop
+    marks a benchmark as throttled, and 10% or less does not."""
+    def bench(start: float, end: float) -> gpubench_json.Benchmark:
+        run = {"real_time": 1.0, "sm_clock_start_mhz": start, "sm_clock_end_mhz": end}
+        return gpubench_json.Benchmark("x/y", dict(run), [run], "one run")
+    assert bench(1980, 1700).throttled
+    assert not bench(1980, 1800).throttled

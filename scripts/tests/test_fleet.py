@@ -284,3 +284,20 @@ def test_a_group_too_small_is_listed_not_an_error(tmp_path: Path,
     code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 0, out
     assert "too few to compare (--min-gpus=4): floors only" in section(out, "Groups")
+
+
+def test_a_slow_gpu_timed_with_its_clocks_held_down_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """node05 is slower than its group; where gpubench saw its clocks held down during a
+    benchmark (clock_limited_ms > 0), what to look at names that, and not where it did not."""
+    paths = fb.write_example(tmp_path)
+    node05 = next(p for p in paths if p.name.startswith("node05") and p.suffix == ".json")
+    _, out, _ = run(capsys, tmp_path, "--expect", 18)
+    assert "clocks held down" not in section(out, "Slower than their group")
+    doc = json.loads(node05.read_text())
+    held = next(b for b in doc["benchmarks"] if b["name"].startswith("copy/"))
+    held["clock_limited_ms"] = 40.0
+    node05.write_text(json.dumps(doc))
+    _, out, _ = run(capsys, tmp_path, "--expect", 18)
+    slower = section(out, "Slower than their group")
+    assert "1 benchmark(s) timed with the clocks held down" in rows_with(slower, "node05")[-1]

@@ -108,6 +108,15 @@ TEST(GpuHealth, ClockLimitsThatGrewDuringTheRun) {
   EXPECT_EQ(clock_limit_policy_name(11), "below_base_clocks");
 }
 
+TEST(GpuHealth, ClockLimitedTimeIsTheGrowthOfEveryPolicy) {
+  const ClockLimits before = {{"power", 100}, {"thermal", 5}};
+  EXPECT_EQ(clock_limited_ns(before, before), 0U);
+  EXPECT_EQ(clock_limited_ns(before, {{"power", 1100}, {"thermal", 7}}), 1002U);
+  EXPECT_EQ(clock_limited_ns(before, {{"power", 100}, {"sync_boost", 900}}), 0U)
+      << "a policy not read before adds nothing";
+  EXPECT_EQ(clock_limited_ns(before, {}), 0U);
+}
+
 TEST(GpuHealth, ReadableLinesForInfo) {
   const std::vector<std::string> lines = format_health_lines(h200());
   ASSERT_EQ(lines.size(), 6U);
