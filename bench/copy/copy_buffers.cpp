@@ -41,32 +41,30 @@ std::optional<std::string> Place::check(const CopyBuffers& buffers, std::size_t 
 }
 
 void CopyBuffers::ensure_capacity(std::size_t bytes) {
-  if (bytes <= capacity) {
-    return;
-  }
-  host_buffers.clear();
-  device_a.reset();
-  device_b.reset();
-  device_check.reset();
-  readback.reset();
-  expected.reset();
-  device_expected.reset();
-  expected.emplace(bytes);
-  fill_random(expected->span(), 0xC0FFEE);
-  device_expected.emplace(bytes);
-  GPUBENCH_CU(cuMemcpyHtoD, device_expected->ptr(), expected->data(), bytes);
-  readback.emplace(bytes);
-  device_a.emplace(bytes);
-  device_b.emplace(bytes);
-  device_check.emplace(bytes);
-  capacity = bytes;
+  capacity.ensure(bytes, [this](std::size_t size) {
+    host_buffers.clear();
+    device_a.reset();
+    device_b.reset();
+    device_check.reset();
+    readback.reset();
+    expected.reset();
+    device_expected.reset();
+    expected.emplace(size);
+    fill_random(expected->span(), 0xC0FFEE);
+    device_expected.emplace(size);
+    GPUBENCH_CU(cuMemcpyHtoD, device_expected->ptr(), expected->data(), size);
+    readback.emplace(size);
+    device_a.emplace(size);
+    device_b.emplace(size);
+    device_check.emplace(size);
+  });
 }
 
 HostBuffers& CopyBuffers::host(const HostMemoryKind& kind) {
   auto& slot = host_buffers[kind.name];
   if (!slot) {
     slot = std::make_unique<HostBuffers>(
-        HostBuffers{kind.allocate(capacity), kind.allocate(capacity)});
+        HostBuffers{kind.allocate(capacity.size()), kind.allocate(capacity.size())});
   }
   return *slot;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "capacity.hpp"
 #include "host_memory.hpp"
 #include "memory.hpp"
 
@@ -58,7 +59,7 @@ struct CopyBuffers {
   // The two host buffers of `kind` (a copy's own, and the second direction's for bidir).
   HostBuffers& host(const HostMemoryKind& kind);
 
-  std::size_t capacity = 0;
+  Capacity capacity;
   std::optional<PageableHostBuffer> expected;
   std::optional<DeviceBuffer> device_expected; // sources on the device are filled from here
   std::optional<PinnedHostBuffer> readback;

@@ -61,7 +61,7 @@ PeerBuffers& buffers_on(Session& session, std::size_t bytes, const PeerExpected&
   session.make_current();
   const std::size_t free_bytes = free_device_bytes();
   auto& buffers = session.state<PeerBuffers>();
-  if (bytes > buffers.capacity && 2 * bytes > free_bytes) {
+  if (bytes > buffers.capacity.size() && 2 * bytes > free_bytes) {
     throw SkipBenchmark(fmt::format("{} peer copies need {} on GPU{}, {} is free",
                                     format_size(bytes), format_size(2 * bytes),
                                     session.device().ordinal, format_size(free_bytes)));

@@ -6,27 +6,23 @@
 namespace gpubench::bench {
 
 void PeerExpected::ensure_capacity(std::size_t bytes) {
-  if (bytes <= capacity) {
-    return;
-  }
-  readback.reset();
-  expected.reset();
-  expected.emplace(bytes);
-  fill_random(expected->span(), 0x9EE7);
-  readback.emplace(bytes);
-  capacity = bytes;
+  capacity.ensure(bytes, [this](std::size_t size) {
+    readback.reset();
+    expected.reset();
+    expected.emplace(size);
+    fill_random(expected->span(), 0x9EE7);
+    readback.emplace(size);
+  });
 }
 
 void PeerBuffers::ensure_capacity(std::size_t bytes, const PeerExpected& expected) {
-  if (bytes <= capacity) {
-    return;
-  }
-  source.reset();
-  destination.reset();
-  source.emplace(bytes);
-  destination.emplace(bytes);
-  GPUBENCH_CU(cuMemcpyHtoD, source->ptr(), expected.expected->data(), bytes);
-  capacity = bytes;
+  capacity.ensure(bytes, [&](std::size_t size) {
+    source.reset();
+    destination.reset();
+    source.emplace(size);
+    destination.emplace(size);
+    GPUBENCH_CU(cuMemcpyHtoD, source->ptr(), expected.expected->data(), size);
+  });
 }
 
 } // namespace gpubench::bench

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "capacity.hpp"
 #include "memory.hpp"
 
 #include <cstddef>
@@ -14,7 +15,7 @@ class Session;
 struct PeerExpected {
   explicit PeerExpected(Session&) {}
   void ensure_capacity(std::size_t bytes);
-  std::size_t capacity = 0;
+  Capacity capacity;
   std::optional<PageableHostBuffer> expected;
   std::optional<PinnedHostBuffer> readback;
 };
@@ -24,7 +25,7 @@ struct PeerExpected {
 struct PeerBuffers {
   explicit PeerBuffers(Session&) {}
   void ensure_capacity(std::size_t bytes, const PeerExpected& expected);
-  std::size_t capacity = 0;
+  Capacity capacity;
   std::optional<DeviceBuffer> source;
   std::optional<DeviceBuffer> destination;
 };

@@ -1,5 +1,6 @@
 // saxpy/<variant>/<N>: y = alpha*x + y, every way a user would run it, against the memory
 // ceiling. GPU time from events (UseManualTime); 12 bytes per element (read x, read y, write y).
+#include "capacity.hpp"
 #include "driver_api.hpp"
 #include "embedded_images.hpp"
 #include "family.hpp"
@@ -82,28 +83,26 @@ struct SaxpyState {
   }
 
   void ensure_capacity(std::size_t n) {
-    if (n <= capacity) {
-      return;
-    }
-    x.clear();
-    y0.clear();
-    result.reset();
-    expected.reset();
-    dx.reset();
-    dy.reset();
-    dy0.reset();
-    dx.emplace(n * sizeof(float));
-    dy.emplace(n * sizeof(float));
-    dy0.emplace(n * sizeof(float));
-    x.resize(n);
-    y0.resize(n);
-    result.emplace(n * sizeof(float));
-    fill_random(x, x_seed);
-    fill_random(y0, y_seed);
-    GPUBENCH_CU(cuMemcpyHtoD, dx->ptr(), x.data(), n * sizeof(float));
-    GPUBENCH_CU(cuMemcpyHtoD, dy0->ptr(), y0.data(), n * sizeof(float));
-    upload_reference(n);
-    capacity = n;
+    capacity.ensure(n, [this](std::size_t size) {
+      x.clear();
+      y0.clear();
+      result.reset();
+      expected.reset();
+      dx.reset();
+      dy.reset();
+      dy0.reset();
+      dx.emplace(size * sizeof(float));
+      dy.emplace(size * sizeof(float));
+      dy0.emplace(size * sizeof(float));
+      x.resize(size);
+      y0.resize(size);
+      result.emplace(size * sizeof(float));
+      fill_random(x, x_seed);
+      fill_random(y0, y_seed);
+      GPUBENCH_CU(cuMemcpyHtoD, dx->ptr(), x.data(), size * sizeof(float));
+      GPUBENCH_CU(cuMemcpyHtoD, dy0->ptr(), y0.data(), size * sizeof(float));
+      upload_reference(size);
+    });
   }
 
   // One saxpy of the inputs computed by the CPU (saxpy_reference) and kept on the device, so
@@ -141,7 +140,7 @@ struct SaxpyState {
   std::size_t l2_bytes;
   int vec4_grid = 0;
   float alpha = 0.0F;
-  std::size_t capacity = 0;
+  Capacity capacity; // elements
   std::vector<float> x;
   std::vector<float> y0;
   std::optional<PinnedHostBuffer> result; // pinned: GiBs come back for checking at full speed
