@@ -3,6 +3,7 @@
 #include "context.hpp"
 #include "device_info.hpp"
 #include "embedded_images.hpp"
+#include "energy_counter.hpp"
 #include "gpu_health.hpp"
 #include "module.hpp"
 #include "nvml.hpp"
@@ -13,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <numeric>
 
 namespace gpubench::bench {
@@ -37,6 +39,13 @@ void print_info(std::FILE* out, const std::vector<int>& devices) {
     for (const std::string& line : format_health_lines(health.value_or(GpuHealth{}))) {
       fmt::print(out, "      {}\n", line);
     }
+    const auto energy =
+        nvml == nullptr ? std::nullopt
+                        : measure_energy_counter(
+                              [&] { return nvml->energy_mj(d.pci_bus_id); },
+                              [] { return std::chrono::steady_clock::now(); },
+                              std::chrono::milliseconds(500));
+    fmt::print(out, "      energy counter: {}\n", format_energy_counter(energy));
   }
 
   if (count > 1) {

@@ -56,6 +56,9 @@ public:
   // The health record's clock limits alone, cheap enough to read around every timed loop;
   // nullopt where NVML does not know the device or reports no violation times.
   [[nodiscard]] std::optional<ClockLimits> clock_limit_ns(const std::string& pci_bus_id) const;
+  // The energy the GPU has drawn since the driver loaded, in millijoules; nullopt where NVML
+  // has no energy counter for it (energy_counter.hpp says how finely it steps).
+  [[nodiscard]] std::optional<std::uint64_t> energy_mj(const std::string& pci_bus_id) const;
 
   struct Api;
 

@@ -116,6 +116,7 @@ struct Nvml::Api {
                                        unsigned long long*) = nullptr;
   nvmlReturn_t (*clock_event_reasons)(nvmlDevice_t, unsigned long long*) = nullptr;
   nvmlReturn_t (*violation_status)(nvmlDevice_t, int, nvmlViolationTime_t*) = nullptr;
+  nvmlReturn_t (*total_energy_mj)(nvmlDevice_t, unsigned long long*) = nullptr;
   nvmlReturn_t (*event_set_create)(nvmlEventSet_t*) = nullptr;
   nvmlReturn_t (*register_events)(nvmlDevice_t, unsigned long long, nvmlEventSet_t) = nullptr;
   nvmlReturn_t (*event_set_wait)(nvmlEventSet_t, nvmlEventData_t*, unsigned int) = nullptr;

@@ -93,6 +93,7 @@ void bind_health_api(Nvml::Api& api) {
     bind(lib, api.clock_event_reasons, "nvmlDeviceGetCurrentClocksThrottleReasons");
   }
   bind(lib, api.violation_status, "nvmlDeviceGetViolationStatus");
+  bind(lib, api.total_energy_mj, "nvmlDeviceGetTotalEnergyConsumption");
   bind(lib, api.event_set_create, "nvmlEventSetCreate");
   bind(lib, api.register_events, "nvmlDeviceRegisterEvents");
   bind(lib, api.event_set_wait, "nvmlEventSetWait_v2");
@@ -157,6 +158,16 @@ std::optional<GpuHealth> Nvml::health(const std::string& pci_bus_id) const {
   }
   h.clock_limit_ns = clock_limits(api, device);
   return h;
+}
+
+std::optional<std::uint64_t> Nvml::energy_mj(const std::string& pci_bus_id) const {
+  nvmlDevice_t device = api_->device(pci_bus_id);
+  unsigned long long mj = 0;
+  if (device == nullptr || api_->total_energy_mj == nullptr ||
+      api_->total_energy_mj(device, &mj) != NVML_SUCCESS) {
+    return std::nullopt;
+  }
+  return mj;
 }
 
 std::optional<ClockLimits> Nvml::clock_limit_ns(const std::string& pci_bus_id) const {

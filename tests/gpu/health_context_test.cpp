@@ -103,7 +103,7 @@ TEST(HealthContext, InfoPrintsEachDevicesHealth) {
   ASSERT_GE(devices, 1U) << run.out;
   for (const char* line : {"      ECC ", "      retired pages: ", "      remapped rows: ",
                            "      PCIe: Gen", "      NVLink errors over active links: ",
-                           "      clock event reasons now: "}) {
+                           "      clock event reasons now: ", "      energy counter: "}) {
     std::size_t count = 0;
     for (auto at = run.out.find(line); at != std::string::npos; at = run.out.find(line, at + 1)) {
       ++count;
