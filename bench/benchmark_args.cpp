@@ -29,7 +29,7 @@ constexpr const char* default_min_time_flag = "--benchmark_min_time=0" GPUBENCH_
 void usage_exit() {
   say("Google Benchmark cannot read the format, time unit or color given it (a --benchmark_* "
       "flag or a BENCHMARK_* environment variable)");
-  std::exit(2);
+  std::exit(2); // bad usage, as main exits for a UsageError
 }
 
 } // namespace
@@ -57,13 +57,16 @@ void initialize_benchmark(Options& options) {
   if (argc > 1) {
     std::string reason = said.str();
     std::replace(reason.begin(), reason.end(), '\n', ' ');
-    const std::vector<std::string_view> unread(argv.begin() + 1, argv.begin() + argc);
+    while (reason.ends_with(' ')) {
+      reason.pop_back();
+    }
+    const std::string unread =
+        fmt::format("'{}'", fmt::join(argv.begin() + 1, argv.begin() + argc, " "));
     throw UsageError(
         reason.empty()
-            ? fmt::format("'{}': an unknown flag, or its value is missing or malformed "
-                          "(see --help)",
-                          fmt::join(unread, " "))
-            : fmt::format("'{}': {}", fmt::join(unread, " "), reason.substr(0, reason.size() - 1)));
+            ? fmt::format("{}: an unknown flag, or its value is missing or malformed (see --help)",
+                          unread)
+            : fmt::format("{}: {}", unread, reason));
   }
 }
 
