@@ -1,6 +1,16 @@
 #include "benchmark_args.hpp"
 
+#include "say.hpp"
+
+#include <benchmark/benchmark.h>
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 namespace gpubench::bench {
 namespace {
@@ -13,19 +23,22 @@ namespace {
 // meaning: at least that much measured time (or that many iterations) per benchmark.
 constexpr const char* default_min_time_flag = "--benchmark_min_time=0" GPUBENCH_MIN_TIME_UNIT;
 
+// Google Benchmark prints its usage and exits 0 where a format, time unit or color it reads is
+// not one it knows; parse_options checks the flags, but the BENCHMARK_* environment variables
+// set them too.
+void usage_exit() {
+  say("Google Benchmark cannot read the format, time unit or color given it (a --benchmark_* "
+      "flag or a BENCHMARK_* environment variable)");
+  std::exit(2); // bad usage, as main exits for a UsageError
+}
+
 } // namespace
 
-std::vector<char*> benchmark_argv(const Options& options, std::vector<std::string>& args) {
-  std::erase_if(args, [first = args.data()](const std::string& arg) {
-    return &arg != first &&
-           (arg.starts_with("--benchmark_out") || arg.starts_with("--benchmark_filter"));
-  });
+void initialize_benchmark(Options& options) {
+  std::vector<std::string>& args = options.benchmark_args;
   if (options.out_given && !options.list_only) {
     args.emplace_back("--benchmark_out=/dev/null");
   }
-  // Every benchmark registered is selected. Not "." (Google Benchmark's reading of no filter),
-  // for which it reserves its list anew for each registration: quadratic in the benchmarks.
-  args.emplace_back("--benchmark_filter=^");
   if (std::none_of(args.begin() + 1, args.end(), [](const std::string& arg) {
         return arg.starts_with("--benchmark_min_time=");
       })) {
@@ -36,17 +49,25 @@ std::vector<char*> benchmark_argv(const Options& options, std::vector<std::strin
     argv.push_back(arg.data());
   }
   argv.push_back(nullptr);
-  return argv;
-}
-
-std::string filter_of(const std::vector<std::string>& args) {
-  std::string filter;
-  for (auto arg = args.begin() + 1; arg < args.end(); ++arg) {
-    if (arg->starts_with("--benchmark_filter=")) {
-      filter = arg->substr(std::string("--benchmark_filter=").size());
+  int argc = static_cast<int>(argv.size()) - 1;
+  std::ostringstream said; // what Google Benchmark prints about a value it cannot read
+  std::streambuf* const cerr = std::cerr.rdbuf(said.rdbuf());
+  benchmark::Initialize(&argc, argv.data(), usage_exit);
+  std::cerr.rdbuf(cerr);
+  if (argc > 1) {
+    std::string reason = said.str();
+    std::replace(reason.begin(), reason.end(), '\n', ' ');
+    while (reason.ends_with(' ')) {
+      reason.pop_back();
     }
+    const std::string unread =
+        fmt::format("'{}'", fmt::join(argv.begin() + 1, argv.begin() + argc, " "));
+    throw UsageError(
+        reason.empty()
+            ? fmt::format("{}: an unknown flag, or its value is missing or malformed (see --help)",
+                          unread)
+            : fmt::format("{}: {}", unread, reason));
   }
-  return filter;
 }
 
 } // namespace gpubench::bench

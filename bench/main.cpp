@@ -101,7 +101,7 @@ void check_stdout() {
 
 const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
 
-int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flags,
+int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flags,
         const std::vector<bench::FamilyBenchmarks>& configured) {
   const std::string families_json = bench::family_facts_json(bench::families());
   if (options.help) {
@@ -128,8 +128,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     }
   }
   const std::vector<int> peer_devices = devices.size() > 1 ? devices : first_n(present.value_or(2));
-  const std::string filter = bench::filter_of(options.benchmark_args);
-  const gpubench::NameFilter name_filter(filter);
+  const gpubench::NameFilter name_filter(options.filter);
   bench::Registry registry(devices, peer_devices,
                            [&](const std::string& name) { return name_filter.selects(name); });
   bench::register_families(registry, configured);
@@ -141,16 +140,10 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
   }
   if (registry.registered() == 0) {
     // Why nothing is selected, where a family says ("peer copies need two GPUs: 1 found").
-    die(exit_failure, !notes.empty() && !options.list_only
-                          ? notes.front()
-                          : fmt::format("--benchmark_filter={}: matches no benchmark", filter));
-  }
-
-  std::vector<char*> argv = bench::benchmark_argv(options, options.benchmark_args);
-  int argc = static_cast<int>(argv.size()) - 1;
-  benchmark::Initialize(&argc, argv.data());
-  if (benchmark::ReportUnrecognizedArguments(argc, argv.data())) {
-    return exit_usage;
+    die(exit_failure,
+        !notes.empty() && !options.list_only
+            ? notes.front()
+            : fmt::format("--benchmark_filter={}: matches no benchmark", options.filter));
   }
   if (options.info) {
     bench::print_info(stdout, devices);
@@ -158,8 +151,11 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     return 0;
   }
   bench::DisplayReporter display;
+  // Every benchmark registered is selected: "^", not "." (Google Benchmark's reading of no
+  // filter), for which it reserves its list anew for each registration, quadratic in them.
+  const std::string every_benchmark = "^";
   if (options.list_only) {
-    const std::size_t listed = benchmark::RunSpecifiedBenchmarks(&display);
+    const std::size_t listed = benchmark::RunSpecifiedBenchmarks(&display, every_benchmark);
     check_stdout();
     return listed > 0 ? 0 : exit_failure;
   }
@@ -219,7 +215,8 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     bench::say(fmt::format("interrupted by {}{}", signal_name(signal), where));
   });
 
-  const std::size_t matched = benchmark::RunSpecifiedBenchmarks(&display, file ? &*file : nullptr);
+  const std::size_t matched =
+      benchmark::RunSpecifiedBenchmarks(&display, file ? &*file : nullptr, every_benchmark);
   if (bench::interrupt_signal() != 0) {
     bench::finish_interrupted(); // a signal after the last benchmark's last check
   }
@@ -237,7 +234,7 @@ int run(gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flag
     die(exit_failure,
         fmt::format("the GPU faulted and the rest of the run was skipped: {}", *fault));
   }
-  // Google Benchmark has already said when the filter matched nothing; that is no success.
+  // Running nothing is no success.
   return matched > 0 && bench::failure_count() == 0 ? 0 : exit_failure;
 }
 
@@ -257,6 +254,7 @@ int main(int argc, char** argv) {
     flags = family_flags();
     options = gpubench::parse_options(std::vector<std::string>(argv, argv + argc), flags,
                                       min_time_syntax);
+    bench::initialize_benchmark(options);
     configured = bench::configure_families(bench::FlagValues(options.family_flags));
   } catch (const gpubench::UsageError& error) {
     die(exit_usage, error.what());

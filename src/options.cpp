@@ -61,6 +61,19 @@ std::string lower(std::string_view text) {
   return out;
 }
 
+// The spellings of true and false gpubench takes for Google Benchmark's booleans (any case),
+// each one Google Benchmark reads the same way; nullopt for anything else.
+std::optional<bool> parse_bool_flag(std::string_view value) {
+  const std::string v = lower(value);
+  if (v.empty() || v == "true" || v == "t" || v == "yes" || v == "y" || v == "on" || v == "1") {
+    return true;
+  }
+  if (v == "false" || v == "f" || v == "no" || v == "n" || v == "off" || v == "0") {
+    return false;
+  }
+  return std::nullopt;
+}
+
 bool parse_bool(std::string_view flag, std::string_view value) {
   if (const auto parsed = parse_bool_flag(value)) {
     return *parsed;
@@ -117,21 +130,6 @@ std::string min_time_arg(std::string_view flag, std::string_view value, MinTimeS
   }
   return fmt::format("--benchmark_min_time={}s",
                      require_seconds(flag, value, "seconds (e.g. 0.5s) or iterations (e.g. 100x)"));
-}
-
-// Google Benchmark's list of key=value pairs: each key named, each pair with one '='.
-void require_context(std::string_view flag, std::string_view value) {
-  std::size_t begin = 0;
-  while (begin != std::string_view::npos) {
-    const std::size_t comma = value.find(',', begin);
-    const std::string_view pair = value.substr(begin, comma - begin);
-    const std::size_t equals = pair.find('=');
-    if (equals == 0 || equals == std::string_view::npos ||
-        pair.find('=', equals + 1) != std::string_view::npos) {
-      throw UsageError(fmt::format("{}: expected key=value[,key=value...]", flag));
-    }
-    begin = comma == std::string_view::npos ? comma : comma + 1;
-  }
 }
 
 void require_filter(std::string_view value) {
@@ -199,50 +197,34 @@ void require_writable_file(std::string_view flag, const std::string& path, bool 
   }
 }
 
-bool is_benchmark_flag(std::string_view name) {
-  static constexpr std::string_view names[] = {"--benchmark_list_tests",
-                                               "--benchmark_enable_random_interleaving",
-                                               "--benchmark_report_aggregates_only",
-                                               "--benchmark_display_aggregates_only",
-                                               "--benchmark_counters_tabular",
-                                               "--benchmark_filter",
-                                               "--benchmark_repetitions",
-                                               "--benchmark_min_time",
-                                               "--benchmark_min_warmup_time",
-                                               "--benchmark_format",
-                                               "--benchmark_out_format",
-                                               "--benchmark_out",
-                                               "--benchmark_color",
-                                               "--benchmark_time_unit",
-                                               "--benchmark_perf_counters",
-                                               "--benchmark_context"};
-  return std::find(std::begin(names), std::end(names), name) != std::end(names);
-}
-
-// Google Benchmark's flags with their values checked, so a bad value gets gpubench's one line
-// (Google Benchmark would print its usage and exit 0, or fail only after the GPU work). Returns
-// the flag as Google Benchmark is to see it.
+// Google Benchmark reads its flags itself (bench/benchmark_args.cpp): an unknown one, one without
+// its value, a number or key=value list it cannot read stays in its argv and is reported then.
+// These checks are for what it takes without a clear failure, before any GPU work:
+// - its booleans read every value but its spellings of false as true ("flase" turns one on);
+// - --benchmark_format or --benchmark_time_unit it does not know, or an empty --benchmark_color:
+//   it prints its usage and exits 0;
+// - --benchmark_repetitions=0 runs nothing and succeeds; a negative count throws length_error;
+// - --benchmark_min_time: 1.8 aborts on a value it cannot read, 1.7 takes seconds only; either
+//   measures for ever with inf, as --benchmark_min_warmup_time does;
+// - --benchmark_perf_counters aborts where its library has no libpfm (Debian's has none).
+// Returns the flag as Google Benchmark is to see it.
 std::string check_benchmark_flag(std::string_view arg, Options& options, MinTimeSyntax syntax) {
   const std::size_t equals = arg.find('=');
   const std::string_view name = arg.substr(0, equals);
   const std::string_view value =
       equals == std::string_view::npos ? std::string_view{} : arg.substr(equals + 1);
-  const bool has_value = equals != std::string_view::npos;
   const std::string flag(arg);
-  if (!is_benchmark_flag(name)) {
-    throw UsageError(fmt::format("unknown flag '{}' (see --help)", arg));
-  }
-  if (name == "--benchmark_list_tests") {
-    options.list_only = parse_bool(flag, value);
-  } else if (name == "--benchmark_enable_random_interleaving" ||
-             name == "--benchmark_report_aggregates_only" ||
-             name == "--benchmark_display_aggregates_only" ||
-             name == "--benchmark_counters_tabular") {
-    static_cast<void>(parse_bool(flag, value));
-  } else if (!has_value) {
-    throw UsageError(fmt::format("{}: needs a value ({}=...)", flag, name));
-  } else if (name == "--benchmark_filter") {
-    require_filter(value);
+  static constexpr std::string_view booleans[] = {
+      "--benchmark_list_tests", "--benchmark_enable_random_interleaving",
+      "--benchmark_report_aggregates_only", "--benchmark_display_aggregates_only",
+      "--benchmark_counters_tabular"};
+  if (std::find(std::begin(booleans), std::end(booleans), name) != std::end(booleans)) {
+    const bool on = parse_bool(flag, value);
+    if (name == "--benchmark_list_tests") {
+      options.list_only = on;
+    }
+  } else if (equals == std::string_view::npos) {
+    return flag;
   } else if (name == "--benchmark_repetitions") {
     require_int(flag, value, 1);
   } else if (name == "--benchmark_min_time") {
@@ -252,39 +234,18 @@ std::string check_benchmark_flag(std::string_view arg, Options& options, MinTime
     return fmt::format("{}={}", name, require_seconds(flag, value, "seconds (e.g. 0.5)"));
   } else if (name == "--benchmark_format") {
     require_one_of(flag, value, {"console", "json", "csv"});
-  } else if (name == "--benchmark_out_format") {
-    require_one_of(flag, value, {"console", "json", "csv"});
-    options.out_format = value;
-  } else if (name == "--benchmark_out") {
-    options.out_file = value;
-    options.out_given = true;
-  } else if (name == "--benchmark_color") {
-    // Google Benchmark prints its usage and exits for an empty value.
-    if (value.empty() || (lower(value) != "auto" && !parse_bool_flag(value))) {
-      throw UsageError(fmt::format("{}: expected auto, true or false", flag));
-    }
+  } else if (name == "--benchmark_color" &&
+             (value.empty() || (lower(value) != "auto" && !parse_bool_flag(value)))) {
+    throw UsageError(fmt::format("{}: expected auto, true or false", flag));
   } else if (name == "--benchmark_time_unit") {
     require_one_of(flag, value, {"ns", "us", "ms", "s"});
   } else if (name == "--benchmark_perf_counters") {
     throw UsageError(fmt::format("{}: hardware performance counters are not supported", flag));
-  } else if (name == "--benchmark_context") {
-    require_context(flag, value);
   }
   return flag;
 }
 
 } // namespace
-
-std::optional<bool> parse_bool_flag(std::string_view value) {
-  const std::string v = lower(value);
-  if (v.empty() || v == "true" || v == "t" || v == "yes" || v == "y" || v == "on" || v == "1") {
-    return true;
-  }
-  if (v == "false" || v == "f" || v == "no" || v == "n" || v == "off" || v == "0") {
-    return false;
-  }
-  return std::nullopt;
-}
 
 Options parse_options(const std::vector<std::string>& args,
                       const std::vector<ExtraFlag>& extra_flags, MinTimeSyntax min_time) {
@@ -293,11 +254,17 @@ Options parse_options(const std::vector<std::string>& args,
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     const auto value_of = [arg](std::string_view flag) { return arg.substr(flag.size()); };
-    if (arg.starts_with("--benchmark_")) {
+    if (arg.starts_with("--benchmark_filter=")) {
+      options.filter = value_of("--benchmark_filter=");
+      require_filter(options.filter);
+    } else if (arg.starts_with("--benchmark_out=")) {
+      options.out_file = value_of("--benchmark_out=");
+      options.out_given = true;
+    } else if (arg.starts_with("--benchmark_out_format=")) {
+      options.out_format = value_of("--benchmark_out_format=");
+      require_one_of(arg, options.out_format, {"console", "json", "csv"});
+    } else if (arg.starts_with("--benchmark_") || arg == "--v" || arg.starts_with("--v=")) {
       options.benchmark_args.push_back(check_benchmark_flag(arg, options, min_time));
-    } else if (arg.starts_with("--v=")) {
-      require_int(arg, value_of("--v="), 0);
-      options.benchmark_args.emplace_back(arg);
     } else if (arg.starts_with("--device=")) {
       options.devices = parse_devices(arg, value_of("--device="));
     } else if (arg == "--info") {

@@ -24,16 +24,21 @@ struct ExtraFlag {
 // The longest --device list: the peer family's pairs grow with its square.
 constexpr std::size_t max_devices = 64;
 
-// gpubench's own flags; everything that starts with --benchmark_ (and --v) is Google
-// Benchmark's, checked here so a bad value is one line before any GPU work, and passed on in
-// `benchmark_args`, after the program name.
+// gpubench's own flags, and those of Google Benchmark's that gpubench does for it: the filter
+// and the output file. The other --benchmark_* flags (and --v) are Google Benchmark's, passed on
+// in `benchmark_args` after the program name for it to read (bench/benchmark_args.hpp).
 struct Options {
   // The devices to measure: --device=N, --device=N,M,... (nullopt: --device=all).
   std::optional<std::vector<int>> devices = std::vector<int>{0};
   bool info = false;
   bool help = false;
-  bool describe = false; // --describe: the families' facts as JSON, no GPU needed
+  bool describe = false;  // --describe: the families' facts as JSON, no GPU needed
   bool list_only = false; // --benchmark_list_tests: needs no GPU
+  // --benchmark_filter, in Google Benchmark's syntax, applied by gpubench as it registers
+  // (NameFilter): it needs what matches before the run, to say why nothing does, and Google
+  // Benchmark's std::regex overflows its stack on a long filter and backtracks without end on
+  // nested quantifiers.
+  std::string filter;
   bool out_given = false;
   std::string out_file;            // --benchmark_out
   std::string out_format = "json"; // --benchmark_out_format
@@ -60,10 +65,6 @@ public:
 [[nodiscard]] Options parse_options(const std::vector<std::string>& args,
                                     const std::vector<ExtraFlag>& extra_flags = {},
                                     MinTimeSyntax min_time = MinTimeSyntax::with_unit);
-
-// Google Benchmark's reading of a boolean flag's value ("", "true", "yes", "1", "on" ... are
-// true; "false", "no", "0", "off" ... false); nullopt for anything else.
-[[nodiscard]] std::optional<bool> parse_bool_flag(std::string_view value);
 
 [[nodiscard]] std::string usage(const std::vector<ExtraFlag>& extra_flags = {});
 

@@ -9,10 +9,14 @@
 
 #include <fmt/format.h>
 
+#include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -190,7 +194,10 @@ TEST(BadInput, UnknownFlags) {
         "--DEVICE=0", "--device_=0", "--benchmark_bogus", "--benchmark_bogus=1",
         "--benchmark_list_testsX", "--benchmark_filterx=a", "-benchmark_filter=a", "--benchmark_",
         "--benchmark_=1"}) {
-    EXPECT_TRUE(one_line(gpubench({arg}), exit_usage, "unknown flag '" + arg + "'")) << arg;
+    // Google Benchmark's own reading leaves a --benchmark_* flag it does not know unread.
+    const std::string text = arg.starts_with("--benchmark_") ? "'" + arg + "': an unknown flag"
+                                                             : "unknown flag '" + arg + "'";
+    EXPECT_TRUE(one_line(gpubench({arg}), exit_usage, text)) << arg;
   }
 }
 
@@ -257,10 +264,9 @@ TEST(BadInput, GoogleBenchmarkValues) {
       {"--benchmark_repetitions= 1", "at least 1"},
       {"--benchmark_repetitions=2147483648", "at least 1"},
       {"--benchmark_repetitions=99999999999999999999", "at least 1"},
-      {"--v=", "at least 0"},
-      {"--v=-1", "at least 0"},
-      {"--v=abc", "at least 0"},
-      {"--v=99999999999999999999", "at least 0"},
+      // Read by Google Benchmark, which says why in its words.
+      {"--v=abc", "'--v=abc': The value of flag --v is expected to be a 32-bit integer"},
+      {"--v=99999999999999999999", "'--v=99999999999999999999': The value of flag --v"},
       {"--benchmark_min_time=", "expected seconds"},
       {"--benchmark_min_time=abc", "expected seconds"},
       {"--benchmark_min_time=-1", "expected seconds"},
@@ -290,13 +296,11 @@ TEST(BadInput, GoogleBenchmarkValues) {
       {"--benchmark_filter=a{2,1}", "not a regular expression"},
       {"--benchmark_filter=\\", "not a regular expression"},
       {"--benchmark_filter=a{99999999999}", "not a regular expression"},
-      {"--benchmark_context=", "expected key=value"},
-      {"--benchmark_context=x", "expected key=value"},
-      {"--benchmark_context==1", "expected key=value"},
-      {"--benchmark_context=a=1,b", "expected key=value"},
-      {"--benchmark_context=a=b=c", "expected key=value"},
-      {"--benchmark_context=a=1,,b=2", "expected key=value"},
-      {"--benchmark_context=a=1,", "expected key=value"},
+      {"--benchmark_context=x", "'--benchmark_context=x': "},
+      {"--benchmark_context=a=1,b", "'--benchmark_context=a=1,b': "},
+      {"--benchmark_context=a=b=c", "'--benchmark_context=a=b=c': "},
+      {"--benchmark_context=a=1,,b=2", "'--benchmark_context=a=1,,b=2': "},
+      {"--benchmark_context=a=1,", "'--benchmark_context=a=1,': "},
       {"--benchmark_perf_counters=CYCLES", "not supported"},
       {"--benchmark_out=", "empty file name"},
       {"--benchmark_out=" + scratch.dir(), "is a directory"},
@@ -338,7 +342,9 @@ TEST(BadInput, GoogleBenchmarkValuesBothAccept) {
                                     "--benchmark_color=auto",
                                     "--benchmark_color=yes",
                                     "--benchmark_context=a=1,b=2",
-                                    "--v=2"};
+                                    "--benchmark_context=",
+                                    "--v=2",
+                                    "--v=-1"};
   if (std::string_view(GPUBENCH_MIN_TIME_UNIT).empty()) {
     const std::string arg = "--benchmark_min_time=10x";
     EXPECT_TRUE(one_line(gpubench({arg}), exit_usage, "need Google Benchmark 1.8")) << arg;
@@ -349,6 +355,72 @@ TEST(BadInput, GoogleBenchmarkValuesBothAccept) {
     const Finished run = gpubench(listing({arg}));
     EXPECT_TRUE(lists(run, {})) << arg;
     EXPECT_NE(run.out.find("saxpy/driver/1024/manual_time"), std::string::npos) << arg;
+  }
+}
+
+// Google Benchmark's flags as its own usage lists them, and --benchmark_perf_counters, which
+// 1.7 leaves out of it: a flag a later version adds is covered too.
+std::vector<std::string> benchmark_flags() {
+  std::FILE* const usage = std::tmpfile();
+  std::fflush(stdout);
+  const int terminal = dup(STDOUT_FILENO);
+  dup2(fileno(usage), STDOUT_FILENO);
+  benchmark::PrintDefaultHelp();
+  std::fflush(stdout);
+  dup2(terminal, STDOUT_FILENO);
+  close(terminal);
+  std::rewind(usage);
+  std::string text;
+  for (int c = std::fgetc(usage); c != EOF; c = std::fgetc(usage)) {
+    text += static_cast<char>(c);
+  }
+  std::fclose(usage);
+  std::vector<std::string> flags{"--benchmark_perf_counters"};
+  const std::regex flag(R"(\[(--[a-z_]+)[=\]])");
+  for (auto match = std::sregex_iterator(text.begin(), text.end(), flag);
+       match != std::sregex_iterator(); ++match) {
+    if (std::find(flags.begin(), flags.end(), (*match)[1]) == flags.end()) {
+      flags.push_back((*match)[1]);
+    }
+  }
+  return flags;
+}
+
+// Google Benchmark prints its usage and exits 0 for a format, time unit or color it does not
+// know; its BENCHMARK_* environment variables set them as its flags do.
+TEST(BadInput, GoogleBenchmarkEnvironmentItCannotRead) {
+  for (const std::string variable :
+       {"BENCHMARK_FORMAT=xml", "BENCHMARK_TIME_UNIT=ps", "BENCHMARK_COLOR="}) {
+    EXPECT_TRUE(one_line(gpubench_as({"gpubench", "--benchmark_list_tests"}, {variable}),
+                         exit_usage, "BENCHMARK_* environment variable"))
+        << variable;
+  }
+}
+
+// Every Google Benchmark flag with a value missing, empty, garbage, negative, not finite or
+// overflowing is taken (a listing, nothing on stderr) or refused in one line naming it: never
+// Google Benchmark's usage (exit 0), an abort or a hang. --benchmark_list_tests is left out: its
+// false values make a run (ListTests* below).
+TEST(BadInput, EveryGoogleBenchmarkFlagWithAMissingEmptyOrGarbageValue) {
+  const std::vector<std::string> flags = benchmark_flags();
+  ASSERT_GE(flags.size(), 17U) << "Google Benchmark 1.7 has 17 flags";
+  for (const std::string& flag : flags) {
+    if (flag == "--benchmark_list_tests") {
+      continue;
+    }
+    for (const std::string value : {"", "=", "=garbage", "=-1", "=0", "=inf", "=1e999",
+                                    "=99999999999999999999", "=\x01\x7f", "=a=1,b", "=-5x"}) {
+      const std::vector<std::string> args = listing({flag + value});
+      const Finished run = gpubench(args);
+      if (run.exit_code == 0) {
+        EXPECT_TRUE(lists(run, {})) << escaped(args);
+      } else {
+        // A filter that matches nothing is a run that could not be done, not bad usage.
+        const bool filter = flag == "--benchmark_filter";
+        EXPECT_TRUE(one_line(run, filter && !value.empty() ? exit_failure : exit_usage, flag))
+            << escaped(args);
+      }
+    }
   }
 }
 
