@@ -665,16 +665,23 @@ TEST(HostileInput, DeviceCountIsALimitStated) {
   for (int d = 1; d < 32; ++d) {
     devices += fmt::format(",{}", d);
   }
-  // The better of two tries: the machine running the tests may be busy.
-  auto fastest = std::chrono::steady_clock::duration::max();
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    const auto begin = std::chrono::steady_clock::now();
-    const Finished run = gpubench({"--benchmark_list_tests", devices});
-    fastest = std::min(fastest, std::chrono::steady_clock::now() - begin);
-    ASSERT_TRUE(lists(run, {}));
-    EXPECT_NE(run.out.find("peer/ce/read/31to30/4/manual_time\n"), std::string::npos);
+  // Without a GPU the names list from the flags alone; a machine with GPUs checks the devices,
+  // and one it lacks is one line.
+  const bool all_present = !has_gpu() || device_count() >= 32;
+  if (all_present) {
+    // The better of two tries: the machine running the tests may be busy.
+    auto fastest = std::chrono::steady_clock::duration::max();
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const auto begin = std::chrono::steady_clock::now();
+      const Finished run = gpubench({"--benchmark_list_tests", devices});
+      fastest = std::min(fastest, std::chrono::steady_clock::now() - begin);
+      ASSERT_TRUE(lists(run, {}));
+      EXPECT_NE(run.out.find("peer/ce/read/31to30/4/manual_time\n"), std::string::npos);
+    }
+    EXPECT_LT(fastest, std::chrono::seconds(2));
+  } else {
+    EXPECT_TRUE(one_line(gpubench({"--benchmark_list_tests", devices}), 1, "does not exist"));
   }
-  EXPECT_LT(fastest, std::chrono::seconds(2));
 
   std::string too_many = devices;
   for (int d = 32; d < 65; ++d) {
@@ -682,12 +689,15 @@ TEST(HostileInput, DeviceCountIsALimitStated) {
   }
   EXPECT_TRUE(one_line(gpubench({"--benchmark_list_tests", too_many}), exit_usage,
                        "--device: more than the 64 devices"));
+  // 20000 sizes of every copy case pass the limit on one device, as 10000 do on four.
+  const int size_count = all_present ? 10000 : 20000;
   std::string sizes = "--sizes=1";
-  for (int i = 2; i <= 10000; ++i) {
+  for (int i = 2; i <= size_count; ++i) {
     sizes += fmt::format(",{}", i);
   }
-  EXPECT_TRUE(one_line(gpubench({"--benchmark_list_tests", "--device=0,1,2,3", sizes}), exit_usage,
-                       "more than the 500000 benchmarks"));
+  EXPECT_TRUE(one_line(gpubench({"--benchmark_list_tests",
+                                 all_present ? "--device=0,1,2,3" : "--device=0", sizes}),
+                       exit_usage, "more than the 500000 benchmarks"));
 }
 
 // A value holding a newline, an escape sequence or bytes that are not UTF-8 stays one line,
