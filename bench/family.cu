@@ -1,6 +1,7 @@
 #include "family.hpp"
 
 #include "cuda_error.hpp"
+#include "driver_api.hpp"
 #include "stream_gate.cuh"
 
 #include <algorithm>
@@ -39,6 +40,15 @@ CUfunction driver_function(const void* symbol) {
   cudaFunction_t function = nullptr;
   GPUBENCH_CUDART(cudaGetFuncBySymbol(&function, symbol));
   return reinterpret_cast<CUfunction>(function);
+}
+
+CUdeviceptr kernel_module_global(const void* symbol, const char* name) {
+  CUmodule module = nullptr;
+  GPUBENCH_CU(cuFuncGetModule, &module, driver_function(symbol));
+  CUdeviceptr address = 0;
+  std::size_t bytes = 0;
+  GPUBENCH_CU(cuModuleGetGlobal, &address, &bytes, module, name);
+  return address;
 }
 
 } // namespace gpubench::bench

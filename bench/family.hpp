@@ -109,6 +109,10 @@ struct FamilyRegistrar {
 // <<<>>> launches, so driver and runtime launch paths can be compared on one kernel image.
 [[nodiscard]] CUfunction driver_function(const void* symbol);
 
+// The device address of the namespace-scope `__device__` variable `name` in the module that
+// holds the runtime kernel `symbol`, as loaded in the current context (cuModuleGetGlobal).
+[[nodiscard]] CUdeviceptr kernel_module_global(const void* symbol, const char* name);
+
 } // namespace gpubench::bench
 
 #define GPUBENCH_FAMILY(make)                                                                      \

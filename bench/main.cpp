@@ -163,16 +163,9 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
   for (const std::string& note : notes) {
     bench::say(note);
   }
-  std::vector<int> session_devices = devices;
-  for (const int ordinal : peer_devices) {
-    if (std::find(session_devices.begin(), session_devices.end(), ordinal) ==
-        session_devices.end()) {
-      session_devices.push_back(ordinal);
-    }
-  }
   // From here on a signal stops the run at the next check, which writes what was completed.
   bench::install_interrupt_handlers();
-  bench::open_sessions(session_devices);
+  bench::open_sessions(registry.reachable_devices());
   // Holds NVML event sets of the sessions' NVML: it must go before the sessions close.
   std::optional<bench::RunHealth> health(std::in_place, devices);
   bench::add_gpu_context(devices);

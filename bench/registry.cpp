@@ -42,6 +42,16 @@ std::string instance_name(const std::string& name, const std::string& arg_name,
 
 } // namespace
 
+Registry::Registry(std::vector<int> devices, std::vector<int> peer_devices, Selection selects)
+    : devices_(std::move(devices)), peer_devices_(std::move(peer_devices)), reachable_(devices_),
+      selects_(std::move(selects)) {
+  for (const int device : peer_devices_) {
+    if (std::find(reachable_.begin(), reachable_.end(), device) == reachable_.end()) {
+      reachable_.push_back(device);
+    }
+  }
+}
+
 void Registry::add(const std::string& name, Body body, const CaseArgs& args) {
   register_case(name, std::move(body), args, true);
 }
@@ -97,16 +107,9 @@ void Registry::register_case(const std::string& name, Body body, const CaseArgs&
   }
   registered_ += instances.size();
 
-  // Every device a body may reach (its own, and a pair's other end), handed to it as sessions.
-  std::vector<int> reachable = devices_;
-  for (const int device : peer_devices_) {
-    if (std::find(reachable.begin(), reachable.end(), device) == reachable.end()) {
-      reachable.push_back(device);
-    }
-  }
   auto* benchmark = benchmark::RegisterBenchmark(
       name.c_str(), [name, arg_name = args.name, body = std::move(body), device_arg, has_value,
-                     reachable = std::move(reachable)](benchmark::State& state) {
+                     reachable = reachable_](benchmark::State& state) {
         const std::optional<std::int64_t> value =
             has_value ? std::optional(state.range(0)) : std::nullopt;
         const std::optional<int> device =

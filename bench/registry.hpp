@@ -36,9 +36,7 @@ public:
 
   // `devices`: those selected for single-device families; `peer_devices`: those families that
   // span devices draw their pairs from.
-  Registry(std::vector<int> devices, std::vector<int> peer_devices, Selection selects = {})
-      : devices_(std::move(devices)), peer_devices_(std::move(peer_devices)),
-        selects_(std::move(selects)) {}
+  Registry(std::vector<int> devices, std::vector<int> peer_devices, Selection selects = {});
 
   // Each throws UsageError past max_benchmarks.
   // A case measured on one device at a time: on each selected device.
@@ -49,6 +47,9 @@ public:
 
   [[nodiscard]] const std::vector<int>& devices() const noexcept { return devices_; }
   [[nodiscard]] const std::vector<int>& peer_devices() const noexcept { return peer_devices_; }
+  // Every device a benchmark may reach (the selected ones, then the other pair ends), in that
+  // order: the sessions a run opens, and hands to each body.
+  [[nodiscard]] const std::vector<int>& reachable_devices() const noexcept { return reachable_; }
 
   // Why a family registered nothing here ("peer copies need two GPUs: 1 found"); `example` is
   // a name it would have registered, so the note is shown only where the filter selects it.
@@ -67,6 +68,7 @@ private:
   void register_case(const std::string& name, Body body, const CaseArgs& args, bool per_device);
   std::vector<int> devices_;
   std::vector<int> peer_devices_;
+  std::vector<int> reachable_;
   Selection selects_;
   std::vector<Note> notes_;
   std::size_t registered_ = 0;

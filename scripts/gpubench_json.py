@@ -114,6 +114,10 @@ class Argument:
     unit: str  # "bytes" or "elements"
 
 
+# The fall of the SM clock across a timed loop that marks it throttled (gpubench's
+# ClockWatch::throttle_drop).
+THROTTLE_DROP = 0.10
+
 @dataclass(frozen=True)
 class FamilyFacts:
     name: str
@@ -276,7 +280,8 @@ class Benchmark:
         timed loop), or the SM clock at the loop's end more than 10% below its start."""
         for run in self.repetitions or [self.values]:
             start, end = run.get("sm_clock_start_mhz"), run.get("sm_clock_end_mhz")
-            if run.get("clock_limited_ms", 0) > 0 or (start and end and end < 0.9 * start):
+            if run.get("clock_limited_ms", 0) > 0 or (start and end
+                                                      and end < (1 - THROTTLE_DROP) * start):
                 return True
         return False
 

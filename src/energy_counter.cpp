@@ -8,10 +8,10 @@
 
 namespace gpubench {
 
-std::optional<EnergyCounterSteps> measure_energy_counter(
-    const std::function<std::optional<std::uint64_t>()>& read,
-    const std::function<std::chrono::steady_clock::time_point()>& now,
-    std::chrono::milliseconds window) {
+std::optional<EnergyCounterSteps>
+measure_energy_counter(const std::function<std::optional<std::uint64_t>()>& read,
+                       const std::function<std::chrono::steady_clock::time_point()>& now,
+                       std::chrono::milliseconds window) {
   const auto first = read();
   if (!first) {
     return std::nullopt;

@@ -19,10 +19,10 @@ struct EnergyCounterSteps {
 
 // Polls `read` (the counter in mJ, nullopt where it cannot be read) for `window` and times its
 // updates by `now`; nullopt where it could not be read, or updated fewer than three times.
-[[nodiscard]] std::optional<EnergyCounterSteps> measure_energy_counter(
-    const std::function<std::optional<std::uint64_t>()>& read,
-    const std::function<std::chrono::steady_clock::time_point()>& now,
-    std::chrono::milliseconds window);
+[[nodiscard]] std::optional<EnergyCounterSteps>
+measure_energy_counter(const std::function<std::optional<std::uint64_t>()>& read,
+                       const std::function<std::chrono::steady_clock::time_point()>& now,
+                       std::chrono::milliseconds window);
 
 // "a step every 20.0 ms (median of 14 updates), 131.2 W meanwhile", or why there is none.
 [[nodiscard]] std::string format_energy_counter(const std::optional<EnergyCounterSteps>& steps);

@@ -11,6 +11,12 @@
 
 namespace gpubench {
 namespace {
+// The time `limits` holds for the policy `name`, where it holds one.
+std::optional<std::uint64_t> limit_of(const ClockLimits& limits, const std::string& name) {
+  const auto it = std::find_if(limits.begin(), limits.end(),
+                               [&](const auto& entry) { return entry.first == name; });
+  return it == limits.end() ? std::nullopt : std::optional(it->second);
+}
 
 constexpr const char* not_reported = "not reported";
 
@@ -56,10 +62,15 @@ std::string link(const std::optional<int>& generation, const std::optional<int>&
 
 std::vector<std::string> clock_event_reason_names(std::uint64_t mask) {
   // nvmlClocksEventReason* bits, as nvml.h defines them.
-  constexpr std::array<const char*, 9> names{
-      "gpu_idle",            "applications_clocks_setting", "sw_power_cap",
-      "hw_slowdown",         "sync_boost",                  "sw_thermal_slowdown",
-      "hw_thermal_slowdown", "hw_power_brake_slowdown",     "display_clock_setting"};
+  constexpr std::array<const char*, 9> names{"gpu_idle",
+                                             "applications_clocks_setting",
+                                             "sw_power_cap",
+                                             "hw_slowdown",
+                                             "sync_boost",
+                                             "sw_thermal_slowdown",
+                                             "hw_thermal_slowdown",
+                                             "hw_power_brake_slowdown",
+                                             "display_clock_setting"};
   std::vector<std::string> set;
   for (unsigned bit = 0; bit < 64; ++bit) {
     if ((mask >> bit & 1U) != 0) {
@@ -98,10 +109,8 @@ std::optional<std::vector<std::string>> clock_limits_that_grew(const GpuHealth& 
   }
   std::vector<std::string> grew;
   for (const auto& [name, ns] : after.clock_limit_ns) {
-    const auto was = std::find_if(before.clock_limit_ns.begin(), before.clock_limit_ns.end(),
-                                  [&](const auto& entry) { return entry.first == name; });
     // A policy not read before the run counts from zero: its whole time is the run's.
-    if (ns > (was == before.clock_limit_ns.end() ? 0 : was->second)) {
+    if (ns > limit_of(before.clock_limit_ns, name).value_or(0)) {
       grew.push_back(name);
     }
   }
@@ -111,11 +120,10 @@ std::optional<std::vector<std::string>> clock_limits_that_grew(const GpuHealth& 
 std::uint64_t clock_limited_ns(const ClockLimits& before, const ClockLimits& after) {
   std::uint64_t grew = 0;
   for (const auto& [name, ns] : after) {
-    const auto was = std::find_if(before.begin(), before.end(),
-                                  [&](const auto& entry) { return entry.first == name; });
     // A policy not read before has no start to count from: it adds nothing.
-    if (was != before.end() && ns > was->second) {
-      grew += ns - was->second;
+    const auto was = limit_of(before, name);
+    if (was && ns > *was) {
+      grew += ns - *was;
     }
   }
   return grew;

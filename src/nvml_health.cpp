@@ -20,7 +20,6 @@ ClockLimits clock_limits(const Nvml::Api& api, nvmlDevice_t device) {
   return limits;
 }
 
-
 std::optional<std::uint64_t> ecc_count(const Nvml::Api& api, nvmlDevice_t device, int error,
                                        int counter) {
   unsigned long long count = 0;

@@ -11,8 +11,7 @@ std::optional<int> sm_clock_mhz(const Session& session) {
 } // namespace
 
 ClockWatch::ClockWatch(const Session& session)
-    : session_(session), start_mhz_(sm_clock_mhz(session)),
-      start_limits_(session.clock_limits()) {}
+    : session_(session), start_mhz_(sm_clock_mhz(session)), start_limits_(session.clock_limits()) {}
 
 void ClockWatch::finish(benchmark::State& state, const std::string& label) const {
   const auto end_mhz = sm_clock_mhz(session_);

@@ -25,16 +25,16 @@
 
 namespace gpubench::bench {
 
-// What a benchmark body measures with. The body sets up its work, hands one operation to exec()
-// with the timing strategy it needs, verifies, and reports counters; the harness owns the rest:
-// the graph capture where the strategy replays one, the warm-up (loop()), the timed loop and
-// when it stops (timed_loop), the clock watch, the error check after each batch, and failure
-// handling.
 // A HostClock batch with nothing to set up before it.
 struct NoPrepare {
   void operator()() const noexcept {}
 };
 
+// What a benchmark body measures with. The body sets up its work, hands one operation to exec()
+// with the timing strategy it needs, verifies, and reports counters; the harness owns the rest:
+// the graph capture where the strategy replays one, the warm-up (loop()), the timed loop and
+// when it stops (timed_loop), the clock watch, the error check after each batch, and failure
+// handling.
 class Harness {
 public:
   // `sessions`: the sessions of every device the run may use, handed by the registry, for

@@ -22,6 +22,7 @@
 #include "harness.hpp"
 #include "launch_gap.cuh"
 #include "launcher.hpp"
+#include "median.hpp"
 #include "memory.hpp"
 #include "registry.hpp"
 #include "session.hpp"
@@ -54,13 +55,8 @@ struct GapSymbols {
 };
 
 GapSymbols gap_symbols() {
-  CUmodule module = nullptr;
-  GPUBENCH_CU(cuFuncGetModule, &module, driver_function(gap_target().symbol));
-  GapSymbols found;
-  std::size_t bytes = 0;
-  GPUBENCH_CU(cuModuleGetGlobal, &found.count, &bytes, module, "gpubench_gap_count");
-  GPUBENCH_CU(cuModuleGetGlobal, &found.stamps, &bytes, module, "gpubench_gap_stamps");
-  return found;
+  return {kernel_module_global(gap_target().symbol, "gpubench_gap_count"),
+          kernel_module_global(gap_target().symbol, "gpubench_gap_stamps")};
 }
 
 unsigned int read_count(const GapSymbols& at) {
@@ -106,9 +102,9 @@ void measure_gpu_gap(const Path& path, Harness& h) {
   const GapSymbols at = gap_symbols();
   reset_count(at);
 
-  static_cast<void>(h.exec(GpuBatches{.ops = launches_per_batch,
-                                      .graph_ops = path.graph ? launches_per_batch : 0},
-                           launch));
+  static_cast<void>(h.exec(
+      GpuBatches{.ops = launches_per_batch, .graph_ops = path.graph ? launches_per_batch : 0},
+      launch));
   if (const unsigned int ran = read_count(at); ran != h.ops_performed()) {
     throw VerificationFailure(
         fmt::format("{} launches made, {} kernels ran", h.ops_performed(), ran));
@@ -145,9 +141,9 @@ void measure_gpu_gap(const Path& path, Harness& h) {
       const bool ordered = stamps[i].start_ns != 0 && stamps[i].start_ns <= stamps[i].end_ns &&
                            (i == 0 || stamps[i - 1].end_ns <= stamps[i].start_ns);
       if (!ordered) {
-        throw VerificationFailure(fmt::format(
-            "kernel {} of a gap batch stamped {}..{} ns, out of stream order", i,
-            stamps[i].start_ns, stamps[i].end_ns));
+        throw VerificationFailure(
+            fmt::format("kernel {} of a gap batch stamped {}..{} ns, out of stream order", i,
+                        stamps[i].start_ns, stamps[i].end_ns));
       }
       if (i > 0) {
         gaps.push_back(static_cast<double>(stamps[i].start_ns - stamps[i - 1].end_ns));
@@ -156,7 +152,7 @@ void measure_gpu_gap(const Path& path, Harness& h) {
   }
 
   benchmark::State& state = h.state();
-  state.counters["gap_ns"] = quantile(gaps, 0.5);
+  state.counters["gap_ns"] = median(gaps);
   state.counters["gap_p99_ns"] = quantile(gaps, 0.99);
   state.counters["gaps"] = static_cast<double>(gaps.size());
   state.counters["timer_step_ns"] = static_cast<double>(h.session().state<TimerStep>().ns);

@@ -14,14 +14,9 @@ struct Counters {
 
 // The counters in the module that holds the probes, as loaded in the current context.
 Counters counters() {
-  CUmodule module = nullptr;
-  GPUBENCH_CU(cuFuncGetModule, &module,
-              driver_function(reinterpret_cast<const void*>(launch_probe_empty)));
-  Counters found;
-  std::size_t bytes = 0;
-  GPUBENCH_CU(cuModuleGetGlobal, &found.launched, &bytes, module, "gpubench_launch_count");
-  GPUBENCH_CU(cuModuleGetGlobal, &found.intact, &bytes, module, "gpubench_intact_count");
-  return found;
+  const auto* probe = reinterpret_cast<const void*>(launch_probe_empty);
+  return {kernel_module_global(probe, "gpubench_launch_count"),
+          kernel_module_global(probe, "gpubench_intact_count")};
 }
 
 } // namespace

@@ -45,9 +45,9 @@ TEST(EnergyCounter, StepsAndPowerFromTheUpdatesSeen) {
 TEST(EnergyCounter, TooFewUpdatesOrNoCounterIsNotReported) {
   FakeCounter slow{.step_ms = 200, .watts = 130.0};
   EXPECT_EQ(measure(slow, 300), std::nullopt) << "fewer than three updates";
-  const auto none = measure_energy_counter([] { return std::optional<std::uint64_t>(); },
-                                           [] { return Clock::now(); },
-                                           std::chrono::milliseconds(10));
+  const auto none =
+      measure_energy_counter([] { return std::optional<std::uint64_t>(); },
+                             [] { return Clock::now(); }, std::chrono::milliseconds(10));
   EXPECT_EQ(none, std::nullopt);
   EXPECT_EQ(format_energy_counter(none).rfind("not reported", 0), 0U);
 }
