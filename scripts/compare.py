@@ -135,12 +135,18 @@ class Comparison:
                 if self.base.context_text(k) != self.cont.context_text(k)]
 
 
-def natural_key(name: str) -> tuple[tuple[tuple[str, int], ...], ...]:
+def natural_key(name: str) -> tuple[tuple[tuple[str, tuple[int, str]], ...], ...]:
     """Sorts names by family, variant and size, numbers as numbers: .../4096 before
-    .../65536, params:256 before params:4096."""
-    def part_key(part: str) -> tuple[tuple[str, int], ...]:
+    .../65536, params:256 before params:4096. A run of digits is ordered by its length without
+    leading zeros, then by its digits: the number's order, for a run of any length (int() would
+    refuse one of thousands of digits)."""
+    def number_key(digits: str) -> tuple[int, str]:
+        significant = digits.lstrip("0")
+        return (len(significant), significant) if digits else (-1, "")
+
+    def part_key(part: str) -> tuple[tuple[str, tuple[int, str]], ...]:
         pieces = re.split(r"(\d+)", part)  # text at even indices, digits at odd ones
-        return tuple((text, int(digits) if digits else -1)
+        return tuple((text, number_key(digits))
                      for text, digits in zip(pieces[::2], [*pieces[1::2], ""]))
     return tuple(part_key(part) for part in name.split("/"))
 

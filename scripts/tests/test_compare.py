@@ -295,6 +295,16 @@ def test_natural_key() -> None:
         "launch/g/submit/params:256", "launch/g/submit/params:32764", "saxpy/vec4/1048576"]
 
 
+def test_natural_key_orders_numbers_of_any_length() -> None:
+    """A size of thousands of digits (past int()'s 4300) sorts as the number it is, and leading
+    zeros do not change a number."""
+    huge = "9" * 5000
+    names = [f"copy/x/{huge}", "copy/x/0010", "copy/x/9", f"copy/x/1{huge}"]
+    assert sorted(names, key=cmp.natural_key) == [
+        "copy/x/9", "copy/x/0010", f"copy/x/{huge}", f"copy/x/1{huge}"]
+    assert cmp.natural_key("copy/x/0010") == cmp.natural_key("copy/x/10")
+
+
 def test_geometric_mean_per_family(tmp_path: Path, run_script: RunScript) -> None:
     base = (copy_run("HtoD", "pinned", "async", 4096, 10.0)
             + copy_run("HtoD", "pinned", "async", 8192, 10.0)
