@@ -73,6 +73,26 @@ TEST(ClockRelation, HoldsTheTrueOffsetWithinItsUncertaintyWhateverTheDelays) {
   }
 }
 
+// The corners of what an echo allows: the kernel read its timer the instant the host wrote, or
+// the instant the host saw the answer, with the timer's count exact or a step short of the
+// true time. The true offset lies within the uncertainty at every corner.
+TEST(ClockRelation, HoldsTheTrueOffsetAtEveryCornerOfAnEcho) {
+  constexpr std::int64_t step = 32;
+  constexpr std::int64_t roundtrip = 2000;
+  for (const std::int64_t read_at : {std::int64_t{0}, roundtrip}) {
+    for (const std::int64_t count_short_by : {std::int64_t{0}, step - 1}) {
+      const std::vector<EchoSample> samples = {
+          {.host_sent_ns = 0,
+           .gpu_ns = static_cast<std::uint64_t>(epoch_offset_ns + read_at - count_short_by),
+           .host_seen_ns = roundtrip}};
+      const ClockRelation relation = clock_relation(samples, static_cast<double>(step));
+      EXPECT_LE(std::abs(static_cast<double>(relation.offset_ns - epoch_offset_ns)),
+                relation.uncertainty_ns)
+          << "read at " << read_at << " ns, count short by " << count_short_by << " ns";
+    }
+  }
+}
+
 TEST(ClockRelation, RefusesWhatCannotBeAnEcho) {
   const std::vector<EchoSample> none;
   EXPECT_THROW(static_cast<void>(clock_relation(none, 32.0)), std::invalid_argument);
