@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cuda_runtime_api.h> // __global__ where a host compiler reads this
+
 #include <cstdint>
 
 // launch/gpu_gap/: kernels that stamp the GPU's global timer (%globaltimer, nanoseconds) as

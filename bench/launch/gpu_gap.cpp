@@ -16,22 +16,21 @@
 #include "gpu_gap.hpp"
 
 #include "cuda_error.hpp"
-#include "driver_api.hpp"
+#include "gap_stamps.hpp"
 #include "gated_batch.hpp"
 #include "graph.hpp"
 #include "harness.hpp"
 #include "launch_gap.cuh"
 #include "launcher.hpp"
 #include "median.hpp"
-#include "memory.hpp"
 #include "registry.hpp"
 #include "session.hpp"
 #include "stream_gate.hpp"
+#include "timer_step.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -47,65 +46,17 @@ static_assert(launches_per_batch <= gap_stamp_capacity);
 // Gap batches after the timed loop: 4 x 255 gaps, enough for a 99th percentile.
 constexpr std::size_t gap_batches = 4;
 
-// The stamp count and the stamps in the module that holds launch_gap_stamp, in the current
-// context.
-struct GapSymbols {
-  CUdeviceptr count = 0;
-  CUdeviceptr stamps = 0;
-};
-
-GapSymbols gap_symbols() {
-  return {kernel_module_global(gap_target().symbol, "gpubench_gap_count"),
-          kernel_module_global(gap_target().symbol, "gpubench_gap_stamps")};
-}
-
-unsigned int read_count(const GapSymbols& at) {
-  GPUBENCH_CU(cuCtxSynchronize);
-  unsigned int count = 0;
-  GPUBENCH_CU(cuMemcpyDtoH, &count, at.count, sizeof(count));
-  return count;
-}
-
-void reset_count(const GapSymbols& at) {
-  GPUBENCH_CU(cuCtxSynchronize);
-  const unsigned int zero = 0;
-  GPUBENCH_CU(cuMemcpyHtoD, at.count, &zero, sizeof(zero));
-}
-
-// The smallest step of this GPU's global timer, measured once per session.
-struct TimerStep {
-  explicit TimerStep(Session& session) {
-    const DeviceBuffer out(sizeof(std::uint64_t));
-    CUdeviceptr step = out.ptr();
-    unsigned int changes = 64;
-    void* params[] = {&step, &changes};
-    GPUBENCH_CU(cuLaunchKernel, driver_function(reinterpret_cast<const void*>(global_timer_step)),
-                1, 1, 1, 1, 1, 1, 0, session.stream(), params, nullptr);
-    GPUBENCH_CU(cuStreamSynchronize, session.stream());
-    GPUBENCH_CU(cuMemcpyDtoH, &ns, out.ptr(), sizeof(ns));
-  }
-  std::uint64_t ns = 0;
-};
-
-// The q-quantile (0..1) of `values`, by the nearest rank.
-double quantile(std::vector<double> values, double q) {
-  const auto rank = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(rank),
-                   values.end());
-  return values[rank];
-}
-
 void measure_gpu_gap(const Path& path, Harness& h) {
   const CUstream stream = h.stream();
   Launcher launcher(gap_target(), stream);
   const auto launch = [&] { (launcher.*path.launch)(); };
-  const GapSymbols at = gap_symbols();
-  reset_count(at);
+  const GapStamps stamps;
+  stamps.reset();
 
   static_cast<void>(h.exec(
       GpuBatches{.ops = launches_per_batch, .graph_ops = path.graph ? launches_per_batch : 0},
       launch));
-  if (const unsigned int ran = read_count(at); ran != h.ops_performed()) {
+  if (const unsigned int ran = stamps.count(); ran != h.ops_performed()) {
     throw VerificationFailure(
         fmt::format("{} launches made, {} kernels ran", h.ops_performed(), ran));
   }
@@ -121,9 +72,8 @@ void measure_gpu_gap(const Path& path, Harness& h) {
   }
   Lane lane(stream, nullptr);
   std::vector<double> gaps;
-  std::vector<GapStamp> stamps(launches_per_batch);
   for (std::size_t b = 0; b < gap_batches; ++b) {
-    reset_count(at);
+    stamps.reset();
     if (graph) {
       static_cast<void>(batch_seconds(&h.session().state<StreamGate>(), std::span(&lane, 1), 1,
                                       [&] { graph->launch(stream); }));
@@ -132,21 +82,21 @@ void measure_gpu_gap(const Path& path, Harness& h) {
                                       launches_per_batch, launch));
     }
     GPUBENCH_CUDART(cudaGetLastError());
-    if (const unsigned int ran = read_count(at); ran != launches_per_batch) {
+    if (const unsigned int ran = stamps.count(); ran != launches_per_batch) {
       throw VerificationFailure(
           fmt::format("a gap batch made {} launches, {} kernels ran", launches_per_batch, ran));
     }
-    GPUBENCH_CU(cuMemcpyDtoH, stamps.data(), at.stamps, stamps.size() * sizeof(GapStamp));
-    for (std::size_t i = 0; i < stamps.size(); ++i) {
-      const bool ordered = stamps[i].start_ns != 0 && stamps[i].start_ns <= stamps[i].end_ns &&
-                           (i == 0 || stamps[i - 1].end_ns <= stamps[i].start_ns);
+    const std::vector<GapStamp> batch = stamps.read(launches_per_batch);
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const bool ordered = batch[i].start_ns != 0 && batch[i].start_ns <= batch[i].end_ns &&
+                           (i == 0 || batch[i - 1].end_ns <= batch[i].start_ns);
       if (!ordered) {
         throw VerificationFailure(
             fmt::format("kernel {} of a gap batch stamped {}..{} ns, out of stream order", i,
-                        stamps[i].start_ns, stamps[i].end_ns));
+                        batch[i].start_ns, batch[i].end_ns));
       }
       if (i > 0) {
-        gaps.push_back(static_cast<double>(stamps[i].start_ns - stamps[i - 1].end_ns));
+        gaps.push_back(static_cast<double>(batch[i].start_ns - batch[i - 1].end_ns));
       }
     }
   }

@@ -13,7 +13,10 @@
 #include "launcher.hpp"
 #include "module_load.hpp"
 #include "paired_launch.hpp"
+#include "persistent_echo.cuh"
+#include "persistent_floor.hpp"
 #include "registry.hpp"
+#include "start_latency_paths.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -123,6 +126,7 @@ std::vector<KernelSymbol> probe_kernels() {
   kernels.push_back({"launch_floor_empty", floor_target().symbol});
   kernels.push_back({"launch_gap_stamp", gap_target().symbol});
   kernels.push_back({"global_timer_step", reinterpret_cast<const void*>(global_timer_step)});
+  kernels.push_back({"persistent_echo", reinterpret_cast<const void*>(persistent_echo)});
   return kernels;
 }
 
@@ -144,6 +148,8 @@ void declare(Registry& registry) {
     }
   }
   register_gpu_gaps(registry);
+  register_start_latencies(registry);
+  register_persistent_floor(registry);
   register_paired_launches(registry, payload_args());
   register_module_loading(registry);
 }
@@ -153,16 +159,21 @@ Family launch_family() {
       .name = "launch",
       .order = 20,
       .grammar = "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
-                 "launch/gpu_gap/<path>/params:0, launch/paired/submit/params:<bytes>, "
+                 "launch/gpu_gap/<path>/params:0, launch/start_latency/<path>, "
+                 "launch/persistent/roundtrip, launch/paired/submit/params:<bytes>, "
                  "launch/module/<step>",
       .argument = Argument{.key = "params", .unit = "bytes"},
       // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
       // each with its interval (read as such, not as one figure), and per-path medians
       // (<path>_us); its real_time is one round of every path, what it is read by.
-      // launch/gpu_gap's figure is the GPU's median gap between kernels.
+      // launch/gpu_gap's figure is the GPU's median gap between kernels, launch/start_latency's
+      // the median time from the launch call to the kernel's first instruction;
+      // launch/persistent/roundtrip writes us_per_launch, per work item.
       .figures = {{.counter = "us_per_launch", .unit = "µs", .scale = 1.0,
                    .better = Better::lower},
-                  {.counter = "gap_ns", .unit = "ns", .scale = 1.0, .better = Better::lower}},
+                  {.counter = "gap_ns", .unit = "ns", .scale = 1.0, .better = Better::lower},
+                  {.counter = "start_latency_ns", .unit = "ns", .scale = 1.0,
+                   .better = Better::lower}},
       .kernels = probe_kernels(),
       .flags = {},
       .configure = [](const FlagValues&) { return FamilyBenchmarks{.declare = declare}; },
