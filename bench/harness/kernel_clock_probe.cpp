@@ -34,8 +34,8 @@ std::optional<double> kernel_sm_clock_mhz(const Session& session) {
   const auto* probe = reinterpret_cast<const void*>(sm_clock_probe);
   std::uint64_t window_ns = sm_clock_window_ns;
   void* params[] = {&window_ns};
-  GPUBENCH_CU(cuLaunchKernel, driver_function(probe), 1, 1, 1, 1, 1, 1, 0, session.stream(),
-              params, nullptr);
+  GPUBENCH_CU(cuLaunchKernel, driver_function(probe), 1, 1, 1, 1, 1, 1, 0, session.stream(), params,
+              nullptr);
   GPUBENCH_CU(cuStreamSynchronize, session.stream());
   SmClockSample sample{};
   GPUBENCH_CU(cuMemcpyDtoH, &sample, kernel_module_global(probe, "gpubench_sm_clock_sample"),

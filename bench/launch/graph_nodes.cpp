@@ -114,8 +114,8 @@ private:
 void check_nodes_ran(std::uint64_t nodes_launched) {
   const LaunchCounts counts = read_launch_counts();
   if (counts.launched != nodes_launched || counts.intact != nodes_launched) {
-    throw VerificationFailure(fmt::format("{} graph nodes launched, {} kernels ran",
-                                          nodes_launched, counts.launched));
+    throw VerificationFailure(
+        fmt::format("{} graph nodes launched, {} kernels ran", nodes_launched, counts.launched));
   }
 }
 
@@ -142,8 +142,9 @@ void measure_instantiate(Harness& h, std::size_t nodes) {
   const std::size_t batch = graphs_per_batch(nodes);
   Instances instances(graph, stream);
   instances.reserve(batch);
-  const LoopTimes times = h.exec(HostClock{.ops = batch, .wait = HostClock::Wait::none},
-                                 [&] { instances.add(); }, [&] { instances.clear(); });
+  const LoopTimes times = h.exec(
+      HostClock{.ops = batch, .wait = HostClock::Wait::none}, [&] { instances.add(); },
+      [&] { instances.clear(); });
   reset_launch_counts();
   instances.launch_rest();
   check_nodes_ran(instances.graph_launches() * nodes);
@@ -160,9 +161,9 @@ void measure_first_launch(Harness& h, std::size_t nodes, bool uploaded) {
   reset_launch_counts();
   // The harness's first call, made on its own before any batch, takes one of these.
   instances.remake(batch, uploaded);
-  const LoopTimes times =
-      h.exec(HostClock{.ops = batch, .wait = HostClock::Wait::outside},
-             [&] { instances.launch_next(); }, [&] { instances.remake(batch, uploaded); });
+  const LoopTimes times = h.exec(
+      HostClock{.ops = batch, .wait = HostClock::Wait::outside}, [&] { instances.launch_next(); },
+      [&] { instances.remake(batch, uploaded); });
   check_nodes_ran(instances.graph_launches() * nodes);
   report(h, nodes, times.seconds_per_op / static_cast<double>(nodes));
 }
