@@ -2,6 +2,7 @@
 
 #include "cuda_error.hpp"
 #include "driver_api.hpp"
+#include "sm_clock_probe.cuh"
 #include "stream_gate.cuh"
 
 #include <algorithm>
@@ -29,7 +30,9 @@ std::string_view FlagValues::of(const FamilyFlag& flag) const {
 }
 
 std::vector<KernelSymbol> all_kernels() {
-  std::vector<KernelSymbol> kernels{{"stream_gate", reinterpret_cast<const void*>(stream_gate)}};
+  std::vector<KernelSymbol> kernels{
+      {"stream_gate", reinterpret_cast<const void*>(stream_gate)},
+      {"sm_clock_probe", reinterpret_cast<const void*>(sm_clock_probe)}};
   for (const Family& family : families()) {
     kernels.insert(kernels.end(), family.kernels.begin(), family.kernels.end());
   }

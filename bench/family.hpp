@@ -102,7 +102,7 @@ struct FamilyRegistrar {
   explicit FamilyRegistrar(Family (*make)());
 };
 
-// The kernels of every family and of the harness itself (the stream gate).
+// The kernels of every family and of the harness itself (the stream gate, the SM clock probe).
 [[nodiscard]] std::vector<KernelSymbol> all_kernels();
 
 // The driver's handle for a runtime kernel's machine code (cudaGetFuncBySymbol): the same code

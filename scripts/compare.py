@@ -37,7 +37,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpubench_json import (REAL_TIME_US, Benchmark, GpubenchJsonError, Metric,
+from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonError, Metric,
                            OneLineArgumentParser, Result, load, open_unit_interval,
                            positive_finite, script_error, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
@@ -467,6 +467,24 @@ def paired_section(comparison: Comparison, markdown: bool) -> list[str]:
             format_agreements(pairs, markdown, labels=("BASE", "NEW"))]
 
 
+def kernel_clock_note(comparison: Comparison) -> str | None:
+    """A note naming the compared benchmarks whose kernels read SM clocks more than
+    THROTTLE_DROP apart on the two sides (sm_clock_kernel_mhz, a condition of the figure, not a
+    figure compared): their change may be the clock's."""
+    apart = []
+    for row in comparison.rows:
+        base = comparison.base.benchmarks[row.name].kernel_sm_clock_mhz
+        cont = comparison.cont.benchmarks[row.name].kernel_sm_clock_mhz
+        if base and cont and abs(cont - base) > THROTTLE_DROP * max(base, cont):
+            apart.append(f"{row.name} ({base:.0f} vs {cont:.0f} MHz)")
+    if not apart:
+        return None
+    shown = ", ".join(apart[:10]) + (", ..." if len(apart) > 10 else "")
+    return (f"{len(apart)} compared benchmark(s) ran at SM clocks more than "
+            f"{100 * THROTTLE_DROP:.0f}% apart as their kernels read them "
+            f"(sm_clock_kernel_mhz, BASE vs NEW): {shown}. Their change may be the clock's.")
+
+
 def notes_section(comparison: Comparison) -> list[str]:
     c, notes = comparison, []
     for label, result in (("BASE", c.base), ("NEW", c.cont)):
@@ -486,6 +504,8 @@ def notes_section(comparison: Comparison) -> list[str]:
             notes.append(f"{label} ran {len(throttled)} compared benchmark(s) with the GPU's "
                          f"clocks held down (clock_limited_ms, or the SM clock fell by more than "
                          f"10%): {shown}. Their figures are of a throttled GPU.")
+    if clock_note := kernel_clock_note(comparison):
+        notes.append(clock_note)
     untested = sum(r.p_value is None for r in c.rows)
     if untested and not notes:
         notes.append(f"{untested} benchmark(s) lack repetitions in a file: their verdicts "

@@ -140,6 +140,12 @@ def hints(gpu: Gpu, health: HealthReport) -> str:
     parts = [f"{key} {context[key]}" for key in HINT_KEYS if key in context]
     if gpu.uuid in health.clock_events:
         parts.append("clock events during the run: " + ", ".join(health.clock_events[gpu.uuid]))
+    kernel_clocks = [mhz for benchmark in gpu.benchmarks.values()
+                     if (mhz := benchmark.kernel_sm_clock_mhz) is not None]
+    if kernel_clocks:
+        low, high = min(kernel_clocks), max(kernel_clocks)
+        shown = f"{low:.0f} MHz" if round(low) == round(high) else f"{low:.0f} to {high:.0f} MHz"
+        parts.append(f"SM clock read by its kernels {shown}")
     throttled = sorted(name for name, benchmark in gpu.benchmarks.items() if benchmark.throttled)
     if throttled:
         parts.append(f"{len(throttled)} benchmark(s) timed with the clocks held down, "

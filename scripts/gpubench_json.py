@@ -117,6 +117,9 @@ class Argument:
 # The fall of the SM clock across a timed loop that marks it throttled (gpubench's
 # ClockWatch::throttle_drop).
 THROTTLE_DROP = 0.10
+# A condition of a figure, not a figure: the SM clock in MHz as a kernel read it right after the
+# benchmark's timed loop (clock64 cycles over %globaltimer nanoseconds).
+KERNEL_SM_CLOCK = "sm_clock_kernel_mhz"
 
 @dataclass(frozen=True)
 class FamilyFacts:
@@ -284,6 +287,15 @@ class Benchmark:
                                                       and end < (1 - THROTTLE_DROP) * start):
                 return True
         return False
+
+    @property
+    def kernel_sm_clock_mhz(self) -> float | None:
+        """The SM clock its kernels read after the timed loop, the median over the repetitions;
+        None where gpubench wrote none (no GPU ran it, or a file written before it read one)."""
+        found = [r[KERNEL_SM_CLOCK] for r in self.repetitions if KERNEL_SM_CLOCK in r]
+        if found:
+            return float(np.median(found))
+        return self.values.get(KERNEL_SM_CLOCK)
 
     @property
     def noise_pct(self) -> float | None:
@@ -671,6 +683,8 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
                                 "is > 0")
         if key == NOISE_PCT and number < 0:
             raise BadValueError(f"{where}: {key!r} is {number:g}; a spread is >= 0")
+        if key == KERNEL_SM_CLOCK and not spread and number <= 0:
+            raise BadValueError(f"{where}: {key!r} is {number:g}; a clock is > 0")
         if key == HOST_TIMED and not spread and number not in (0, 1):
             raise BadValueError(f"{where}: {key!r} is {number:g}, not 0 or 1")
         values[key] = number

@@ -189,16 +189,25 @@ def family_summary(family: str, runs: list[RunFigures], comparisons: list[Compar
     return f"<ul>{''.join(lines)}</ul>"
 
 
+def clock_range(clocks: list[float]) -> str:
+    low, high = np.min(clocks), np.max(clocks)
+    return f"{low:.0f} MHz" if low == high else f"{low:.0f} to {high:.0f} MHz"
+
+
 def clocks_line(family: str, runs: list[RunFigures]) -> str:
-    """The SM clocks each run's benchmarks of the family ran at, where the file says."""
+    """The SM clocks each run's benchmarks of the family ran at, where the file says: NVML's
+    at the ends of the timed loops, and the kernels' own reading after them."""
     parts = []
     for run in runs:
-        clocks = [b.values[k] for b in run.result.family(family) for k in CLOCK_COUNTERS
-                  if k in b.values]
-        if clocks:
-            low, high = np.min(clocks), np.max(clocks)
-            shown = f"{low:.0f} MHz" if low == high else f"{low:.0f} to {high:.0f} MHz"
-            parts.append(f'<span class="run-{run.index}">{esc(run.label)}: {shown}</span>')
+        benchmarks = run.result.family(family)
+        clocks = [b.values[k] for b in benchmarks for k in CLOCK_COUNTERS if k in b.values]
+        kernel = [mhz for b in benchmarks if (mhz := b.kernel_sm_clock_mhz) is not None]
+        shown = [clock_range(clocks)] if clocks else []
+        if kernel:
+            shown.append(f"read by its kernels {clock_range(kernel)}")
+        if shown:
+            parts.append(f'<span class="run-{run.index}">{esc(run.label)}: '
+                         f"{', '.join(shown)}</span>")
     return f"<p>SM clock during the timed loops: {'; '.join(parts)}</p>" if parts else ""
 
 

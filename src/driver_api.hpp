@@ -27,6 +27,7 @@ namespace gpubench {
   X(cuDevicePrimaryCtxRetain, 7000)                                                                \
   X(cuDevicePrimaryCtxRelease, 11000)                                                              \
   X(cuCtxSetCurrent, 4000)                                                                         \
+  X(cuCtxGetCurrent, 4000)                                                                         \
   X(cuCtxSynchronize, 2000)                                                                        \
   X(cuDeviceCanAccessPeer, 4000)                                                                   \
   X(cuDeviceGetP2PAttribute, 8000)                                                                 \

@@ -5,6 +5,8 @@
 
 #include <cuda.h>
 
+#include <utility>
+
 namespace gpubench {
 
 namespace detail {
@@ -33,19 +35,34 @@ private:
   UniqueHandle<CUgraphExec, detail::GraphExecRelease> handle_;
 };
 
-// Captures what enqueue() puts on `stream` into a graph and instantiates it once.
-template <typename Enqueue> GraphExec capture_graph(CUstream stream, Enqueue&& enqueue) {
+// A CUDA graph, not yet instantiated: instantiate it as often as needed with GraphExec.
+class Graph {
+public:
+  explicit Graph(CUgraph graph) noexcept : handle_(graph) {}
+  [[nodiscard]] CUgraph get() const noexcept { return handle_.get(); }
+
+private:
+  UniqueHandle<CUgraph, detail::GraphRelease> handle_;
+};
+
+// Captures what enqueue() puts on `stream` into a graph.
+template <typename Enqueue> Graph capture(CUstream stream, Enqueue&& enqueue) {
   GPUBENCH_CU(cuStreamBeginCapture, stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
   CUgraph raw = nullptr;
   try {
     enqueue();
   } catch (...) {
     driver_api().cuStreamEndCapture(stream, &raw);
-    UniqueHandle<CUgraph, detail::GraphRelease> discarded(raw);
+    const Graph discarded(raw);
     throw;
   }
   GPUBENCH_CU(cuStreamEndCapture, stream, &raw);
-  const UniqueHandle<CUgraph, detail::GraphRelease> graph(raw);
+  return Graph(raw);
+}
+
+// Captures what enqueue() puts on `stream` into a graph and instantiates it once.
+template <typename Enqueue> GraphExec capture_graph(CUstream stream, Enqueue&& enqueue) {
+  const Graph graph = capture(stream, std::forward<Enqueue>(enqueue));
   return GraphExec(graph.get());
 }
 

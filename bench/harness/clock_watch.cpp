@@ -1,5 +1,6 @@
 #include "clock_watch.hpp"
 
+#include "kernel_clock_probe.hpp"
 #include "session.hpp"
 
 namespace gpubench::bench {
@@ -14,6 +15,10 @@ ClockWatch::ClockWatch(const Session& session)
     : session_(session), start_mhz_(sm_clock_mhz(session)), start_limits_(session.clock_limits()) {}
 
 void ClockWatch::finish(benchmark::State& state, const std::string& label) const {
+  // First, while the clock is where the loop left it.
+  if (const auto kernel_mhz = kernel_sm_clock_mhz(session_)) {
+    state.counters["sm_clock_kernel_mhz"] = *kernel_mhz;
+  }
   const auto end_mhz = sm_clock_mhz(session_);
   bool throttled = start_mhz_ && end_mhz && *end_mhz < (1.0 - throttle_drop) * *start_mhz_;
   if (start_mhz_ && end_mhz) {

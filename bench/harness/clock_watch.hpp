@@ -17,11 +17,15 @@ class Session;
 // board or sync-boost limit, held the clocks down during the loop, from NVML's violation
 // times), and the label "throttled" when the SM clock fell by more than 10% or any limit held
 // the clocks during the loop. Does nothing without NVML; a counter NVML cannot give is left out.
+// Beside NVML's view, sm_clock_kernel_mhz: the SM clock as a kernel reads it right after the
+// loop (kernel_clock_probe.hpp), reported as it is; the label follows NVML's readings alone,
+// which see the whole loop, where the probe sees its last 20 µs.
 class ClockWatch {
 public:
   // Call right before the timed loop (after warm-up, when the clock has ramped up).
   explicit ClockWatch(const Session& session);
-  // Call right after the timed loop; `label` is the benchmark's own label, if any.
+  // Call right after the timed loop; `label` is the benchmark's own label, if any. Throws
+  // CudaError where the clock probe fails to run.
   void finish(benchmark::State& state, const std::string& label = "") const;
 
   static constexpr double throttle_drop = 0.10;

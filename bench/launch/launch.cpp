@@ -6,6 +6,7 @@
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "gpu_gap.hpp"
+#include "graph_nodes.hpp"
 #include "harness.hpp"
 #include "launch_counts.hpp"
 #include "launch_gap.cuh"
@@ -150,6 +151,7 @@ void declare(Registry& registry) {
   register_gpu_gaps(registry);
   register_start_latencies(registry);
   register_persistent_floor(registry);
+  register_graph_nodes(registry);
   register_paired_launches(registry, payload_args());
   register_module_loading(registry);
 }
@@ -161,18 +163,21 @@ Family launch_family() {
       .grammar = "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
                  "launch/gpu_gap/<path>/params:0, launch/start_latency/<path>, "
                  "launch/persistent/roundtrip, launch/paired/submit/params:<bytes>, "
-                 "launch/module/<step>",
+                 "launch/module/<step>, launch/graph_nodes/<step>/nodes:<n>",
       .argument = Argument{.key = "params", .unit = "bytes"},
       // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
       // each with its interval (read as such, not as one figure), and per-path medians
       // (<path>_us); its real_time is one round of every path, what it is read by.
       // launch/gpu_gap's figure is the GPU's median gap between kernels, launch/start_latency's
       // the median time from the launch call to the kernel's first instruction;
-      // launch/persistent/roundtrip writes us_per_launch, per work item.
+      // launch/persistent/roundtrip writes us_per_launch, per work item; launch/graph_nodes'
+      // is the cost per node of a graph of n nodes (us_per_graph beside it, n times as much).
       .figures = {{.counter = "us_per_launch", .unit = "µs", .scale = 1.0,
                    .better = Better::lower},
                   {.counter = "gap_ns", .unit = "ns", .scale = 1.0, .better = Better::lower},
                   {.counter = "start_latency_ns", .unit = "ns", .scale = 1.0,
+                   .better = Better::lower},
+                  {.counter = "us_per_node", .unit = "µs", .scale = 1.0,
                    .better = Better::lower}},
       .kernels = probe_kernels(),
       .flags = {},

@@ -591,3 +591,29 @@ def test_an_sm_clock_that_fell_marks_the_benchmark_throttled() -> None:
         return gpubench_json.Benchmark("x/y", dict(run), [run], "one run")
     assert bench(1980, 1700).throttled
     assert not bench(1980, 1800).throttled
+
+
+def test_kernel_clocks_apart_are_a_note_not_a_figure(tmp_path: Path,
+                                                     run_script: RunScript) -> None:
+    """sm_clock_kernel_mhz is a condition of a figure: the comparison judges each benchmark by
+    its figure whatever the clock, and names the benchmarks whose kernels read clocks more than
+    10% apart on the two sides, and none where they are within 10%."""
+    base, new = load_json(CI_NEW_1), load_json(CI_NEW_2)
+    first = next(b["run_name"] for b in new["benchmarks"] if b.get("run_type") == "iteration")
+
+    def clock(doc: dict, mhz: float) -> dict:
+        for entry in doc["benchmarks"]:
+            if entry["run_name"] == first and entry.get("run_type") == "iteration":
+                entry["sm_clock_kernel_mhz"] = mhz
+        return doc
+
+    close = run_script("compare.py", write_json(tmp_path / "base.json", clock(base, 1980.0)),
+                       write_json(tmp_path / "new.json", clock(new, 1800.0)))
+    assert "sm_clock_kernel_mhz" not in close.stdout
+    apart = run_script("compare.py", write_json(tmp_path / "base.json", clock(base, 1980.0)),
+                       write_json(tmp_path / "new.json", clock(new, 1500.0)))
+    name = gpubench_json.strip_gb_suffixes(first)
+    note = next(line for line in apart.stdout.splitlines() if "sm_clock_kernel_mhz" in line)
+    assert note.startswith("1 compared benchmark(s)") and f"{name} (1980 vs 1500 MHz)" in note
+    assert [line for line in close.stdout.splitlines() if name in line] == \
+        [line for line in apart.stdout.splitlines() if name in line and "MHz" not in line]

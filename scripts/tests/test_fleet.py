@@ -301,3 +301,20 @@ def test_a_slow_gpu_timed_with_its_clocks_held_down_says_so(
     _, out, _ = run(capsys, tmp_path, "--expect", 18)
     slower = section(out, "Slower than their group")
     assert "1 benchmark(s) timed with the clocks held down" in rows_with(slower, "node05")[-1]
+
+
+def test_a_slow_gpu_shows_the_sm_clock_its_kernels_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """node05 is slower than its group; where gpubench wrote the SM clock its kernels read
+    (sm_clock_kernel_mhz), what to look at shows its range, a condition beside the figures."""
+    paths = fb.write_example(tmp_path)
+    node05 = next(p for p in paths if p.name.startswith("node05") and p.suffix == ".json")
+    _, out, _ = run(capsys, tmp_path, "--expect", 18)
+    assert "read by its kernels" not in section(out, "Slower than their group")
+    doc = json.loads(node05.read_text())
+    for benchmark, mhz in zip(doc["benchmarks"], (1410.0, 1980.0)):
+        benchmark["sm_clock_kernel_mhz"] = mhz
+    node05.write_text(json.dumps(doc))
+    _, out, _ = run(capsys, tmp_path, "--expect", 18)
+    slower = section(out, "Slower than their group")
+    assert "SM clock read by its kernels 1410 to 1980 MHz" in rows_with(slower, "node05")[-1]

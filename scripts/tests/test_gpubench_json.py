@@ -273,3 +273,26 @@ def test_host_paced(tmp_path: Path) -> None:
                              [{"real_time": 1.0, "host_timed": 1}]))
     benches = load_entries(tmp_path, entries).benchmarks
     assert [b.host_paced for b in benches.values()] == [True, None, True]
+
+
+def test_the_kernel_read_sm_clock_is_a_condition_not_a_figure(tmp_path: Path) -> None:
+    """sm_clock_kernel_mhz rides on every benchmark: it never becomes a benchmark's figure, with
+    facts or without, and reads as the median over the repetitions."""
+    entries = (module_run("ptx_jit", [900.0, 910.0, 905.0])
+               + launch_run("driver", "submit", 0, [2.0, 2.1, 2.2]))
+    for entry, mhz in zip((e for e in entries if e["run_type"] == "iteration"),
+                          (1980.0, 1500.0, 1970.0, 1980.0, 1980.0, 1980.0)):
+        entry["sm_clock_kernel_mhz"] = mhz
+    benches = load_entries(tmp_path, entries).benchmarks
+    assert benches["launch/module/ptx_jit"].metric == gj.REAL_TIME_US
+    assert benches["launch/module/ptx_jit"].kernel_sm_clock_mhz == pytest.approx(1970.0)
+    assert benches["launch/driver/submit/params:0"].metric.key == "us_per_launch"
+    assert gj.Benchmark("x/y", {"real_time": 1.0}, [], "one run").kernel_sm_clock_mhz is None
+
+
+@pytest.mark.parametrize("mhz", [0, -1980.0])
+def test_a_clock_that_is_no_clock_is_refused(tmp_path: Path, mhz: float) -> None:
+    entries = module_run("ptx_jit", 900.0)
+    entries[0]["sm_clock_kernel_mhz"] = mhz
+    with pytest.raises(gj.BadValueError, match="'sm_clock_kernel_mhz' is .*; a clock is > 0"):
+        load_entries(tmp_path, entries)

@@ -253,3 +253,21 @@ def test_context_differences_show_health_fields(tmp_path: Path) -> None:
 def test_select_device_keeps_a_file_of_one_gpu() -> None:
     result = gj.load(FULL_RUNS[0])
     assert select_device(result, None) is result
+
+
+def test_the_clocks_line_shows_nvml_and_the_kernels_reading(tmp_path: Path) -> None:
+    """A family's SM clocks: NVML's at the loops' ends, and the range its kernels read after
+    them (sm_clock_kernel_mhz); a run that wrote neither adds no line."""
+    entries = copy_run("HtoD", "pinned", "async", 4096, FIVE)
+    for entry in entries:
+        entry.update(sm_clock_start_mhz=1980.0, sm_clock_end_mhz=1980.0)
+    for entry, mhz in zip((e for e in entries if e["run_type"] == "iteration"),
+                          (1980.0, 1975.0, 1500.0, 1980.0, 1980.0)):
+        entry["sm_clock_kernel_mhz"] = mhz
+    result = gj.load(write_json(tmp_path / "r.json", document(entries)))
+    runs = [html_report.run_figures(1, "run", result)]
+    line = html_report.clocks_line("copy", runs)
+    assert "run: 1980 MHz, read by its kernels 1980 MHz" in line
+    bare = gj.load(write_json(tmp_path / "b.json", document(copy_run("HtoD", "pinned", "async",
+                                                                         4096, FIVE))))
+    assert html_report.clocks_line("copy", [html_report.run_figures(1, "run", bare)]) == ""
