@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace gpubench::bench {
@@ -52,6 +53,17 @@ EnergyWindow EnergyWindowTracker::window() const {
           .seconds = end_->seconds - start_->seconds,
           .ops = end_->ops - start_->ops,
           .steps = steps_};
+}
+
+EnergyBatching energy_batching(std::size_t loop_calls, double seconds_per_call) {
+  const auto calls_in = [seconds_per_call](double seconds) {
+    if (!(seconds_per_call > 0.0)) {
+      return std::size_t{1};
+    }
+    return static_cast<std::size_t>(std::llround(seconds / seconds_per_call));
+  };
+  return {.calls = std::max({loop_calls, calls_in(EnergyBatching::batch_seconds), std::size_t{1}}),
+          .calls_per_poll = std::max(calls_in(EnergyBatching::poll_seconds), std::size_t{1})};
 }
 
 std::vector<EnergyWindow>

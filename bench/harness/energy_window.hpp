@@ -77,6 +77,21 @@ private:
   int steps_ = 0;
 };
 
+// How a window's operations are queued: `calls` a batch, waited for on the host, and a poll of
+// the counters after every `calls_per_poll` of them while they are queued. A batch lasts about
+// `batch_seconds` (the timed loop's batch where that is longer), so the wait and the poll that
+// end each one, the GPU idle meanwhile, are a small part of the window; a poll while a
+// host-paced batch is queued (launches) sees an update within `poll_seconds` of it.
+struct EnergyBatching {
+  static constexpr double batch_seconds = 0.01;
+  static constexpr double poll_seconds = 0.001;
+  std::size_t calls = 1;
+  std::size_t calls_per_poll = 1;
+};
+
+// The batching for a timed loop's batch of `loop_calls` calls, each taking `seconds_per_call`.
+[[nodiscard]] EnergyBatching energy_batching(std::size_t loop_calls, double seconds_per_call);
+
 // A device whose energy a window reads: its name in errors, its counter in mJ (nullopt where it
 // cannot be read) and its measured step.
 struct EnergyCounterSource {

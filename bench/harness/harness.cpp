@@ -35,7 +35,7 @@ void Harness::energy_per(EnergyPer per, std::vector<Session*> devices) {
   energy_devices_ = std::move(devices);
 }
 
-void Harness::measure_energy(std::size_t ops) {
+void Harness::measure_energy(std::size_t ops, double seconds_per_op) {
   const std::vector<Session*> devices =
       energy_devices_.empty() ? std::vector<Session*>{&session_} : energy_devices_;
   std::vector<EnergyCounterSource> sources;
@@ -53,8 +53,10 @@ void Harness::measure_energy(std::size_t ops) {
       energy_graph_
           ? std::function<void()>([this] { energy_graph_->launch(wait_streams_.front()); })
           : call_;
-  const std::size_t calls = std::max<std::size_t>(1, ops / ops_per_call_);
-  const std::size_t batch_ops = calls * ops_per_call_;
+  const EnergyBatching batching =
+      energy_batching(std::max<std::size_t>(1, ops / ops_per_call_),
+                      seconds_per_op * static_cast<double>(ops_per_call_));
+  const std::size_t batch_ops = batching.calls * ops_per_call_;
   const auto start = std::chrono::steady_clock::now();
   const std::vector<EnergyWindow> windows = measure_energy_windows(
       sources,
@@ -65,10 +67,13 @@ void Harness::measure_energy(std::size_t ops) {
       [&](const std::function<void()>& poll) {
         throw_if_interrupted();
         make_current(batch_context_);
-        for (std::size_t i = 0; i < calls; ++i) {
+        for (std::size_t i = 1; i <= batching.calls; ++i) {
           call();
           if (energy_waits_each_) {
             synchronize_all();
+          }
+          if (i % batching.calls_per_poll == 0) {
+            poll();
           }
         }
         while (!streams_idle()) {

@@ -149,7 +149,7 @@ public:
   // this benchmark's operation and reports its energy in `per`'s unit, summed over `devices`
   // (default: the benchmark's own; a copy between GPUs draws on both). Call before exec(). The
   // window runs the operation as the timed loop calls it (a graph replay where it replays one),
-  // in batches of the timed loop's size waited for on the host, with no gate and no L2 flush,
+  // in batches waited for on the host (EnergyBatching), with no gate and no L2 flush,
   // for at least EnergyWindowLimits; its operations count in ops_performed(). Counters, where
   // every device has an energy counter (the context says why one has none): `per.unit.counter`
   // and `<counter>_above_idle` (the idle power over the window taken off), power_w and
@@ -174,8 +174,9 @@ private:
   // Whether no waited stream has work left; throws CudaError for one that failed.
   [[nodiscard]] bool streams_idle() const;
   [[nodiscard]] bool energy_wanted() const noexcept { return options_.energy && energy_per_; }
-  // The energy window after a timed loop of `ops` operations a batch (energy_per).
-  void measure_energy(std::size_t ops);
+  // The energy window after a timed loop of `ops` operations a batch that took `seconds_per_op`
+  // each (energy_per).
+  void measure_energy(std::size_t ops, double seconds_per_op);
   void check_last_error() const;
 
   // Sets up the call (the op, or a replay of a graph of graph_ops ops) and runs the timed loop
@@ -218,7 +219,7 @@ private:
     warm_up([&] { static_cast<void>(run_once()); }, timed);
     const LoopTimes times = timed_loop(state_, session_, ops, clock, timed, label);
     if (energy_wanted()) {
-      measure_energy(ops);
+      measure_energy(ops, times.seconds_per_op);
     }
     return times;
   }

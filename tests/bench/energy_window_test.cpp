@@ -144,6 +144,21 @@ TEST(EnergyWindow, ACounterThatCannotBeReadIsAnError) {
   EXPECT_THROW(static_cast<void>(measure(never, 4)), EnergyWindowError);
 }
 
+TEST(EnergyBatching, BatchesOfAboutTenMillisecondsPolledEveryMillisecond) {
+  // 4 µs launches timed 512 a batch: 2500 a batch, a poll every 250.
+  const EnergyBatching launches = energy_batching(512, 4e-6);
+  EXPECT_EQ(launches.calls, 2500U);
+  EXPECT_EQ(launches.calls_per_poll, 250U);
+  // A 20 ms copy timed one a batch stays one, polled after each.
+  const EnergyBatching copies = energy_batching(1, 0.02);
+  EXPECT_EQ(copies.calls, 1U);
+  EXPECT_EQ(copies.calls_per_poll, 1U);
+  // The timed loop's batch where it is longer; never none.
+  EXPECT_EQ(energy_batching(64, 1e-3).calls, 64U);
+  EXPECT_EQ(energy_batching(0, 0.0).calls, 1U);
+  EXPECT_EQ(energy_batching(0, 0.0).calls_per_poll, 1U);
+}
+
 TEST(EnergyWindowTracker, TheFirstUpdateOpensTheWindow) {
   EnergyWindowTracker tracker("GPU0", 1000, 0.1, 0.0);
   tracker.update(0.05, 1010, 3.0); // opens: what came before it is not in the window
