@@ -55,6 +55,33 @@ EnergyWindow EnergyWindowTracker::window() const {
           .steps = steps_};
 }
 
+EnergyPerOp energy_per_op(const std::vector<EnergyWindow>& windows,
+                          const std::vector<double>& idle_watts,
+                          const std::vector<double>& step_seconds) {
+  if (windows.empty() || idle_watts.size() != windows.size() ||
+      step_seconds.size() != windows.size()) {
+    throw std::logic_error("energy_per_op needs one idle power and one step per window");
+  }
+  EnergyPerOp sum{.window_seconds = windows.front().seconds,
+                  .window_ops = windows.front().ops,
+                  .steps = windows.front().steps};
+  for (std::size_t d = 0; d < windows.size(); ++d) {
+    const EnergyWindow& w = windows[d];
+    if (!(w.ops > 0.0)) {
+      throw EnergyWindowError(fmt::format("no operation ran in the energy window of device {}", d));
+    }
+    sum.joules += w.joules / w.ops;
+    sum.joules_above_idle += (w.joules - idle_watts[d] * w.seconds) / w.ops;
+    sum.watts += w.watts();
+    sum.idle_watts += idle_watts[d];
+    sum.window_seconds = std::min(sum.window_seconds, w.seconds);
+    sum.window_ops = std::min(sum.window_ops, w.ops);
+    sum.steps = std::min(sum.steps, w.steps);
+    sum.step_seconds = std::max(sum.step_seconds, step_seconds[d]);
+  }
+  return sum;
+}
+
 EnergyBatching energy_batching(std::size_t loop_calls, double seconds_per_call) {
   const auto calls_in = [seconds_per_call](double seconds) {
     if (!(seconds_per_call > 0.0)) {

@@ -77,6 +77,27 @@ private:
   int steps_ = 0;
 };
 
+// What one operation drew over the windows of the devices it ran on: each device's energy over
+// its own window's operations, added up, and the same with the device's idle power over its
+// window taken off; the mean power and idle power summed; the shortest window, its fewest
+// steps and operations, and the longest step of the devices.
+struct EnergyPerOp {
+  double joules = 0.0;
+  double joules_above_idle = 0.0;
+  double watts = 0.0;
+  double idle_watts = 0.0;
+  double window_seconds = 0.0;
+  double window_ops = 0.0;
+  int steps = 0;
+  double step_seconds = 0.0;
+};
+
+// `windows[d]` is device d's window, `idle_watts[d]` its idle power and `step_seconds[d]` its
+// step. Throws EnergyWindowError for a window without an operation in it.
+[[nodiscard]] EnergyPerOp energy_per_op(const std::vector<EnergyWindow>& windows,
+                                        const std::vector<double>& idle_watts,
+                                        const std::vector<double>& step_seconds);
+
 // How a window's operations are queued: `calls` a batch, waited for on the host, and a poll of
 // the counters after every `calls_per_poll` of them while they are queued. A batch lasts about
 // `batch_seconds` (the timed loop's batch where that is longer), so the wait and the poll that

@@ -83,42 +83,25 @@ void Harness::measure_energy(std::size_t ops, double seconds_per_op) {
         ops_performed_ += batch_ops;
       });
 
-  double joules_per_op = 0.0;
-  double above_idle_per_op = 0.0;
-  double watts = 0.0;
-  double window_s = windows.front().seconds;
-  double window_ops = windows.front().ops;
-  int steps = windows.front().steps;
-  double step_s = 0.0;
-  for (std::size_t d = 0; d < windows.size(); ++d) {
-    const EnergyWindow& w = windows[d];
-    if (w.ops <= 0.0) {
-      throw EnergyWindowError(
-          fmt::format("no operation ran in the energy window of {}", sources[d].device));
-    }
-    joules_per_op += w.joules / w.ops;
-    above_idle_per_op += (w.joules - idle_watts[d] * w.seconds) / w.ops;
-    watts += w.watts();
-    window_s = std::min(window_s, w.seconds);
-    window_ops = std::min(window_ops, w.ops);
-    steps = std::min(steps, w.steps);
-    step_s = std::max(step_s, sources[d].step_seconds);
+  std::vector<double> steps;
+  for (const EnergyCounterSource& source : sources) {
+    steps.push_back(source.step_seconds);
   }
+  report_energy(energy_per_op(windows, idle_watts, steps));
+}
+
+void Harness::report_energy(const EnergyPerOp& energy) {
   const EnergyPer& per = *energy_per_;
   const double scale = per.unit.per_joule / per.units_per_op;
   const std::string counter(per.unit.counter);
-  state_.counters[counter] = joules_per_op * scale;
-  state_.counters[counter + "_above_idle"] = above_idle_per_op * scale;
-  double idle = 0.0;
-  for (const double w : idle_watts) {
-    idle += w;
-  }
-  state_.counters["power_w"] = watts;
-  state_.counters["idle_power_w"] = idle;
-  state_.counters["energy_window_s"] = window_s;
-  state_.counters["energy_steps"] = steps;
-  state_.counters["energy_step_ms"] = step_s * 1e3;
-  state_.counters["energy_ops"] = window_ops;
+  state_.counters[counter] = energy.joules * scale;
+  state_.counters[counter + "_above_idle"] = energy.joules_above_idle * scale;
+  state_.counters["power_w"] = energy.watts;
+  state_.counters["idle_power_w"] = energy.idle_watts;
+  state_.counters["energy_window_s"] = energy.window_seconds;
+  state_.counters["energy_steps"] = energy.steps;
+  state_.counters["energy_step_ms"] = energy.step_seconds * 1e3;
+  state_.counters["energy_ops"] = energy.window_ops;
 }
 
 bool Harness::streams_idle() const {

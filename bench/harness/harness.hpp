@@ -1,6 +1,7 @@
 #pragma once
 
 #include "energy_per.hpp"
+#include "energy_window.hpp"
 #include "event_pairs.hpp"
 #include "gated_batch.hpp"
 #include "graph.hpp"
@@ -147,7 +148,8 @@ public:
 
   // Where the run measures energy (HarnessOptions::energy), the window after the timed loop runs
   // this benchmark's operation and reports its energy in `per`'s unit, summed over `devices`
-  // (default: the benchmark's own; a copy between GPUs draws on both). Call before exec(). The
+  // (default: the benchmark's own; a copy between GPUs draws on both). Call before exec(), for
+  // an operation that repeats as it is (not one a HostClock `prepare` sets up each batch). The
   // window runs the operation as the timed loop calls it (a graph replay where it replays one),
   // in batches waited for on the host (EnergyBatching), with no gate and no L2 flush,
   // for at least EnergyWindowLimits; its operations count in ops_performed(). Counters, where
@@ -177,6 +179,8 @@ private:
   // The energy window after a timed loop of `ops` operations a batch that took `seconds_per_op`
   // each (energy_per).
   void measure_energy(std::size_t ops, double seconds_per_op);
+  // Writes the energy counters of energy_per's unit.
+  void report_energy(const EnergyPerOp& energy);
   void check_last_error() const;
 
   // Sets up the call (the op, or a replay of a graph of graph_ops ops) and runs the timed loop

@@ -144,6 +144,26 @@ TEST(EnergyWindow, ACounterThatCannotBeReadIsAnError) {
   EXPECT_THROW(static_cast<void>(measure(never, 4)), EnergyWindowError);
 }
 
+TEST(EnergyPerOp, EachDevicesEnergyOverItsOwnOperationsAddedUp) {
+  // A peer copy: GPU0 ran 100 copies in its window of 1.0 s at 300 W (idle 100 W), GPU1 102.5
+  // in its 1.025 s at 200 W (idle 80 W).
+  const EnergyPerOp e =
+      energy_per_op({{.joules = 300.0, .seconds = 1.0, .ops = 100.0, .steps = 10},
+                     {.joules = 205.0, .seconds = 1.025, .ops = 102.5, .steps = 41}},
+                    {100.0, 80.0}, {0.1, 0.025});
+  EXPECT_DOUBLE_EQ(e.joules, 3.0 + 2.0);
+  EXPECT_DOUBLE_EQ(e.joules_above_idle, (300.0 - 100.0) / 100.0 + (205.0 - 82.0) / 102.5);
+  EXPECT_DOUBLE_EQ(e.watts, 300.0 + 200.0);
+  EXPECT_DOUBLE_EQ(e.idle_watts, 180.0);
+  EXPECT_DOUBLE_EQ(e.window_seconds, 1.0);
+  EXPECT_DOUBLE_EQ(e.window_ops, 100.0);
+  EXPECT_EQ(e.steps, 10);
+  EXPECT_DOUBLE_EQ(e.step_seconds, 0.1);
+  EXPECT_THROW(static_cast<void>(
+                   energy_per_op({{.joules = 1.0, .seconds = 1.0, .ops = 0.0}}, {10.0}, {0.1})),
+               EnergyWindowError);
+}
+
 TEST(EnergyBatching, BatchesOfAboutTenMillisecondsPolledEveryMillisecond) {
   // 4 µs launches timed 512 a batch: 2500 a batch, a poll every 250.
   const EnergyBatching launches = energy_batching(512, 4e-6);
