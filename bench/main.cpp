@@ -2,6 +2,7 @@
 #include "console_header.hpp"
 #include "context.hpp"
 #include "cuda_error.hpp"
+#include "device_energy.hpp"
 #include "display_reporter.hpp"
 #include "family.hpp"
 #include "family_facts.hpp"
@@ -129,8 +130,9 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
   }
   const std::vector<int> peer_devices = devices.size() > 1 ? devices : first_n(present.value_or(2));
   const gpubench::NameFilter name_filter(options.filter);
-  bench::Registry registry(devices, peer_devices,
-                           [&](const std::string& name) { return name_filter.selects(name); });
+  bench::Registry registry(
+      devices, peer_devices, [&](const std::string& name) { return name_filter.selects(name); },
+      bench::HarnessOptions{.energy = options.energy});
   bench::register_families(registry, configured);
   std::vector<std::string> notes;
   for (const bench::Registry::Note& note : registry.notes()) {
@@ -173,6 +175,12 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
     benchmark::AddCustomContext(key, value);
   }
   static_cast<void>(std::fputs(bench::console_header(devices).c_str(), stderr));
+  if (options.energy) {
+    // Each device's idle power, before any benchmark has warmed it.
+    for (const auto& [key, value] : bench::energy_context(registry.reachable_devices())) {
+      benchmark::AddCustomContext(key, value);
+    }
+  }
   for (const bench::FamilyBenchmarks& family : configured) {
     if (family.context) {
       for (const auto& [key, value] : family.context(registry)) {

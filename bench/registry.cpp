@@ -42,9 +42,10 @@ std::string instance_name(const std::string& name, const std::string& arg_name,
 
 } // namespace
 
-Registry::Registry(std::vector<int> devices, std::vector<int> peer_devices, Selection selects)
+Registry::Registry(std::vector<int> devices, std::vector<int> peer_devices, Selection selects,
+                   HarnessOptions harness)
     : devices_(std::move(devices)), peer_devices_(std::move(peer_devices)), reachable_(devices_),
-      selects_(std::move(selects)) {
+      selects_(std::move(selects)), harness_(harness) {
   for (const int device : peer_devices_) {
     if (std::find(reachable_.begin(), reachable_.end(), device) == reachable_.end()) {
       reachable_.push_back(device);
@@ -109,7 +110,7 @@ void Registry::register_case(const std::string& name, Body body, const CaseArgs&
 
   auto* benchmark = benchmark::RegisterBenchmark(
       name.c_str(), [name, arg_name = args.name, body = std::move(body), device_arg, has_value,
-                     reachable = reachable_](benchmark::State& state) {
+                     reachable = reachable_, options = harness_](benchmark::State& state) {
         const std::optional<std::int64_t> value =
             has_value ? std::optional(state.range(0)) : std::nullopt;
         const std::optional<int> device =
@@ -123,7 +124,7 @@ void Registry::register_case(const std::string& name, Body body, const CaseArgs&
             sessions.push_back(&bench::session(ordinal));
           }
           session.make_current();
-          Harness harness(state, session, sessions);
+          Harness harness(state, session, sessions, options);
           body(harness, value.value_or(0));
         });
       });

@@ -35,8 +35,9 @@ public:
   using Selection = std::function<bool(const std::string& name)>;
 
   // `devices`: those selected for single-device families; `peer_devices`: those families that
-  // span devices draw their pairs from.
-  Registry(std::vector<int> devices, std::vector<int> peer_devices, Selection selects = {});
+  // span devices draw their pairs from; `harness`: what every benchmark's harness is given.
+  Registry(std::vector<int> devices, std::vector<int> peer_devices, Selection selects = {},
+           HarnessOptions harness = {});
 
   // Each throws UsageError past max_benchmarks.
   // A case measured on one device at a time: on each selected device.
@@ -70,6 +71,7 @@ private:
   std::vector<int> peer_devices_;
   std::vector<int> reachable_;
   Selection selects_;
+  HarnessOptions harness_;
   std::vector<Note> notes_;
   std::size_t registered_ = 0;
   std::size_t considered_ = 0;

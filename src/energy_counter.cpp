@@ -25,6 +25,9 @@ measure_energy_counter(const std::function<std::optional<std::uint64_t>()>& read
     if (!mj) {
       return std::nullopt;
     }
+    if (*mj < last) {
+      return std::nullopt; // a counter that goes back (or wraps) measures nothing
+    }
     if (*mj != last) {
       at.push_back(t);
       value.push_back(*mj);

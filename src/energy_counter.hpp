@@ -18,7 +18,8 @@ struct EnergyCounterSteps {
 };
 
 // Polls `read` (the counter in mJ, nullopt where it cannot be read) for `window` and times its
-// updates by `now`; nullopt where it could not be read, or updated fewer than three times.
+// updates by `now`; nullopt where it could not be read, went back, or updated fewer than three
+// times.
 [[nodiscard]] std::optional<EnergyCounterSteps>
 measure_energy_counter(const std::function<std::optional<std::uint64_t>()>& read,
                        const std::function<std::chrono::steady_clock::time_point()>& now,

@@ -271,6 +271,8 @@ Options parse_options(const std::vector<std::string>& args,
       options.info = true;
     } else if (arg == "--describe") {
       options.describe = true;
+    } else if (arg == "--energy") {
+      options.energy = true;
     } else if (arg == "--help" || arg == "-h") {
       options.help = true;
     } else {
@@ -298,13 +300,16 @@ Options parse_options(const std::vector<std::string>& args,
 
 std::string usage(const std::vector<ExtraFlag>& extra_flags) {
   std::string text =
-      "usage: gpubench [--device=N|N,M,...|all] [--info] [--describe] [FAMILY FLAGS] "
+      "usage: gpubench [--device=N|N,M,...|all] [--info] [--describe] [--energy] [FAMILY FLAGS] "
       "[--benchmark_...]\n"
       "  --device=LIST  the CUDA devices to measure (default 0); with several, each benchmark\n"
       "                 runs on each, named .../device:N\n"
       "  --info         list the devices, their links and the embedded kernels' resource usage\n"
       "  --describe     print each family's name grammar, figures and flags as JSON (no GPU\n"
-      "                 needed; docs/family-facts.md)\n";
+      "                 needed; docs/family-facts.md)\n"
+      "  --energy       after each timed loop of saxpy, copy, peer and launch, about a second of\n"
+      "                 the same operation read by NVML's energy counter: joules_per_gb or\n"
+      "                 uj_per_launch, and each above the device's idle power\n";
   for (const ExtraFlag& flag : extra_flags) {
     text += fmt::format("  {:<14} {}\n", flag.name + "=...", flag.help);
   }

@@ -31,6 +31,7 @@ struct Options {
   // The devices to measure: --device=N, --device=N,M,... (nullopt: --device=all).
   std::optional<std::vector<int>> devices = std::vector<int>{0};
   bool info = false;
+  bool energy = false; // --energy: an energy window after each timed loop that can take one
   bool help = false;
   bool describe = false;  // --describe: the families' facts as JSON, no GPU needed
   bool list_only = false; // --benchmark_list_tests: needs no GPU

@@ -64,6 +64,7 @@ void measure_copy(const CopyCase& c, Harness& h, std::size_t bytes) {
     }
   };
   const std::size_t batch = batch_copies(bytes);
+  h.energy_per(EnergyPer::bytes(c.bytes_moved(bytes)));
   LoopTimes times;
   if (c.api() == CopyApi::sync) {
     times = h.exec(HostClock{.ops = batch}, one_copy);
@@ -117,6 +118,7 @@ void measure_all_devices(bool to_device, const std::vector<int>& devices, Harnes
     lanes.push_back({s.stream(), s.context()});
     sessions.push_back(&s);
   }
+  h.energy_per(EnergyPer::bytes(legs.size() * bytes), sessions);
   const LoopTimes times =
       h.exec(GpuBatches{.ops = batch_copies(bytes), .lanes = lanes}, [&] {
         for (const CopyLeg& leg : legs) {
@@ -168,7 +170,8 @@ Family copy_family() {
       .argument = Argument{.key = "", .unit = "bytes"},
       .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
                    .better = Better::higher},
-                  {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower}},
+                  {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower},
+                  energy_figure(joules_per_gb), energy_above_idle_figure(joules_per_gb)},
       .kernels = {{"zerocopy_copy", reinterpret_cast<const void*>(zerocopy_copy)}},
       .flags = {sizes_flag()},
       .configure =

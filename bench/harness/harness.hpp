@@ -1,5 +1,7 @@
 #pragma once
 
+#include "energy_per.hpp"
+#include "energy_window.hpp"
 #include "event_pairs.hpp"
 #include "gated_batch.hpp"
 #include "graph.hpp"
@@ -25,6 +27,12 @@
 
 namespace gpubench::bench {
 
+// What the run asks of every harness: --energy adds an energy window after the timed loop of
+// each benchmark whose body says what its operation is (energy_per).
+struct HarnessOptions {
+  bool energy = false;
+};
+
 // A HostClock batch with nothing to set up before it.
 struct NoPrepare {
   void operator()() const noexcept {}
@@ -34,13 +42,14 @@ struct NoPrepare {
 // with the timing strategy it needs, verifies, and reports counters; the harness owns the rest:
 // the graph capture where the strategy replays one, the warm-up (loop()), the timed loop and
 // when it stops (timed_loop), the clock watch, the error check after each batch, and failure
-// handling.
+// handling, and the energy window where the run asks for one (energy_per).
 class Harness {
 public:
   // `sessions`: the sessions of every device the run may use, handed by the registry, for
   // bodies that span devices (session_on); `session` is the benchmark's own.
-  Harness(benchmark::State& state, Session& session, std::span<Session* const> sessions = {})
-      : state_(state), session_(session), sessions_(sessions) {}
+  Harness(benchmark::State& state, Session& session, std::span<Session* const> sessions = {},
+          HarnessOptions options = {})
+      : state_(state), session_(session), sessions_(sessions), options_(options) {}
 
   [[nodiscard]] benchmark::State& state() noexcept { return state_; }
   [[nodiscard]] Session& session() noexcept { return session_; }
@@ -57,6 +66,7 @@ public:
       lanes.emplace_back(spec.stream, spec.context);
     }
     make_current(lanes.front().context);
+    batch_context_ = lanes.front().context;
     for (const Lane& lane : lanes) {
       wait_streams_.push_back(lane.stream);
     }
@@ -81,6 +91,14 @@ public:
       }
     };
     if (timing.graph_ops != 0) {
+      if (energy_wanted()) {
+        // The energy window replays the operations alone: a flush's energy is not theirs.
+        energy_graph_.emplace(capture_graph(s, [&] {
+          for (std::size_t i = 0; i < timing.graph_ops; ++i) {
+            op();
+          }
+        }));
+      }
       replay_graph(timing.ops, [&] { enqueue_flushed(Recording::in_capture); });
       return loop(timing.ops, Clock::gpu, timing.label, [&] {
         call_();
@@ -102,6 +120,7 @@ public:
     wait_streams_.push_back(s);
     const std::size_t n = calls(timing.ops, timing.graph_ops);
     const bool wait_each = timing.wait == HostClock::Wait::after_each;
+    energy_waits_each_ = wait_each;
     const bool wait_batch = timing.wait == HostClock::Wait::after_batch;
     return run(timing.ops, timing.graph_ops, op, Clock::host, timing.label, [&](const auto& call) {
       prepare();
@@ -127,7 +146,22 @@ public:
   // and waits for it; returns the operations it performed.
   std::size_t run_once();
 
-  // Operations performed through this harness so far: warm-up, timed batches and run_once().
+  // Where the run measures energy (HarnessOptions::energy), the window after the timed loop runs
+  // this benchmark's operation and reports its energy in `per`'s unit, summed over `devices`
+  // (default: the benchmark's own; a copy between GPUs draws on both). Call before exec(), for
+  // an operation that repeats as it is (not one a HostClock `prepare` sets up each batch). The
+  // window runs the operation as the timed loop calls it (a graph replay where it replays one),
+  // in batches waited for on the host (EnergyBatching), with no gate and no L2 flush,
+  // for at least EnergyWindowLimits; its operations count in ops_performed(). Counters, where
+  // every device has an energy counter (the context says why one has none): `per.unit.counter`
+  // and `<counter>_above_idle` (the idle power over the window taken off), power_w and
+  // idle_power_w (summed over the devices), energy_window_s (between the two updates),
+  // energy_steps (updates in it), energy_step_ms (the counter's step used) and energy_ops (the
+  // operations between the two updates).
+  void energy_per(EnergyPer per, std::vector<Session*> devices = {});
+
+  // Operations performed through this harness so far: warm-up, timed batches, energy window and
+  // run_once().
   [[nodiscard]] std::size_t ops_performed() const noexcept { return ops_performed_; }
 
   // Fails the benchmark (throws VerificationFailure) with the mismatch, if there is one.
@@ -139,6 +173,14 @@ private:
   }
   static void synchronize(CUstream stream);
   void synchronize_all() const;
+  // Whether no waited stream has work left; throws CudaError for one that failed.
+  [[nodiscard]] bool streams_idle() const;
+  [[nodiscard]] bool energy_wanted() const noexcept { return options_.energy && energy_per_; }
+  // The energy window after a timed loop of `ops` operations a batch that took `seconds_per_op`
+  // each (energy_per).
+  void measure_energy(std::size_t ops, double seconds_per_op);
+  // Writes the energy counters of energy_per's unit.
+  void report_energy(const EnergyPerOp& energy);
   void check_last_error() const;
 
   // Sets up the call (the op, or a replay of a graph of graph_ops ops) and runs the timed loop
@@ -179,13 +221,23 @@ private:
       return seconds;
     };
     warm_up([&] { static_cast<void>(run_once()); }, timed);
-    return timed_loop(state_, session_, ops, clock, timed, label);
+    const LoopTimes times = timed_loop(state_, session_, ops, clock, timed, label);
+    if (energy_wanted()) {
+      measure_energy(ops, times.seconds_per_op);
+    }
+    return times;
   }
 
   benchmark::State& state_;
   Session& session_;
   std::span<Session* const> sessions_;
+  HarnessOptions options_;
   std::vector<CUstream> wait_streams_;
+  CUcontext batch_context_ = nullptr; // made current before a batch is queued; null: as is
+  std::optional<EnergyPer> energy_per_;
+  std::vector<Session*> energy_devices_;
+  std::optional<GraphExec> energy_graph_; // the operations without their flushes, where captured
+  bool energy_waits_each_ = false;
   std::optional<GraphExec> graph_;
   std::function<void()> call_;
   std::size_t ops_per_call_ = 1;

@@ -49,6 +49,7 @@ const Measure measures[] = {
 // per launch: a batch that an interrupt or a preempted host thread stretched is not what a
 // launch costs, and a mean over thousands of batches still moves with how many there were.
 void time_launches(const Path& path, const Measure& measure, Launcher& launcher, Harness& h) {
+  h.energy_per(EnergyPer::launch());
   const LoopTimes times = h.exec(HostClock{.ops = measure.batch,
                                            .wait = measure.wait,
                                            .graph_ops = path.graph ? measure.kernels_per_graph : 0},
@@ -178,7 +179,8 @@ Family launch_family() {
                   {.counter = "start_latency_ns", .unit = "ns", .scale = 1.0,
                    .better = Better::lower},
                   {.counter = "us_per_node", .unit = "µs", .scale = 1.0,
-                   .better = Better::lower}},
+                   .better = Better::lower},
+                  energy_figure(uj_per_launch), energy_above_idle_figure(uj_per_launch)},
       .kernels = probe_kernels(),
       .flags = {},
       .configure = [](const FlagValues&) { return FamilyBenchmarks{.declare = declare}; },

@@ -114,6 +114,7 @@ void measure_peer(const PeerCase& c, int source, int destination, Harness& h,
   for (const PeerLeg& leg : legs) {
     lanes.push_back({leg.runs_on->stream(), leg.runs_on->context()});
   }
+  h.energy_per(EnergyPer::bytes(legs.size() * bytes), {&src, &dst});
   // Without peer access CUDA stages the copy through the host, which a gate would deadlock.
   const LoopTimes times = h.exec(
       GpuBatches{.ops = batch_copies(bytes),
@@ -187,7 +188,8 @@ Family peer_family() {
       .argument = Argument{.key = "", .unit = "bytes"},
       .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
                    .better = Better::higher},
-                  {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower}},
+                  {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower},
+                  energy_figure(joules_per_gb), energy_above_idle_figure(joules_per_gb)},
       .kernels = {{"sm_copy", reinterpret_cast<const void*>(sm_copy)}},
       .flags = {sizes_flag()},
       .configure =

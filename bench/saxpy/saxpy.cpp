@@ -282,6 +282,7 @@ void measure_saxpy(const Variant& variant, const SaxpyOptions& options, Harness&
   // slower on the H200 (results/h200/comparison_old_new.txt).
   const std::size_t batch = batch_launches(n);
   const std::size_t graph_ops = variant.graph ? batch : 0;
+  h.energy_per(EnergyPer::bytes(n * bytes_per_element));
   const LoopTimes times =
       flush ? h.exec(FlushedOps{.ops = batch, .graph_ops = graph_ops, .label = "l2_flushed"},
                      launch)
@@ -335,7 +336,8 @@ Family saxpy_family() {
       .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
                    .better = Better::higher},
                   {.counter = "pct_of_peak", .unit = "% of ceiling", .scale = 1.0,
-                   .better = Better::higher, .panel = true}},
+                   .better = Better::higher, .panel = true},
+                  energy_figure(joules_per_gb), energy_above_idle_figure(joules_per_gb)},
       .kernels = {{"saxpy", reinterpret_cast<const void*>(saxpy)},
                   {"saxpy_vec4", reinterpret_cast<const void*>(saxpy_vec4)},
                   {"saxpy_vec4_tile", reinterpret_cast<const void*>(saxpy_vec4_tile)},

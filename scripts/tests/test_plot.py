@@ -424,3 +424,54 @@ def test_facts_without_panel_and_files_without_facts_still_plot(tmp_path: Path) 
     saxpy, copy = saxpy_and_copy_panels(doc, tmp_path)
     assert list(saxpy) == ["saxpy"]
     assert all(l2_marks(ax) == [] for ax in [*saxpy.values(), *copy.values()])
+
+
+def with_energy(doc: dict[str, Any], pattern: str) -> dict[str, Any]:
+    """`doc` with gpubench --energy's counters on the benchmarks whose name holds `pattern`:
+    joules_per_gb (saxpy, copy) or uj_per_launch (launch), each with its twin above idle; one
+    twin below zero, as a launch drawing less than the idle GPU measures."""
+    doc = json.loads(json.dumps(doc))
+    for i, b in enumerate(b for b in doc["benchmarks"] if pattern in b["name"]):
+        figure = "uj_per_launch" if b["name"].startswith("launch/") else "joules_per_gb"
+        b[figure] = 0.05 + 0.001 * i
+        b[f"{figure}_above_idle"] = -0.002 if i == 0 else 0.03 + 0.001 * i
+        b.update(power_w=420.0, idle_power_w=120.0, energy_window_s=1.01, energy_steps=10,
+                 energy_step_ms=100.7, energy_ops=1234.5)
+    return doc
+
+
+@pytest.mark.skipif(not SUITE.exists(), reason="the committed default suite is not in this tree")
+def test_energy_figures_are_drawn_where_a_benchmark_carries_them(tmp_path: Path) -> None:
+    """The energy figures --energy adds are declared by the families (--describe): drawn in
+    panels of their own beside the figure for the benchmarks that carry them, the others
+    unchanged; the figure of each benchmark stays its family's first."""
+    doc = with_energy(with_facts(json.loads(SUITE.read_text())), "saxpy/driver/")
+    result = load(write_json(tmp_path / "energy.json", doc))
+    driver = result.benchmarks["saxpy/driver/16777216"]
+    assert driver.metric.key == "bytes_per_second"
+    assert [m.key for m in driver.panel_metrics] == [
+        "bytes_per_second", "pct_of_peak", "joules_per_gb", "joules_per_gb_above_idle"]
+    assert driver.panel_metrics[2].unit == "J/GB" and not driver.panel_metrics[2].bigger_is_better
+    runtime = result.benchmarks["saxpy/runtime/16777216"]
+    assert [m.key for m in runtime.panel_metrics] == ["bytes_per_second", "pct_of_peak"]
+    saxpy, _ = saxpy_and_copy_panels(doc, tmp_path)
+    assert list(saxpy) == ["saxpy", "saxpy: % of ceiling", "saxpy: J/GB",
+                           "saxpy: J/GB above idle"]
+    assert len(data_lines(saxpy["saxpy: J/GB"])) == 1  # the driver variant alone
+
+
+@pytest.mark.skipif(not SUITE.exists(), reason="the committed default suite is not in this tree")
+def test_compare_and_report_read_runs_with_and_without_energy(tmp_path: Path,
+                                                               run_script: RunScript) -> None:
+    doc = with_facts(json.loads(SUITE.read_text()))
+    base = write_json(tmp_path / "base.json", doc)
+    energy = write_json(tmp_path / "energy.json",
+                        with_energy(with_energy(doc, "saxpy/driver/"), "launch/driver/throughput"))
+    compared = run_script("compare.py", base, energy)
+    assert compared.returncode in (0, 1), compared.stderr
+    assert "saxpy/driver/16777216" in compared.stdout and not compared.stderr
+    report = run_script("report.py", base, energy, "-o", tmp_path / "report.html")
+    assert report.returncode == 0, report.stderr
+    plotted = run_script("plot.py", energy, "-o", tmp_path / "plots")
+    assert plotted.returncode == 0, plotted.stderr
+    assert (tmp_path / "plots" / "saxpy.png").exists() and (tmp_path / "plots" / "launch.png").exists()

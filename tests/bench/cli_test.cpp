@@ -2,6 +2,7 @@
 #include "context.hpp"
 #include "cuda_error.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -111,11 +112,23 @@ TEST(Cli, BadFlagsGetOneLineAndExitTwo) {
   expect_one_line_error(run_gpubench("--bogus"), 2, "unknown flag '--bogus'");
 }
 
+TEST(Cli, EnergyIsAFlagWithoutAValue) {
+  EXPECT_NE(run_gpubench("--help").output.find("--energy "), std::string::npos);
+  for (const char* arg : {"--energy=1", "--energy=yes", "--energy="}) {
+    expect_one_line_error(run_gpubench(arg), 2, fmt::format("unknown flag '{}'", arg));
+  }
+  // Listing takes it and still needs no GPU.
+  const Outcome listed = run_gpubench("--energy --benchmark_list_tests --benchmark_filter=^copy/");
+  EXPECT_EQ(listed.status, 0) << listed.output;
+  EXPECT_NE(listed.output.find("copy/HtoD/pinned/async/"), std::string::npos) << listed.output;
+}
+
 TEST(Cli, NoGpuMeansOneLineAndExitOne) {
   if (has_gpu()) {
     GTEST_SKIP() << "this machine has a GPU; DeviceOutOfRange covers it";
   }
-  for (const char* args : {"--benchmark_filter=saxpy/driver/1024", "--info", ""}) {
+  for (const char* args : {"--benchmark_filter=saxpy/driver/1024", "--info", "",
+                           "--energy --benchmark_filter=^copy/"}) {
     expect_one_line_error(run_gpubench(args), 1, "no CUDA device: ");
   }
 }

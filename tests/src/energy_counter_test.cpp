@@ -52,5 +52,16 @@ TEST(EnergyCounter, TooFewUpdatesOrNoCounterIsNotReported) {
   EXPECT_EQ(format_energy_counter(none).rfind("not reported", 0), 0U);
 }
 
+TEST(EnergyCounter, ACounterThatGoesBackIsNotReported) {
+  FakeCounter fake{.step_ms = 20, .watts = 130.0};
+  const auto steps = measure_energy_counter(
+      [&]() -> std::optional<std::uint64_t> {
+        const auto mj = fake.read();
+        return fake.polls < 200 ? mj : std::optional<std::uint64_t>(*mj / 2);
+      },
+      [&] { return fake.now(); }, std::chrono::milliseconds(500));
+  EXPECT_EQ(steps, std::nullopt) << "a counter that fell by half gave a power";
+}
+
 } // namespace
 } // namespace gpubench
