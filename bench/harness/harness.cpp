@@ -3,6 +3,7 @@
 #include "cuda_error.hpp"
 #include "device_energy.hpp"
 #include "driver_api.hpp"
+#include "energy_poller.hpp"
 #include "energy_window.hpp"
 
 #include <fmt/format.h>
@@ -38,16 +39,22 @@ void Harness::energy_per(EnergyPer per, std::vector<Session*> devices) {
 void Harness::measure_energy(std::size_t ops, double seconds_per_op) {
   const std::vector<Session*> devices =
       energy_devices_.empty() ? std::vector<Session*>{&session_} : energy_devices_;
-  std::vector<EnergyCounterSource> sources;
+  std::vector<EnergyPoller::Read> reads;
   std::vector<double> idle_watts;
   for (Session* device : devices) {
     const DeviceEnergy& energy = device->state<DeviceEnergy>();
     if (!energy.idle()) {
       return; // no figure without every device's counter; the context says why
     }
-    sources.push_back({fmt::format("GPU{}", device->device().ordinal),
-                       [&energy] { return energy.read_mj(); }, energy.idle()->step_ms * 1e-3});
+    reads.emplace_back([&energy] { return energy.read_mj(); });
     idle_watts.push_back(energy.idle()->power_w);
+  }
+  const EnergyPoller poller(std::move(reads));
+  std::vector<EnergyCounterSource> sources;
+  for (std::size_t d = 0; d < devices.size(); ++d) {
+    sources.push_back({fmt::format("GPU{}", devices[d]->device().ordinal),
+                       [&poller, d] { return poller.latest(d); },
+                       devices[d]->state<DeviceEnergy>().idle()->step_ms * 1e-3});
   }
   const std::function<void()> call =
       energy_graph_

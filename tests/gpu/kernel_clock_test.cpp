@@ -22,7 +22,7 @@ TEST(KernelClock, AKernelReadsTheClockNvmlReports) {
   GPUBENCH_REQUIRE_GPU();
   // A host-clock, a gated GPU-time and a kernel-timed benchmark.
   const std::vector<BenchmarkOutcome> outcomes = run_benchmarks(
-      "^(launch/driver/submit/params:0|saxpy/driver/1048576|latency/chase/device/4096)$");
+      "^(launch/driver/submit/params:0|saxpy/driver/1048576|latency/chase/device/4096)/");
   ASSERT_EQ(outcomes.size(), 3U);
   for (const BenchmarkOutcome& outcome : outcomes) {
     ASSERT_FALSE(outcome.failed) << outcome.name << ": " << outcome.message;
