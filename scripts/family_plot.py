@@ -26,7 +26,7 @@ from matplotlib.figure import Figure
 from matplotlib.legend_handler import HandlerTuple
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
-from matplotlib.ticker import FixedLocator, FuncFormatter, LogLocator, NullFormatter
+from matplotlib.ticker import FixedLocator, FuncFormatter, LogFormatter, LogLocator, NullFormatter
 
 from figure_setup import figure_text
 from gpubench_json import Argument, FamilyFacts, Metric, NameParts, Result
@@ -304,6 +304,9 @@ def draw_bars(ax: Axes, panel: Panel, sources: list[Source]) -> None:
         # Fixed limits: log autoscaling of bars that share one height is singular.
         ax.set(yscale="log", ylim=(min(heights_all) / 3, max(heights_all) * 3))
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+        # Minor ticks labelled where the axis spans too little for its decades to read it by,
+        # in plain text: matplotlib's default writes mathtext, which text.parse_math leaves raw.
+        ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False))
     ax.set_xticks(x, [figure_text(label, 40) for label in labels], rotation=30, ha="right",
                   fontsize=7)
     ax.set_ylabel(value_label(panel.metric))

@@ -138,8 +138,11 @@ def check_readable(fig: Figure) -> None:
                   line.get_marker()) for line in data_lines(ax)]
         assert len(looks) == len(set(looks))
         for axis in (ax.xaxis, ax.yaxis):
-            labels = [t.get_window_extent(renderer) for t in axis.get_ticklabels()
-                      if t.get_visible() and t.get_text()]
+            shown = [t for t in axis.get_ticklabels(minor=False) + axis.get_ticklabels(minor=True)
+                     if t.get_visible() and t.get_text()]
+            # Text is plain: mathtext is off (figure_setup), so a "$" would be drawn raw.
+            assert not [t.get_text() for t in shown if "$" in t.get_text()]
+            labels = [t.get_window_extent(renderer) for t in shown]
             for a, b in itertools.combinations(labels, 2):
                 assert not overlapping(a, b)
 
@@ -184,6 +187,16 @@ def test_launch_figure(tmp_path: Path) -> None:
     texts = [t.get_text() for t in fig.axes[-1].get_legend().get_texts()]
     assert {"base", "new", "submit", "roundtrip"} <= set(texts)
     assert not any(str(tmp_path) in t for t in texts)
+
+
+def test_bars_within_a_decade_have_plain_labels(tmp_path: Path) -> None:
+    # Bars 4 to 6.3 ms apart: a log axis with no decade inside it, read by its minor ticks.
+    doc = document(module_run("cubin_load", 4000.0) + module_run("ptx_jit", 6300.0))
+    fig = family_plot.family_figure(sources(("run", doc), tmp_path=tmp_path), "launch", "launch")
+    check_readable(fig)
+    (bars,) = [ax for ax in fig.axes if ax.has_data()]
+    assert bars.get_yscale() == "log"
+    assert [t.get_text() for t in bars.get_yticklabels(minor=True) if t.get_text()]
 
 
 def test_copy_and_saxpy_figures(tmp_path: Path) -> None:
