@@ -15,6 +15,7 @@ marker a file.
 
 import math
 import re
+import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -34,6 +35,8 @@ from gpubench_json import Argument, FamilyFacts, Metric, NameParts, Result
 PANEL_SIZE_IN = (5.2, 4.3)
 # What one figure can show legibly: more panels or colours than these are refused, not drawn.
 MAX_PANELS = 12
+# The longest figure title drawn, wrapped over lines: a family's grammar and the files' labels.
+TITLE_LIMIT = 480
 MAX_SERIES = 128
 # A family name that is also a safe file name: its figure is <family>.png.
 _FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
@@ -215,7 +218,10 @@ def grid(panels: int, title: str) -> tuple[Figure, list[Axes], Axes]:
         unused.remove()
     legend_ax = axes[panels]
     legend_ax.axis("off")
-    fig.suptitle(figure_text(title, 160), fontsize=13)
+    # Wrapped to the figure's width (about nine characters an inch at 13 points): a family's
+    # grammar is longer than one line of the figure.
+    line = max(40, int(fig.get_figwidth() * 9))
+    fig.suptitle(textwrap.fill(figure_text(title, TITLE_LIMIT), line), fontsize=13)
     return fig, axes[:panels], legend_ax
 
 

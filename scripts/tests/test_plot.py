@@ -127,6 +127,11 @@ def check_readable(fig: Figure) -> None:
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     renderer = canvas.get_renderer()
+    # The title, however long the family's grammar, lies within the figure.
+    if fig._suptitle is not None:
+        title = fig._suptitle.get_window_extent(renderer)
+        page = fig.get_window_extent(renderer)
+        assert page.x0 <= title.x0 and title.x1 <= page.x1
     legends = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
     assert len(legends) == 1
     legend_box = legends[0].get_window_extent(renderer)
@@ -187,6 +192,20 @@ def test_launch_figure(tmp_path: Path) -> None:
     texts = [t.get_text() for t in fig.axes[-1].get_legend().get_texts()]
     assert {"base", "new", "submit", "roundtrip"} <= set(texts)
     assert not any(str(tmp_path) in t for t in texts)
+
+
+def test_a_long_title_is_wrapped_within_the_figure() -> None:
+    # A family's grammar as long as launch's, on a figure of three panels a row.
+    title = "launch: " + ", ".join(f"launch/series_{i}/<path>/<measure>/params:<bytes>"
+                                   for i in range(8))
+    fig, _, _ = family_plot.grid(4, title)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    drawn = fig._suptitle.get_window_extent(renderer)
+    page = fig.get_window_extent(renderer)
+    assert page.x0 <= drawn.x0 and drawn.x1 <= page.x1
+    assert "series_7" in fig._suptitle.get_text()
 
 
 def test_bars_within_a_decade_have_plain_labels(tmp_path: Path) -> None:
