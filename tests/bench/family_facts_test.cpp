@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 
@@ -73,6 +75,16 @@ TEST(FamilyFacts, DescribeListsEveryFamilyWithEveryField) {
 
 TEST(FamilyFacts, DescribeIsWhatTheFamiliesDeclare) {
   EXPECT_EQ(describe().out, bench::family_facts_json(bench::families()) + "\n");
+}
+
+// results/h200/facts/describe.json, which the scripts' tests read as the families' facts, is
+// what this code prints: a family's change lands with the file written again.
+TEST(FamilyFacts, TheCommittedFactsAreWhatThisCodePrints) {
+  std::ifstream file(COMMITTED_FACTS);
+  ASSERT_TRUE(file) << COMMITTED_FACTS;
+  const std::string committed{std::istreambuf_iterator<char>(file), {}};
+  EXPECT_EQ(committed, describe().out)
+      << "write it again: gpubench --describe > results/h200/facts/describe.json";
 }
 
 // Each flag a family declares is one gpubench takes, its default included.
