@@ -29,6 +29,8 @@ std::string_view FlagValues::of(const FamilyFlag& flag) const {
   return given != given_.end() ? std::string_view(given->second) : flag.default_value;
 }
 
+bool FlagValues::given(const FamilyFlag& flag) const { return given_.contains(flag.name); }
+
 std::vector<KernelSymbol> all_kernels() {
   std::vector<KernelSymbol> kernels{
       {"stream_gate", reinterpret_cast<const void*>(stream_gate)},

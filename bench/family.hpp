@@ -40,6 +40,8 @@ public:
   explicit FlagValues(std::map<std::string, std::string, std::less<>> given)
       : given_(std::move(given)) {}
   [[nodiscard]] std::string_view of(const FamilyFlag& flag) const;
+  // Whether `flag` was named on the command line (its value is then not the default).
+  [[nodiscard]] bool given(const FamilyFlag& flag) const;
 
 private:
   std::map<std::string, std::string, std::less<>> given_;

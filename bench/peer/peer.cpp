@@ -3,6 +3,11 @@
 // destination GPU's stream pulls; `write`: the source GPU's stream pushes; `bidir`: both GPUs
 // push at once, released together, and the bandwidth is the sum. GPU time from events, every
 // byte verified.
+// peer/<engine>/<read|write>/<pattern>/<bytes>: a traffic pattern's copies at once (allto<d>,
+// <s>toall, bisect: src/peer_patterns.hpp), each on a stream of its own and into a buffer of its
+// own, all released together; the bandwidth is the sum.
+// A pattern runs at the largest size. With more than two GPUs a run measures the size sweep for
+// a few representative pairs and every other pair at the largest size, unless --sizes is named.
 #include "byte_sizes.hpp"
 #include "driver_api.hpp"
 #include "family.hpp"
@@ -10,16 +15,22 @@
 #include "host_bytes.hpp"
 #include "peer_access.hpp"
 #include "peer_buffers.hpp"
+#include "peer_patterns.hpp"
 #include "registry.hpp"
 #include "sizes.hpp"
 #include "sm_copy.cuh"
 #include "sm_copy_launch.hpp"
+#include "stream.hpp"
 #include "topology.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <deque>
+#include <map>
 #include <optional>
+#include <set>
+#include <vector>
 
 namespace gpubench::bench {
 namespace {
@@ -40,15 +51,37 @@ const PeerCase cases[] = {
     {"sm", Engine::sm, "write", Mode::write}, {"sm", Engine::sm, "bidir", Mode::bidir},
 };
 
-// One copy of an operation: from a source buffer to a destination buffer, made on the stream of
-// the device `runs_on`.
+// One copy of an operation: from a source buffer to a destination buffer, made on `stream`, a
+// stream of the device `runs_on`.
 struct PeerLeg {
   CUdeviceptr from;
   Session* from_device;
   CUdeviceptr to;
   Session* to_device;
   Session* runs_on;
+  CUstream stream;
 };
+
+// A device's streams beyond its session's own, for a pattern's copies made on that device at
+// once: each copy on a stream of its own, so they run together.
+struct PatternStreams {
+  explicit PatternStreams(Session&) {}
+  std::deque<Stream> streams;
+};
+
+// The `index`-th stream of `session` for a pattern's copies: its own stream first, then streams
+// made for patterns, created in its context.
+CUstream stream_of(Session& session, std::size_t index) {
+  if (index == 0) {
+    return session.stream();
+  }
+  auto& extra = session.state<PatternStreams>().streams;
+  session.make_current();
+  while (extra.size() < index) {
+    extra.emplace_back();
+  }
+  return extra[index - 1].get();
+}
 
 // Copies per timed batch: about 1 GiB in flight, so a large copy is timed back to back with
 // the next (a single copy's ramp-up and drain would otherwise count against the link), at most
@@ -70,40 +103,68 @@ PeerBuffers& buffers_on(Session& session, std::size_t bytes, const PeerExpected&
   return buffers;
 }
 
-std::vector<PeerLeg> legs_of(Mode mode, Session& src, PeerBuffers& src_buffers, Session& dst,
-                             PeerBuffers& dst_buffers) {
-  const PeerLeg forward{src_buffers.source->ptr(), &src, dst_buffers.destination->ptr(), &dst,
-                        mode == Mode::read ? &dst : &src};
-  if (mode != Mode::bidir) {
-    return {forward};
-  }
-  return {forward, {dst_buffers.source->ptr(), &dst, src_buffers.destination->ptr(), &src, &dst}};
-}
-
 void copy(Engine engine, const PeerLeg& leg, std::size_t bytes) {
   if (engine == Engine::ce) {
     GPUBENCH_CU(cuMemcpyPeerAsync, leg.to, leg.to_device->context(), leg.from,
-                leg.from_device->context(), bytes, leg.runs_on->stream());
+                leg.from_device->context(), bytes, leg.stream);
     return;
   }
   leg.runs_on->make_current();
-  sm_copy_launch(leg.from, leg.to, bytes, leg.runs_on->device().sm_count, leg.runs_on->stream());
+  sm_copy_launch(leg.from, leg.to, bytes, leg.runs_on->device().sm_count, leg.stream);
 }
 
-void measure_peer(const PeerCase& c, int source, int destination, Harness& h,
+// The copies `pairs` make at once in `mode` (bidir: each pair both ways): each from its source's
+// buffer, into its destination's own buffer where it is the first copy to land there and into
+// one made for it (kept in `extra`) where it is not, on the next stream of the device it runs on.
+std::vector<PeerLeg> legs_of(Mode mode, const std::vector<PeerPair>& pairs, Harness& h,
+                             std::size_t bytes, const PeerExpected& expected,
+                             std::deque<DeviceBuffer>& extra) {
+  std::vector<PeerPair> copies;
+  for (const PeerPair& pair : pairs) {
+    copies.push_back(pair);
+    if (mode == Mode::bidir) {
+      copies.push_back({pair.destination, pair.source});
+    }
+  }
+  std::map<int, std::size_t> landed;
+  std::map<int, std::size_t> streams;
+  std::vector<PeerLeg> legs;
+  for (const PeerPair& pair : copies) {
+    Session& src = h.session_on(pair.source);
+    Session& dst = h.session_on(pair.destination);
+    const CUdeviceptr from = buffers_on(src, bytes, expected).source->ptr();
+    CUdeviceptr to = buffers_on(dst, bytes, expected).destination->ptr();
+    if (landed[pair.destination]++ > 0) {
+      dst.make_current();
+      to = extra.emplace_back(bytes).ptr();
+    }
+    // A read is made by the destination, a write (and each way of bidir) by the source.
+    Session& runs_on = mode == Mode::read ? dst : src;
+    const CUstream stream = stream_of(runs_on, streams[runs_on.device().ordinal]++);
+    legs.push_back({from, &src, to, &dst, &runs_on, stream});
+  }
+  return legs;
+}
+
+void measure_peer(Engine engine, Mode mode, const std::vector<PeerPair>& pairs, Harness& h,
                   std::size_t bytes) {
-  Session& src = h.session_on(source);
-  Session& dst = h.session_on(destination);
-  const bool access = enable_peer_access(src, dst);
-  if (c.engine == Engine::sm && !access) {
-    throw SkipBenchmark(fmt::format("an SM copy needs peer access, which GPU{} and GPU{} lack",
-                                    source, destination));
+  bool access = true;
+  std::set<int> ordinals;
+  for (const PeerPair& pair : pairs) {
+    Session& src = h.session_on(pair.source);
+    Session& dst = h.session_on(pair.destination);
+    const bool pair_access = enable_peer_access(src, dst);
+    if (engine == Engine::sm && !pair_access) {
+      throw SkipBenchmark(fmt::format("an SM copy needs peer access, which GPU{} and GPU{} lack",
+                                      pair.source, pair.destination));
+    }
+    access = access && pair_access;
+    ordinals.insert({pair.source, pair.destination});
   }
   auto& expected = h.session().state<PeerExpected>();
   expected.ensure_capacity(bytes);
-  PeerBuffers& src_buffers = buffers_on(src, bytes, expected);
-  PeerBuffers& dst_buffers = buffers_on(dst, bytes, expected);
-  const std::vector<PeerLeg> legs = legs_of(c.mode, src, src_buffers, dst, dst_buffers);
+  std::deque<DeviceBuffer> extra;
+  const std::vector<PeerLeg> legs = legs_of(mode, pairs, h, bytes, expected, extra);
   for (const PeerLeg& leg : legs) {
     leg.to_device->make_current();
     GPUBENCH_CU(cuMemsetD8Async, leg.to, 0xA5, bytes, leg.to_device->stream());
@@ -112,9 +173,13 @@ void measure_peer(const PeerCase& c, int source, int destination, Harness& h,
 
   std::vector<LaneSpec> lanes;
   for (const PeerLeg& leg : legs) {
-    lanes.push_back({leg.runs_on->stream(), leg.runs_on->context()});
+    lanes.push_back({leg.stream, leg.runs_on->context()});
   }
-  h.energy_per(EnergyPer::bytes(legs.size() * bytes), {&src, &dst});
+  std::vector<Session*> devices;
+  for (const int ordinal : ordinals) {
+    devices.push_back(&h.session_on(ordinal));
+  }
+  h.energy_per(EnergyPer::bytes(legs.size() * bytes), devices);
   // Without peer access CUDA stages the copy through the host, which a gate would deadlock.
   const LoopTimes times = h.exec(
       GpuBatches{.ops = batch_copies(bytes),
@@ -123,7 +188,7 @@ void measure_peer(const PeerCase& c, int source, int destination, Harness& h,
                  .label = access ? "" : "staged"},
       [&] {
         for (const PeerLeg& leg : legs) {
-          copy(c.engine, leg, bytes);
+          copy(engine, leg, bytes);
         }
       });
 
@@ -140,6 +205,7 @@ void measure_peer(const PeerCase& c, int source, int destination, Harness& h,
 // What the peer family's flags choose.
 struct PeerOptions {
   std::vector<std::int64_t> sizes; // bytes
+  bool sizes_given = false;        // --sizes named: every pair at every size
 };
 
 void declare(Registry& registry, const PeerOptions& options) {
@@ -149,19 +215,40 @@ void declare(Registry& registry, const PeerOptions& options) {
                   fmt::format("peer copies need two GPUs: {} found", devices.size()));
     return;
   }
+  // The whole sweep where it stays short (two GPUs) or is asked for; the largest size elsewhere.
+  const bool sweep_all = options.sizes_given || devices.size() <= 2;
+  const std::vector<std::int64_t> largest{
+      *std::max_element(options.sizes.begin(), options.sizes.end())};
+  const std::vector<PeerPair> representative = representative_pairs(devices);
   for (const PeerCase& c : cases) {
     for (const int source : devices) {
       for (const int destination : devices) {
         if (source == destination) {
           continue;
         }
+        const PeerPair pair{source, destination};
+        const bool sweep = sweep_all || std::find(representative.begin(), representative.end(),
+                                                  pair) != representative.end();
         registry.add_across_devices(
             fmt::format("peer/{}/{}/{}to{}", c.engine_name, c.mode_name, source, destination),
-            [&c, source, destination](Harness& h, std::int64_t bytes) {
-              measure_peer(c, source, destination, h, static_cast<std::size_t>(bytes));
+            [&c, pair](Harness& h, std::int64_t bytes) {
+              measure_peer(c.engine, c.mode, {pair}, h, static_cast<std::size_t>(bytes));
             },
-            {options.sizes, ""});
+            {sweep ? options.sizes : largest, ""});
       }
+    }
+  }
+  for (const PeerPattern& pattern : peer_patterns(devices)) {
+    for (const PeerCase& c : cases) {
+      if (c.mode == Mode::bidir) {
+        continue; // a pattern names its directions
+      }
+      registry.add_across_devices(
+          fmt::format("peer/{}/{}/{}", c.engine_name, c.mode_name, pattern.name),
+          [&c, pairs = pattern.pairs](Harness& h, std::int64_t bytes) {
+            measure_peer(c.engine, c.mode, pairs, h, static_cast<std::size_t>(bytes));
+          },
+          {largest, ""});
     }
   }
 }
@@ -184,7 +271,8 @@ Family peer_family() {
   return {
       .name = "peer",
       .order = 40,
-      .grammar = "peer/<engine>/<mode>/<source>to<destination>/<bytes>",
+      .grammar = "peer/<engine>/<mode>/<source>to<destination>/<bytes>, "
+                 "peer/<engine>/<read|write>/<allto<d>|<s>toall|bisect>/<bytes>",
       .argument = Argument{.key = "", .unit = "bytes"},
       .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
                    .better = Better::higher},
@@ -194,7 +282,8 @@ Family peer_family() {
       .flags = {sizes_flag()},
       .configure =
           [](const FlagValues& flags) {
-            const PeerOptions options{.sizes = byte_size_args(flags.of(sizes_flag()))};
+            const PeerOptions options{.sizes = byte_size_args(flags.of(sizes_flag())),
+                                      .sizes_given = flags.given(sizes_flag())};
             return FamilyBenchmarks{.declare = [options](Registry& r) { declare(r, options); },
                                     .context = topology_context};
           },

@@ -676,7 +676,21 @@ TEST(HostileInput, DeviceCountIsALimitStated) {
       const Finished run = gpubench({"--benchmark_list_tests", devices});
       fastest = std::min(fastest, std::chrono::steady_clock::now() - begin);
       ASSERT_TRUE(lists(run, {}));
-      EXPECT_NE(run.out.find("peer/ce/read/31to30/4/manual_time\n"), std::string::npos);
+      // The size sweep for the representative pairs, every other pair and every pattern at the
+      // largest size.
+      for (const char* name :
+           {"peer/ce/read/0to31/4/", "peer/ce/read/31to0/1073741824/", "peer/ce/read/1to0/4/",
+            "peer/sm/write/31to30/1073741824/", "peer/ce/read/allto30/1073741824/",
+            "peer/sm/write/7toall/1073741824/", "peer/ce/write/bisect/1073741824/"}) {
+        EXPECT_NE(run.out.find(std::string(name) + "manual_time\n"), std::string::npos) << name;
+      }
+      for (const char* name : {"peer/ce/read/31to30/4/", "peer/ce/bidir/bisect/"}) {
+        EXPECT_EQ(run.out.find(name), std::string::npos) << name;
+      }
+      // --sizes named: every pair sweeps.
+      const Finished sized = gpubench({"--benchmark_list_tests", devices, "--sizes=4,1K"});
+      EXPECT_NE(sized.out.find("peer/ce/read/31to30/4/manual_time\n"), std::string::npos);
+      EXPECT_NE(sized.out.find("peer/ce/read/bisect/1024/manual_time\n"), std::string::npos);
     }
     EXPECT_LT(fastest, std::chrono::seconds(2));
   } else {
