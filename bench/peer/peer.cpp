@@ -181,16 +181,15 @@ void measure_peer(Engine engine, Mode mode, const std::vector<PeerPair>& pairs, 
   }
   h.energy_per(EnergyPer::bytes(legs.size() * bytes), devices);
   // Without peer access CUDA stages the copy through the host, which a gate would deadlock.
-  const LoopTimes times = h.exec(
-      GpuBatches{.ops = batch_copies(bytes),
-                 .gated = access,
-                 .lanes = lanes,
-                 .label = access ? "" : "staged"},
-      [&] {
-        for (const PeerLeg& leg : legs) {
-          copy(engine, leg, bytes);
-        }
-      });
+  const LoopTimes times = h.exec(GpuBatches{.ops = batch_copies(bytes),
+                                            .gated = access,
+                                            .lanes = lanes,
+                                            .label = access ? "" : "staged"},
+                                 [&] {
+                                   for (const PeerLeg& leg : legs) {
+                                     copy(engine, leg, bytes);
+                                   }
+                                 });
 
   for (const PeerLeg& leg : legs) {
     GPUBENCH_CU(cuMemcpyDtoH, expected.readback->data(), leg.to, bytes);
@@ -274,10 +273,11 @@ Family peer_family() {
       .grammar = "peer/<engine>/<mode>/<source>to<destination>/<bytes>, "
                  "peer/<engine>/<read|write>/<allto<d>|<s>toall|bisect>/<bytes>",
       .argument = Argument{.key = "", .unit = "bytes"},
-      .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
-                   .better = Better::higher},
-                  {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower},
-                  energy_figure(joules_per_gb), energy_above_idle_figure(joules_per_gb)},
+      .figures =
+          {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9, .better = Better::higher},
+           {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower},
+           energy_figure(joules_per_gb),
+           energy_above_idle_figure(joules_per_gb)},
       .kernels = {{"sm_copy", reinterpret_cast<const void*>(sm_copy)}},
       .flags = {sizes_flag()},
       .configure =

@@ -41,14 +41,13 @@ TEST(EnergyPoller, APollIsALoadWhileEachReadTakesMilliseconds) {
 
 TEST(EnergyPoller, AFailedReadIsNoValueAndEachDeviceHasItsOwn) {
   std::atomic<bool> readable{true};
-  const EnergyPoller poller(
-      {[&readable]() -> std::optional<std::uint64_t> {
-         if (readable) {
-           return 42;
-         }
-         return std::nullopt;
-       },
-       []() -> std::optional<std::uint64_t> { return 9; }});
+  const EnergyPoller poller({[&readable]() -> std::optional<std::uint64_t> {
+                               if (readable) {
+                                 return 42;
+                               }
+                               return std::nullopt;
+                             },
+                             []() -> std::optional<std::uint64_t> { return 9; }});
   EXPECT_EQ(poller.latest(0), 42U);
   EXPECT_EQ(poller.latest(1), 9U);
   readable = false;

@@ -31,8 +31,7 @@ TEST(PeerPatterns, EightGpusEachPatternLoadsWhatItNames) {
   // Bisection: every device sends once and receives once, to the other half.
   const PeerPattern& bisect = patterns.back();
   EXPECT_EQ(bisect.name, "bisect");
-  EXPECT_EQ(bisect.pairs,
-            (Pairs{{0, 4}, {1, 5}, {2, 6}, {3, 7}, {4, 0}, {5, 1}, {6, 2}, {7, 3}}));
+  EXPECT_EQ(bisect.pairs, (Pairs{{0, 4}, {1, 5}, {2, 6}, {3, 7}, {4, 0}, {5, 1}, {6, 2}, {7, 3}}));
 }
 
 TEST(PeerPatterns, OrdinalsAreTheDevicesChosenNotTheirPlaces) {
@@ -50,7 +49,8 @@ TEST(PeerPatterns, TwoGpusBisectBothWays) {
 }
 
 TEST(PeerPatterns, RepresentativePairsAreNeighboursAndTheFarthestEachWay) {
-  EXPECT_EQ(representative_pairs({0, 1, 2, 3, 4, 5, 6, 7}), (Pairs{{0, 1}, {1, 0}, {0, 7}, {7, 0}}));
+  EXPECT_EQ(representative_pairs({0, 1, 2, 3, 4, 5, 6, 7}),
+            (Pairs{{0, 1}, {1, 0}, {0, 7}, {7, 0}}));
   EXPECT_EQ(representative_pairs({0, 1}), (Pairs{{0, 1}, {1, 0}}));
   EXPECT_EQ(representative_pairs({3, 6, 4}), (Pairs{{3, 6}, {6, 3}, {3, 4}, {4, 3}}));
   EXPECT_TRUE(representative_pairs({0}).empty());
