@@ -1,12 +1,5 @@
+#include "global_timer.cuh"
 #include "persistent_echo.cuh"
-
-namespace {
-__device__ __forceinline__ std::uint64_t global_ns() {
-  std::uint64_t ns;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns)::"memory");
-  return ns;
-}
-} // namespace
 
 // Volatile loads go to the host's memory on every poll; __threadfence_system orders the stamp
 // before the answer as the host sees them, so a host that reads the answer reads its stamp.
@@ -15,7 +8,7 @@ __global__ void persistent_echo(EchoMailbox* mailbox, std::uint64_t idle_limit_n
   std::uint64_t last = 0;
   std::uint64_t served = 0;
   std::uint64_t misordered = 0;
-  std::uint64_t deadline = global_ns() + idle_limit_ns;
+  std::uint64_t deadline = global_timer_ns() + idle_limit_ns;
   EchoExit why = EchoExit::stopped;
   for (;;) {
     const std::uint64_t request = box->request;
@@ -23,7 +16,7 @@ __global__ void persistent_echo(EchoMailbox* mailbox, std::uint64_t idle_limit_n
       break;
     }
     if (request != last) {
-      const std::uint64_t now = global_ns();
+      const std::uint64_t now = global_timer_ns();
       box->seen_at_ns = now;
       __threadfence_system();
       box->answer = request;
@@ -32,7 +25,7 @@ __global__ void persistent_echo(EchoMailbox* mailbox, std::uint64_t idle_limit_n
       ++served;
       last = request;
       deadline = now + idle_limit_ns;
-    } else if (global_ns() > deadline) {
+    } else if (global_timer_ns() > deadline) {
       why = EchoExit::idle;
       break;
     }

@@ -1,19 +1,14 @@
+#include "global_timer.cuh"
 #include "pointer_chase.cuh"
 
 namespace {
 
-// Both clocks as inline PTX with a memory clobber, so the compiler keeps every load of the
-// chase on its side of them.
+// The SM clock as inline PTX with a memory clobber (the global timer too, global_timer.cuh),
+// so the compiler keeps every load of the chase on its side of them.
 __device__ __forceinline__ std::int64_t sm_cycles() {
   std::int64_t cycles;
   asm volatile("mov.u64 %0, %%clock64;" : "=l"(cycles)::"memory");
   return cycles;
-}
-
-__device__ __forceinline__ std::uint64_t global_ns() {
-  std::uint64_t ns;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns)::"memory");
-  return ns;
 }
 
 // A plain load through a generic pointer, as a program following its own pointers makes it
@@ -72,13 +67,13 @@ __global__ void chase_timed(gpubench::ChaseCursor* cursor, gpubench::ChaseTiming
   // the clocks enclose exactly the timed loads, the last one's latency included.
   cursor->position = p;
   const std::int64_t cycles_start = sm_cycles();
-  const std::uint64_t ns_start = global_ns();
+  const std::uint64_t ns_start = global_timer_ns();
 #pragma unroll 16
   for (std::uint64_t i = 0; i < timed_loads; ++i) {
     p = next(p);
   }
   cursor->position = p;
-  const std::uint64_t ns_end = global_ns();
+  const std::uint64_t ns_end = global_timer_ns();
   const std::int64_t cycles_end = sm_cycles();
   const std::uint64_t launch = cursor->launches;
   timings[launch % capacity] = {cycles_end - cycles_start, ns_end - ns_start};

@@ -1,29 +1,22 @@
+#include "global_timer.cuh"
 #include "sm_clock_probe.cuh"
 
 // At namespace scope with a plain name, so the host finds it with cuModuleGetGlobal.
 __device__ SmClockSample gpubench_sm_clock_sample;
 
-namespace {
-__device__ __forceinline__ std::uint64_t global_ns() {
-  std::uint64_t ns;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns)::"memory");
-  return ns;
-}
-} // namespace
-
 __global__ void sm_clock_probe(std::uint64_t window_ns) {
   // Opens on a tick: the first read after the timer changes.
-  const std::uint64_t before = global_ns();
-  std::uint64_t start_ns = global_ns();
+  const std::uint64_t before = global_timer_ns();
+  std::uint64_t start_ns = global_timer_ns();
   while (start_ns == before) {
-    start_ns = global_ns();
+    start_ns = global_timer_ns();
   }
   const long long start_cycles = clock64();
   // Closes on a tick too: the timer only changes at ticks, so the first read at or past the
   // window is the first after one.
-  std::uint64_t end_ns = global_ns();
+  std::uint64_t end_ns = global_timer_ns();
   while (end_ns - start_ns < window_ns) {
-    end_ns = global_ns();
+    end_ns = global_timer_ns();
   }
   const long long end_cycles = clock64();
   gpubench_sm_clock_sample =

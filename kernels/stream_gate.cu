@@ -1,12 +1,5 @@
+#include "global_timer.cuh"
 #include "stream_gate.cuh"
-
-namespace {
-__device__ unsigned long long global_timer_ns() {
-  unsigned long long now = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  return now;
-}
-} // namespace
 
 __global__ void stream_gate(const volatile int* release, unsigned long long timeout_ns,
                             int* timed_out) {
