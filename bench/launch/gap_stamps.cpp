@@ -4,6 +4,9 @@
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "launch_targets.hpp"
+#include "outcome.hpp"
+
+#include <fmt/format.h>
 
 #include <stdexcept>
 
@@ -18,6 +21,12 @@ unsigned int GapStamps::count() const {
   unsigned int count = 0;
   GPUBENCH_CU(cuMemcpyDtoH, &count, count_, sizeof(count));
   return count;
+}
+
+void GapStamps::expect_ran(std::size_t made, std::string_view what) const {
+  if (const unsigned int ran = count(); ran != made) {
+    throw VerificationFailure(fmt::format("{} {} made, {} kernels ran", made, what, ran));
+  }
 }
 
 void GapStamps::reset() const {

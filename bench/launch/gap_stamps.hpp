@@ -5,6 +5,7 @@
 #include <cuda.h>
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 namespace gpubench::bench {
@@ -17,6 +18,9 @@ public:
   GapStamps();
   // Launches that ran since the last reset.
   [[nodiscard]] unsigned int count() const;
+  // Throws VerificationFailure unless exactly `made` launches ran since the last reset; the
+  // message names them as `what` ("launches", "stamped launches").
+  void expect_ran(std::size_t made, std::string_view what = "launches") const;
   void reset() const;
   // The first `n` stamps, in the order the launches took their slots; n <= gap_stamp_capacity.
   [[nodiscard]] std::vector<GapStamp> read(std::size_t n) const;

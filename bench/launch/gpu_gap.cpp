@@ -56,10 +56,7 @@ void measure_gpu_gap(const Path& path, Harness& h) {
   static_cast<void>(h.exec(
       GpuBatches{.ops = launches_per_batch, .graph_ops = path.graph ? launches_per_batch : 0},
       launch));
-  if (const unsigned int ran = stamps.count(); ran != h.ops_performed()) {
-    throw VerificationFailure(
-        fmt::format("{} launches made, {} kernels ran", h.ops_performed(), ran));
-  }
+  stamps.expect_ran(h.ops_performed());
 
   // The gap batches, each queued behind the gate and released at once, as the timed ones.
   std::optional<GraphExec> graph;
@@ -82,10 +79,7 @@ void measure_gpu_gap(const Path& path, Harness& h) {
                                       launches_per_batch, launch));
     }
     GPUBENCH_CUDART(cudaGetLastError());
-    if (const unsigned int ran = stamps.count(); ran != launches_per_batch) {
-      throw VerificationFailure(
-          fmt::format("a gap batch made {} launches, {} kernels ran", launches_per_batch, ran));
-    }
+    stamps.expect_ran(launches_per_batch, "gap batch launches");
     const std::vector<GapStamp> batch = stamps.read(launches_per_batch);
     for (std::size_t i = 0; i < batch.size(); ++i) {
       const bool ordered = batch[i].start_ns != 0 && batch[i].start_ns <= batch[i].end_ns &&

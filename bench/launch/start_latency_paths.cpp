@@ -64,10 +64,7 @@ void measure_start_latency(const Path& path, Harness& h) {
                                      .wait = HostClock::Wait::after_each,
                                      .graph_ops = path.graph ? std::size_t{1} : 0},
                            launch));
-  if (const unsigned int ran = stamps.count(); ran != h.ops_performed()) {
-    throw VerificationFailure(
-        fmt::format("{} launches made, {} kernels ran", h.ops_performed(), ran));
-  }
+  stamps.expect_ran(h.ops_performed());
 
   // The graph's first replay, which uploads it, stays out of the stamped launches.
   std::optional<GraphExec> graph;
@@ -96,10 +93,7 @@ void measure_start_latency(const Path& path, Harness& h) {
   GPUBENCH_CUDART(cudaGetLastError());
   const ClockRelation after = measure_clock_relation(step_ns);
 
-  if (const unsigned int ran = stamps.count(); ran != stamped_launches) {
-    throw VerificationFailure(
-        fmt::format("{} stamped launches made, {} kernels ran", stamped_launches, ran));
-  }
+  stamps.expect_ran(stamped_launches, "stamped launches");
   const std::vector<GapStamp> stamped = stamps.read(stamped_launches);
   for (std::size_t i = 0; i < stamped.size(); ++i) {
     if (stamped[i].start_ns == 0 || (i > 0 && stamped[i].start_ns < stamped[i - 1].end_ns)) {
