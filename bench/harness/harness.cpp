@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 
 namespace gpubench::bench {
@@ -39,23 +40,23 @@ void Harness::energy_per(EnergyPer per, std::vector<Session*> devices) {
 void Harness::measure_energy(std::size_t ops, double seconds_per_op) {
   const std::vector<Session*> devices =
       energy_devices_.empty() ? std::vector<Session*>{&session_} : energy_devices_;
+  // Each window's poll reads what the poller last read of its device's counter.
+  std::optional<EnergyPoller> poller;
   std::vector<EnergyPoller::Read> reads;
+  std::vector<EnergyCounterSource> sources;
   std::vector<double> idle_watts;
   for (Session* device : devices) {
     const DeviceEnergy& energy = device->state<DeviceEnergy>();
     if (!energy.idle()) {
       return; // no figure without every device's counter; the context says why
     }
+    const std::size_t d = reads.size();
     reads.emplace_back([&energy] { return energy.read_mj(); });
+    sources.push_back({fmt::format("GPU{}", device->device().ordinal),
+                       [&poller, d] { return poller->latest(d); }, energy.idle()->step_ms * 1e-3});
     idle_watts.push_back(energy.idle()->power_w);
   }
-  const EnergyPoller poller(std::move(reads));
-  std::vector<EnergyCounterSource> sources;
-  for (std::size_t d = 0; d < devices.size(); ++d) {
-    sources.push_back({fmt::format("GPU{}", devices[d]->device().ordinal),
-                       [&poller, d] { return poller.latest(d); },
-                       devices[d]->state<DeviceEnergy>().idle()->step_ms * 1e-3});
-  }
+  poller.emplace(std::move(reads));
   const std::function<void()> call =
       energy_graph_
           ? std::function<void()>([this] { energy_graph_->launch(wait_streams_.front()); })
