@@ -9,6 +9,15 @@ or as one sentence per path (--sentences), with "no difference resolved" where t
 does not clear that band. Given a second result, it also checks that the two runs agree: every
 ratio's intervals overlap. Exit 1 if some do not, 2 on bad input or bad usage.
 
+One process's interval covers the spread between its own blocks only. The host sets a level per
+process that no block of that process sees: the 32764-byte launch against the empty one measured
+2.07-2.22 in three processes and 2.26-2.36 in a fourth, six interleaved repetitions each
+(results/h200/launch_paired_levels/). A result that holds several runs (separate processes
+recorded by scripts/ci_record.sh, or repetitions of one process) is therefore pooled: each ratio
+is the geometric mean of the runs' ratios, with a 95% interval that is the wider of the Student-t
+interval over the runs' logarithms (what moves between the runs) and the runs' own intervals
+combined (what moves within them). Only separate processes put the per-process level in it.
+
 This script is about one benchmark by purpose: it reads the `_vs_` counters that only
 launch/paired/ writes (in any benchmark that holds them, whatever its name), not a family's
 figure, so the family facts have nothing to tell it.
@@ -20,8 +29,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from gpubench_json import (BadValueError, GpubenchJsonError, OneLineArgumentParser, Result, load,
-                           script_error, write_stdout)
+import numpy as np
+from scipy.stats import t as student_t
+
+from gpubench_json import (BadValueError, Benchmark, GpubenchJsonError, OneLineArgumentParser,
+                           Result, load, script_error, write_stdout)
 from text_table import render
 
 SCRIPT = "launch_ratios.py"
@@ -29,6 +41,8 @@ VS = "_vs_"
 # The ratio of a path to itself, measured in the same rounds: the host's resolution band.
 SAME_PATH = "same_path"
 NOT_RESOLVED = "no difference resolved"
+SUFFIXES = ("_lo", "_hi", "_resolved")
+CONFIDENCE = 0.95
 
 
 @dataclass(frozen=True)
@@ -40,6 +54,7 @@ class RatioRow:
     lo: float
     hi: float
     resolved: bool | None  # None for the same-path band, which is not a comparison
+    runs: int = 1  # the runs pooled into it
 
     @property
     def verdict(self) -> str:
@@ -50,25 +65,87 @@ class RatioRow:
         return "cheaper" if self.ratio < 1 else "dearer"
 
 
+# (ratio, lo, hi): one ratio and its 95% interval
+Interval = tuple[float, float, float]
+
+
+def pooled(runs: Sequence[Interval]) -> Interval:
+    """One ratio from several runs' ratios and intervals: their geometric mean, with the wider
+    of two 95% half-widths in logarithms, the Student-t interval of the mean over the runs and
+    the runs' own half-widths combined as those of a mean (root of the sum of squares over the
+    count). A single run is returned as it is."""
+    if len(runs) == 1:
+        return runs[0]
+    logs = np.log([ratio for ratio, _, _ in runs])
+    centre = float(np.mean(logs))
+    between = float(student_t.ppf(0.5 + CONFIDENCE / 2, len(runs) - 1)
+                    * np.std(logs, ddof=1) / math.sqrt(len(runs)))
+    within = math.sqrt(sum(((math.log(hi) - math.log(lo)) / 2) ** 2
+                           for _, lo, hi in runs)) / len(runs)
+    half = max(between, within)
+    return math.exp(centre), math.exp(centre - half), math.exp(centre + half)
+
+
+def difference_resolved(ratio: Interval, band: Interval) -> bool:
+    """gpubench's rule (src/paired_ratio.hpp): the interval lies wholly outside both 1 and the
+    band, the interval of one path against itself in the same rounds."""
+    band_lo, band_hi = min(1.0, band[1]), max(1.0, band[2])
+    return ratio[1] > band_hi or ratio[2] < band_lo
+
+
+def _run_interval(result: Result, bench: Benchmark, run: dict[str, float], key: str) -> Interval:
+    ratio, lo, hi = run[key], run[key + "_lo"], run[key + "_hi"]
+    if not (0 < lo <= ratio <= hi and math.isfinite(hi)):
+        raise BadValueError(f"{result.path}: {bench.name}: {key} = {ratio:g} lies outside "
+                            f"its interval [{lo:g}, {hi:g}] or is not > 0")
+    return ratio, lo, hi
+
+
+def _ratio_keys(values: dict[str, float]) -> list[str]:
+    return [key for key in values if VS in key and not key.endswith(SUFFIXES)
+            and key + "_lo" in values and key + "_hi" in values]
+
+
 def ratio_rows(result: Result) -> list[RatioRow]:
-    """Every `<path>_vs_<reference>` ratio with its interval, in file order. Raises
-    BadValueError for a ratio outside its own interval or one that is not > 0."""
+    """Every `<path>_vs_<reference>` ratio with its interval, in file order, pooled over the
+    benchmark's runs where it has several (pooled()), with the verdict judged again on the
+    pooled intervals. Raises BadValueError for a ratio outside its own interval, one that is
+    not > 0, or one that some of the runs lack."""
     rows = []
     for bench in result.benchmarks.values():
-        values = bench.values
-        for key in values:
-            if VS not in key or key.endswith(("_lo", "_hi", "_resolved")):
-                continue
-            if key + "_lo" not in values or key + "_hi" not in values:
-                continue
+        runs = bench.repetitions or [bench.values]
+        keys = _ratio_keys(runs[0])
+        if any(_ratio_keys(run) != keys for run in runs):
+            raise BadValueError(f"{result.path}: {bench.name}: its runs hold different ratios")
+        intervals = {key: pooled([_run_interval(result, bench, run, key) for run in runs])
+                     for key in keys}
+        band = next((v for k, v in intervals.items() if k.startswith(SAME_PATH + VS)), None)
+        for key, interval in intervals.items():
             path, reference = key.split(VS, 1)
-            ratio, lo, hi = values[key], values[key + "_lo"], values[key + "_hi"]
-            if not (0 < lo <= ratio <= hi and math.isfinite(hi)):
-                raise BadValueError(f"{result.path}: {bench.name}: {key} = {ratio:g} lies outside "
-                                    f"its interval [{lo:g}, {hi:g}] or is not > 0")
-            resolved = None if path == SAME_PATH else values.get(key + "_resolved") == 1.0
-            rows.append(RatioRow(bench.name, path, reference, ratio, lo, hi, resolved))
+            if path == SAME_PATH:
+                verdict = None
+            elif len(runs) == 1 or band is None:
+                verdict = runs[0].get(key + "_resolved") == 1.0
+            else:
+                verdict = difference_resolved(interval, band)
+            rows.append(RatioRow(bench.name, path, reference, *interval, verdict, len(runs)))
     return rows
+
+
+def pooling_note(result: Result, rows: Sequence[RatioRow]) -> str:
+    """What the intervals cover: one process's blocks, repetitions of one process, or separate
+    processes (a file merged by merge_runs.py, whose context holds `merged_runs`)."""
+    runs = max((r.runs for r in rows), default=1)
+    if runs == 1:
+        return ("One run: each interval covers the spread between this process's blocks, not the "
+                "level the host sets per process; pool separate processes for that "
+                "(scripts/ci_record.sh).")
+    if "merged_runs" in result.context:
+        return (f"Pooled over {runs} separate processes: each interval covers what moves between "
+                "processes as well as within them.")
+    return (f"Pooled over {runs} repetitions of one process: each interval covers what moves "
+            "within it, not the level the host sets per process; pool separate processes for "
+            "that (scripts/ci_record.sh).")
 
 
 def _interval(row: RatioRow) -> str:
@@ -145,13 +222,13 @@ def format_agreements(pairs: Sequence[Agreement], markdown: bool = False,
                   markdown=markdown, align="left")
 
 
-def _rows_of(path: Path) -> list[RatioRow]:
+def _rows_of(path: Path) -> tuple[Result, list[RatioRow]]:
     result = load(path)
     rows = ratio_rows(result)
     if not rows:
         raise GpubenchJsonError(f"{path}: no paired launch ratios "
                                 "(run gpubench with --benchmark_filter=launch/paired/)")
-    return rows
+    return result, rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,23 +242,28 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(errors="backslashreplace")
     try:
-        rows = _rows_of(args.result)
+        result, rows = _rows_of(args.result)
         second = _rows_of(args.second) if args.second is not None else None
     except GpubenchJsonError as error:
         return script_error(SCRIPT, error)
+    note = pooling_note(result, rows)
     if args.sentences:
-        text = "\n".join(sentences(rows)) + "\n"
+        text = "\n".join([note, *sentences(rows)]) + "\n"
     else:
-        text = format_table(rows, markdown=args.markdown) + "\n"
+        text = format_table(rows, markdown=args.markdown) + f"\n{note}\n"
     disagreeing = 0
     if second is not None:
-        pairs = agreements(rows, second)
+        second_result, second_rows = second
+        pairs = agreements(rows, second_rows)
         if not pairs:
             return script_error(SCRIPT, f"{args.second}: no ratio in common with {args.result}")
         disagreeing = sum(not p.overlap for p in pairs)
         text += ("\n" + format_agreements(pairs, markdown=args.markdown)
                  + f"\n{len(pairs) - disagreeing} of {len(pairs)} ratios agree between the runs"
                  " (their 95% intervals overlap)\n")
+        second_note = pooling_note(second_result, second_rows)
+        if second_note != note:
+            text += f"The second result: {second_note}\n"
     try:
         write_stdout(text)
     except OSError as error:

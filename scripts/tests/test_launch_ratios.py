@@ -7,12 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from conftest import SCRIPTS, RunScript
 from gbench_builder import bad_results, document, launch_run, run_entries, write_bad
 from gpubench_json import load
-from launch_ratios import (NOT_RESOLVED, agreements, format_table, main, ratio_rows, sentences)
+from launch_ratios import (NOT_RESOLVED, agreements, format_table, main, pooled, ratio_rows,
+                           sentences)
 
 # (path, reference): (ratio, lo, hi, resolved)
 Ratios = dict[tuple[str, str], tuple[float, float, float, bool]]
@@ -27,9 +29,9 @@ RATIOS: Ratios = {
 }
 
 
-def paired_entries(bytes_: int, ratios: Ratios, band: tuple[float, float, float] = BAND
-                   ) -> list[dict[str, Any]]:
-    """One launch/paired/ run as gpubench writes it: each ratio's four counters, the band."""
+def paired_counters(ratios: Ratios, band: tuple[float, float, float] = BAND
+                    ) -> dict[str, float]:
+    """One launch/paired/ run's counters as gpubench writes them: each ratio's four, the band."""
     counters: dict[str, float] = {"real_time": 300.0, "rounds": 257.0, "launches": 65792.0,
                                   "runtime_us": 3.6, "driver_us": 3.2, "graph_us": 0.07}
     counters["same_path_vs_runtime"], counters["same_path_vs_runtime_lo"], \
@@ -38,7 +40,23 @@ def paired_entries(bytes_: int, ratios: Ratios, band: tuple[float, float, float]
         key = f"{path}_vs_{reference}"
         counters.update({key: ratio, f"{key}_lo": lo, f"{key}_hi": hi,
                          f"{key}_resolved": 1.0 if resolved else 0.0})
-    return run_entries(f"launch/paired/submit/params:{bytes_}/manual_time", [counters])
+    return counters
+
+
+def paired_entries(bytes_: int, ratios: Ratios, band: tuple[float, float, float] = BAND
+                   ) -> list[dict[str, Any]]:
+    """One launch/paired/ run as gpubench writes it."""
+    return run_entries(f"launch/paired/submit/params:{bytes_}/manual_time",
+                       [paired_counters(ratios, band)])
+
+
+def paired_runs(runs: list[Ratios], bands: list[tuple[float, float, float]] | None = None
+                ) -> list[dict[str, Any]]:
+    """Several runs of launch/paired/submit/params:0 as repetitions of one benchmark, as
+    merge_runs.py writes separate processes (or --benchmark_repetitions writes one process's)."""
+    bands = bands or [BAND] * len(runs)
+    return run_entries("launch/paired/submit/params:0/manual_time",
+                       [paired_counters(r, b) for r, b in zip(runs, bands)])
 
 
 def write(path: Path, entries: list[dict[str, Any]]) -> Path:
@@ -179,3 +197,114 @@ def test_compare_shows_both_runs_ratios_and_whether_they_agree(tmp_path: Path,
     assert f"{len(RATIOS)} of {len(RATIOS) + 1} paired ratios agree" in done.stdout
     line = next(l for l in done.stdout.splitlines() if "driver" in l and "0.800" in l)
     assert "0.900 (0.880–0.920)" in line and line.rstrip().endswith("NO")
+
+
+def test_runs_pool_into_their_geometric_mean_with_the_wider_of_two_intervals() -> None:
+    # Runs apart by more than their own intervals: the spread between them sets the width.
+    ratio, lo, hi = pooled([(2.10, 2.08, 2.12), (2.30, 2.28, 2.32), (2.20, 2.18, 2.22)])
+    assert ratio == pytest.approx((2.10 * 2.30 * 2.20) ** (1 / 3))
+    assert lo < 2.10 and hi > 2.30
+    # Runs that agree closely: their own intervals, combined as a mean's, set it.
+    ratio, lo, hi = pooled([(1.50, 1.40, 1.60), (1.50, 1.40, 1.60), (1.50, 1.40, 1.60),
+                            (1.50, 1.40, 1.60)])
+    assert ratio == pytest.approx(1.5)
+    assert (lo, hi) == pytest.approx((1.5 * (1.40 / 1.60) ** 0.25, 1.5 * (1.60 / 1.40) ** 0.25))
+    assert pooled([(0.9, 0.8, 1.0)]) == (0.9, 0.8, 1.0)
+
+
+def test_a_pooled_ratio_is_judged_again_on_its_pooled_interval(tmp_path: Path) -> None:
+    # Each run resolves the driver as dearer; the runs disagree so much that together they
+    # cannot tell it from the runtime.
+    runs: list[Ratios] = [{("driver", "runtime"): (1.04, 1.02, 1.06, True)},
+                          {("driver", "runtime"): (0.97, 0.95, 0.99, True)},
+                          {("driver", "runtime"): (1.02, 1.01, 1.03, True)}]
+    path = write(tmp_path / "runs.json", paired_runs(runs))
+    row = next(r for r in ratio_rows(load(path)) if r.path == "driver")
+    assert row.runs == 3 and row.lo < 1 < row.hi
+    assert row.verdict == NOT_RESOLVED
+    # Runs that agree: resolved together as each alone.
+    steady = [{("driver", "runtime"): (0.93, 0.92, 0.94, True)}] * 3
+    path = write(tmp_path / "steady.json", paired_runs(steady))
+    row = next(r for r in ratio_rows(load(path)) if r.path == "driver")
+    assert row.verdict == "cheaper" and row.hi < 0.99
+
+
+def test_per_process_levels_part_single_runs_but_not_pooled_processes(tmp_path: Path) -> None:
+    # What the H200 shows: each process sits at a level of its own (here spread by 3.5%), and
+    # one process's interval (here +-2%) covers its blocks only. Two runs part; two recordings
+    # of five processes each, pooled, agree.
+    rng = np.random.default_rng(26)
+
+    def process() -> Ratios:
+        level = 2.2 * float(np.exp(rng.normal(0, 0.035)))
+        return {("driver", "params0"): (level, level / 1.02, level * 1.02, True)}
+
+    parted = pooled_parted = 0
+    for trial in range(40):
+        first = [process() for _ in range(5)]
+        second = [process() for _ in range(5)]
+        one = agreements(ratio_rows(load(write(tmp_path / "a1.json", paired_runs(first[:1])))),
+                         ratio_rows(load(write(tmp_path / "b1.json", paired_runs(second[:1])))))
+        five = agreements(ratio_rows(load(write(tmp_path / "a5.json", paired_runs(first)))),
+                          ratio_rows(load(write(tmp_path / "b5.json", paired_runs(second)))))
+        parted += sum(not p.overlap for p in one if p.first.path == "driver")
+        pooled_parted += sum(not p.overlap for p in five if p.first.path == "driver")
+    assert parted >= 8
+    assert pooled_parted <= 1
+
+
+@pytest.mark.parametrize("context, words", [
+    ({}, "One run"),
+    ({"merged_runs": 5}, "Pooled over 5 separate processes"),
+])
+def test_the_output_says_what_its_intervals_cover(run_script: RunScript, tmp_path: Path,
+                                                  context: dict[str, Any], words: str) -> None:
+    runs = [RATIOS] * (context.get("merged_runs", 1))
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(document(paired_runs(runs), **context)))
+    done = run_script("launch_ratios.py", path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].startswith(words)
+
+
+def test_repetitions_of_one_process_say_they_miss_the_process_level(run_script: RunScript,
+                                                                   tmp_path: Path) -> None:
+    path = write(tmp_path / "reps.json", paired_runs([RATIOS] * 3))
+    done = run_script("launch_ratios.py", path, "--sentences")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("Pooled over 3 repetitions of one process")
+    assert "scripts/ci_record.sh" in done.stdout.splitlines()[0]
+
+
+def test_runs_that_hold_different_ratios_are_refused_in_one_line(run_script: RunScript,
+                                                                 tmp_path: Path) -> None:
+    entries = paired_runs([RATIOS, RATIOS])
+    second = next(e for e in entries if e.get("repetition_index") == 1)
+    for key in [k for k in second if k.startswith("driver_vs_runtime")]:
+        del second[key]
+    path = write(tmp_path / "odd.json", entries)
+    done = run_script("launch_ratios.py", path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "its runs hold different ratios" in done.stderr
+
+
+def test_the_readme_launch_lead_is_what_the_script_prints_of_the_committed_file(
+        run_script: RunScript) -> None:
+    # The README names the command whose output it quotes: its bullets must be that output's
+    # first benchmark, from the committed file, so the lead cannot drift from the numbers.
+    readme = (SCRIPTS.parent / "README.md").read_text().splitlines()
+    marker = "<!-- the output of: scripts/launch_ratios.py "
+    start = next(i for i, line in enumerate(readme) if line.startswith(marker))
+    command = readme[start][len("<!-- the output of: "):-len(" -->")].split()
+    bullets = []
+    for line in readme[start + 2:]:
+        if not line.startswith("- "):
+            break
+        bullets.append(line[2:])
+    done = run_script(Path(command[0]).name, *[str(SCRIPTS.parent / a) if a.endswith(".json")
+                                                else a for a in command[1:]])
+    assert done.returncode == 0, done.stderr
+    printed = done.stdout.splitlines()[1:]  # after the note on what the intervals cover
+    next_benchmark = next(i for i, line in enumerate(printed)
+                          if i > 0 and line.startswith("launch/paired/"))
+    assert bullets == printed[:next_benchmark]
