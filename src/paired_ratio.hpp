@@ -19,11 +19,11 @@ struct RatioInterval {
 // The rounds come in blocks, consecutive runs of `block_sizes[b]` rounds, each measured in a
 // state set up afresh (what a new process would meet: new stream, new parameter storage, a new
 // graph instance, another CPU). Rounds within a block share that state and the host's slow
-// drift, so they are not independent draws of what a rerun sees; blocks are. Each block gives
-// one ratio, the median of its rounds' ratios (a round an interrupt stretched moves it no more
-// than any other round); the estimate is their geometric mean, and the interval the Student-t
-// interval of the mean of their logarithms, so the spread between blocks, not the spread of
-// rounds within one, sets its width. Throws std::invalid_argument for spans of different
+// drift, so they are not independent draws; blocks are, of everything but the level the host
+// sets for the whole process. Each block gives one ratio, the median of its rounds' ratios (a
+// round an interrupt stretched moves it no more than any other round); the estimate is their
+// geometric mean, and the interval the Student-t interval of the mean of their logarithms, so
+// the spread between blocks, not the spread of rounds within one, sets its width. Throws std::invalid_argument for spans of different
 // lengths, block sizes that do not cover them, an empty block, fewer than two blocks, a time
 // that is not finite and positive, or a confidence outside (0, 1).
 [[nodiscard]] RatioInterval paired_ratio(std::span<const double> numerator,

@@ -9,9 +9,10 @@
 // stream, the parameter blocks at another offset within a page and a cache line, new graph
 // instances (uploaded before their first replay), and the thread moved to another of its CPUs.
 // Rounds within a block share that state and seconds of the host's drift, so they agree with each
-// other more closely than two runs do; blocks differ as runs do. The ratio reported is the
-// geometric mean of the blocks' median round ratios, with the Student-t 95% interval over the
-// blocks (src/paired_ratio.hpp), so a rerun's ratio falls in the range the interval allows for.
+// other more closely than two runs do; blocks differ as far as those choices make runs differ.
+// The ratio reported is the geometric mean of the blocks' median round ratios, with the
+// Student-t 95% interval over the blocks (src/paired_ratio.hpp). What the host sets per process
+// no block of the process sees; scripts/launch_ratios.py pools separate processes for that.
 //
 // A round holds one batch per path at the payload, one per path at 0 bytes (for what the
 // payload adds), and a second batch of <<<>>> (`same_path`): the ratio of <<<>>> to itself,
