@@ -28,6 +28,7 @@ from fleet_health import parse_record
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,
                            script_error, write_stdout)
 from html_page import controls, esc, page, table
+from launch_ratios import RatioRow, pooling_note, ratio_rows
 from plot import file_labels
 from run_series import devices_named, select_device
 from svg_chart import colour
@@ -255,6 +256,42 @@ def family_section(family: str, runs: list[RunFigures], comparisons: list[Compar
             + family_html(runs, family, ratios) + "</section>")
 
 
+def paired_section(results: list[Result], labels: list[str]) -> str:
+    """The launch paths' paired ratios (launch/paired/) of every run that holds them, each with
+    its 95% interval, and whether all the runs' intervals share a point; empty where no run
+    holds them."""
+    rows_of = [{(r.benchmark, r.path, r.reference): r for r in ratio_rows(result)}
+               for result in results]
+    keys = list(dict.fromkeys(k for rows in rows_of for k in rows))
+    if not keys:
+        return ""
+
+    def cell(row: RatioRow | None) -> str:
+        return "" if row is None else esc(f"{row.ratio:.3f} ({row.lo:.3f}–{row.hi:.3f}) "
+                                          f"{row.verdict}")
+
+    lines, agreeing, measured = [], 0, 0
+    for key in keys:
+        found = [rows.get(key) for rows in rows_of]
+        present = [r for r in found if r is not None]
+        agree = ""
+        if len(present) >= 2:
+            measured += 1
+            shared = max(r.lo for r in present) <= min(r.hi for r in present)
+            agreeing += shared
+            agree = "yes" if shared else "NO"
+        lines.append([esc(key[0]), esc(key[1]), esc(key[2]), *map(cell, found), agree])
+    notes = "".join(f"<li>{esc(label)}: {esc(pooling_note(result, list(rows.values())))}</li>"
+                    for label, result, rows in zip(labels, results, rows_of) if rows)
+    summary = (f"<p>{agreeing} of {measured} ratios measured by two or more runs agree (their "
+               "95% intervals share a point); a ratio below 1 is the cheaper path.</p>"
+               if measured else "")
+    return ('<section class="family" id="launch-paired"><h2>Launch paths against each other '
+            "(launch/paired/)</h2>" + summary + f"<ul>{notes}</ul>"
+            + table(["benchmark", "path", "vs", *labels, "intervals share a point"], lines,
+                    [k[0] for k in keys]) + "</section>")
+
+
 def family_order(names: list[str], comparisons: list[Comparison]) -> list[str]:
     """Families with compared benchmarks first, the one with the largest change first."""
     def largest(family: str) -> float:
@@ -278,7 +315,8 @@ def build_report(results: list[Result], rules: Rules, force_report: bool,
             + verdict_section(runs, comparisons) + runs_section(runs)
             + context_section(runs, comparisons)
             + "".join(family_section(f, runs, comparisons, ratios, only_changed)
-                      for f in family_order(families(runs), comparisons)))
+                      for f in family_order(families(runs), comparisons))
+            + paired_section(results, labels))
     return Report(page(title, body, len(runs)), comparisons)
 
 

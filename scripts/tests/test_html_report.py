@@ -271,3 +271,28 @@ def test_the_clocks_line_shows_nvml_and_the_kernels_reading(tmp_path: Path) -> N
     bare = gj.load(write_json(tmp_path / "b.json", document(copy_run("HtoD", "pinned", "async",
                                                                          4096, FIVE))))
     assert html_report.clocks_line("copy", [html_report.run_figures(1, "run", bare)]) == ""
+
+
+def test_the_page_shows_paired_launch_ratios_and_whether_the_runs_agree(
+        tmp_path: Path, run_script: RunScript) -> None:
+    # The committed pooled recordings agree on every ratio; a copy with one ratio moved clear
+    # of the others' intervals shows that ratio as not shared.
+    first, second = H200 / "launch_paired_a.json", H200 / "launch_paired_b.json"
+    moved = json.loads(second.read_text())
+    for bench in moved["benchmarks"]:
+        if bench["name"].startswith("launch/paired/submit/params:0/"):
+            for key in ("driver_vs_runtime", "driver_vs_runtime_lo", "driver_vs_runtime_hi"):
+                bench[key] *= 1.5
+    parted = tmp_path / "moved.json"
+    parted.write_text(json.dumps(moved))
+    out = tmp_path / "r.html"
+    done = run_script("report.py", first, second, parted, "-o", out)
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    assert "Launch paths against each other (launch/paired/)" in text
+    assert "112 of 113 ratios measured by two or more runs agree" in text
+    assert "Pooled over 5 separate processes" in text
+    row = re.search(r'<tr data-name="launch/paired/submit/params:0">'
+                    r'<td>launch/paired/submit/params:0</td><td>driver</td><td>runtime</td>'
+                    r'.*?</tr>', text)
+    assert row is not None and row.group(0).endswith("<td>NO</td></tr>")
