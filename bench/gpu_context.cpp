@@ -2,6 +2,7 @@
 
 #include "pci_link.hpp"
 #include "context.hpp"
+#include "numa.hpp"
 #include "session.hpp"
 #include "version.hpp"
 
@@ -73,6 +74,7 @@ void add_gpu_context(const std::vector<int>& devices) {
     benchmark::AddCustomContext(key, value);
   }
   benchmark::AddCustomContext("host_numa_node", s.numa_placement());
+  benchmark::AddCustomContext("host_numa_far_node", describe_far_node(s.device().host_numa_node));
   benchmark::AddCustomContext("gpu_state_before", gpu_state());
   benchmark::AddCustomContext("gpu_count", std::to_string(device_count()));
   benchmark::AddCustomContext("selected_devices", fmt::format("{}", fmt::join(devices, ",")));

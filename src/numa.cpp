@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -69,6 +73,168 @@ std::string bind_to_numa_node(int node, const std::filesystem::path& sysfs_root)
       node < 64 && syscall(SYS_set_mempolicy, mpol_preferred, &mask, sizeof(mask) * 8) == 0;
   return fmt::format("node {} (CPUs {}{})", node, list,
                      memory_bound ? ", memory preferred" : ", memory policy unchanged");
+}
+
+namespace {
+
+std::string first_line(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
+
+// The kernel's mempolicy and move_pages interfaces (linux/mempolicy.h), called directly: no
+// libnuma is needed for one bind and one query.
+constexpr int mpol_bind = 2;
+constexpr unsigned mpol_mf_strict = 1U << 0;
+constexpr unsigned mpol_mf_move = 1U << 1;
+// Nodes a one-word mask can name.
+constexpr int mask_nodes = 64;
+
+} // namespace
+
+std::vector<int> memory_nodes(const std::filesystem::path& sysfs_root) {
+  const auto list = sysfs_root / "devices/system/node/has_memory";
+  if (!std::filesystem::exists(list)) {
+    return {};
+  }
+  return parse_cpu_list(first_line(list));
+}
+
+std::optional<int> farthest_memory_node(int node, const std::filesystem::path& sysfs_root) {
+  if (node < 0) {
+    return std::nullopt;
+  }
+  const std::vector<int> with_memory = memory_nodes(sysfs_root);
+  if (std::none_of(with_memory.begin(), with_memory.end(), [&](int n) { return n != node; })) {
+    return std::nullopt;
+  }
+  const auto nodes = sysfs_root / "devices/system/node";
+  const std::vector<int> online = parse_cpu_list(first_line(nodes / "online"));
+  const std::string table = first_line(nodes / fmt::format("node{}", node) / "distance");
+  std::vector<int> distances;
+  std::istringstream in(table);
+  for (int d = 0; in >> d;) {
+    distances.push_back(d);
+  }
+  if (!in.eof() || distances.size() != online.size()) {
+    throw std::invalid_argument(fmt::format(
+        "node {}'s distance table '{}' does not give one distance for each of the {} online "
+        "nodes",
+        node, table, online.size()));
+  }
+  std::optional<int> farthest;
+  int farthest_distance = -1;
+  for (std::size_t i = 0; i < online.size(); ++i) {
+    const int candidate = online[i];
+    const bool holds_memory =
+        std::find(with_memory.begin(), with_memory.end(), candidate) != with_memory.end();
+    if (candidate != node && holds_memory && distances[i] > farthest_distance) {
+      farthest = candidate;
+      farthest_distance = distances[i];
+    }
+  }
+  return farthest;
+}
+
+std::string describe_far_node(int node, const std::filesystem::path& sysfs_root) {
+  if (node < 0) {
+    return "none: the driver reports no NUMA node for the GPU";
+  }
+  try {
+    const std::optional<int> far = farthest_memory_node(node, sysfs_root);
+    if (!far) {
+      return fmt::format("none: no NUMA node but node {} holds memory", node);
+    }
+    const auto nodes = sysfs_root / "devices/system/node";
+    const std::vector<int> online = parse_cpu_list(first_line(nodes / "online"));
+    std::istringstream table(first_line(nodes / fmt::format("node{}", node) / "distance"));
+    int distance = 0;
+    for (const int n : online) {
+      table >> distance;
+      if (n == *far) {
+        break;
+      }
+    }
+    return fmt::format("node {} (distance {} from node {})", *far, distance, node);
+  } catch (const std::invalid_argument& error) {
+    return fmt::format("unknown: {}", error.what());
+  }
+}
+
+std::optional<std::size_t> node_free_bytes(int node, const std::filesystem::path& sysfs_root) {
+  std::ifstream in(sysfs_root / fmt::format("devices/system/node/node{}/meminfo", node));
+  // "Node 1 MemFree:        1234567 kB"
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string word;
+    int number = -1;
+    std::string key;
+    std::size_t kib = 0;
+    std::string unit;
+    if (words >> word >> number >> key >> kib >> unit && key == "MemFree:" && unit == "kB") {
+      return kib * 1024;
+    }
+  }
+  return std::nullopt;
+}
+
+NodeBoundMemory::NodeBoundMemory(std::size_t bytes, int node) : node_(node) {
+  if (node < 0 || node >= mask_nodes) {
+    throw NodePlacementError(fmt::format("cannot bind memory to NUMA node {}", node));
+  }
+  const std::size_t page = page_size();
+  bytes_ = (std::max<std::size_t>(bytes, 1) + page - 1) / page * page;
+  void* mapped = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapped == MAP_FAILED) {
+    throw NodePlacementError(
+        fmt::format("mapping {} bytes for NUMA node {} failed: {}", bytes_, node,
+                    std::strerror(errno)));
+  }
+  data_ = static_cast<std::byte*>(mapped);
+  const unsigned long mask = 1UL << static_cast<unsigned>(node);
+  // maxnode counts one bit more than the mask holds: the kernel reads maxnode - 1 bits.
+  if (syscall(SYS_mbind, data_, bytes_, mpol_bind, &mask, mask_nodes + 1,
+              mpol_mf_strict | mpol_mf_move) != 0) {
+    const int error = errno;
+    munmap(data_, bytes_);
+    throw NodePlacementError(
+        fmt::format("binding memory to NUMA node {} failed: {}", node, std::strerror(error)));
+  }
+  std::memset(data_, 0, bytes_);
+  const std::size_t pages = bytes_ / page;
+  const std::size_t placed = pages_on_node(data_, bytes_, node);
+  if (placed != pages) {
+    munmap(data_, bytes_);
+    throw NodePlacementError(fmt::format(
+        "{} of {} pages bound to NUMA node {} sit on another node", pages - placed, pages, node));
+  }
+}
+
+NodeBoundMemory::~NodeBoundMemory() { munmap(data_, bytes_); }
+
+std::size_t pages_on_node(const std::byte* data, std::size_t bytes, int node) {
+  const std::size_t page = page_size();
+  constexpr std::size_t chunk = 4096;
+  std::vector<void*> pages;
+  std::vector<int> status;
+  std::size_t on_node = 0;
+  for (std::size_t first = 0; first * page < bytes; first += chunk) {
+    pages.clear();
+    for (std::size_t i = first; i < first + chunk && i * page < bytes; ++i) {
+      pages.push_back(const_cast<std::byte*>(data) + i * page);
+    }
+    status.assign(pages.size(), -1);
+    if (syscall(SYS_move_pages, 0, pages.size(), pages.data(), nullptr, status.data(), 0) != 0) {
+      throw std::runtime_error(
+          fmt::format("asking where host pages sit failed: {}", std::strerror(errno)));
+    }
+    on_node += static_cast<std::size_t>(std::count(status.begin(), status.end(), node));
+  }
+  return on_node;
 }
 
 } // namespace gpubench

@@ -7,6 +7,7 @@
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "harness.hpp"
+#include "numa.hpp"
 #include "registry.hpp"
 #include "sizes.hpp"
 #include "zerocopy.cuh"
@@ -16,6 +17,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace gpubench::bench {
 namespace {
@@ -43,6 +46,19 @@ std::optional<std::string> does_not_fit(std::size_t bytes) {
   return std::nullopt;
 }
 
+// Why the far node cannot hold this benchmark's two host buffers of `bytes`, if it cannot.
+std::optional<std::string> far_node_lacks(const CopyBuffers& buffers, std::size_t bytes) {
+  if (!buffers.far_node) {
+    return "no NUMA node but this GPU's own holds memory";
+  }
+  const auto free_bytes = node_free_bytes(*buffers.far_node);
+  if (free_bytes && 2 * bytes > *free_bytes) {
+    return fmt::format("{} copies need {} on NUMA node {}, {} is free", format_size(bytes),
+                       format_size(2 * bytes), *buffers.far_node, format_size(*free_bytes));
+  }
+  return std::nullopt;
+}
+
 void measure_copy(const CopyCase& c, Harness& h, std::size_t bytes) {
   if (const auto why = does_not_fit(bytes)) {
     throw SkipBenchmark(*why);
@@ -50,7 +66,17 @@ void measure_copy(const CopyCase& c, Harness& h, std::size_t bytes) {
   Session& session = h.session();
   auto& buffers = session.state<CopyBuffers>();
   buffers.ensure_capacity(bytes);
-  const std::vector<CopyLeg> legs = c.legs(buffers, session.stream(), session.second_stream());
+  if (c.far_node()) {
+    if (const auto why = far_node_lacks(buffers, bytes)) {
+      throw SkipBenchmark(*why);
+    }
+  }
+  std::vector<CopyLeg> legs;
+  try {
+    legs = c.legs(buffers, session.stream(), session.second_stream());
+  } catch (const NodePlacementError& error) {
+    throw SkipBenchmark(error.what()); // the kernel would not place memory on the far node
+  }
   for (const CopyLeg& leg : legs) {
     leg.source.fill_expected(buffers, bytes, leg.stream);
     leg.destination.poison(bytes, leg.stream);
@@ -141,7 +167,12 @@ struct CopyOptions {
 };
 
 void declare(Registry& registry, const CopyOptions& options) {
+  // A host with one node holding memory has no wrong socket to measure.
+  const bool far_memory = memory_nodes().size() > 1;
   for (const auto& c : copy_cases()) {
+    if (c->far_node() && !far_memory) {
+      continue;
+    }
     registry.add(
         "copy/" + c->name(),
         [&c = *c](Harness& h, std::int64_t bytes) {

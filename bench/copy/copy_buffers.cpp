@@ -2,7 +2,9 @@
 
 #include "driver_api.hpp"
 #include "host_bytes.hpp"
+#include "numa.hpp"
 #include "random_fill.hpp"
+#include "session.hpp"
 
 namespace gpubench::bench {
 namespace {
@@ -40,6 +42,9 @@ std::optional<std::string> Place::check(const CopyBuffers& buffers, std::size_t 
   return compare_bytes(buffers.readback->data(), expected, bytes, where);
 }
 
+CopyBuffers::CopyBuffers(Session& session)
+    : far_node(farthest_memory_node(session.device().host_numa_node)) {}
+
 void CopyBuffers::ensure_capacity(std::size_t bytes) {
   capacity.ensure(bytes, [this](std::size_t size) {
     host_buffers.clear();
@@ -64,7 +69,8 @@ HostBuffers& CopyBuffers::host(const HostMemoryKind& kind) {
   auto& slot = host_buffers[kind.name];
   if (!slot) {
     slot = std::make_unique<HostBuffers>(
-        HostBuffers{kind.allocate(capacity.size()), kind.allocate(capacity.size())});
+        HostBuffers{kind.allocate(capacity.size(), far_node.value_or(-1)),
+                    kind.allocate(capacity.size(), far_node.value_or(-1))});
   }
   return *slot;
 }

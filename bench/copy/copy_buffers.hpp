@@ -52,7 +52,7 @@ private:
 // `expected` holds the random bytes every copy must deliver; the CPU never reads
 // write-combined memory (it is uncached and reads crawl), so checks go through `readback`.
 struct CopyBuffers {
-  explicit CopyBuffers(Session&) {}
+  explicit CopyBuffers(Session& session);
 
   // Grows every buffer to `bytes` when it is smaller.
   void ensure_capacity(std::size_t bytes);
@@ -67,6 +67,9 @@ struct CopyBuffers {
   std::optional<DeviceBuffer> device_b;
   std::optional<DeviceBuffer> device_check;
   std::map<std::string, std::unique_ptr<HostBuffers>> host_buffers;
+  // The NUMA node farthest from the session's GPU that holds memory, where a far-node kind's
+  // buffers go; none on a host of one such node or for a GPU the driver places on none.
+  std::optional<int> far_node;
 };
 
 } // namespace gpubench::bench

@@ -43,6 +43,10 @@ public:
   [[nodiscard]] bool gateable() const noexcept {
     return memory_ == nullptr || memory_->page_locked;
   }
+  // Host memory on the NUMA node farthest from the GPU (HostMemoryKind::far_node).
+  [[nodiscard]] bool far_node() const noexcept {
+    return memory_ != nullptr && memory_->far_node;
+  }
   // The copies one operation makes, in the family's buffers of at least `bytes`.
   [[nodiscard]] virtual std::vector<CopyLeg> legs(CopyBuffers& buffers, CUstream stream,
                                                   CUstream second_stream) const = 0;

@@ -1,6 +1,9 @@
 #include "host_memory.hpp"
 
+#include "driver_api.hpp"
 #include "memory.hpp"
+#include "numa.hpp"
+#include "unique_handle.hpp"
 
 #include <stdexcept>
 
@@ -28,27 +31,46 @@ private:
   Buffer buffer_;
 };
 
+// Memory on NUMA node `node`, page-locked after the fact as `registered` is.
+class NodeRegisteredBuffer : public HostBuffer {
+public:
+  NodeRegisteredBuffer(std::size_t bytes, int node) : memory_(bytes, node) {
+    GPUBENCH_CU(cuMemHostRegister, memory_.data(), memory_.bytes(), 0);
+    registration_ = decltype(registration_)(memory_.data());
+  }
+  [[nodiscard]] std::byte* data() const override { return memory_.data(); }
+
+private:
+  NodeBoundMemory memory_;
+  // Declared after the memory, so the registration is released before the memory is unmapped.
+  UniqueHandle<void*, detail::UnregisterRelease> registration_;
+};
+
 } // namespace
 
 const std::vector<HostMemoryKind>& host_memory_kinds() {
   static const std::vector<HostMemoryKind> kinds{
-      {"pageable", false, false, false,
-       [](std::size_t bytes) -> std::unique_ptr<HostBuffer> {
+      {"pageable", false, false, false, false,
+       [](std::size_t bytes, int) -> std::unique_ptr<HostBuffer> {
          return std::make_unique<HostBufferOf<PageableHostBuffer>>(bytes);
        }},
-      {"pinned", true, false, true,
-       [](std::size_t bytes) -> std::unique_ptr<HostBuffer> {
+      {"pinned", true, false, true, false,
+       [](std::size_t bytes, int) -> std::unique_ptr<HostBuffer> {
          return std::make_unique<HostBufferOf<PinnedHostBuffer>>(
              bytes, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP);
        }},
-      {"pinned_wc", true, true, false,
-       [](std::size_t bytes) -> std::unique_ptr<HostBuffer> {
+      {"pinned_wc", true, true, false, false,
+       [](std::size_t bytes, int) -> std::unique_ptr<HostBuffer> {
          return std::make_unique<HostBufferOf<PinnedHostBuffer>>(
              bytes, CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_WRITECOMBINED);
        }},
-      {"registered", true, false, false,
-       [](std::size_t bytes) -> std::unique_ptr<HostBuffer> {
+      {"registered", true, false, false, false,
+       [](std::size_t bytes, int) -> std::unique_ptr<HostBuffer> {
          return std::make_unique<HostBufferOf<RegisteredHostBuffer>>(bytes);
+       }},
+      {"registered_far", true, false, false, true,
+       [](std::size_t bytes, int far_node) -> std::unique_ptr<HostBuffer> {
+         return std::make_unique<NodeRegisteredBuffer>(bytes, far_node);
        }},
   };
   return kinds;

@@ -34,10 +34,14 @@ struct HostMemoryKind {
   bool page_locked;    // DMA straight from it; async copies do not wait on the host
   bool write_combined; // uncached for CPU reads: never read it on the CPU
   bool device_mapped;  // kernels can read and write it (zero-copy)
-  std::unique_ptr<HostBuffer> (*allocate)(std::size_t bytes);
+  // On the NUMA node farthest from the GPU, where every other kind is on the nearest (the
+  // session binds the process there): what a buffer on the wrong socket costs.
+  bool far_node;
+  // `far_node` is where a far-node kind places its pages; the others ignore it.
+  std::unique_ptr<HostBuffer> (*allocate)(std::size_t bytes, int far_node);
 };
 
-// pageable, pinned, pinned_wc, registered.
+// pageable, pinned, pinned_wc, registered, registered_far.
 [[nodiscard]] const std::vector<HostMemoryKind>& host_memory_kinds();
 // The kind named `name`; throws std::logic_error for a name that is not one.
 [[nodiscard]] const HostMemoryKind& host_memory_kind(std::string_view name);
