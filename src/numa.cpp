@@ -1,5 +1,7 @@
 #include "numa.hpp"
 
+#include "sysfs_text.hpp"
+
 #include <fmt/format.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -54,9 +56,7 @@ std::string bind_to_numa_node(int node, const std::filesystem::path& sysfs_root)
   if (node_count < 2) {
     return fmt::format("node {} (the only one)", node);
   }
-  std::ifstream in(nodes / fmt::format("node{}", node) / "cpulist");
-  std::string list;
-  std::getline(in, list);
+  const std::string list = read_first_line(nodes / fmt::format("node{}", node) / "cpulist");
   const std::vector<int> cpus = parse_cpu_list(list);
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -77,13 +77,6 @@ std::string bind_to_numa_node(int node, const std::filesystem::path& sysfs_root)
 
 namespace {
 
-std::string first_line(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
 std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
 
 // The kernel's mempolicy and move_pages interfaces (linux/mempolicy.h), called directly: no
@@ -101,7 +94,7 @@ std::vector<int> memory_nodes(const std::filesystem::path& sysfs_root) {
   if (!std::filesystem::exists(list)) {
     return {};
   }
-  return parse_cpu_list(first_line(list));
+  return parse_cpu_list(read_first_line(list));
 }
 
 std::optional<int> farthest_memory_node(int node, const std::filesystem::path& sysfs_root) {
@@ -113,8 +106,8 @@ std::optional<int> farthest_memory_node(int node, const std::filesystem::path& s
     return std::nullopt;
   }
   const auto nodes = sysfs_root / "devices/system/node";
-  const std::vector<int> online = parse_cpu_list(first_line(nodes / "online"));
-  const std::string table = first_line(nodes / fmt::format("node{}", node) / "distance");
+  const std::vector<int> online = parse_cpu_list(read_first_line(nodes / "online"));
+  const std::string table = read_first_line(nodes / fmt::format("node{}", node) / "distance");
   std::vector<int> distances;
   std::istringstream in(table);
   for (int d = 0; in >> d;) {
@@ -150,8 +143,8 @@ std::string describe_far_node(int node, const std::filesystem::path& sysfs_root)
       return fmt::format("none: no NUMA node but node {} holds memory", node);
     }
     const auto nodes = sysfs_root / "devices/system/node";
-    const std::vector<int> online = parse_cpu_list(first_line(nodes / "online"));
-    std::istringstream table(first_line(nodes / fmt::format("node{}", node) / "distance"));
+    const std::vector<int> online = parse_cpu_list(read_first_line(nodes / "online"));
+    std::istringstream table(read_first_line(nodes / fmt::format("node{}", node) / "distance"));
     int distance = 0;
     for (const int n : online) {
       table >> distance;

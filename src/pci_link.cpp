@@ -1,22 +1,16 @@
 #include "pci_link.hpp"
 
+#include "sysfs_text.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <fstream>
 #include <utility>
 
 namespace gpubench {
 namespace {
-
-std::string read_first_line(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
 
 int read_int(const std::filesystem::path& file) {
   try {
