@@ -84,6 +84,9 @@ void add_gpu_context(const std::vector<int>& devices) {
       const DeviceInfo& d = session(ordinal).device();
       benchmark::AddCustomContext(fmt::format("device_{}", ordinal),
                                   fmt::format("{}, {}, {}", d.name, d.uuid, d.pci_bus_id));
+      benchmark::AddCustomContext(fmt::format("device_{}_host_numa_node", ordinal),
+                                  d.host_numa_node < 0 ? "not reported"
+                                                       : std::to_string(d.host_numa_node));
     }
   }
   for (const auto& [key, value] : scheduler_context(std::getenv)) {

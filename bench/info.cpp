@@ -6,6 +6,7 @@
 #include "energy_counter.hpp"
 #include "gpu_health.hpp"
 #include "module.hpp"
+#include "numa.hpp"
 #include "nvml.hpp"
 #include "family.hpp"
 #include "sizes.hpp"
@@ -15,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <string>
 #include <numeric>
 
 namespace gpubench::bench {
@@ -46,13 +48,16 @@ void print_info(std::FILE* out, const std::vector<int>& devices) {
                               [] { return std::chrono::steady_clock::now(); },
                               std::chrono::milliseconds(500));
     fmt::print(out, "      energy counter: {}\n", format_energy_counter(energy));
+    fmt::print(out, "      host: NUMA node {}; farthest node with memory: {}\n",
+               d.host_numa_node < 0 ? "not reported" : std::to_string(d.host_numa_node),
+               describe_far_node(d.host_numa_node));
   }
 
   if (count > 1) {
     std::vector<int> all(static_cast<std::size_t>(count));
     std::iota(all.begin(), all.end(), 0);
     const std::vector<PeerLink> links = peer_links(all, nvml.get());
-    fmt::print(out, "peer access and NVLinks (cuDeviceGetP2PAttribute, NVML):\n{}",
+    fmt::print(out, "peer access, NVLinks and PCIe paths (cuDeviceGetP2PAttribute, NVML):\n{}",
                format_peer_matrix(all, links));
     for (const PeerLink& link : links) {
       fmt::print(out, "  GPU{} -> GPU{}: {}\n", link.source, link.destination,

@@ -52,6 +52,7 @@ std::unique_ptr<Nvml> Nvml::open() {
   bind(lib, api->field_values, "nvmlDeviceGetFieldValues");
   bind(lib, api->nvlink_remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType");
   bind(lib, api->p2p_status, "nvmlDeviceGetP2PStatus");
+  bind(lib, api->common_ancestor, "nvmlDeviceGetTopologyCommonAncestor");
   bind_health_api(*api);
   if (!bound || api->init() != NVML_SUCCESS) {
     dlclose(lib);
@@ -102,6 +103,46 @@ std::optional<GpuTelemetry> Nvml::telemetry(const std::string& pci_bus_id) const
   }
   return GpuTelemetry{static_cast<int>(sm), static_cast<int>(memory), static_cast<int>(temperature),
                       power_mw / 1000.0};
+}
+
+std::optional<PcieRelation> pcie_relation_of(int level) {
+  for (const PcieRelation relation : {PcieRelation::board, PcieRelation::pix, PcieRelation::pxb,
+                                      PcieRelation::phb, PcieRelation::node, PcieRelation::sys}) {
+    if (static_cast<int>(relation) == level) {
+      return relation;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string format_pcie_relation(PcieRelation relation) {
+  switch (relation) {
+  case PcieRelation::board:
+    return "BOARD (the same board)";
+  case PcieRelation::pix:
+    return "PIX (one PCIe switch)";
+  case PcieRelation::pxb:
+    return "PXB (several PCIe switches)";
+  case PcieRelation::phb:
+    return "PHB (the CPU's host bridge)";
+  case PcieRelation::node:
+    return "NODE (host bridges of one NUMA node)";
+  case PcieRelation::sys:
+    return "SYS (across NUMA nodes)";
+  }
+  return "unknown";
+}
+
+std::optional<PcieRelation> Nvml::pcie_relation(const std::string& pci_bus_id,
+                                                const std::string& peer_pci_bus_id) const {
+  nvmlDevice_t device = api_->device(pci_bus_id);
+  nvmlDevice_t peer_device = api_->device(peer_pci_bus_id);
+  int level = -1;
+  if (device == nullptr || peer_device == nullptr || api_->common_ancestor == nullptr ||
+      api_->common_ancestor(device, peer_device, &level) != NVML_SUCCESS) {
+    return std::nullopt;
+  }
+  return pcie_relation_of(level);
 }
 
 std::optional<NvlinkToPeer> Nvml::nvlink_to(const std::string& pci_bus_id,

@@ -29,6 +29,16 @@ struct NvlinkToPeer {
   std::optional<int> link_speed_mbps; // per link and direction
 };
 
+// Where the PCIe paths of two GPUs meet, as NVML's nvmlGpuTopologyLevel_t and nvidia-smi topo
+// name it: the same board, one PCIe switch (PIX), several switches (PXB), the CPU's host bridge
+// (PHB), host bridges of one NUMA node (NODE), or across NUMA nodes (SYS).
+enum class PcieRelation { board = 0, pix = 10, pxb = 20, phb = 30, node = 40, sys = 50 };
+
+// The relation NVML's level names; nullopt for a level it does not define.
+[[nodiscard]] std::optional<PcieRelation> pcie_relation_of(int level);
+// "PIX (one PCIe switch)", as nvidia-smi topo abbreviates it and what that means.
+[[nodiscard]] std::string format_pcie_relation(PcieRelation relation);
+
 // NVML, opened with dlopen: it ships with the driver, not the toolkit, so gpubench must start
 // without it and report "unavailable" instead of failing.
 class Nvml {
@@ -49,6 +59,10 @@ public:
   // say (no NVLink support, an old driver); links == 0 where none reaches the peer.
   [[nodiscard]] std::optional<NvlinkToPeer> nvlink_to(const std::string& pci_bus_id,
                                                       const std::string& peer_pci_bus_id) const;
+
+  // Where the PCIe paths of two GPUs meet (both by PCI bus id); nullopt where NVML cannot say.
+  [[nodiscard]] std::optional<PcieRelation> pcie_relation(const std::string& pci_bus_id,
+                                                          const std::string& peer_pci_bus_id) const;
 
   // The GPU's reliability counters and state now (nvml_health.cpp); fields NVML does not report
   // stay empty. nullopt where NVML does not know the device.

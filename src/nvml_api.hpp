@@ -104,6 +104,8 @@ struct Nvml::Api {
   nvmlReturn_t (*field_values)(nvmlDevice_t, int, nvmlFieldValue_t*) = nullptr;
   nvmlReturn_t (*nvlink_remote_type)(nvmlDevice_t, unsigned int, int*) = nullptr;
   nvmlReturn_t (*p2p_status)(nvmlDevice_t, nvmlDevice_t, int, int*) = nullptr;
+  // nvmlGpuTopologyLevel_t, the PCIe relation of two GPUs (PcieRelation's values).
+  nvmlReturn_t (*common_ancestor)(nvmlDevice_t, nvmlDevice_t, int*) = nullptr;
   // Health (nvml_health.cpp); optional too: a VM or an old driver may lack any of them.
   nvmlReturn_t (*ecc_mode)(nvmlDevice_t, int*, int*) = nullptr;
   nvmlReturn_t (*total_ecc_errors)(nvmlDevice_t, int, int, unsigned long long*) = nullptr;

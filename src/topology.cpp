@@ -33,8 +33,10 @@ std::vector<PeerLink> peer_links(const std::vector<int>& ordinals, const Nvml* n
           p2p_attribute(CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED, src, dst) != 0;
       link.performance_rank = p2p_attribute(CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK, src, dst);
       if (nvml != nullptr) {
-        link.nvlink =
-            nvml->nvlink_to(query_device(source).pci_bus_id, query_device(destination).pci_bus_id);
+        const std::string bus = query_device(source).pci_bus_id;
+        const std::string peer_bus = query_device(destination).pci_bus_id;
+        link.nvlink = nvml->nvlink_to(bus, peer_bus);
+        link.pcie = nvml->pcie_relation(bus, peer_bus);
       }
       links.push_back(link);
     }
@@ -53,8 +55,9 @@ std::string format_peer_link(const PeerLink& link) {
       nvlink += fmt::format(" at {} MB/s", *link.nvlink->link_speed_mbps);
     }
   }
-  return fmt::format("access {}, atomics {}, rank {}, {}", link.access_supported ? 1 : 0,
-                     link.native_atomics ? 1 : 0, link.performance_rank, nvlink);
+  const std::string pcie = link.pcie ? ", PCIe " + format_pcie_relation(*link.pcie) : "";
+  return fmt::format("access {}, atomics {}, rank {}, {}{}", link.access_supported ? 1 : 0,
+                     link.native_atomics ? 1 : 0, link.performance_rank, nvlink, pcie);
 }
 
 std::string format_peer_matrix(const std::vector<int>& ordinals,

@@ -3,6 +3,7 @@
 #include "benchmark_json.hpp"
 #include "gpu_test.hpp"
 #include "context.hpp"
+#include "device_info.hpp"
 #include "process.hpp"
 
 #include <gtest/gtest.h>
@@ -85,6 +86,10 @@ TEST(HealthContext, EachDeviceWithSeveral) {
       ASSERT_EQ(json.context.count(key), 1U) << key;
       expect_health(json.context.at(key), when);
     }
+    const std::string numa = "device_" + device + "_host_numa_node";
+    ASSERT_EQ(json.context.count(numa), 1U) << numa;
+    const int node = query_device(std::stoi(device)).host_numa_node;
+    EXPECT_EQ(json.context.at(numa), node < 0 ? "not reported" : std::to_string(node));
   }
   EXPECT_EQ(json.context.at("gpu_health_before"), json.context.at("device_0_health_before"));
 }
@@ -103,7 +108,8 @@ TEST(HealthContext, InfoPrintsEachDevicesHealth) {
   ASSERT_GE(devices, 1U) << run.out;
   for (const char* line : {"      ECC ", "      retired pages: ", "      remapped rows: ",
                            "      PCIe: Gen", "      NVLink errors over active links: ",
-                           "      clock event reasons now: ", "      energy counter: "}) {
+                           "      clock event reasons now: ", "      energy counter: ",
+                           "      host: NUMA node "}) {
     std::size_t count = 0;
     for (auto at = run.out.find(line); at != std::string::npos; at = run.out.find(line, at + 1)) {
       ++count;
