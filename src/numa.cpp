@@ -135,12 +135,12 @@ std::optional<int> farthest_memory_node(int node, const std::filesystem::path& s
 
 std::string describe_far_node(int node, const std::filesystem::path& sysfs_root) {
   if (node < 0) {
-    return "none: the driver reports no NUMA node for the GPU";
+    return "none (the driver reports no NUMA node for the GPU)";
   }
   try {
     const std::optional<int> far = farthest_memory_node(node, sysfs_root);
     if (!far) {
-      return fmt::format("none: no NUMA node but node {} holds memory", node);
+      return fmt::format("none (no NUMA node but node {} holds memory)", node);
     }
     const auto nodes = sysfs_root / "devices/system/node";
     const std::vector<int> online = parse_cpu_list(read_first_line(nodes / "online"));
@@ -154,7 +154,7 @@ std::string describe_far_node(int node, const std::filesystem::path& sysfs_root)
     }
     return fmt::format("node {} (distance {} from node {})", *far, distance, node);
   } catch (const std::invalid_argument& error) {
-    return fmt::format("unknown: {}", error.what());
+    return fmt::format("unknown ({})", error.what());
   }
 }
 

@@ -32,7 +32,7 @@ namespace gpubench {
                                                           "/sys");
 
 // farthest_memory_node for the results' context: "node 1 (distance 21 from node 0)", or why
-// there is none ("none: ..."); a table it cannot read is said, not thrown.
+// there is none ("none (...)"); a table it cannot read is said, not thrown.
 [[nodiscard]] std::string describe_far_node(int node,
                                             const std::filesystem::path& sysfs_root = "/sys");
 

@@ -99,11 +99,11 @@ TEST(DescribeFarNode, SaysTheNodeAndItsDistanceOrWhyNone) {
   const FakeNodes two("0-1", "0-1", {{0, "10 21"}});
   EXPECT_EQ(describe_far_node(0, two.root()), "node 1 (distance 21 from node 0)");
   const FakeNodes one("0", "0", {{0, "10"}});
-  EXPECT_EQ(describe_far_node(0, one.root()), "none: no NUMA node but node 0 holds memory");
+  EXPECT_EQ(describe_far_node(0, one.root()), "none (no NUMA node but node 0 holds memory)");
   EXPECT_EQ(describe_far_node(-1, two.root()),
-            "none: the driver reports no NUMA node for the GPU");
+            "none (the driver reports no NUMA node for the GPU)");
   const FakeNodes broken("0-1", "0-1", {{0, "10"}});
-  EXPECT_TRUE(describe_far_node(0, broken.root()).starts_with("unknown: node 0's distance table"));
+  EXPECT_TRUE(describe_far_node(0, broken.root()).starts_with("unknown (node 0's distance table"));
 }
 
 TEST(NodeFreeBytes, ReadsMemFreeOfTheNode) {
