@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -97,7 +98,15 @@ std::vector<int> memory_nodes(const std::filesystem::path& sysfs_root) {
   return parse_cpu_list(read_first_line(list));
 }
 
-std::optional<int> farthest_memory_node(int node, const std::filesystem::path& sysfs_root) {
+namespace {
+
+struct FarNode {
+  int node;
+  int distance;
+};
+
+// The node with memory farthest from `node` and its distance (farthest_memory_node).
+std::optional<FarNode> farthest_from(int node, const std::filesystem::path& sysfs_root) {
   if (node < 0) {
     return std::nullopt;
   }
@@ -119,18 +128,23 @@ std::optional<int> farthest_memory_node(int node, const std::filesystem::path& s
         "nodes",
         node, table, online.size()));
   }
-  std::optional<int> farthest;
-  int farthest_distance = -1;
+  std::optional<FarNode> farthest;
   for (std::size_t i = 0; i < online.size(); ++i) {
     const int candidate = online[i];
     const bool holds_memory =
         std::find(with_memory.begin(), with_memory.end(), candidate) != with_memory.end();
-    if (candidate != node && holds_memory && distances[i] > farthest_distance) {
-      farthest = candidate;
-      farthest_distance = distances[i];
+    if (candidate != node && holds_memory && (!farthest || distances[i] > farthest->distance)) {
+      farthest = FarNode{candidate, distances[i]};
     }
   }
   return farthest;
+}
+
+} // namespace
+
+std::optional<int> farthest_memory_node(int node, const std::filesystem::path& sysfs_root) {
+  const std::optional<FarNode> far = farthest_from(node, sysfs_root);
+  return far ? std::optional<int>(far->node) : std::nullopt;
 }
 
 std::string describe_far_node(int node, const std::filesystem::path& sysfs_root) {
@@ -138,21 +152,11 @@ std::string describe_far_node(int node, const std::filesystem::path& sysfs_root)
     return "none (the driver reports no NUMA node for the GPU)";
   }
   try {
-    const std::optional<int> far = farthest_memory_node(node, sysfs_root);
+    const std::optional<FarNode> far = farthest_from(node, sysfs_root);
     if (!far) {
       return fmt::format("none (no NUMA node but node {} holds memory)", node);
     }
-    const auto nodes = sysfs_root / "devices/system/node";
-    const std::vector<int> online = parse_cpu_list(read_first_line(nodes / "online"));
-    std::istringstream table(read_first_line(nodes / fmt::format("node{}", node) / "distance"));
-    int distance = 0;
-    for (const int n : online) {
-      table >> distance;
-      if (n == *far) {
-        break;
-      }
-    }
-    return fmt::format("node {} (distance {} from node {})", *far, distance, node);
+    return fmt::format("node {} (distance {} from node {})", far->node, far->distance, node);
   } catch (const std::invalid_argument& error) {
     return fmt::format("unknown ({})", error.what());
   }
@@ -180,31 +184,31 @@ NodeBoundMemory::NodeBoundMemory(std::size_t bytes, int node) : node_(node) {
     throw NodePlacementError(fmt::format("cannot bind memory to NUMA node {}", node));
   }
   const std::size_t page = page_size();
-  bytes_ = (std::max<std::size_t>(bytes, 1) + page - 1) / page * page;
-  void* mapped = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  const std::size_t size = (std::max<std::size_t>(bytes, 1) + page - 1) / page * page;
+  void* mapped = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapped == MAP_FAILED) {
-    throw NodePlacementError(
-        fmt::format("mapping {} bytes for NUMA node {} failed: {}", bytes_, node,
-                    std::strerror(errno)));
+    throw NodePlacementError(fmt::format("mapping {} bytes for NUMA node {} failed: {}", size,
+                                         node, std::strerror(errno)));
   }
-  data_ = static_cast<std::byte*>(mapped);
+  // Unmapped again if any step below throws; the object owns it once every step passed.
+  const auto unmap = [size](std::byte* p) { munmap(p, size); };
+  std::unique_ptr<std::byte, decltype(unmap)> mapping(static_cast<std::byte*>(mapped), unmap);
   const unsigned long mask = 1UL << static_cast<unsigned>(node);
   // maxnode counts one bit more than the mask holds: the kernel reads maxnode - 1 bits.
-  if (syscall(SYS_mbind, data_, bytes_, mpol_bind, &mask, mask_nodes + 1,
+  if (syscall(SYS_mbind, mapping.get(), size, mpol_bind, &mask, mask_nodes + 1,
               mpol_mf_strict | mpol_mf_move) != 0) {
-    const int error = errno;
-    munmap(data_, bytes_);
     throw NodePlacementError(
-        fmt::format("binding memory to NUMA node {} failed: {}", node, std::strerror(error)));
+        fmt::format("binding memory to NUMA node {} failed: {}", node, std::strerror(errno)));
   }
-  std::memset(data_, 0, bytes_);
-  const std::size_t pages = bytes_ / page;
-  const std::size_t placed = pages_on_node(data_, bytes_, node);
+  std::memset(mapping.get(), 0, size);
+  const std::size_t pages = size / page;
+  const std::size_t placed = pages_on_node(mapping.get(), size, node);
   if (placed != pages) {
-    munmap(data_, bytes_);
     throw NodePlacementError(fmt::format(
         "{} of {} pages bound to NUMA node {} sit on another node", pages - placed, pages, node));
   }
+  data_ = mapping.release();
+  bytes_ = size;
 }
 
 NodeBoundMemory::~NodeBoundMemory() { munmap(data_, bytes_); }
@@ -222,7 +226,7 @@ std::size_t pages_on_node(const std::byte* data, std::size_t bytes, int node) {
     }
     status.assign(pages.size(), -1);
     if (syscall(SYS_move_pages, 0, pages.size(), pages.data(), nullptr, status.data(), 0) != 0) {
-      throw std::runtime_error(
+      throw NodePlacementError(
           fmt::format("asking where host pages sit failed: {}", std::strerror(errno)));
     }
     on_node += static_cast<std::size_t>(std::count(status.begin(), status.end(), node));

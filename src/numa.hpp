@@ -68,7 +68,8 @@ private:
 };
 
 // How many pages of [data, data + bytes) sit on `node` (move_pages, which moves nothing when
-// asked no target nodes); pages not yet touched sit on none.
+// asked no target nodes); pages not yet touched sit on none. Throws NodePlacementError where
+// the kernel will not say.
 [[nodiscard]] std::size_t pages_on_node(const std::byte* data, std::size_t bytes, int node);
 
 } // namespace gpubench
