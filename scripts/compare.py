@@ -42,11 +42,16 @@ from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonE
                            positive_finite, script_error, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
 from name_filter import FilterError, NameFilter, name_filter
+from safe_text import one_line
 from text_table import render
 
 SCRIPT = "compare.py"
 # Equal in a regression check; a difference in any makes the run a comparison report.
 IDENTITY_KEYS = ("gpu_name", "driver_version", "cuda_runtime_version")
+# Another card of the same model is still a regression check, named in the mode line: two H200s
+# measured 1.6% apart on saxpy at 2^28 (results/h200/verdicts/splits/).
+CARD_KEY = "gpu_uuid"
+CARD_SHOWN = 80  # characters of a gpu_uuid shown (a UUID has 40)
 # Shown first among the context differences: what a reader looks for.
 LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpubench_version",
                         "gpu_state_before", "gpu_state_after")
@@ -133,6 +138,14 @@ class Comparison:
     def differing_identity(self) -> list[str]:
         return [k for k in IDENTITY_KEYS
                 if self.base.context_text(k) != self.cont.context_text(k)]
+
+    @property
+    def other_card(self) -> tuple[str, str] | None:
+        """Both sides' gpu_uuid where they name two cards; None for one card or an unknown one."""
+        uuids = (self.base.context_text(CARD_KEY), self.cont.context_text(CARD_KEY))
+        if not all(uuids) or uuids[0] == uuids[1]:
+            return None
+        return one_line(uuids[0], CARD_SHOWN), one_line(uuids[1], CARD_SHOWN)
 
 
 def natural_key(name: str) -> tuple[tuple[tuple[str, tuple[int, str]], ...], ...]:
@@ -355,7 +368,11 @@ def setup_text(result: Result) -> str:
 def mode_line(comparison: Comparison) -> str:
     c = comparison
     if c.regression_check:
-        return f"Regression check: same GPU, driver and CUDA ({setup_text(c.base)})."
+        if (cards := c.other_card) is None:
+            return f"Regression check: same GPU, driver and CUDA ({setup_text(c.base)})."
+        return (f"Regression check: same GPU model, driver and CUDA ({setup_text(c.base)}), "
+                f"but another card (BASE {cards[0]}, NEW {cards[1]}): what differs between two "
+                "cards of one model shows here as a change.")
     differing = c.differing_identity
     why = (f"{', '.join(differing)} differ" if differing else "--report")
     return (f"Comparison report, not a regression check ({why}): "

@@ -227,6 +227,22 @@ def test_driver_or_cuda_change_cannot_be_compared(tmp_path: Path, run_script: Ru
     assert report.returncode == 0 and f"({key} differ)" in report.stdout
 
 
+@pytest.mark.parametrize("uuid", ["GPU-1111", "GPU-\x1b[31m\n" + "9" * 200])
+def test_another_card_of_the_same_model_is_named(tmp_path: Path, run_script: RunScript,
+                                                 uuid: str) -> None:
+    """Still a regression check (exit 1 on SLOWER), whose mode line names both cards in one
+    printable line."""
+    proc = compare(tmp_path, run_script, suite(), suite(gbps=35.0),
+                   cont_context={"gpu_uuid": uuid})
+    assert proc.returncode == 1, proc.stderr
+    mode = next(line for line in proc.stdout.splitlines() if line.startswith("Regression check"))
+    assert "same GPU model, driver and CUDA" in mode and "BASE GPU-0000, NEW GPU-" in mode
+    assert "\x1b" not in mode and len(mode) < 400
+    same = compare(tmp_path, run_script, suite(), suite(gbps=35.0))
+    assert "Regression check: same GPU, driver and CUDA (" in same.stdout
+    assert "another card" not in same.stdout
+
+
 def test_report_option_on_the_same_gpu(tmp_path: Path, run_script: RunScript) -> None:
     proc = compare(tmp_path, run_script, suite(), suite(gbps=25.0), "--report")
     assert proc.returncode == 0
