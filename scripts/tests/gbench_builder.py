@@ -83,19 +83,30 @@ def with_repetitions(doc: dict[str, Any], keep: Callable[[int], bool],
     return {**doc, "benchmarks": entries}
 
 
+def figure_directions(doc: dict[str, Any]) -> dict[str, bool]:
+    """Each figure counter the file's family facts declare (context gpubench_families), and
+    whether higher is better; empty for a file without facts."""
+    facts = doc["context"].get("gpubench_families")
+    if isinstance(facts, str):
+        facts = json.loads(facts)
+    return {figure["counter"]: figure["better"] == "higher"
+            for family in (facts or {}).get("families", []) for figure in family["figures"]}
+
+
 def scaled(doc: dict[str, Any], run_name: str, factor: float) -> dict[str, Any]:
     """A copy of `doc` in which one run's every repetition took `factor` times as long: times
-    multiplied, rates divided; its aggregates recomputed."""
+    and every figure where lower is better multiplied, rates and every figure where higher is
+    better divided; its aggregates recomputed."""
+    higher_better = {"bytes_per_second": True, "items_per_second": True, "pct_of_peak": True,
+                     "real_time": False, "cpu_time": False, "us_per_launch": False,
+                     "us_per_copy": False, **figure_directions(doc)}
     iterations = []
     for entry in doc["benchmarks"]:
         if entry.get("run_name") == run_name and entry.get("run_type") == "iteration":
             entry = dict(entry)
-            for key in ("real_time", "cpu_time", "us_per_launch", "us_per_copy"):
+            for key, higher in higher_better.items():
                 if key in entry:
-                    entry[key] *= factor
-            for key in ("bytes_per_second", "items_per_second", "pct_of_peak"):
-                if key in entry:
-                    entry[key] /= factor
+                    entry[key] = entry[key] / factor if higher else entry[key] * factor
             iterations.append(entry)
     if not iterations:
         raise KeyError(f"no iterations of {run_name!r}")

@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""How often the CI gate is wrong on one build: random splits of a recording of many runs.
+
+  gate_splits.py RECORDING.json [--base N] [--new N] [--trials T] [--seed S]
+
+RECORDING.json holds separate runs of one build (scripts/ci_record.sh with a large
+GPUBENCH_RUNS, or merge_runs.py of many runs), one repetition per run. Each trial draws two
+disjoint sets of runs at random, N for the baseline and N for the candidate (5 each, as the
+gate records), and compares them with compare.py's default rules, twice: as they are (an A/A
+pair: every benchmark should be SAME) and with plant_slowdowns.py's slowdowns planted into the
+candidate (every planted benchmark should be SLOWER, every other one SAME). A planted benchmark
+that stays SAME is a miss; the miss is honest where its report line gave a resolution at or
+above the planted change (the gate said it could not see a change that small).
+
+It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
+the benchmarks behind most of them. Exit 0 when every verdict of every trial is right, 1
+otherwise, 2 for bad usage or input.
+"""
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import compare as cmp  # noqa: E402
+from gbench_builder import load_json, with_repetitions  # noqa: E402
+from gpubench_json import GpubenchJsonError, OneLineArgumentParser, loads, script_error  # noqa: E402
+from plant_slowdowns import plant  # noqa: E402
+
+SCRIPT = "gate_splits.py"
+SHOWN = 8  # benchmarks named under each kind of wrong verdict
+
+
+def runs_in(doc: dict) -> int:
+    return 1 + max((e["repetition_index"] for e in doc["benchmarks"]
+                    if e.get("run_type") == "iteration"), default=-1)
+
+
+def judged(base: dict, new: dict, rules: cmp.Rules) -> list[cmp.Row]:
+    def result(doc: dict, name: str):
+        return loads(json.dumps(doc), Path(name))
+    return cmp.compare(result(base, "base"), result(new, "new"), rules).rows
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
+    parser.add_argument("recording", type=Path, metavar="RECORDING.json")
+    parser.add_argument("--base", type=int, default=5, help="runs on the baseline side")
+    parser.add_argument("--new", type=int, default=5, help="runs on the candidate side")
+    parser.add_argument("--trials", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=1)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    try:
+        doc = load_json(args.recording)
+        runs = runs_in(doc)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return script_error(SCRIPT, f"{args.recording}: not a merged recording ({error})")
+    if min(args.base, args.new, args.trials) < 1 or args.base + args.new > runs:
+        return script_error(SCRIPT, f"{args.recording} holds {runs} runs: --base and --new "
+                                    "must be at least 1 and together at most that, --trials "
+                                    "at least 1")
+    rules = cmp.rules_from(cmp.parse_args(["base.json", "new.json"]))
+    draw = random.Random(args.seed)
+    failed_trials = 0
+    false_alarms, misses, dishonest, wrong_planted = Counter(), Counter(), Counter(), Counter()
+    planted_total = 0
+    try:
+        for _ in range(args.trials):
+            order = list(range(runs))
+            draw.shuffle(order)
+            base_runs, new_runs = set(order[:args.base]), set(order[args.base:][:args.new])
+            base = with_repetitions(doc, base_runs.__contains__)
+            new = with_repetitions(doc, new_runs.__contains__)
+            flagged = [r.name for r in judged(base, new, rules) if r.verdict != cmp.SAME]
+            false_alarms.update(flagged)
+            failed_trials += bool(flagged)
+            slowed, planted = plant(new)
+            planted_total += len(planted)
+            for row in judged(base, slowed, rules):
+                if row.name not in planted:
+                    if row.verdict != cmp.SAME:
+                        wrong_planted[row.name] += 1
+                elif row.verdict != cmp.SLOWER:
+                    misses[row.name] += 1
+                    if row.resolution_pct < (planted[row.name] - 1) * 100:
+                        dishonest[row.name] += 1
+    except GpubenchJsonError as error:
+        return script_error(SCRIPT, error)
+
+    def most(counter: Counter, what: str) -> str:
+        return "".join(f"\n  {name}: {what} in {n} of {args.trials}"
+                       for name, n in counter.most_common(SHOWN))
+
+    print(f"{args.recording}: {runs} runs; {args.trials} trials of {args.base} runs against "
+          f"{args.new} others, drawn at random (seed {args.seed}), compare.py's default rules")
+    print(f"A/A: the gate passed {args.trials - failed_trials} of {args.trials} trials; "
+          f"{sum(false_alarms.values())} verdicts not SAME" + most(false_alarms, "not SAME"))
+    missed = sum(misses.values())
+    print(f"planted: {planted_total - missed} of {planted_total} planted slowdowns caught; "
+          f"{missed} missed, {missed - sum(dishonest.values())} of them with a resolution at "
+          f"or above the planted change, {sum(dishonest.values())} below it"
+          + most(dishonest, "missed below its resolution"))
+    print(f"unplanted benchmarks not SAME beside the plants: {sum(wrong_planted.values())}"
+          + most(wrong_planted, "not SAME"))
+    wrong = sum(false_alarms.values()) + missed + sum(wrong_planted.values())
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,57 @@
+"""The evidence tools on a real recording of many runs: a slowdown planted into a figure that
+only the family facts name, and gate_splits.py's trials and its bad usage."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import H200, SCRIPTS
+from gbench_builder import load_json, scaled, with_repetitions
+
+import compare as cmp
+from gpubench_json import loads
+
+CARD_A = H200 / "verdicts" / "splits" / "card_a.json"  # eleven runs of one build on one H200
+GRAPH_NODES = "launch/graph_nodes/instantiate/nodes:16"
+
+
+def gate_splits(*args: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPTS / "tests" / "gate_splits.py"),
+                           *map(str, args)], capture_output=True, text=True, timeout=300)
+
+
+def test_a_planted_slowdown_moves_the_figure_the_family_facts_declare() -> None:
+    """us_per_node is a launch figure that only the facts name (lower is better): planted 1.5
+    times slower, compare.py sees it 1.5 times slower."""
+    doc = with_repetitions(load_json(CARD_A), lambda i: i < 3)
+    run = next(e["run_name"] for e in doc["benchmarks"] if e["run_name"].startswith(GRAPH_NODES))
+    slowed = scaled(doc, run, 1.5)
+    rules = cmp.rules_from(cmp.parse_args(["b.json", "n.json"]))
+    rows = cmp.compare(loads(json.dumps(doc), Path("b")),
+                       loads(json.dumps(slowed), Path("n")), rules).rows
+    row = next(r for r in rows if r.name == GRAPH_NODES)
+    assert row.metric.key == "us_per_node" and abs(row.ratio - 1 / 1.5) < 1e-9
+
+
+def test_the_splits_report_the_gate_on_one_build() -> None:
+    proc = gate_splits(CARD_A, "--trials", 2)
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith(f"{CARD_A}: 11 runs; 2 trials of 5 runs against 5 others")
+    a_a = next(line for line in lines if line.startswith("A/A: the gate passed "))
+    planted = next(line for line in lines if line.startswith("planted: "))
+    caught, total = (int(x) for x in planted.split()[1:4:2])
+    assert 0 < caught <= total and total == 2 * 279  # 279 plants a trial on this suite
+    # Eleven runs of one build do not split into SAME everywhere: exit 1, as the data has it.
+    assert proc.returncode == (0 if "passed 2 of 2" in a_a and caught == total else 1)
+
+
+def test_the_splits_refuse_more_runs_than_the_recording_holds(tmp_path: Path) -> None:
+    proc = gate_splits(CARD_A, "--base", 8, "--new", 8)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (f"gate_splits.py: {CARD_A} holds 11 runs: --base and --new must be "
+                           "at least 1 and together at most that, --trials at least 1\n")
+    not_recording = tmp_path / "list.json"
+    not_recording.write_text("[1, 2]")
+    proc = gate_splits(not_recording)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"gate_splits.py: {not_recording}: not a merged recording")
