@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 
@@ -105,32 +106,35 @@ std::optional<GpuTelemetry> Nvml::telemetry(const std::string& pci_bus_id) const
                       power_mw / 1000.0};
 }
 
+namespace {
+
+struct NamedRelation {
+  PcieRelation relation;
+  const char* name; // as nvidia-smi topo -m names it, and what it means
+};
+
+// Every relation NVML's topology levels name, in order of distance.
+constexpr std::array<NamedRelation, 6> named_relations{{
+    {PcieRelation::board, "BOARD (the same board)"},
+    {PcieRelation::pix, "PIX (one PCIe switch)"},
+    {PcieRelation::pxb, "PXB (several PCIe switches)"},
+    {PcieRelation::phb, "PHB (the CPU's host bridge)"},
+    {PcieRelation::node, "NODE (host bridges of one NUMA node)"},
+    {PcieRelation::sys, "SYS (across NUMA nodes)"},
+}};
+
+} // namespace
+
 std::optional<PcieRelation> pcie_relation_of(int level) {
-  for (const PcieRelation relation : {PcieRelation::board, PcieRelation::pix, PcieRelation::pxb,
-                                      PcieRelation::phb, PcieRelation::node, PcieRelation::sys}) {
-    if (static_cast<int>(relation) == level) {
-      return relation;
-    }
-  }
-  return std::nullopt;
+  const auto* found = std::ranges::find_if(named_relations, [level](const NamedRelation& n) {
+    return static_cast<int>(n.relation) == level;
+  });
+  return found == named_relations.end() ? std::nullopt : std::optional(found->relation);
 }
 
 std::string format_pcie_relation(PcieRelation relation) {
-  switch (relation) {
-  case PcieRelation::board:
-    return "BOARD (the same board)";
-  case PcieRelation::pix:
-    return "PIX (one PCIe switch)";
-  case PcieRelation::pxb:
-    return "PXB (several PCIe switches)";
-  case PcieRelation::phb:
-    return "PHB (the CPU's host bridge)";
-  case PcieRelation::node:
-    return "NODE (host bridges of one NUMA node)";
-  case PcieRelation::sys:
-    return "SYS (across NUMA nodes)";
-  }
-  return "unknown";
+  const auto* found = std::ranges::find(named_relations, relation, &NamedRelation::relation);
+  return found == named_relations.end() ? "unknown" : found->name;
 }
 
 std::optional<PcieRelation> Nvml::pcie_relation(const std::string& pci_bus_id,
