@@ -61,7 +61,9 @@ def test_report_on_the_h200_with_repetitions(tmp_path: Path, run_script: RunScri
                       "-o", tmp_path / "r")
     assert proc.returncode == 0, proc.stderr
     markdown = (tmp_path / "r" / "report.md").read_text()
-    assert "Regression check: same GPU, driver and CUDA" in markdown
+    # Recorded on two cards of the H200's machines: a regression check that names both.
+    assert "Regression check: same GPU model, driver and CUDA" in markdown
+    assert "but another card (BASE GPU-f6914745-6b8b-93a7-c77d-b6cfd1b8cd12, NEW " in markdown
     assert "| gpubench_version |" in markdown
     assert "- launch (1): launch/graph/submit/params:0" in markdown  # in NEW only
     row = next(line for line in markdown.splitlines()
