@@ -368,7 +368,7 @@ class Result:
     def families(self) -> dict[str, FamilyFacts]:
         """The facts of every family the file has benchmarks of, in the families' order (those
         declared in the context first, by their `order`; the others as they first appear)."""
-        declared = _declared_facts(self.path, self.context)
+        declared = declared_facts(self.path, self.context)
         present = list(dict.fromkeys(b.family for b in self.benchmarks.values()))
         facts = {f: declared[f] for f in sorted((f for f in present if f in declared),
                                                 key=lambda f: declared[f].order)}
@@ -421,7 +421,7 @@ def loads(text: str, path: Path, require_benchmarks: bool = True) -> Result:
         if key in context and not isinstance(context[key], str):
             raise WrongTypeError(f"{path}: context {key!r} is {_kind(context[key])}, "
                                  "not a string")
-    benchmarks = _group_runs(path, doc["benchmarks"], _declared_facts(path, context))
+    benchmarks = _group_runs(path, doc["benchmarks"], declared_facts(path, context))
     if require_benchmarks and not benchmarks:
         entries = len(doc["benchmarks"])
         raise NoBenchmarksError(
@@ -535,7 +535,7 @@ def _group_runs(path: Path, entries: list[Any],
     return benchmarks
 
 
-def _declared_facts(path: Path, context: dict[str, Any]) -> dict[str, FamilyFacts]:
+def declared_facts(path: Path, context: dict[str, Any]) -> dict[str, FamilyFacts]:
     """The context's gpubench_families (an object, or JSON text holding one) by family name;
     empty where the context has none. MalformedResultError for facts that do not read."""
     doc = context.get(FAMILIES_KEY)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from gpubench_json import declared_facts
 
 Values = float | Sequence[float]
 
@@ -84,13 +85,11 @@ def with_repetitions(doc: dict[str, Any], keep: Callable[[int], bool],
 
 
 def figure_directions(doc: dict[str, Any]) -> dict[str, bool]:
-    """Each figure counter the file's family facts declare (context gpubench_families), and
-    whether higher is better; empty for a file without facts."""
-    facts = doc["context"].get("gpubench_families")
-    if isinstance(facts, str):
-        facts = json.loads(facts)
-    return {figure["counter"]: figure["better"] == "higher"
-            for family in (facts or {}).get("families", []) for figure in family["figures"]}
+    """Each figure the file's family facts declare (gpubench_json.declared_facts), by the key
+    the loader gives it, and whether higher is better; empty for a file without facts."""
+    facts = declared_facts(Path("document"), doc["context"])
+    return {figure.key: figure.bigger_is_better
+            for family in facts.values() for figure in family.figures}
 
 
 def scaled(doc: dict[str, Any], run_name: str, factor: float) -> dict[str, Any]:
