@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import compare as cmp  # noqa: E402
 from gbench_builder import load_json, with_repetitions  # noqa: E402
-from gpubench_json import GpubenchJsonError, OneLineArgumentParser, loads, script_error  # noqa: E402
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, loads,  # noqa: E402
+                          script_error)
 from plant_slowdowns import plant  # noqa: E402
 
 SCRIPT = "gate_splits.py"
@@ -59,10 +60,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     try:
+        load(args.recording)  # the scripts' checks of a result file, one line for any it fails
         doc = load_json(args.recording)
-        runs = runs_in(doc)
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        return script_error(SCRIPT, f"{args.recording}: not a merged recording ({error})")
+    except (GpubenchJsonError, OSError) as error:
+        return script_error(SCRIPT, error)
+    runs = runs_in(doc)
     if min(args.base, args.new, args.trials) < 1 or args.base + args.new > runs:
         return script_error(SCRIPT, f"{args.recording} holds {runs} runs: --base and --new "
                                     "must be at least 1 and together at most that, --trials "

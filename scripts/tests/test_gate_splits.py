@@ -5,8 +5,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import H200, SCRIPTS
-from gbench_builder import load_json, scaled, with_repetitions
+from gbench_builder import bad_results, load_json, scaled, with_repetitions, write_bad
 
 import compare as cmp
 from gpubench_json import loads
@@ -53,5 +54,17 @@ def test_the_splits_refuse_more_runs_than_the_recording_holds(tmp_path: Path) ->
     not_recording = tmp_path / "list.json"
     not_recording.write_text("[1, 2]")
     proc = gate_splits(not_recording)
-    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith(f"gate_splits.py: {not_recording}: not a merged recording")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (f"gate_splits.py: {not_recording}: not gpubench output (the JSON is "
+                           "a list, not an object)\n")
+
+
+@pytest.mark.parametrize("content", [
+    pytest.param(content, id=name) for name, content, _ in bad_results()
+    if name in ("directory", "deeply nested JSON", "integer too large for a float", "NaN")])
+def test_an_unusable_recording_is_one_line(tmp_path: Path, content: object) -> None:
+    """The scripts' own checks of a result file (gpubench_json.load) guard the tool too."""
+    bad = write_bad(tmp_path / "bad.json", content)
+    proc = gate_splits(bad)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"gate_splits.py: {bad}: ")
