@@ -77,7 +77,7 @@ def test_bad_usage_is_one_line(tmp_path: Path, run_script: RunScript, args: list
 
 FAKE_GPUBENCH = """#!{python}
 import json, sys
-sys.path.insert(0, {tests!r})
+sys.path[:0] = [{tests!r}, {scripts!r}]  # the builder reads facts through gpubench_json
 from gbench_builder import copy_run, document
 out = next(a.split("=", 1)[1] for a in sys.argv if a.startswith("--benchmark_out="))
 with open({count!r}, "a") as f:
@@ -91,7 +91,7 @@ def test_ci_record_runs_separate_processes(tmp_path: Path) -> None:
     count = tmp_path / "calls.txt"
     fake = tmp_path / "gpubench"
     fake.write_text(FAKE_GPUBENCH.format(python=sys.executable, tests=str(SCRIPTS / "tests"),
-                                         count=str(count)))
+                                         scripts=str(SCRIPTS), count=str(count)))
     fake.chmod(0o755)
     out = tmp_path / "gpubench.json"
     proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(fake), str(out), "--sizes=1M"],
