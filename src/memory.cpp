@@ -35,6 +35,11 @@ std::size_t free_device_bytes() {
   return free_bytes;
 }
 
+void upload(CUdeviceptr destination, const void* source, std::size_t bytes) {
+  GPUBENCH_CU(cuMemcpyHtoD, destination, source, bytes);
+  GPUBENCH_CU(cuCtxSynchronize);
+}
+
 DeviceBuffer::DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
   CUdeviceptr ptr = 0;
   GPUBENCH_CU(cuMemAlloc, &ptr, bytes == 0 ? 1 : bytes);

@@ -13,6 +13,13 @@ namespace gpubench {
 // Device memory the current context could still allocate (cuMemGetInfo).
 [[nodiscard]] std::size_t free_device_bytes();
 
+// Copies `bytes` from host memory at `source` to device memory at `destination` in the current
+// context, and returns once they are there, for a kernel or copy on any stream to read.
+// cuMemcpyHtoD alone is not enough: from pageable memory it returns once its bytes are staged,
+// while the DMA to the device may still run (CUDA's documented sync behaviour), and work on a
+// non-blocking stream, as every gpubench stream is, is not ordered after it.
+void upload(CUdeviceptr destination, const void* source, std::size_t bytes);
+
 namespace detail {
 struct DeviceRelease {
   void operator()(CUdeviceptr ptr) const noexcept;

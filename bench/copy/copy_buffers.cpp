@@ -2,6 +2,7 @@
 
 #include "driver_api.hpp"
 #include "host_bytes.hpp"
+#include "memory.hpp"
 #include "numa.hpp"
 #include "random_fill.hpp"
 #include "session.hpp"
@@ -57,7 +58,7 @@ void CopyBuffers::ensure_capacity(std::size_t bytes) {
     expected.emplace(size);
     fill_random(expected->span(), 0xC0FFEE);
     device_expected.emplace(size);
-    GPUBENCH_CU(cuMemcpyHtoD, device_expected->ptr(), expected->data(), size);
+    upload(device_expected->ptr(), expected->data(), size);
     readback.emplace(size);
     device_a.emplace(size);
     device_b.emplace(size);

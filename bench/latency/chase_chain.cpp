@@ -30,8 +30,7 @@ const ChaseRing& ChaseRings::of(std::size_t slots) {
 void write_chain(const ChaseRing& ring, std::uint64_t base, Session& chaser) {
   const std::vector<std::uint32_t> successor = ring.successors();
   const DeviceBuffer device_successor(successor.size() * sizeof(std::uint32_t));
-  GPUBENCH_CU(cuMemcpyHtoD, device_successor.ptr(), successor.data(),
-              successor.size() * sizeof(std::uint32_t));
+  upload(device_successor.ptr(), successor.data(), successor.size() * sizeof(std::uint32_t));
   chase_link_launch(base, device_successor.ptr(), ring.slots(), chaser.device().sm_count,
                     chaser.stream());
   GPUBENCH_CU(cuStreamSynchronize, chaser.stream());
@@ -42,8 +41,7 @@ std::optional<std::string> chase_full_cycle(const ChaseRing& ring, std::uint64_t
   const std::vector<ChaseSegment> segments = ring.segments(base, verify_stretches);
   const DeviceBuffer device_segments(segments.size() * sizeof(ChaseSegment));
   const DeviceBuffer device_walks(segments.size() * sizeof(SegmentWalk));
-  GPUBENCH_CU(cuMemcpyHtoD, device_segments.ptr(), segments.data(),
-              segments.size() * sizeof(ChaseSegment));
+  upload(device_segments.ptr(), segments.data(), segments.size() * sizeof(ChaseSegment));
   GPUBENCH_CU(cuMemsetD8Async, device_walks.ptr(), 0, segments.size() * sizeof(SegmentWalk),
               chaser.stream());
   chase_segments_launch(base, ring.slots(), device_segments.ptr(), device_walks.ptr(),

@@ -3,6 +3,7 @@
 #include "chase_launch.hpp"
 #include "driver_api.hpp"
 #include "median.hpp"
+#include "memory.hpp"
 
 #include <algorithm>
 
@@ -13,7 +14,7 @@ TimedChase::TimedChase(Session&)
 
 void TimedChase::start_at(std::uint64_t start) const {
   const ChaseCursor cursor{start, 0};
-  GPUBENCH_CU(cuMemcpyHtoD, cursor_.ptr(), &cursor, sizeof(cursor));
+  upload(cursor_.ptr(), &cursor, sizeof(cursor));
 }
 
 void TimedChase::launch(std::uint64_t warm_loads, std::uint64_t timed_loads,

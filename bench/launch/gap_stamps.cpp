@@ -4,6 +4,7 @@
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "launch_targets.hpp"
+#include "memory.hpp"
 #include "outcome.hpp"
 
 #include <fmt/format.h>
@@ -32,7 +33,7 @@ void GapStamps::expect_ran(std::size_t made, std::string_view what) const {
 void GapStamps::reset() const {
   GPUBENCH_CU(cuCtxSynchronize);
   const unsigned int zero = 0;
-  GPUBENCH_CU(cuMemcpyHtoD, count_, &zero, sizeof(zero));
+  upload(count_, &zero, sizeof(zero));
 }
 
 std::vector<GapStamp> GapStamps::read(std::size_t n) const {

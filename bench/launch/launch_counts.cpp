@@ -3,6 +3,7 @@
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "launch_probe.cuh"
+#include "memory.hpp"
 
 namespace gpubench::bench {
 namespace {
@@ -34,8 +35,8 @@ void reset_launch_counts() {
   const Counters at = counters();
   GPUBENCH_CU(cuCtxSynchronize);
   const unsigned long long zero = 0;
-  GPUBENCH_CU(cuMemcpyHtoD, at.launched, &zero, sizeof(zero));
-  GPUBENCH_CU(cuMemcpyHtoD, at.intact, &zero, sizeof(zero));
+  upload(at.launched, &zero, sizeof(zero));
+  upload(at.intact, &zero, sizeof(zero));
 }
 
 } // namespace gpubench::bench

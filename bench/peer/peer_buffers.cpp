@@ -1,6 +1,7 @@
 #include "peer_buffers.hpp"
 
 #include "driver_api.hpp"
+#include "memory.hpp"
 #include "random_fill.hpp"
 
 namespace gpubench::bench {
@@ -21,7 +22,7 @@ void PeerBuffers::ensure_capacity(std::size_t bytes, const PeerExpected& expecte
     destination.reset();
     source.emplace(size);
     destination.emplace(size);
-    GPUBENCH_CU(cuMemcpyHtoD, source->ptr(), expected.expected->data(), size);
+    upload(source->ptr(), expected.expected->data(), size);
   });
 }
 

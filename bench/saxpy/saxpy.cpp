@@ -6,6 +6,7 @@
 #include "family.hpp"
 #include "harness.hpp"
 #include "memory_ceiling.hpp"
+#include "memory.hpp"
 #include "module.hpp"
 #include "options.hpp"
 #include "parallel.hpp"
@@ -99,8 +100,8 @@ struct SaxpyState {
       result.emplace(size * sizeof(float));
       fill_random(x, x_seed);
       fill_random(y0, y_seed);
-      GPUBENCH_CU(cuMemcpyHtoD, dx->ptr(), x.data(), size * sizeof(float));
-      GPUBENCH_CU(cuMemcpyHtoD, dy0->ptr(), y0.data(), size * sizeof(float));
+      upload(dx->ptr(), x.data(), size * sizeof(float));
+      upload(dy0->ptr(), y0.data(), size * sizeof(float));
       upload_reference(size);
     });
   }
@@ -123,7 +124,7 @@ struct SaxpyState {
                       reference.subspan(begin, end - begin));
     });
     expected.emplace(n * sizeof(float));
-    GPUBENCH_CU(cuMemcpyHtoD, expected->ptr(), reference.data(), n * sizeof(float));
+    upload(expected->ptr(), reference.data(), n * sizeof(float));
   }
 
   cublasHandle_t cublas() {

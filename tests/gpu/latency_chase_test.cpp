@@ -7,10 +7,12 @@
 #include "chase_launch.hpp"
 #include "driver_api.hpp"
 #include "gpu_test.hpp"
+#include "memory.hpp"
 #include "session.hpp"
 #include "timed_chase.hpp"
 
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace gpubench::testing {
@@ -69,8 +71,7 @@ protected:
 
   void write(const std::vector<std::uint32_t>& successor) {
     const DeviceBuffer device_successor(successor.size() * sizeof(std::uint32_t));
-    GPUBENCH_CU(cuMemcpyHtoD, device_successor.ptr(), successor.data(),
-                successor.size() * sizeof(std::uint32_t));
+    upload(device_successor.ptr(), successor.data(), successor.size() * sizeof(std::uint32_t));
     bench::chase_link_launch(base(), device_successor.ptr(), successor.size(),
                              session_->device().sm_count, session_->stream());
     GPUBENCH_CU(cuStreamSynchronize, session_->stream());
@@ -98,6 +99,25 @@ TEST_F(ChaseOnGpu, ABrokenChainFailsTheFullCycle) {
   const auto why = bench::chase_full_cycle(ring_, base(), *session_);
   ASSERT_NE(why, std::nullopt);
   EXPECT_NE(why->find("not a slot of the chased memory"), std::string::npos) << *why;
+}
+
+// Two rings of 64 MiB written in turn into the same memory, as the latency family writes one
+// size after another: each chain's successors are uploaded into memory that last held the other
+// ring's, so a chain linked before its upload has landed breaks the full cycle. Before uploads
+// waited for their DMA, 4 of 19 default-suite runs failed this way at 32 or 64 MiB.
+TEST(ChaseChain, ChainsWrittenInTurnEachFollowTheirWholeCycle) {
+  GPUBENCH_REQUIRE_GPU();
+  bench::Session session(0, bench::all_kernels());
+  session.make_current();
+  constexpr std::size_t slots = (std::size_t{64} << 20) / chase_slot_bytes;
+  const ChaseRing rings[] = {ChaseRing(slots, 1), ChaseRing(slots, 2)};
+  const DeviceBuffer memory(slots * chase_slot_bytes);
+  for (int round = 0; round < 24; ++round) {
+    const ChaseRing& ring = rings[round % 2];
+    bench::write_chain(ring, memory.ptr(), session);
+    EXPECT_EQ(bench::chase_full_cycle(ring, memory.ptr(), session), std::nullopt)
+        << "round " << round;
+  }
 }
 
 TEST_F(ChaseOnGpu, TheTimedChaseStandsWhereItsLoadsLead) {
