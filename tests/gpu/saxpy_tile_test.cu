@@ -28,14 +28,14 @@ TEST_P(SaxpyTileKernels, MatchTheCpuReferenceOnRandomInputs) {
   // One float past N on each side of y: a kernel that writes beyond N changes it.
   const DeviceBuffer dx(count * sizeof(float));
   const DeviceBuffer dy((count + 1) * sizeof(float));
-  GPUBENCH_CU(cuMemcpyHtoD, dx.ptr(), x.data(), dx.bytes());
+  upload(dx.ptr(), x.data(), dx.bytes());
   const float alpha = -1.25F;
   const float guard = 12345.0F;
   for (const TileCaching caching : {TileCaching::plain, TileCaching::streaming}) {
     const char* kernel =
         caching == TileCaching::plain ? "saxpy_vec4_tile" : "saxpy_vec4_tile_streaming";
-    GPUBENCH_CU(cuMemcpyHtoD, dy.ptr(), y0.data(), count * sizeof(float));
-    GPUBENCH_CU(cuMemcpyHtoD, dy.ptr() + count * sizeof(float), &guard, sizeof(float));
+    upload(dy.ptr(), y0.data(), count * sizeof(float));
+    upload(dy.ptr() + count * sizeof(float), &guard, sizeof(float));
     bench::launch_saxpy_vec4_tile(caching, stream(), alpha, dx.as<float>(), dy.as<float>(),
                                   static_cast<std::int64_t>(count));
     std::vector<float> y(count + 1);
@@ -59,9 +59,9 @@ TEST_F(DeviceMismatch, FindsTheFirstDifferingElementOrNone) {
   fill_random(expected, 99);
   const DeviceBuffer de(count * sizeof(float));
   const DeviceBuffer da(count * sizeof(float));
-  GPUBENCH_CU(cuMemcpyHtoD, de.ptr(), expected.data(), de.bytes());
+  upload(de.ptr(), expected.data(), de.bytes());
   const auto first = [&](std::vector<float> actual) {
-    GPUBENCH_CU(cuMemcpyHtoD, da.ptr(), actual.data(), da.bytes());
+    upload(da.ptr(), actual.data(), da.bytes());
     return bench::first_mismatch_on_device(stream(), de.as<float>(), da.as<float>(), count);
   };
   EXPECT_EQ(first(expected), count);

@@ -28,7 +28,7 @@ protected:
     }
     dx_.emplace(n * sizeof(float));
     dy_.emplace(n * sizeof(float));
-    GPUBENCH_CU(cuMemcpyHtoD, dx_->ptr(), x_.data(), n * sizeof(float));
+    upload(dx_->ptr(), x_.data(), n * sizeof(float));
     GPUBENCH_CU(cuMemsetD8Async, dy_->ptr(), 0, n * sizeof(float), stream());
   }
 
@@ -91,10 +91,10 @@ TEST_P(SaxpyKernels, MatchTheCpuReferenceOnRandomInputs) {
   fill_random(y0, count + 1);
   const DeviceBuffer dx(count * sizeof(float));
   const DeviceBuffer dy(count * sizeof(float));
-  GPUBENCH_CU(cuMemcpyHtoD, dx.ptr(), x.data(), dx.bytes());
+  upload(dx.ptr(), x.data(), dx.bytes());
   const float alpha = -1.25F;
   const auto check = [&](const char* kernel, auto launch) {
-    GPUBENCH_CU(cuMemcpyHtoD, dy.ptr(), y0.data(), dy.bytes());
+    upload(dy.ptr(), y0.data(), dy.bytes());
     launch();
     GPUBENCH_CUDART(cudaGetLastError());
     std::vector<float> y(count);
