@@ -6,10 +6,13 @@ gpubench_families; in a file without them GB/s where a benchmark has it, else it
 operation, else its real time): its unit and which way is better. Its change is one symmetric
 ratio in the direction of better, the medians' "1.05× slower" or "1.05× faster".
 
-Each benchmark has a resolution, the smallest change it can detect given its noise: the larger
-of a floor (--threshold, or --host-threshold for a figure timed on the host clock) and
---sigmas times the combined spread of both sides' figures (a figure is host-timed where
-Benchmark.host_paced says so: gpubench's host_timed, or pageable memory). A side's figure is the
+Each benchmark has a resolution, the smallest change it can detect given its noise: the largest
+of a floor (--threshold, or --host-threshold for a figure timed on the host clock; a figure is
+host-timed where Benchmark.host_paced says so: gpubench's host_timed, or pageable memory),
+--sigmas times the combined spread of both sides' figures, and how far the farthest of BASE's
+repetitions lies from BASE's median (one build moves that much between runs by itself; record
+the baseline with many runs, and a candidate is judged against the levels they show). A side's
+figure is the
 median of its repetitions, so its spread is the relative spread of one repetition times
 sqrt(pi/2)/sqrt(n) (the standard error of a median of n); the spread of one repetition is the
 median absolute deviation of the repetitions (robust to one odd repetition) or gpubench's own
@@ -36,6 +39,8 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonError, Metric,
                            OneLineArgumentParser, Result, load, open_unit_interval,
@@ -207,11 +212,24 @@ def figure_spread_pct(spread: Spread) -> float:
     return spread.pct * _MEDIAN_STANDARD_ERROR / math.sqrt(spread.repetitions)
 
 
+def range_pct(figure: float, repetitions: np.ndarray) -> float:
+    """How far the farthest of a side's repetitions lies from its figure, in % of the symmetric
+    ratio (as change_pct); 0 without two positive repetitions or a positive figure."""
+    values = repetitions[repetitions > 0]
+    if values.size < 2 or not figure > 0:
+        return 0.0
+    return change_pct(max(figure / float(values.min()), float(values.max()) / figure, 1.0))
+
+
 def resolution_pct(base: Spread | None, cont: Spread | None, host_timed: bool | None,
-                   rules: Rules) -> float:
+                   rules: Rules, base_range: float = 0.0) -> float:
+    """The larger of the floor, --sigmas times the combined spread of both sides' figures, and
+    `base_range`, how far BASE's own runs lie from its figure: one build moves by that much
+    between runs (each process lands on a level of its own), so a change within it is no
+    measurement of the candidate."""
     floor = rules.host_threshold if host_timed else rules.threshold
     spread = math.hypot(*(figure_spread_pct(s) for s in (base, cont) if s is not None))
-    return max(floor, rules.sigmas * spread)
+    return max(floor, rules.sigmas * spread, base_range)
 
 
 def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
@@ -228,7 +246,8 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
     timing = {t for t in (base.host_paced, cont.host_paced) if t is not None}
     host_timed = max(timing) if timing else None
     b_spread, c_spread = side_spread(base, metric), side_spread(cont, metric)
-    resolution = resolution_pct(b_spread, c_spread, host_timed, rules)
+    resolution = resolution_pct(b_spread, c_spread, host_timed, rules,
+                                range_pct(b_value, b_reps))
     significant = p_value is None or p_value < rules.alpha
     verdict = SAME
     if change_pct(ratio) > resolution and significant:
@@ -382,7 +401,8 @@ def mode_line(comparison: Comparison) -> str:
 def rule_text(rules: Rules) -> str:
     return (f"Verdicts: FASTER or SLOWER when the change passes the benchmark's resolution, "
             f"the larger of {rules.threshold:g}% ({rules.host_threshold:g}% for a host-timed "
-            f"figure) and {rules.sigmas:g} × the combined spread of both sides' medians, and, where "
+            f"figure), {rules.sigmas:g} × the combined spread of both sides' medians and the "
+            "farthest any BASE run lies from BASE's median, and, where "
             f"both sides hold repetitions, the Mann-Whitney U test gives p < {rules.alpha:g}; "
             "SAME otherwise. Each figure's family says which way is better.")
 
