@@ -5,8 +5,8 @@
 
 RECORDING.json holds separate runs of one build (scripts/ci_record.sh with a large
 GPUBENCH_RUNS, or merge_runs.py of many runs), one repetition per run. Each trial draws two
-disjoint sets of runs at random, N for the baseline and N for the candidate (5 each, as the
-gate records), and compares them with compare.py's default rules, twice: as they are (an A/A
+disjoint sets of runs at random, --base for the baseline (5 by default; the gate's committed
+baseline holds 15 or more) and --new for the candidate (5, as the gate records), and compares them with compare.py's default rules, twice: as they are (an A/A
 pair: every benchmark should be SAME) and with plant_slowdowns.py's slowdowns planted into the
 candidate (every planted benchmark should be SLOWER, every other one SAME). A planted benchmark
 that stays SAME is a miss; the miss is honest where its report line gave a resolution at or
@@ -109,7 +109,8 @@ def main(argv: list[str]) -> int:
     print(f"planted: {planted_total - missed} of {planted_total} planted slowdowns caught; "
           f"{missed} missed, {missed - sum(dishonest.values())} of them with a resolution at "
           f"or above the planted change, {sum(dishonest.values())} below it"
-          + most(dishonest, "missed below its resolution"))
+          + most(dishonest, "missed below its resolution")
+          + most(misses - dishonest, "missed at or above its resolution"))
     print(f"unplanted benchmarks not SAME beside the plants: {sum(wrong_planted.values())}"
           + most(wrong_planted, "not SAME"))
     wrong = sum(false_alarms.values()) + missed + sum(wrong_planted.values())
