@@ -608,9 +608,9 @@ def add_comparison_options(parser: OneLineArgumentParser) -> None:
     parser.add_argument("--sigmas", type=positive_finite, default=2.0,
                         help="how many combined spreads of both sides' medians a change has to pass "
                              "(default 2)")
-    parser.add_argument("--alpha", type=open_unit_interval, default=0.05,
+    parser.add_argument("--alpha", type=open_unit_interval, default=0.01,
                         help="significance level of the Mann-Whitney U test, in (0, 1) "
-                             "(default 0.05)")
+                             "(default 0.01: a gate judges hundreds of benchmarks at once)")
     parser.add_argument("--filter", type=regex, metavar="REGEX",
                         help="compare only benchmarks whose name this regular expression "
                              "finds (re.search)")
