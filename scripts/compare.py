@@ -12,10 +12,9 @@ host-timed where Benchmark.host_paced says so: gpubench's host_timed, or pageabl
 --sigmas times the combined spread of both sides' figures, and how far the farthest of BASE's
 repetitions lies from BASE's median (one build moves that much between runs by itself; record
 the baseline with many runs, and a candidate is judged against the levels they show). A side's
-figure is the
-median of its repetitions, so its spread is the relative spread of one repetition times
-sqrt(pi/2)/sqrt(n) (the standard error of a median of n); the spread of one repetition is the
-median absolute deviation of the repetitions (robust to one odd repetition) or gpubench's own
+figure is the median of its repetitions, so its spread is the relative spread of one repetition
+times sqrt(pi/2)/sqrt(n) (the standard error of a median of n); the spread of one repetition is
+the median absolute deviation of the repetitions (robust to one odd repetition) or gpubench's own
 noise_pct of its timed batches, whichever is larger; in a file written with aggregates only,
 Google Benchmark's cv. A benchmark is FASTER or SLOWER when its change passes
 its resolution and, where both sides hold repetitions, the two-sided Mann-Whitney U test on
@@ -223,7 +222,7 @@ def range_pct(figure: float, repetitions: np.ndarray) -> float:
 
 def resolution_pct(base: Spread | None, cont: Spread | None, host_timed: bool | None,
                    rules: Rules, base_range: float = 0.0) -> float:
-    """The larger of the floor, --sigmas times the combined spread of both sides' figures, and
+    """The largest of the floor, --sigmas times the combined spread of both sides' figures, and
     `base_range`, how far BASE's own runs lie from its figure: one build moves by that much
     between runs (each process lands on a level of its own), so a change within it is no
     measurement of the candidate."""
@@ -400,7 +399,7 @@ def mode_line(comparison: Comparison) -> str:
 
 def rule_text(rules: Rules) -> str:
     return (f"Verdicts: FASTER or SLOWER when the change passes the benchmark's resolution, "
-            f"the larger of {rules.threshold:g}% ({rules.host_threshold:g}% for a host-timed "
+            f"the largest of {rules.threshold:g}% ({rules.host_threshold:g}% for a host-timed "
             f"figure), {rules.sigmas:g} × the combined spread of both sides' medians and the "
             "farthest any BASE run lies from BASE's median, and, where "
             f"both sides hold repetitions, the Mann-Whitney U test gives p < {rules.alpha:g}; "

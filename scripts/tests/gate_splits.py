@@ -6,11 +6,12 @@
 RECORDING.json holds separate runs of one build (scripts/ci_record.sh with a large
 GPUBENCH_RUNS, or merge_runs.py of many runs), one repetition per run. Each trial draws two
 disjoint sets of runs at random, --base for the baseline (5 by default; the gate's committed
-baseline holds 15 or more) and --new for the candidate (5, as the gate records), and compares them with compare.py's default rules, twice: as they are (an A/A
-pair: every benchmark should be SAME) and with plant_slowdowns.py's slowdowns planted into the
-candidate (every planted benchmark should be SLOWER, every other one SAME). A planted benchmark
-that stays SAME is a miss; the miss is honest where its report line gave a resolution at or
-above the planted change (the gate said it could not see a change that small).
+baseline holds 15 or more) and --new for the candidate (5, as the gate records), and compares
+them with compare.py's default rules, twice: as they are (an A/A pair: every benchmark should be
+SAME) and with plant_slowdowns.py's slowdowns planted into the candidate (every planted
+benchmark should be SLOWER, every other one SAME). A planted benchmark that stays SAME is a
+miss; the miss is honest where its report line gave a resolution at or above the planted change
+(the gate said it could not see a change that small).
 
 It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
 the benchmarks behind most of them. Exit 0 when every verdict of every trial is right, 1

@@ -509,12 +509,13 @@ def test_two_processes_one_repetition_each_way(tmp_path: Path) -> None:
 def test_the_whole_suite_recorded_twice_as_the_gate_records_it(tmp_path: Path) -> None:
     """Two recordings of the default suite by scripts/ci_record.sh (five processes each), a
     minute apart, judged with the U test at 0.05 as the gate judged five runs a side before its
-    baseline held many (at 0.01, five against five must part fully): all 598 benchmarks SAME. The regressions planted by plant_slowdowns.py (5% on
-    GPU-timed copies from 1 MiB, saxpy from 2^20; 50% on host-timed launch figures) are all
-    caught but six: device-to-device copies that stay in the L2 (1-16 MiB), where a process
-    lands in one of two states 7% apart and the two recordings had moved the other way by about
-    as much as was planted, and three host-paced figures whose five processes spread over 1.5
-    times, so that the U test cannot part them (graph submission, JIT of PTX)."""
+    baseline held many (at 0.01, five against five must part fully): all 598 benchmarks SAME.
+    The regressions planted by plant_slowdowns.py (5% on GPU-timed copies from 1 MiB, saxpy from
+    2^20; 50% on host-timed launch figures) are all caught but six: device-to-device copies that
+    stay in the L2 (1-16 MiB), where a process lands in one of two states 7% apart and the two
+    recordings had moved the other way by about as much as was planted, and three host-paced
+    figures whose five processes spread over 1.5 times, so that the U test cannot part them
+    (graph submission, JIT of PTX)."""
     import plant_slowdowns
     base, new = load_json(AA_1), load_json(AA_2)
     rows_ = judged(base, new, tmp_path, "--alpha=0.05")
