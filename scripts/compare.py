@@ -46,7 +46,7 @@ from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonE
                            positive_finite, script_error, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
 from name_filter import FilterError, NameFilter, name_filter
-from safe_text import one_line
+from safe_text import one_line, printable
 from text_table import render
 
 SCRIPT = "compare.py"
@@ -409,8 +409,8 @@ def rule_text(rules: Rules) -> str:
 def header_section(comparison: Comparison, markdown: bool,
                    title: str = "gpubench comparison", level: int = 2) -> list[str]:
     c = comparison
-    files = [f"BASE: {c.base.path} ({c.base.describe()})",
-             f"NEW:  {c.cont.path} ({c.cont.describe()})"]
+    files = [f"BASE: {printable(c.base.path)} ({c.base.describe()})",
+             f"NEW:  {printable(c.cont.path)} ({c.cont.describe()})"]
     if markdown:
         return [heading(title, True, level), verdict_line(c), *largest_changes_section(c, True),
                 "\n".join(f"- {line}" for line in files), mode_line(c), rule_text(c.rules)]

@@ -36,7 +36,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from safe_text import ascii_decimal, one_line
+from safe_text import ascii_decimal, one_line, printable
 
 
 class GpubenchJsonError(Exception):
@@ -359,7 +359,8 @@ class Result:
         return value if value else None
 
     def describe(self) -> str:
-        return f"{self.gpu_name}, driver {self.driver_version}"
+        """The GPU and driver as one printable line (a newline in either is shown escaped)."""
+        return f"{printable(self.gpu_name)}, driver {printable(self.driver_version)}"
 
     def family(self, family: str) -> list[Benchmark]:
         return [b for b in self.benchmarks.values() if b.family == family]

@@ -4,6 +4,7 @@ succeeds or says what is wrong in one line with exit status 2 (hostile_inputs sa
 judged). Text from a file is shown as text: a table prints it escaped, a figure draws it with
 mathtext off."""
 
+import json
 import os
 import subprocess
 import sys
@@ -42,7 +43,11 @@ def test_hostile_names_and_context(tmp_path_factory: pytest.TempPathFactory, scr
     assert_kept_promise(proc, script)
     if script == "compare.py" and proc.returncode != 2:
         out = proc.stdout.decode("utf-8")
-        assert all(printable(name) in out for name in names), out[:2000]
+        # Each name as the file holds it: JSON reads an escaped surrogate pair as one character.
+        read = [json.loads(json.dumps(name)) for name in names]
+        assert all(printable(name) in out for name in read), out[:2000]
+        # The header's GPU and driver are the first name and the last: each on its one line.
+        assert f"({printable(read[0])}, driver {printable(read[-1])})" in out, out[:2000]
 
 
 @pytest.mark.parametrize("script", SCRIPT_NAMES)
