@@ -380,7 +380,7 @@ def heading(title: str, markdown: bool, level: int = 2) -> str:
 
 
 def setup_text(result: Result) -> str:
-    return f"{result.gpu_name}, driver {result.driver_version}, CUDA {result.cuda_version}"
+    return f"{result.describe()}, CUDA {printable(result.cuda_version)}"
 
 
 def mode_line(comparison: Comparison) -> str:

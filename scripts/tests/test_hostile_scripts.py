@@ -46,8 +46,10 @@ def test_hostile_names_and_context(tmp_path_factory: pytest.TempPathFactory, scr
         # Each name as the file holds it: JSON reads an escaped surrogate pair as one character.
         read = [json.loads(json.dumps(name)) for name in names]
         assert all(printable(name) in out for name in read), out[:2000]
-        # The header's GPU and driver are the first name and the last: each on its one line.
-        assert f"({printable(read[0])}, driver {printable(read[-1])})" in out, out[:2000]
+        # The GPU and driver are the first name and the last: the header and the mode line show
+        # them on their one line.
+        setup = f"{printable(read[0])}, driver {printable(read[-1])}"
+        assert f"({setup})" in out and f"({setup}, CUDA " in out, out[:2000]
 
 
 @pytest.mark.parametrize("script", SCRIPT_NAMES)
