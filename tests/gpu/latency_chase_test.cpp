@@ -103,8 +103,8 @@ TEST_F(ChaseOnGpu, ABrokenChainFailsTheFullCycle) {
 
 // Two rings of 64 MiB written in turn into the same memory, as the latency family writes one
 // size after another: each chain's successors are uploaded into memory that last held the other
-// ring's, so a chain linked before its upload has landed breaks the full cycle. Before uploads
-// waited for their DMA, 4 of 19 default-suite runs failed this way at 32 or 64 MiB.
+// ring's, so a chain linked before its upload has landed breaks the full cycle (the failures in
+// results/h200/chase_upload/before.txt, at 32 and 64 MiB).
 TEST(ChaseChain, ChainsWrittenInTurnEachFollowTheirWholeCycle) {
   GPUBENCH_REQUIRE_GPU();
   bench::Session session(0, bench::all_kernels());
