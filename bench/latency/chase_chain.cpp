@@ -5,7 +5,6 @@
 #include "memory.hpp"
 #include "session.hpp"
 
-#include <vector>
 
 namespace gpubench::bench {
 namespace {
@@ -27,13 +26,17 @@ const ChaseRing& ChaseRings::of(std::size_t slots) {
   return *ring_;
 }
 
-void write_chain(const ChaseRing& ring, std::uint64_t base, Session& chaser) {
-  const std::vector<std::uint32_t> successor = ring.successors();
+void write_successors(const std::vector<std::uint32_t>& successor, std::uint64_t base,
+                      Session& chaser) {
   const DeviceBuffer device_successor(successor.size() * sizeof(std::uint32_t));
   upload(device_successor.ptr(), successor.data(), successor.size() * sizeof(std::uint32_t));
-  chase_link_launch(base, device_successor.ptr(), ring.slots(), chaser.device().sm_count,
+  chase_link_launch(base, device_successor.ptr(), successor.size(), chaser.device().sm_count,
                     chaser.stream());
   GPUBENCH_CU(cuStreamSynchronize, chaser.stream());
+}
+
+void write_chain(const ChaseRing& ring, std::uint64_t base, Session& chaser) {
+  write_successors(ring.successors(), base, chaser);
 }
 
 std::optional<std::string> chase_full_cycle(const ChaseRing& ring, std::uint64_t base,

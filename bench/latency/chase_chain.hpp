@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gpubench::bench {
 
@@ -21,8 +22,13 @@ private:
   std::optional<ChaseRing> ring_;
 };
 
-// Writes `ring` into the memory at `base` (the chasing GPU's address for it) with a kernel on
-// `chaser`, whose context must be current, and waits for it.
+// Links slot i of the memory at `base` (the chasing GPU's address for it) to slot successor[i]
+// with a kernel on `chaser`, whose context must be current, and waits for it. Any successors:
+// a ring's, or a broken one to check that a chase notices.
+void write_successors(const std::vector<std::uint32_t>& successor, std::uint64_t base,
+                      Session& chaser);
+
+// Writes `ring` into the memory at `base` (write_successors of its successors).
 void write_chain(const ChaseRing& ring, std::uint64_t base, Session& chaser);
 
 // Chases the whole cycle once on `chaser`, in stretches that run at once (one thread each, so

@@ -4,7 +4,6 @@
 // nanoseconds, and on the GPU itself a chain written wrong or a chase counted one load short
 // fails the checks.
 #include "chase_chain.hpp"
-#include "chase_launch.hpp"
 #include "driver_api.hpp"
 #include "gpu_test.hpp"
 #include "memory.hpp"
@@ -69,14 +68,6 @@ protected:
     session_.reset();
   }
 
-  void write(const std::vector<std::uint32_t>& successor) {
-    const DeviceBuffer device_successor(successor.size() * sizeof(std::uint32_t));
-    upload(device_successor.ptr(), successor.data(), successor.size() * sizeof(std::uint32_t));
-    bench::chase_link_launch(base(), device_successor.ptr(), successor.size(),
-                             session_->device().sm_count, session_->stream());
-    GPUBENCH_CU(cuStreamSynchronize, session_->stream());
-  }
-
   [[nodiscard]] std::uint64_t base() const { return memory_->ptr(); }
 
   const ChaseRing ring_{40'000, 17};
@@ -90,12 +81,12 @@ TEST_F(ChaseOnGpu, ABrokenChainFailsTheFullCycle) {
 
   std::vector<std::uint32_t> successor = ring_.successors();
   std::swap(successor[100], successor[30'000]); // two cycles
-  write(successor);
+  bench::write_successors(successor, base(), *session_);
   EXPECT_NE(bench::chase_full_cycle(ring_, base(), *session_), std::nullopt);
 
   successor = ring_.successors();
   successor[7] = 40'000; // one slot past the memory: the chase stops there, no fault
-  write(successor);
+  bench::write_successors(successor, base(), *session_);
   const auto why = bench::chase_full_cycle(ring_, base(), *session_);
   ASSERT_NE(why, std::nullopt);
   EXPECT_NE(why->find("not a slot of the chased memory"), std::string::npos) << *why;
