@@ -45,7 +45,7 @@ from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonE
                            OneLineArgumentParser, Result, load, open_unit_interval,
                            positive_finite, script_error, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
-from name_filter import FilterError, NameFilter, name_filter
+from name_filter import MAX_FILTER_CHARS, FilterError, NameFilter, name_filter, selecting
 from safe_text import one_line, printable
 from text_table import render
 
@@ -632,6 +632,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "CUDA")
     parser.add_argument("--markdown", action="store_true",
                         help="GitHub markdown, e.g. for $GITHUB_STEP_SUMMARY")
+    parser.add_argument("--slower-filter", type=Path, metavar="FILE",
+                        help="also write FILE: a gpubench --benchmark_filter selecting the "
+                             "benchmarks found SLOWER, on one line; empty where none is, or "
+                             f"where they take more than the {MAX_FILTER_CHARS} characters a "
+                             "filter holds (scripts/ci_gate.sh records them again with it)")
     return parser.parse_args(argv)
 
 
@@ -658,6 +663,9 @@ def main(argv: list[str] | None = None) -> int:
         if comparison.differing_identity and not args.report:
             script_error(SCRIPT, different_setup_line(comparison))
             return DIFFERENT_SETUP
+        if args.slower_filter is not None:
+            slower = selecting(r.name for r in comparison.regressions)
+            args.slower_filter.write_text(f"{slower}\n" if slower else "", encoding="utf-8")
         write_stdout(render_comparison(comparison, args.markdown, args.only_changed))
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)

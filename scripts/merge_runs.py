@@ -11,8 +11,12 @@ Each run gives each of its benchmarks one repetition: its one measurement, or th
 median of its repetitions, or its median aggregate in a file written with aggregates only. The
 output is Google Benchmark's JSON, as gpubench writes it (every repetition, then mean, median,
 stddev and cv aggregates), with the first run's context and `merged_runs`, the number of runs.
-The runs must agree on gpu_uuid, driver, CUDA and gpubench version: a result merged from two
-GPUs or two builds is no measurement of either.
+A recording merged before (a file with `merged_runs` in its context) gives each of its
+repetitions as a run of its own, so the runs of two recordings pool: scripts/ci_gate.sh pools
+the runs that confirm a regression, of only the benchmarks it names, with the candidate's. A
+benchmark holds as many repetitions as the runs that measured it. The runs must agree on
+gpu_uuid, driver, CUDA and gpubench version: a result merged from two GPUs or two builds is no
+measurement of either.
 
 Exit status: 0 written, 2 unusable input, runs that do not belong together, bad usage or an
 output that could not be written.
@@ -46,6 +50,9 @@ def read_run(path: Path) -> dict[str, Any]:
     """The document of one run, validated by gpubench_json.load first."""
     load(path)
     doc = json.loads(path.read_text(encoding="utf-8"))
+    count = doc["context"].get("merged_runs", 1)
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise MergeError(f"{path}: merged_runs {str(count)[:40]!r} is no count of runs")
     if "interrupted" in doc["context"]:
         raise MergeError(f"{path}: an interrupted run ({doc['context']['interrupted']}); "
                          "merge complete runs only")
@@ -64,6 +71,17 @@ def check_together(paths: list[Path], docs: list[dict[str, Any]]) -> None:
 
 def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def measurements(entries: list[dict[str, Any]], merged: bool) -> list[dict[str, Any]]:
+    """A benchmark's runs in one file: each repetition of a merged recording, else the run's
+    one measurement; none where it failed."""
+    if merged:
+        return [{k: v for k, v in e.items() if k not in _PLACEMENT} | {"run_type": "iteration"}
+                for e in entries if e.get("run_type", "iteration") == "iteration"
+                and not e.get("error_occurred")]
+    measured = one_measurement(entries)
+    return [] if measured is None else [measured]
 
 
 def one_measurement(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -110,6 +128,11 @@ def aggregate(run_name: str, repetitions: list[dict[str, Any]]) -> list[dict[str
     return entries
 
 
+def run_count(doc: dict[str, Any]) -> int:
+    """The runs a file holds: its merged_runs, or 1 (read_run has checked it)."""
+    return doc["context"].get("merged_runs", 1)
+
+
 def merge(paths: list[Path]) -> dict[str, Any]:
     docs = [read_run(p) for p in paths]
     check_together(paths, docs)
@@ -118,10 +141,10 @@ def merge(paths: list[Path]) -> dict[str, Any]:
         by_run: dict[str, list[dict[str, Any]]] = {}
         for entry in doc["benchmarks"]:
             by_run.setdefault(entry.get("run_name") or entry["name"], []).append(entry)
+        merged = "merged_runs" in doc["context"]
         for run_name, entries in by_run.items():
-            measured = one_measurement(entries)
-            if measured is not None:
-                runs.setdefault(run_name, []).append(measured)
+            if measured := measurements(entries, merged):
+                runs.setdefault(run_name, []).extend(measured)
     benchmarks = []
     for run_name, repetitions in runs.items():
         for index, entry in enumerate(repetitions):
@@ -129,7 +152,8 @@ def merge(paths: list[Path]) -> dict[str, Any]:
         benchmarks += repetitions
         if len(repetitions) >= 2:
             benchmarks += aggregate(run_name, repetitions)
-    context = {**docs[0]["context"], "merged_runs": len(docs)}
+    context = {**docs[0]["context"],
+               "merged_runs": sum(run_count(doc) for doc in docs)}
     return {"context": context, "benchmarks": benchmarks}
 
 
@@ -145,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         merged = merge(args.runs)
         args.output.write_text(json.dumps(merged, indent=1, allow_nan=False) + "\n",
                                encoding="utf-8")
-        write_stdout(f"wrote {args.output}: {len(args.runs)} runs, "
+        write_stdout(f"wrote {args.output}: {merged['context']['merged_runs']} runs, "
                      f"{sum(e['run_type'] == 'iteration' for e in merged['benchmarks'])} "
                      "repetitions\n")
     except (GpubenchJsonError, OSError) as error:

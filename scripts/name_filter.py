@@ -7,6 +7,10 @@ under one interval timer of MATCH_SECONDS; past it, the filter is refused with o
 the limit. A pattern holds at most MAX_FILTER_CHARS characters, as gpubench's own
 --benchmark_filter does. The timer needs the main thread (where the scripts run); elsewhere
 `select` matches without one.
+
+`selecting(names)` writes the other way round: a filter, in the syntax gpubench's
+--benchmark_filter takes, that selects exactly the named benchmarks (and their
+`/manual_time`, `/device:N` or other suffixes).
 """
 
 import re
@@ -73,3 +77,36 @@ def name_filter(text: str) -> NameFilter:
         return NameFilter(text, re.compile(text))
     except (re.error, RecursionError, OverflowError) as error:
         raise FilterError(text, f"not a regular expression ({error})") from None
+
+
+def _escaped(text: str) -> str:
+    """`text` matched literally: every character but letters, digits and `_` behind a `\\`,
+    which both gpubench's filter and Python's re read as that character."""
+    return "".join(c if c.isascii() and (c.isalnum() or c == "_") else "\\" + c for c in text)
+
+
+def selecting(names: Iterable[str]) -> str | None:
+    """A filter selecting the benchmarks `names` and nothing else, with their common leading
+    components written once (`^copy/HtoD/(pinned/async/1048576|pageable/sync/64)(/|$)`); None
+    where no name is given, a name holds a character no gpubench name does (a control
+    character, a line break: the filter is one line), or the filter would be longer than
+    MAX_FILTER_CHARS."""
+    tree: dict = {}
+    for name in names:
+        if not name.isprintable():
+            return None
+        node = tree
+        for part in name.split("/"):
+            node = node.setdefault(part, {})
+        node.clear()
+        node[None] = {}  # the name ends here: its prefix selects whatever lies below it
+
+    def pattern(node: dict) -> str:
+        ways = [_escaped(part) + ("" if None in below else "/" + pattern(below))
+                for part, below in node.items()]
+        return ways[0] if len(ways) == 1 else "(" + "|".join(ways) + ")"
+
+    if not tree:
+        return None
+    text = "^" + pattern(tree) + "(/|$)"
+    return text if len(text) <= MAX_FILTER_CHARS else None

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How often the CI gate is wrong on one build: random splits of a recording of many runs.
 
-  gate_splits.py RECORDING.json [--base N] [--new N] [--trials T] [--seed S]
+  gate_splits.py RECORDING.json [--base N] [--new N] [--confirm N] [--trials T] [--seed S]
 
 RECORDING.json holds separate runs of one build (scripts/ci_record.sh with a large
 GPUBENCH_RUNS, or merge_runs.py of many runs), one repetition per run. Each trial draws two
@@ -13,7 +13,10 @@ benchmark should be SLOWER, every other one SAME). A planted benchmark that stay
 miss; the miss is honest where its report line gave a resolution at or above the planted change
 (the gate said it could not see a change that small).
 
-It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
+With --confirm N, each trial judges as scripts/ci_gate.sh does: the benchmarks found SLOWER
+take N more runs, drawn apart from both sides, pooled with the candidate's (planted too where
+the candidate is), and the pool is judged again; a benchmark stays SLOWER only where the pool
+is. It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
 the benchmarks behind most of them. Exit 0 when every verdict of every trial is right, 1
 otherwise, 2 for bad usage or input.
 """
@@ -30,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import compare as cmp  # noqa: E402
 from gbench_builder import load_json, with_repetitions  # noqa: E402
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, loads,  # noqa: E402
-                          script_error)
+                          script_error, strip_gb_suffixes)
 from plant_slowdowns import plant  # noqa: E402
 
 SCRIPT = "gate_splits.py"
@@ -48,11 +51,30 @@ def judged(base: dict, new: dict, rules: cmp.Rules) -> list[cmp.Row]:
     return cmp.compare(result(base, "base"), result(new, "new"), rules).rows
 
 
+def only(doc: dict, names: set[str]) -> dict:
+    """`doc` with only the benchmarks of `names` (compare.py's names, suffixes removed)."""
+    return {**doc, "benchmarks": [e for e in doc["benchmarks"]
+                                  if strip_gb_suffixes(e["run_name"]) in names]}
+
+
+def gate(base: dict, new: dict, pooled: dict | None, rules: cmp.Rules) -> dict[str, cmp.Row]:
+    """Each benchmark's row as the gate ends: the candidate judged, and where `pooled` is given
+    and a benchmark is SLOWER, that benchmark judged again on the pooled runs."""
+    rows = {r.name: r for r in judged(base, new, rules)}
+    slower = {name for name, row in rows.items() if row.verdict == cmp.SLOWER}
+    if pooled is not None and slower:
+        rows.update((r.name, r) for r in judged(only(base, slower), only(pooled, slower), rules))
+    return rows
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
     parser.add_argument("recording", type=Path, metavar="RECORDING.json")
     parser.add_argument("--base", type=int, default=5, help="runs on the baseline side")
     parser.add_argument("--new", type=int, default=5, help="runs on the candidate side")
+    parser.add_argument("--confirm", type=int, default=0,
+                        help="runs that confirm a SLOWER verdict, as ci_gate.sh takes them "
+                             "(default 0: none)")
     parser.add_argument("--trials", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args(argv)
@@ -66,10 +88,11 @@ def main(argv: list[str]) -> int:
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
     runs = runs_in(doc)
-    if min(args.base, args.new, args.trials) < 1 or args.base + args.new > runs:
+    if (min(args.base, args.new, args.trials) < 1 or args.confirm < 0
+            or args.base + args.new + args.confirm > runs):
         return script_error(SCRIPT, f"{args.recording} holds {runs} runs: --base and --new "
-                                    "must be at least 1 and together at most that, --trials "
-                                    "at least 1")
+                                    "must be at least 1, --confirm at least 0, and the three "
+                                    "together at most that; --trials at least 1")
     rules = cmp.rules_from(cmp.parse_args(["base.json", "new.json"]))
     draw = random.Random(args.seed)
     failed_trials = 0
@@ -80,14 +103,18 @@ def main(argv: list[str]) -> int:
             order = list(range(runs))
             draw.shuffle(order)
             base_runs, new_runs = set(order[:args.base]), set(order[args.base:][:args.new])
+            pooled_runs = set(order[args.base:][:args.new + args.confirm])
             base = with_repetitions(doc, base_runs.__contains__)
             new = with_repetitions(doc, new_runs.__contains__)
-            flagged = [r.name for r in judged(base, new, rules) if r.verdict != cmp.SAME]
+            pooled = with_repetitions(doc, pooled_runs.__contains__) if args.confirm else None
+            rows = gate(base, new, pooled, rules).values()
+            flagged = [r.name for r in rows if r.verdict != cmp.SAME]
             false_alarms.update(flagged)
             failed_trials += bool(flagged)
             slowed, planted = plant(new)
             planted_total += len(planted)
-            for row in judged(base, slowed, rules):
+            slowed_pool = plant(pooled)[0] if pooled is not None else None
+            for row in gate(base, slowed, slowed_pool, rules).values():
                 if row.name not in planted:
                     if row.verdict != cmp.SAME:
                         wrong_planted[row.name] += 1
@@ -102,8 +129,11 @@ def main(argv: list[str]) -> int:
         return "".join(f"\n  {name}: {what} in {n} of {args.trials}"
                        for name, n in counter.most_common(SHOWN))
 
+    confirm = (f", SLOWER confirmed by {args.confirm} more run(s) as ci_gate.sh does"
+               if args.confirm else "")
     print(f"{args.recording}: {runs} runs; {args.trials} trials of {args.base} runs against "
-          f"{args.new} others, drawn at random (seed {args.seed}), compare.py's default rules")
+          f"{args.new} others, drawn at random (seed {args.seed}), compare.py's default "
+          f"rules{confirm}")
     print(f"A/A: the gate passed {args.trials - failed_trials} of {args.trials} trials; "
           f"{sum(false_alarms.values())} verdicts not SAME" + most(false_alarms, "not SAME"))
     missed = sum(misses.values())

@@ -78,6 +78,26 @@ def test_flags_planted_regression(tmp_path: Path, run_script: RunScript, contend
     assert "FAIL: 1 of 2 benchmark(s) regressed" in proc.stdout
 
 
+@pytest.mark.parametrize(("contender", "written"), [
+    (suite(gbps=40.0, us=2.5),
+     f"^(copy/HtoD/pinned/async/{SIZE}|launch/runtime/submit/params\\:0)(/|$)\n"),
+    (suite(gbps=60.0), ""),  # FASTER is no regression
+    (suite(), ""),
+])
+def test_slower_filter_names_the_regressions(tmp_path: Path, run_script: RunScript,
+                                             contender: list[dict], written: str) -> None:
+    """What ci_gate.sh records again: the benchmarks found SLOWER, as a gpubench filter."""
+    out = tmp_path / "slower.txt"
+    compare(tmp_path, run_script, suite(), contender, "--slower-filter", out)
+    assert out.read_text(encoding="utf-8") == written
+
+
+def test_slower_filter_unwritable_is_one_line(tmp_path: Path, run_script: RunScript) -> None:
+    proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--slower-filter", tmp_path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("compare.py: ") and proc.stderr.count("\n") == 1
+
+
 def test_one_symmetric_measure_of_change(tmp_path: Path, run_script: RunScript) -> None:
     """Half the bandwidth and twice the time are the same change; so are their reverses."""
     slower = compare(tmp_path, run_script, suite(), suite(gbps=25.0, us=4.0))

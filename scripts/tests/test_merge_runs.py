@@ -48,6 +48,41 @@ def test_one_repetition_per_run(tmp_path: Path, run_script: RunScript) -> None:
     assert cv_entry["host_timed"] == 0  # a cv of zeros is 0, never NaN
 
 
+def test_recordings_pool_their_runs(tmp_path: Path, run_script: RunScript) -> None:
+    """A merged recording gives each repetition as a run: ci_gate.sh pools the runs that confirm
+    a regression, of one benchmark only, with the candidate's."""
+    first = [write_json(tmp_path / f"a_{i}.json", one_run(50.0 + i, 4.0)) for i in range(3)]
+    run_script("merge_runs.py", *first, "-o", tmp_path / "first.json")
+    again = []
+    for i in range(2):
+        doc = one_run(40.0 + i, 4.0)
+        doc["benchmarks"] = [e for e in doc["benchmarks"] if e["run_name"].startswith(COPY)]
+        again.append(write_json(tmp_path / f"b_{i}.json", doc))
+    run_script("merge_runs.py", *again, "-o", tmp_path / "again.json")
+    out = tmp_path / "pooled.json"
+    proc = run_script("merge_runs.py", tmp_path / "first.json", tmp_path / "again.json",
+                      "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"wrote {out}: 5 runs, 8 repetitions\n"
+    pooled = load(out)
+    assert pooled.context["merged_runs"] == 5
+    assert pooled.benchmarks[COPY].repetition_values().tolist() == \
+        pytest.approx([50.0, 51.0, 52.0, 40.0, 41.0])
+    assert pooled.benchmarks[LAUNCH].repetition_values().size == 3
+    assert pooled.benchmarks[COPY].value() == pytest.approx(50.0)
+
+
+@pytest.mark.parametrize("count", [0, -2, 2.5, True, "5", None, [3]])
+def test_a_merged_run_count_that_is_no_count_is_refused(tmp_path: Path, run_script: RunScript,
+                                                        count: object) -> None:
+    a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
+    b = write_json(tmp_path / "b.json", one_run(50.0, 4.0, merged_runs=count))
+    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"merge_runs.py: {b}: merged_runs ")
+    assert not (tmp_path / "m.json").exists()
+
+
 @pytest.mark.parametrize(("key", "value"), [("gpu_uuid", "GPU-1111"),
                                             ("driver_version", "590.1"),
                                             ("gpubench_version", "0.2.0")])

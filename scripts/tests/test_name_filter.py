@@ -1,16 +1,19 @@
 """--filter (plot.py, export.py, compare.py, report.py) and --headline (fleet.py) in bounded time:
 a pattern whose backtracking never ends on the names of a file is refused in one line after
-name_filter.MATCH_SECONDS, not matched for hours; one that is too long is refused at once."""
+name_filter.MATCH_SECONDS, not matched for hours; one that is too long is refused at once. And
+the other way round: a filter written to select given benchmarks selects those alone."""
 
 import time
 from pathlib import Path
 
 import pytest
+from conftest import H200
 from hostile_inputs import assert_kept_promise, result_with_names, run, write_result
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from name_filter import MATCH_SECONDS, MAX_FILTER_CHARS, FilterError, name_filter
+from gpubench_json import load
+from name_filter import MATCH_SECONDS, MAX_FILTER_CHARS, FilterError, name_filter, selecting
 
 # A run of one character, then one that ends the match: (c+)+$ tries every split of the run.
 letter = st.sampled_from("abxyz")
@@ -82,3 +85,25 @@ def test_fleet_refuses_a_headline_that_backtracks_without_end(tmp_path: Path) ->
     proc = run("fleet.py", [*arguments, "--headline", "(a+)+$"], timeout=60)
     assert_kept_promise(proc, "fleet.py", succeeds=False)
     assert "--headline=(a+)+$: matching" in proc.stderr.decode(), proc.stderr
+
+
+# Every benchmark of the H200's default suite.
+NAMES = list(load(H200 / "ci_baseline.json").benchmarks)
+
+
+@settings(max_examples=40, deadline=None, database=None)
+@given(chosen=st.sets(st.sampled_from(NAMES), min_size=1, max_size=25))
+def test_selecting_selects_exactly_the_named_benchmarks(chosen: set[str]) -> None:
+    """Over the H200's real names, with the suffixes gpubench's names carry."""
+    text = selecting(sorted(chosen))
+    assert text is not None and len(text) <= MAX_FILTER_CHARS
+    pattern = name_filter(text)
+    for suffix in ("", "/manual_time", "/real_time", "/device:1"):
+        assert set(pattern.select(n + suffix for n in NAMES)) == {n + suffix for n in chosen}
+
+
+def test_selecting_nothing_or_too_much_is_no_filter() -> None:
+    assert selecting([]) is None
+    assert selecting(NAMES) is None  # every benchmark of the suite: more than a filter holds
+    assert selecting(["a.b/c:d", "a.b/e"]) == "^a\\.b/(c\\:d|e)(/|$)"
+    assert selecting(["copy/a", "copy/b\nc"]) is None  # a filter is one line

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from conftest import SCRIPTS
+from fake_gpubench import install
 from gbench_builder import copy_run, document, write_json
 
 # Installed from scripts/requirements.txt; a machine without it (the GPU machines) skips these.
@@ -111,13 +112,13 @@ def test_one_benchmark_at_a_time_per_runner(job: Any) -> None:
 
 
 def test_each_run_is_a_process_of_its_own(workflow: Any, job: Any) -> None:
-    (run,) = [job["steps"][i]["run"] for i in steps_running(job, r"ci_record\.sh")]
-    assert shlex.split(run) == ["scripts/ci_record.sh", "build/gpubench", "gpubench.json"]
+    """The gate records through ci_gate.sh, which runs gpubench through ci_record.sh."""
     assert int(workflow["env"]["GPUBENCH_RUNS"]) >= MIN_REPETITIONS
     for step in job["steps"]:
         assert "aggregates_only" not in step.get("run", "")
-        # gpubench runs only through ci_record.sh
+        # gpubench runs only through ci_gate.sh
         assert not re.search(r"^\s*build/gpubench", step.get("run", ""), re.MULTILINE)
+        assert "ci_record.sh" not in step.get("run", "")
 
 
 def test_build_is_the_baselines(job: Any) -> None:
@@ -158,16 +159,16 @@ def test_python_check_is_one_clear_line(job: Any, version: tuple[int, int, int],
 
 
 def compare_step(job: Any) -> dict:
-    (index,) = steps_running(job, r"scripts/compare\.py")
+    (index,) = steps_running(job, r"scripts/ci_gate\.sh")
     return job["steps"][index]
 
 
-def test_regression_check_is_compare_py(job: Any) -> None:
+def test_regression_check_is_ci_gate(job: Any) -> None:
     step = compare_step(job)
     run = " ".join(step["run"].replace("\\\n", " ").split())
-    assert re.search(r'scripts/compare\.py "\$GPUBENCH_BASELINE" gpubench\.json \$REPORT '
-                     r'--markdown', run)
-    assert 'exit "$status"' in run  # compare.py's exit status fails the job
+    assert re.search(r'scripts/ci_gate\.sh build/gpubench "\$GPUBENCH_BASELINE" gpubench\.json '
+                     r'\$REPORT --markdown', run)
+    assert 'exit "$status"' in run  # the gate's exit status fails the job
     assert "${{ matrix.gpu }}/ci_baseline.json" in job["env"]["GPUBENCH_BASELINE"]
 
 
@@ -179,18 +180,20 @@ def test_a_person_can_ask_for_a_report(workflow: Any, job: Any) -> None:
 
 def run_compare_step(job: Any, tmp_path: Path, new_context: dict, report: str
                      ) -> tuple[int, str]:
-    """The compare step's shell, as the runner runs it, on generated results."""
+    """The gate step's shell, as the runner runs it, with a stand-in for build/gpubench whose
+    runs, first and confirming, are all 1.25 times slower than the baseline."""
     base = document(copy_run("HtoD", "pinned", "async", 1 << 20, [50.0, 50.1, 49.9, 50.05, 49.95]))
-    new = document(copy_run("HtoD", "pinned", "async", 1 << 20, [40.0, 40.1, 39.9, 40.05, 39.95]),
-                   **new_context)
+    runs = [document(copy_run("HtoD", "pinned", "async", 1 << 20, [gbps]), **new_context)
+            for gbps in [40.0, 40.1, 39.9, 40.05, 39.95]]
     write_json(tmp_path / "base.json", base)
-    write_json(tmp_path / "gpubench.json", new)
+    install(tmp_path / "build", runs)
     (tmp_path / "scripts").symlink_to(SCRIPTS)
     summary = tmp_path / "summary.md"
     proc = subprocess.run(["bash", "-e", "-c", compare_step(job)["run"]], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "GPUBENCH_BASELINE": "base.json",
-                               "REPORT": report, "GITHUB_STEP_SUMMARY": str(summary)})
+                               "GPUBENCH_RUNS": "5", "REPORT": report,
+                               "GITHUB_STEP_SUMMARY": str(summary)})
     return proc.returncode, summary.read_text(encoding="utf-8")
 
 
@@ -203,6 +206,8 @@ def test_summary_leads_with_the_verdict(job: Any, tmp_path: Path) -> None:
     assert lines[4:6] == ["Largest changes:",
                           "- copy/HtoD/pinned/async/1048576: 1.25× slower (resolution 1.03×), "
                           "SLOWER"]
+    # A regression in every run, the confirming ones too; the summary says they were taken.
+    assert lines[-1].startswith("Recorded again to confirm, 5 more runs each")
 
 
 @pytest.mark.parametrize(("report", "status"), [("", 3), ("--report", 0)])

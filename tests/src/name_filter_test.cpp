@@ -29,6 +29,20 @@ TEST(NameFilter, GoogleBenchmarksForms) {
   EXPECT_FALSE(NameFilter("a\\.b").selects("axb"));
 }
 
+// A filter as compare.py --slower-filter writes it (name_filter.selecting): shared leading
+// components once, every character but letters, digits and '_' escaped, each name whole.
+TEST(NameFilter, SelectsTheNamesComparePyNames) {
+  const NameFilter filter(
+      "^(copy/HtoD/(pinned/async/1048576|pageable/sync/64)|launch/graph/submit/params\\:0)(/|$)");
+  EXPECT_TRUE(filter.selects("copy/HtoD/pinned/async/1048576/manual_time"));
+  EXPECT_TRUE(filter.selects("copy/HtoD/pageable/sync/64/real_time"));
+  EXPECT_TRUE(filter.selects("launch/graph/submit/params:0/device:1"));
+  EXPECT_TRUE(filter.selects("launch/graph/submit/params:0"));
+  EXPECT_FALSE(filter.selects("copy/HtoD/pinned/async/10485760/manual_time"));
+  EXPECT_FALSE(filter.selects("launch/graph/submit/params:01"));
+  EXPECT_FALSE(filter.selects("copy/DtoH/pinned/async/1048576/manual_time"));
+}
+
 TEST(NameFilter, RefusedWithTheReason) {
   const std::vector<std::pair<std::string, std::string>> bad{
       {"(", "unmatched '('"},

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The CI gate: records the candidate as the baseline was recorded (scripts/ci_record.sh,
+# GPUBENCH_RUNS separate runs), compares it with the baseline (scripts/compare.py), and confirms
+# a regression before it fails on it. The benchmarks found SLOWER are recorded GPUBENCH_RUNS
+# times more, those alone, the new runs are pooled with the first (scripts/merge_runs.py), and
+# the pool is judged again. Each process lands on a level of its own, so now and then an
+# unchanged benchmark's few runs all sit past its baseline's; twice as many runs seldom do,
+# while a real regression is in every run, and more runs judge it more surely.
+#
+#   scripts/ci_gate.sh build/gpubench results/h200/ci_baseline.json gpubench.json --markdown
+#
+# Writes OUT.json, the candidate's runs (pooled with the confirming runs where there were any).
+# Prints on stdout what the gate says, and nothing else: the last comparison's report (or
+# compare.py's one line where it cannot compare), followed by what was recorded again; the
+# recordings' own output goes to stderr. Flags after OUT.json go to compare.py.
+#
+# Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver or
+# CUDA), ci_record.sh's where a recording fails, 2 for bad usage.
+set -euo pipefail
+
+if [[ $# -lt 3 ]]; then
+  echo "ci_gate.sh: usage: ci_gate.sh GPUBENCH BASELINE.json OUT.json [compare.py flags...]" >&2
+  exit 2
+fi
+binary=$1
+baseline=$2
+out=$3
+shift 3
+scripts=$(dirname "$0")
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$scripts/ci_record.sh" "$binary" "$out" >&2
+
+status=0
+"$scripts/compare.py" "$baseline" "$out" --slower-filter "$dir/slower" "$@" \
+  > "$dir/report" 2>&1 || status=$?
+if [[ $status -ne 1 ]]; then
+  cat "$dir/report"
+  exit "$status"
+fi
+filter=$(< "$dir/slower")
+if [[ -z $filter ]]; then
+  cat "$dir/report"
+  printf '\nNot recorded again: the benchmarks found SLOWER are more than one filter holds.\n'
+  exit 1
+fi
+
+echo "ci_gate.sh: recording the benchmarks found SLOWER again to confirm: $filter" >&2
+"$scripts/ci_record.sh" "$binary" "$dir/confirm.json" --benchmark_filter="$filter" >&2
+"$scripts/merge_runs.py" "$out" "$dir/confirm.json" -o "$dir/pooled.json" >&2
+mv "$dir/pooled.json" "$out"
+status=0
+"$scripts/compare.py" "$baseline" "$out" "$@" 2>&1 || status=$?
+printf '\nRecorded again to confirm, %s more runs each, judged with the first: `%s`\n' \
+  "${GPUBENCH_RUNS:-5}" "$filter"
+exit "$status"

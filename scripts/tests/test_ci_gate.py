@@ -1,0 +1,115 @@
+"""ci_gate.sh: the candidate recorded, compared with the baseline, and a regression recorded
+again and judged on all its runs before the gate fails on it."""
+
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import SCRIPTS
+from fake_gpubench import calls, install
+from gbench_builder import copy_run, document, write_json
+
+from gpubench_json import load
+
+HTOD = "copy/HtoD/pinned/async/1048576"
+DTOH = "copy/DtoH/pinned/async/1048576"
+NOISE = {"noise_pct": 0.2, "host_timed": 0}
+
+
+def recording(htod: list[float], dtoh: list[float], **context: str) -> dict:
+    """GB/s of each run of the two copies, a repetition each."""
+    return document(copy_run("HtoD", "pinned", "async", 1 << 20, htod, counters=NOISE)
+                    + copy_run("DtoH", "pinned", "async", 1 << 20, dtoh, counters=NOISE),
+                    **context)
+
+
+def runs(htod: list[float], dtoh: float = 40.0, **context: str) -> list[dict]:
+    """One document per run, as gpubench writes a run."""
+    return [recording([h], [dtoh + 0.01 * i], **context) for i, h in enumerate(htod)]
+
+
+# Fifteen baseline runs of HtoD between 49.3 and 50.7 GB/s: a range of 1.4%, below the 3% floor.
+BASELINE = recording(list(np.linspace(49.3, 50.7, 15)), list(np.linspace(39.8, 40.2, 15)))
+# Five runs 4-6% slower: past the floor and beyond every baseline run.
+SLOW = [47.2, 47.4, 47.5, 47.6, 47.8]
+
+
+def gate(tmp_path: Path, first: list[dict], confirm: list[dict] | None = None,
+         *flags: str) -> subprocess.CompletedProcess[str]:
+    program = install(tmp_path / "build", first, confirm)
+    baseline = write_json(tmp_path / "baseline.json", BASELINE)
+    return subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
+                           str(tmp_path / "gpubench.json"), *flags],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path,
+                          env={**os.environ, "GPUBENCH_RUNS": "5"})
+
+
+def confirm_calls(tmp_path: Path) -> list[list[str]]:
+    return [c for c in calls(tmp_path / "build")
+            if any(a.startswith("--benchmark_filter=") for a in c)]
+
+
+def test_nothing_slower_records_once(tmp_path: Path) -> None:
+    proc = gate(tmp_path, runs([49.8, 50.0, 50.1, 50.3, 49.9]))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("OK: 0 of 2 benchmark(s) regressed")
+    assert len(calls(tmp_path / "build")) == 5 and not confirm_calls(tmp_path)
+    assert "fake gpubench" not in proc.stdout  # the recordings' output is on stderr
+
+
+def test_a_slowdown_the_confirming_runs_do_not_show_passes(tmp_path: Path) -> None:
+    proc = gate(tmp_path, runs(SLOW), runs([49.5, 49.8, 50.0, 50.2, 50.5]))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("OK: 0 of 2 benchmark(s) regressed")
+    assert "Recorded again to confirm, 5 more runs each" in proc.stdout
+    # Only the benchmark found SLOWER is recorded again, five times.
+    again = confirm_calls(tmp_path)
+    assert len(again) == 5
+    (pattern,) = {a for a in again[0] if a.startswith("--benchmark_filter=")}
+    assert pattern == "--benchmark_filter=^copy/HtoD/pinned/async/1048576(/|$)"
+    pooled = load(tmp_path / "gpubench.json")
+    assert sorted(pooled.benchmarks[HTOD].repetition_values()) == \
+        pytest.approx(sorted(SLOW + [49.5, 49.8, 50.0, 50.2, 50.5]))
+    assert pooled.benchmarks[DTOH].repetition_values().size == 5
+
+
+def test_a_slowdown_in_every_run_fails(tmp_path: Path) -> None:
+    proc = gate(tmp_path, runs(SLOW), runs([47.3, 47.5, 47.6, 47.7, 47.9]), "--markdown")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "## gpubench comparison"
+    assert lines[2].startswith("FAIL: 1 of 2 benchmark(s) regressed")
+    assert f"- {HTOD}: " in proc.stdout and lines[-1].startswith("Recorded again to confirm")
+    assert load(tmp_path / "gpubench.json").benchmarks[HTOD].repetition_values().size == 10
+
+
+def test_another_driver_is_one_line_and_records_nothing_again(tmp_path: Path) -> None:
+    proc = gate(tmp_path, runs(SLOW, driver_version="590.10"))
+    assert proc.returncode == 3
+    assert proc.stdout.count("\n") == 1
+    assert proc.stdout.startswith("compare.py: cannot compare: driver_version differ")
+    assert not confirm_calls(tmp_path)
+
+
+def test_a_report_is_not_confirmed(tmp_path: Path) -> None:
+    proc = gate(tmp_path, runs(SLOW, driver_version="590.10"), None, "--report")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Comparison report, not a regression check" in proc.stdout
+    assert not confirm_calls(tmp_path)
+
+
+def test_a_failed_run_stops_the_gate(tmp_path: Path) -> None:
+    baseline = write_json(tmp_path / "baseline.json", BASELINE)
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), "/bin/false", str(baseline),
+                           str(tmp_path / "gpubench.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert not (tmp_path / "gpubench.json").exists()
+
+
+def test_bad_usage_is_one_line() -> None:
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), "build/gpubench"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
