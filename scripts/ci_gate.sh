@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The CI gate: records the candidate as the baseline was recorded (scripts/ci_record.sh,
 # GPUBENCH_RUNS separate runs), compares it with the baseline (scripts/compare.py), and confirms
-# a regression before it fails on it. The benchmarks found SLOWER are recorded GPUBENCH_RUNS
-# times more, those alone, the new runs are pooled with the first (scripts/merge_runs.py), and
-# the pool is judged again. Each process lands on a level of its own, so now and then an
-# unchanged benchmark's few runs all sit past its baseline's; twice as many runs seldom do,
-# while a real regression is in every run, and more runs judge it more surely.
+# every change it finds before it says so. The benchmarks found SLOWER or FASTER are recorded
+# GPUBENCH_RUNS times more, those alone, the new runs are pooled with the first
+# (scripts/merge_runs.py), and the pool is judged again. Each process lands on a level of its
+# own, so now and then an unchanged benchmark's few runs all sit past its baseline's; twice as
+# many runs seldom do, while a real change is in every run, and more runs judge it more surely.
 #
 #   scripts/ci_gate.sh build/gpubench results/h200/ci_baseline.json gpubench.json --markdown
 #
@@ -33,20 +33,16 @@ trap 'rm -rf "$dir"' EXIT
 "$scripts/ci_record.sh" "$binary" "$out" >&2
 
 status=0
-"$scripts/compare.py" "$baseline" "$out" --slower-filter "$dir/slower" "$@" \
+"$scripts/compare.py" "$baseline" "$out" --changed-filter "$dir/changed" "$@" \
   > "$dir/report" 2>&1 || status=$?
-if [[ $status -ne 1 ]]; then
+# No change found, or no comparison (another GPU, driver or CUDA; an unusable file).
+if [[ ! -s $dir/changed ]]; then
   cat "$dir/report"
   exit "$status"
 fi
-filter=$(< "$dir/slower")
-if [[ -z $filter ]]; then
-  cat "$dir/report"
-  printf '\nNot recorded again: the benchmarks found SLOWER are more than one filter holds.\n'
-  exit 1
-fi
+filter=$(< "$dir/changed")
 
-echo "ci_gate.sh: recording the benchmarks found SLOWER again to confirm: $filter" >&2
+echo "ci_gate.sh: recording the benchmarks found SLOWER or FASTER again to confirm: $filter" >&2
 "$scripts/ci_record.sh" "$binary" "$dir/confirm.json" --benchmark_filter="$filter" >&2
 "$scripts/merge_runs.py" "$out" "$dir/confirm.json" -o "$dir/pooled.json" >&2
 mv "$dir/pooled.json" "$out"

@@ -45,7 +45,8 @@ from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonE
                            OneLineArgumentParser, Result, load, open_unit_interval,
                            positive_finite, script_error, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
-from name_filter import MAX_FILTER_CHARS, FilterError, NameFilter, name_filter, selecting
+from name_filter import (MAX_FILTER_CHARS, FilterError, NameFilter, name_filter,
+                         recording_again)
 from safe_text import one_line, printable
 from text_table import render
 
@@ -632,11 +633,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "CUDA")
     parser.add_argument("--markdown", action="store_true",
                         help="GitHub markdown, e.g. for $GITHUB_STEP_SUMMARY")
-    parser.add_argument("--slower-filter", type=Path, metavar="FILE",
-                        help="also write FILE: a gpubench --benchmark_filter selecting the "
-                             "benchmarks found SLOWER, on one line; empty where none is, or "
-                             f"where they take more than the {MAX_FILTER_CHARS} characters a "
-                             "filter holds (scripts/ci_gate.sh records them again with it)")
+    parser.add_argument("--changed-filter", type=Path, metavar="FILE",
+                        help="also write FILE: a gpubench --benchmark_filter, on one line, "
+                             "selecting the benchmarks found SLOWER or FASTER, or their whole "
+                             f"families where those take more than the {MAX_FILTER_CHARS} "
+                             "characters a filter holds; empty where none is "
+                             "(scripts/ci_gate.sh records them again with it)")
     return parser.parse_args(argv)
 
 
@@ -663,9 +665,9 @@ def main(argv: list[str] | None = None) -> int:
         if comparison.differing_identity and not args.report:
             script_error(SCRIPT, different_setup_line(comparison))
             return DIFFERENT_SETUP
-        if args.slower_filter is not None:
-            slower = selecting(r.name for r in comparison.regressions)
-            args.slower_filter.write_text(f"{slower}\n" if slower else "", encoding="utf-8")
+        if args.changed_filter is not None:
+            changed = recording_again(r.name for r in comparison.rows if r.verdict != SAME)
+            args.changed_filter.write_text(f"{changed}\n" if changed else "", encoding="utf-8")
         write_stdout(render_comparison(comparison, args.markdown, args.only_changed))
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)

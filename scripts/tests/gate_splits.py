@@ -13,10 +13,10 @@ benchmark should be SLOWER, every other one SAME). A planted benchmark that stay
 miss; the miss is honest where its report line gave a resolution at or above the planted change
 (the gate said it could not see a change that small).
 
-With --confirm N, each trial judges as scripts/ci_gate.sh does: the benchmarks found SLOWER
-take N more runs, drawn apart from both sides, pooled with the candidate's (planted too where
-the candidate is), and the pool is judged again; a benchmark stays SLOWER only where the pool
-is. It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
+With --confirm N, each trial judges as scripts/ci_gate.sh does: the benchmarks found SLOWER or
+FASTER (or their families, where they are more than one filter holds) take N more runs, drawn
+apart from both sides, pooled with the candidate's (planted too where the candidate is), and
+the pool is judged again. It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
 the benchmarks behind most of them. Exit 0 when every verdict of every trial is right, 1
 otherwise, 2 for bad usage or input.
 """
@@ -34,6 +34,7 @@ import compare as cmp  # noqa: E402
 from gbench_builder import load_json, with_repetitions  # noqa: E402
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, loads,  # noqa: E402
                           script_error, strip_gb_suffixes)
+from name_filter import name_filter, recording_again  # noqa: E402
 from plant_slowdowns import plant  # noqa: E402
 
 SCRIPT = "gate_splits.py"
@@ -58,12 +59,13 @@ def only(doc: dict, names: set[str]) -> dict:
 
 
 def gate(base: dict, new: dict, pooled: dict | None, rules: cmp.Rules) -> dict[str, cmp.Row]:
-    """Each benchmark's row as the gate ends: the candidate judged, and where `pooled` is given
-    and a benchmark is SLOWER, that benchmark judged again on the pooled runs."""
+    """Each benchmark's row as the gate ends: the candidate judged, and where `pooled` is given,
+    the benchmarks ci_gate.sh would record again judged again on the pooled runs."""
     rows = {r.name: r for r in judged(base, new, rules)}
-    slower = {name for name, row in rows.items() if row.verdict == cmp.SLOWER}
-    if pooled is not None and slower:
-        rows.update((r.name, r) for r in judged(only(base, slower), only(pooled, slower), rules))
+    changed = [name for name, row in rows.items() if row.verdict != cmp.SAME]
+    if pooled is not None and changed:
+        again = set(name_filter(recording_again(changed)).select(rows))
+        rows.update((r.name, r) for r in judged(only(base, again), only(pooled, again), rules))
     return rows
 
 
@@ -129,7 +131,7 @@ def main(argv: list[str]) -> int:
         return "".join(f"\n  {name}: {what} in {n} of {args.trials}"
                        for name, n in counter.most_common(SHOWN))
 
-    confirm = (f", SLOWER confirmed by {args.confirm} more run(s) as ci_gate.sh does"
+    confirm = (f", changes confirmed by {args.confirm} more run(s) as ci_gate.sh does"
                if args.confirm else "")
     print(f"{args.recording}: {runs} runs; {args.trials} trials of {args.base} runs against "
           f"{args.new} others, drawn at random (seed {args.seed}), compare.py's default "

@@ -64,7 +64,7 @@ def test_a_slowdown_the_confirming_runs_do_not_show_passes(tmp_path: Path) -> No
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.startswith("OK: 0 of 2 benchmark(s) regressed")
     assert "Recorded again to confirm, 5 more runs each" in proc.stdout
-    # Only the benchmark found SLOWER is recorded again, five times.
+    # Only the benchmark found changed is recorded again, five times.
     again = confirm_calls(tmp_path)
     assert len(again) == 5
     (pattern,) = {a for a in again[0] if a.startswith("--benchmark_filter=")}
@@ -73,6 +73,15 @@ def test_a_slowdown_the_confirming_runs_do_not_show_passes(tmp_path: Path) -> No
     assert sorted(pooled.benchmarks[HTOD].repetition_values()) == \
         pytest.approx(sorted(SLOW + [49.5, 49.8, 50.0, 50.2, 50.5]))
     assert pooled.benchmarks[DTOH].repetition_values().size == 5
+
+
+def test_a_speedup_the_confirming_runs_do_not_show_is_same(tmp_path: Path) -> None:
+    """A FASTER is confirmed too: good news that is not there misleads as much as bad."""
+    fast = [52.2, 52.4, 52.5, 52.6, 52.8]
+    proc = gate(tmp_path, runs(fast), runs([49.5, 49.8, 50.0, 50.2, 50.5]))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("OK: 0 of 2 benchmark(s) regressed (0 FASTER, 0 SLOWER, 2 SAME)")
+    assert len(confirm_calls(tmp_path)) == 5
 
 
 def test_a_slowdown_in_every_run_fails(tmp_path: Path) -> None:
@@ -93,11 +102,12 @@ def test_another_driver_is_one_line_and_records_nothing_again(tmp_path: Path) ->
     assert not confirm_calls(tmp_path)
 
 
-def test_a_report_is_not_confirmed(tmp_path: Path) -> None:
+def test_a_report_confirms_its_changes_and_never_fails(tmp_path: Path) -> None:
     proc = gate(tmp_path, runs(SLOW, driver_version="590.10"), None, "--report")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Comparison report, not a regression check" in proc.stdout
-    assert not confirm_calls(tmp_path)
+    assert f"  {HTOD}: " in proc.stdout and "SLOWER" in proc.stdout
+    assert len(confirm_calls(tmp_path)) == 5
 
 
 def test_a_failed_run_stops_the_gate(tmp_path: Path) -> None:

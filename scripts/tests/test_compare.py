@@ -81,19 +81,20 @@ def test_flags_planted_regression(tmp_path: Path, run_script: RunScript, contend
 @pytest.mark.parametrize(("contender", "written"), [
     (suite(gbps=40.0, us=2.5),
      f"^(copy/HtoD/pinned/async/{SIZE}|launch/runtime/submit/params\\:0)(/|$)\n"),
-    (suite(gbps=60.0), ""),  # FASTER is no regression
+    (suite(gbps=60.0), f"^copy/HtoD/pinned/async/{SIZE}(/|$)\n"),  # FASTER
     (suite(), ""),
 ])
-def test_slower_filter_names_the_regressions(tmp_path: Path, run_script: RunScript,
-                                             contender: list[dict], written: str) -> None:
-    """What ci_gate.sh records again: the benchmarks found SLOWER, as a gpubench filter."""
-    out = tmp_path / "slower.txt"
-    compare(tmp_path, run_script, suite(), contender, "--slower-filter", out)
+def test_changed_filter_names_the_changes(tmp_path: Path, run_script: RunScript,
+                                          contender: list[dict], written: str) -> None:
+    """What ci_gate.sh records again: the benchmarks found SLOWER or FASTER, as a gpubench
+    filter."""
+    out = tmp_path / "changed.txt"
+    compare(tmp_path, run_script, suite(), contender, "--changed-filter", out)
     assert out.read_text(encoding="utf-8") == written
 
 
-def test_slower_filter_unwritable_is_one_line(tmp_path: Path, run_script: RunScript) -> None:
-    proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--slower-filter", tmp_path)
+def test_changed_filter_unwritable_is_one_line(tmp_path: Path, run_script: RunScript) -> None:
+    proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--changed-filter", tmp_path)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("compare.py: ") and proc.stderr.count("\n") == 1
 

@@ -46,19 +46,18 @@ def test_the_splits_report_the_gate_on_one_build() -> None:
     assert proc.returncode == (0 if "passed 2 of 2" in a_a and caught == total else 1)
 
 
-def test_confirming_runs_judge_the_slower_again() -> None:
-    """With --confirm, a benchmark stays SLOWER only where the pooled runs are: on the same
-    trials, the A/A pair has no more verdicts than without, and every plant still caught is
-    SLOWER in the pool too."""
+def test_confirming_runs_judge_the_changes_again() -> None:
+    """With --confirm, a change stays only where the pooled runs show it: on the same trials,
+    the A/A pair has no more verdicts than without, and plants are caught in the pool."""
     plain, confirmed = (gate_splits(CARD_A, "--trials", 2, *extra).stdout
                         for extra in ((), ("--confirm", 1)))
-    assert "SLOWER confirmed by 1 more run(s) as ci_gate.sh does" in confirmed.splitlines()[0]
+    assert "changes confirmed by 1 more run(s) as ci_gate.sh does" in confirmed.splitlines()[0]
 
     def count(text: str, prefix: str, field: int) -> int:
         return int(next(line for line in text.splitlines() if line.startswith(prefix))
                    .split()[field].rstrip(";"))
     assert count(confirmed, "A/A:", 8) <= count(plain, "A/A:", 8)  # verdicts not SAME
-    assert 0 < count(confirmed, "planted:", 1) <= count(plain, "planted:", 1)
+    assert count(confirmed, "planted:", 1) > 0
 
 
 def test_the_splits_refuse_more_runs_than_the_recording_holds(tmp_path: Path) -> None:
