@@ -1,3 +1,7 @@
+"""The baseline with three benchmarks made faster, so a run of the same build is that much slower there:
+
+  python3 results/h200/verdicts/gate/plant_base.py OUT.json   (from the repository root)
+"""
 import sys
 sys.path.insert(0, "scripts"); sys.path.insert(0, "scripts/tests")
 from pathlib import Path
