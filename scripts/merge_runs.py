@@ -13,7 +13,7 @@ output is Google Benchmark's JSON, as gpubench writes it (every repetition, then
 stddev and cv aggregates), with the first run's context and `merged_runs`, the number of runs.
 A recording merged before (a file with `merged_runs` in its context) gives each of its
 repetitions as a run of its own, so the runs of two recordings pool: scripts/ci_gate.sh pools
-the runs that confirm a regression, of only the benchmarks it names, with the candidate's. A
+the runs that confirm a change, of only the benchmarks it names, with the candidate's. A
 benchmark holds as many repetitions as the runs that measured it. The runs must agree on
 gpu_uuid, driver, CUDA and gpubench version: a result merged from two GPUs or two builds is no
 measurement of either.

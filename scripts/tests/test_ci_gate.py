@@ -94,6 +94,30 @@ def test_a_slowdown_in_every_run_fails(tmp_path: Path) -> None:
     assert load(tmp_path / "gpubench.json").benchmarks[HTOD].repetition_values().size == 10
 
 
+def test_changes_too_many_for_one_filter_record_their_families_again(tmp_path: Path) -> None:
+    """200 copy sizes all slower in the first runs: their names take more than a filter holds,
+    so the whole copy family is recorded again, and the pool judges each."""
+    sizes = [4096 * (k + 1) for k in range(200)]
+
+    def many(gbps: list[float]) -> list[dict]:
+        return [document([e for size in sizes
+                          for e in copy_run("HtoD", "pinned", "async", size, [g], counters=NOISE)])
+                for g in gbps]
+    baseline = document([e for size in sizes for e in copy_run(
+        "HtoD", "pinned", "async", size, list(np.linspace(49.3, 50.7, 15)), counters=NOISE)])
+    program = install(tmp_path / "build", many(SLOW), many([49.5, 49.8, 50.0, 50.2, 50.5]))
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program),
+                           str(write_json(tmp_path / "baseline.json", baseline)),
+                           str(tmp_path / "gpubench.json")],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "GPUBENCH_RUNS": "5"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.startswith(
+        "OK: 0 of 200 benchmark(s) regressed (0 FASTER, 0 SLOWER, 200 SAME)")
+    assert {a for c in confirm_calls(tmp_path) for a in c if "filter" in a} == \
+        {"--benchmark_filter=^copy(/|$)"}
+
+
 def test_another_driver_is_one_line_and_records_nothing_again(tmp_path: Path) -> None:
     proc = gate(tmp_path, runs(SLOW, driver_version="590.10"))
     assert proc.returncode == 3
