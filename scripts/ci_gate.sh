@@ -30,6 +30,12 @@ scripts=$(dirname "$0")
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+# An unusable baseline is found before the runs, not minutes later: compare.py reads it (against
+# itself) and says why in one line.
+if ! "$scripts/compare.py" "$baseline" "$baseline" > /dev/null 2> "$dir/report"; then
+  cat "$dir/report"
+  exit 2
+fi
 "$scripts/ci_record.sh" "$binary" "$out" >&2
 
 status=0

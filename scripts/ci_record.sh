@@ -18,8 +18,15 @@ binary=$1
 out=$2
 shift 2
 runs=${GPUBENCH_RUNS:-5}
-if ! [[ $runs =~ ^[0-9]+$ ]] || (( runs < 2 )); then
-  echo "ci_record.sh: GPUBENCH_RUNS must be a whole number >= 2, not '$runs'" >&2
+if ! [[ $runs =~ ^[0-9]+$ ]] || (( 10#$runs < 2 )); then
+  echo "ci_record.sh: GPUBENCH_RUNS must be a whole number >= 2, not '${runs//[^[:print:]]/?}'" >&2
+  exit 2
+fi
+runs=$((10#$runs))
+# An output that cannot be written is found before the runs, not minutes later: an existing
+# file must be writable, a new one is created and removed again.
+if [[ -d $out ]] || ! { if [[ -e $out ]]; then [[ -w $out ]]; else : > "$out" && rm -f -- "$out"; fi; } 2> /dev/null; then
+  echo "ci_record.sh: ${out//[^[:print:]]/?}: cannot write the output there" >&2
   exit 2
 fi
 

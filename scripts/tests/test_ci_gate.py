@@ -143,6 +143,30 @@ def test_a_failed_run_stops_the_gate(tmp_path: Path) -> None:
     assert not (tmp_path / "gpubench.json").exists()
 
 
+@pytest.mark.parametrize("baseline", ["missing.json", "list.json"])
+def test_an_unusable_baseline_stops_the_gate_before_any_run(tmp_path: Path,
+                                                          baseline: str) -> None:
+    (tmp_path / "list.json").write_text("[1, 2]")
+    program = install(tmp_path / "build", runs(SLOW))
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(tmp_path / baseline),
+                           str(tmp_path / "gpubench.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout.count("\n") == 1
+    assert proc.stdout.startswith(f"compare.py: {tmp_path / baseline}: ")
+    assert not calls(tmp_path / "build")
+
+
+def test_an_unwritable_output_stops_the_gate_before_any_run(tmp_path: Path) -> None:
+    program = install(tmp_path / "build", runs(SLOW))
+    baseline = write_json(tmp_path / "baseline.json", BASELINE)
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
+                           str(tmp_path / "no" / "such" / "gpubench.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "cannot write the output there" in proc.stderr
+    assert not calls(tmp_path / "build")
+
+
 def test_bad_usage_is_one_line() -> None:
     proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), "build/gpubench"],
                           capture_output=True, text=True, timeout=60)

@@ -139,12 +139,24 @@ def test_ci_record_runs_separate_processes(tmp_path: Path) -> None:
         pytest.approx([51.0, 52.0, 53.0, 54.0])
 
 
-@pytest.mark.parametrize("runs", ["1", "five"])
+@pytest.mark.parametrize("runs", ["1", "five", "0", "2\n3"])
 def test_ci_record_refuses_a_bad_run_count(tmp_path: Path, runs: str) -> None:
     proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, "GPUBENCH_RUNS": runs})
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("out", ["missing/dir/o.json", "."])
+def test_ci_record_refuses_an_unwritable_output_before_any_run(tmp_path: Path, out: str) -> None:
+    calls = tmp_path / "calls.txt"
+    fake = tmp_path / "gpubench"
+    fake.write_text(f"#!/bin/sh\necho run >> {calls}\n")
+    fake.chmod(0o755)
+    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(fake), str(tmp_path / out)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert proc.stderr.endswith("cannot write the output there\n") and not calls.exists()
 
 
 def test_ci_record_stops_on_a_failed_run(tmp_path: Path) -> None:
