@@ -25,7 +25,14 @@ fi
 runs=$((10#$runs))
 # An output that cannot be written is found before the runs, not minutes later: an existing
 # file must be writable, a new one is created and removed again.
-if [[ -d $out ]] || ! { if [[ -e $out ]]; then [[ -w $out ]]; else : > "$out" && rm -f -- "$out"; fi; } 2> /dev/null; then
+writable() {
+  if [[ -e $out ]]; then
+    [[ ! -d $out && -w $out ]]
+  else
+    { : > "$out" && rm -f -- "$out"; } 2> /dev/null
+  fi
+}
+if ! writable; then
   echo "ci_record.sh: ${out//[^[:print:]]/?}: cannot write the output there" >&2
   exit 2
 fi

@@ -5,7 +5,6 @@
 #include "memory.hpp"
 #include "session.hpp"
 
-
 namespace gpubench::bench {
 namespace {
 

@@ -16,7 +16,9 @@ miss; the miss is honest where its report line gave a resolution at or above the
 With --confirm N, each trial judges as scripts/ci_gate.sh does: the benchmarks found SLOWER or
 FASTER (or their families, where they are more than one filter holds) take N more runs, drawn
 apart from both sides, pooled with the candidate's (planted too where the candidate is), and
-the pool is judged again. It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
+the pool is judged again.
+
+It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
 the benchmarks behind most of them. Exit 0 when every verdict of every trial is right, 1
 otherwise, 2 for bad usage or input.
 """
@@ -75,8 +77,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--base", type=int, default=5, help="runs on the baseline side")
     parser.add_argument("--new", type=int, default=5, help="runs on the candidate side")
     parser.add_argument("--confirm", type=int, default=0,
-                        help="runs that confirm a SLOWER verdict, as ci_gate.sh takes them "
-                             "(default 0: none)")
+                        help="runs that confirm a SLOWER or FASTER verdict, as ci_gate.sh "
+                             "takes them (default 0: none)")
     parser.add_argument("--trials", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args(argv)
