@@ -23,7 +23,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -70,6 +72,22 @@ struct CublasRelease {
   void operator()(cublasHandle_t handle) const noexcept { cublasDestroy(handle); }
 };
 
+// Host floats left unwritten until their first use: each page is first touched by the parallel
+// pass that writes it, where a vector's would be zeroed by one thread first, and none is pinned
+// (on the H200's host, 4 GiB took 1.3 s to zero and 2.3 s to pin, against 0.7 s to upload from
+// pageable memory: results/h200/speed/saxpy_setup_probe.txt). The inputs live here.
+class HostFloats {
+public:
+  HostFloats() = default;
+  explicit HostFloats(std::size_t n)
+      : data_(std::make_unique_for_overwrite<float[]>(n)), size_(n) {}
+  [[nodiscard]] std::span<float> span() const noexcept { return {data_.get(), size_}; }
+
+private:
+  std::unique_ptr<float[]> data_;
+  std::size_t size_ = 0;
+};
+
 // The family's state, kept across Google Benchmark's runs: random inputs on host and device
 // for the largest N asked for so far (smaller N use a prefix), one saxpy's CPU reference on the
 // device where it fits, the walk-through's module, and the cuBLAS handle.
@@ -85,8 +103,8 @@ struct SaxpyState {
 
   void ensure_capacity(std::size_t n) {
     capacity.ensure(n, [this](std::size_t size) {
-      x.clear();
-      y0.clear();
+      x = HostFloats();
+      y0 = HostFloats();
       result.reset();
       expected.reset();
       dx.reset();
@@ -95,13 +113,13 @@ struct SaxpyState {
       dx.emplace(size * sizeof(float));
       dy.emplace(size * sizeof(float));
       dy0.emplace(size * sizeof(float));
-      x.resize(size);
-      y0.resize(size);
+      x = HostFloats(size);
+      y0 = HostFloats(size);
       result.emplace(size * sizeof(float));
-      fill_random(x, x_seed);
-      fill_random(y0, y_seed);
-      upload(dx->ptr(), x.data(), size * sizeof(float));
-      upload(dy0->ptr(), y0.data(), size * sizeof(float));
+      fill_random(x.span(), x_seed);
+      fill_random(y0.span(), y_seed);
+      upload(dx->ptr(), x.span().data(), size * sizeof(float));
+      upload(dy0->ptr(), y0.span().data(), size * sizeof(float));
       upload_reference(size);
     });
   }
@@ -116,12 +134,12 @@ struct SaxpyState {
       return;
     }
     const std::span<float> reference(reinterpret_cast<float*>(result->data()), n);
+    const std::span<const float> xs = x.span();
+    const std::span<const float> y0s = y0.span();
     parallel_chunks(n, [&](std::size_t begin, std::size_t end) {
-      std::copy(y0.begin() + static_cast<std::ptrdiff_t>(begin),
-                y0.begin() + static_cast<std::ptrdiff_t>(end),
-                reference.begin() + static_cast<std::ptrdiff_t>(begin));
-      saxpy_reference(alpha, std::span<const float>(x).subspan(begin, end - begin),
-                      reference.subspan(begin, end - begin));
+      const std::size_t count = end - begin;
+      std::ranges::copy(y0s.subspan(begin, count), reference.subspan(begin, count).begin());
+      saxpy_reference(alpha, xs.subspan(begin, count), reference.subspan(begin, count));
     });
     expected.emplace(n * sizeof(float));
     upload(expected->ptr(), reference.data(), n * sizeof(float));
@@ -142,9 +160,13 @@ struct SaxpyState {
   int vec4_grid = 0;
   float alpha = 0.0F;
   Capacity capacity; // elements
-  std::vector<float> x;
-  std::vector<float> y0;
-  std::optional<PinnedHostBuffer> result; // pinned: GiBs come back for checking at full speed
+  HostFloats x;
+  HostFloats y0;
+  // The CPU's reference on its way up and y on its way back to be checked. Pinned: GiBs come
+  // back at full speed, and with this buffer pageable, small flushed saxpy sat at another level
+  // (4096 elements 10% slower, 16384 10% faster) in 10 of 14 processes, pinned in none of 34
+  // (results/h200/speed/saxpy_host_setup/).
+  std::optional<PinnedHostBuffer> result;
   std::optional<DeviceBuffer> dx;
   std::optional<DeviceBuffer> dy;
   std::optional<DeviceBuffer> dy0;      // y's initial values, to restore y on the device
@@ -239,12 +261,12 @@ std::optional<SaxpyMismatch> find_mismatch(SaxpyState& s, CUstream stream, std::
     }
     float actual = 0.0F;
     GPUBENCH_CU(cuMemcpyDtoH, &actual, s.dy->ptr() + i * sizeof(float), sizeof(float));
-    return SaxpyMismatch{i, std::fmaf(s.alpha, s.x[i], s.y0[i]), actual};
+    return SaxpyMismatch{i, std::fmaf(s.alpha, s.x.span()[i], s.y0.span()[i]), actual};
   }
   GPUBENCH_CU(cuMemcpyDtoHAsync, s.result->data(), s.dy->ptr(), n * sizeof(float), stream);
   GPUBENCH_CU(cuStreamSynchronize, stream);
-  const std::span<const float> x(s.x.data(), n);
-  const std::span<const float> y0(s.y0.data(), n);
+  const std::span<const float> x = s.x.span().first(n);
+  const std::span<const float> y0 = s.y0.span().first(n);
   const std::span<const float> y(reinterpret_cast<const float*>(s.result->data()), n);
   return find_saxpy_mismatch(s.alpha, x, y0, y, applications);
 }

@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Small flushed saxpy in each process of the runs here and of the CI baseline: GPU-timed µs
+per launch of saxpy/driver at 1024-65536 elements and vec4 at 4096. Level A has 4096 below
+16384, level B the other way round. Files are named by card: <card>_saxpy_<host setup>.json.gz,
+the host setup `main` (inputs zeroed, then filled; result pinned), `pageable` (inputs and result
+pageable), `pinned_result` (inputs pageable, result pinned), `pinned` (inputs and result
+pinned). ./levels.py"""
+
+import gzip
+import json
+from pathlib import Path
+
+NAMES = ["saxpy/driver/1024", "saxpy/driver/4096", "saxpy/driver/16384", "saxpy/driver/65536",
+         "saxpy/vec4/4096"]
+
+HERE = Path(__file__).resolve().parent
+for path in [*sorted(HERE.glob("*_saxpy_*.json.gz")), HERE.parents[1] / "ci_baseline.json"]:
+    doc = json.load(gzip.open(path) if path.suffix == ".gz" else path.open())
+    runs: dict[str, list[float]] = {}
+    for b in doc["benchmarks"]:
+        name = b["name"].removesuffix("/manual_time")
+        if b.get("run_type") == "iteration" and name in NAMES:
+            runs.setdefault(name, []).append(b["real_time"])
+    print(path.name.removesuffix(".gz").removesuffix(".json"))
+    for i in range(len(runs[NAMES[0]])):
+        row = [runs[n][i] for n in NAMES]
+        level = "A" if row[1] < row[2] else "B"
+        print(f"  process {i + 1}: " + " ".join(f"{v:5.2f}" for v in row) + f"  level {level}")
+    levels = ["A" if runs[NAMES[1]][i] < runs[NAMES[2]][i] else "B"
+              for i in range(len(runs[NAMES[0]]))]
+    print(f"  level B in {levels.count('B')} of {len(levels)} processes")
