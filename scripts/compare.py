@@ -46,7 +46,7 @@ from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonE
                            positive_finite, script_error, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
 from name_filter import (MAX_FILTER_CHARS, FilterError, NameFilter, name_filter,
-                         recording_again)
+                         changed_filter)
 from safe_text import one_line, printable
 from text_table import render
 
@@ -638,7 +638,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "selecting the benchmarks found SLOWER or FASTER, or their whole "
                              f"families where those take more than the {MAX_FILTER_CHARS} "
                              "characters a filter holds; empty where none is "
-                             "(scripts/ci_gate.sh records them again with it)")
+                             "(scripts/ci_gate.sh judges their confirming runs with it)")
     return parser.parse_args(argv)
 
 
@@ -666,7 +666,7 @@ def main(argv: list[str] | None = None) -> int:
             script_error(SCRIPT, different_setup_line(comparison))
             return DIFFERENT_SETUP
         if args.changed_filter is not None:
-            changed = recording_again(r.name for r in comparison.rows if r.verdict != SAME)
+            changed = changed_filter(r.name for r in comparison.rows if r.verdict != SAME)
             args.changed_filter.write_text(f"{changed}\n" if changed else "", encoding="utf-8")
         write_stdout(render_comparison(comparison, args.markdown, args.only_changed))
     except (GpubenchJsonError, OSError) as error:

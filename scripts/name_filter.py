@@ -10,8 +10,8 @@ the limit. A pattern holds at most MAX_FILTER_CHARS characters, as gpubench's ow
 
 `selecting(names)` writes the other way round: a filter, in the syntax gpubench's
 --benchmark_filter takes, that selects exactly the named benchmarks (and their
-`/manual_time`, `/device:N` or other suffixes); `recording_again(names)` is the filter
-scripts/ci_gate.sh records changed benchmarks again with.
+`/manual_time`, `/device:N` or other suffixes); `changed_filter(names)` is the filter
+scripts/ci_gate.sh pools the confirming runs of the benchmarks it found changed with.
 """
 
 import re
@@ -113,9 +113,9 @@ def selecting(names: Iterable[str]) -> str | None:
     return text if len(text) <= MAX_FILTER_CHARS else None
 
 
-def recording_again(names: Iterable[str]) -> str | None:
-    """The filter that records `names` again: exactly them, or where that takes more than a
-    filter holds (a change across much of the suite), every benchmark of their families; None
-    for no names, or names no filter can select."""
+def changed_filter(names: Iterable[str]) -> str | None:
+    """The filter of the changed benchmarks `names`: exactly them, or where that takes more
+    than a filter holds (a change across much of the suite), every benchmark of their families;
+    None for no names, or names no filter can select."""
     names = list(names)
     return selecting(names) or selecting(sorted({name.split("/")[0] for name in names}))

@@ -36,7 +36,7 @@ import compare as cmp  # noqa: E402
 from gbench_builder import load_json, with_repetitions  # noqa: E402
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, loads,  # noqa: E402
                           script_error, strip_gb_suffixes)
-from name_filter import name_filter, recording_again  # noqa: E402
+from name_filter import name_filter, changed_filter  # noqa: E402
 from plant_slowdowns import plant  # noqa: E402
 
 SCRIPT = "gate_splits.py"
@@ -62,11 +62,11 @@ def only(doc: dict, names: set[str]) -> dict:
 
 def gate(base: dict, new: dict, pooled: dict | None, rules: cmp.Rules) -> dict[str, cmp.Row]:
     """Each benchmark's row as the gate ends: the candidate judged, and where `pooled` is given,
-    the benchmarks ci_gate.sh would record again judged again on the pooled runs."""
+    the benchmarks ci_gate.sh would confirm judged again on the pooled runs."""
     rows = {r.name: r for r in judged(base, new, rules)}
     changed = [name for name, row in rows.items() if row.verdict != cmp.SAME]
     if pooled is not None and changed:
-        again = set(name_filter(recording_again(changed)).select(rows))
+        again = set(name_filter(changed_filter(changed)).select(rows))
         rows.update((r.name, r) for r in judged(only(base, again), only(pooled, again), rules))
     return rows
 

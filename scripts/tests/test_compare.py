@@ -86,7 +86,7 @@ def test_flags_planted_regression(tmp_path: Path, run_script: RunScript, contend
 ])
 def test_changed_filter_names_the_changes(tmp_path: Path, run_script: RunScript,
                                           contender: list[dict], written: str) -> None:
-    """What ci_gate.sh records again: the benchmarks found SLOWER or FASTER, as a gpubench
+    """What ci_gate.sh confirms: the benchmarks found SLOWER or FASTER, as a gpubench
     filter."""
     out = tmp_path / "changed.txt"
     compare(tmp_path, run_script, suite(), contender, "--changed-filter", out)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from gpubench_json import load
 from name_filter import (MATCH_SECONDS, MAX_FILTER_CHARS, FilterError, name_filter,
-                         recording_again, selecting)
+                         changed_filter, selecting)
 
 # A run of one character, then one that ends the match: (c+)+$ tries every split of the run.
 letter = st.sampled_from("abxyz")
@@ -110,9 +110,9 @@ def test_selecting_nothing_or_too_much_is_no_filter() -> None:
     assert selecting(["copy/a", "copy/b\nc"]) is None  # a filter is one line
 
 
-def test_recording_again_takes_whole_families_where_the_names_do_not_fit() -> None:
+def test_changed_filter_takes_whole_families_where_the_names_do_not_fit() -> None:
     few = [n for n in NAMES if n.startswith("copy/HtoD/pinned/")]
-    assert recording_again(few[:3]) == selecting(few[:3])
+    assert changed_filter(few[:3]) == selecting(few[:3])
     many = [n for n in NAMES if n.startswith(("copy/", "launch/graph"))]
-    assert selecting(many) is None and recording_again(many) == "^(copy|launch)(/|$)"
-    assert recording_again([]) is None
+    assert selecting(many) is None and changed_filter(many) == "^(copy|launch)(/|$)"
+    assert changed_filter([]) is None

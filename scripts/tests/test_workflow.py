@@ -207,7 +207,7 @@ def test_summary_leads_with_the_verdict(job: Any, tmp_path: Path) -> None:
                           "- copy/HtoD/pinned/async/1048576: 1.25× slower (resolution 1.03×), "
                           "SLOWER"]
     # A regression in every run, the confirming ones too; the summary says they were taken.
-    assert lines[-1].startswith("Recorded again to confirm, 5 more runs each")
+    assert lines[-1].startswith("Confirmed by 5 more runs of the suite, judged with the first")
 
 
 @pytest.mark.parametrize(("report", "status"), [("", 3), ("--report", 0)])
