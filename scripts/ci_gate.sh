@@ -9,7 +9,7 @@
 # runs judge it more surely. The confirming runs are whole runs of the suite, as the first
 # were: a benchmark can measure otherwise in a run of a few (on the H200, the GPU time per node
 # of a graph replay was 0.61 us in runs of the changed benchmarks alone, 0.79 us in runs of
-# the suite: results/h200/verdicts/gate_aa/).
+# the suite: results/h200/verdicts/gate_aa/filtered_confirm/).
 #
 #   scripts/ci_gate.sh build/gpubench results/h200/ci_baseline.json gpubench.json --markdown
 #

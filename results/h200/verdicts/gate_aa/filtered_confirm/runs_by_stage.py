@@ -21,7 +21,7 @@ def runs(doc: dict) -> dict[str, list[float]]:
 
 
 gate = runs(json.load(gzip.open(HERE / "gate.json.gz")))
-baseline = runs(json.load((HERE.parents[1] / "ci_baseline.json").open()))
+baseline = runs(json.load((HERE.parents[2] / "ci_baseline.json").open()))
 for name, values in gate.items():
     if len(values) > 5:
         print(f"{name}: baseline median {statistics.median(baseline[name]):.4g}")
