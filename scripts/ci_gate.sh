@@ -16,7 +16,8 @@
 # Writes OUT.json, the candidate's runs (pooled with the confirming runs where there were any).
 # Prints on stdout what the gate says, and nothing else: the last comparison's report (or
 # compare.py's one line where it cannot compare), followed by the filter of what the confirming
-# runs judged again; the recordings' own output goes to stderr. Flags after OUT.json go to compare.py.
+# runs judged again; the recordings' own output goes to stderr. Flags after OUT.json go to
+# compare.py.
 #
 # Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver or
 # CUDA), ci_record.sh's where a recording fails, 2 for bad usage.
@@ -52,7 +53,7 @@ if [[ ! -s $dir/changed ]]; then
 fi
 filter=$(< "$dir/changed")
 
-echo "ci_gate.sh: recording the suite again to confirm the benchmarks found SLOWER or FASTER: $filter" >&2
+echo "ci_gate.sh: recording the suite again to confirm what changed: $filter" >&2
 "$scripts/ci_record.sh" "$binary" "$dir/confirm.json" >&2
 "$scripts/merge_runs.py" "$out" "$dir/confirm.json" --pool-only="$filter" -o "$dir/pooled.json" >&2
 mv "$dir/pooled.json" "$out"
