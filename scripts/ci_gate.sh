@@ -2,25 +2,27 @@
 # The CI gate: records the candidate as the baseline was recorded (scripts/ci_record.sh,
 # GPUBENCH_RUNS separate runs), compares it with the baseline (scripts/compare.py), and confirms
 # every change it finds before it says so. Where a benchmark is found SLOWER or FASTER, the
-# suite is recorded GPUBENCH_RUNS times more, the changed benchmarks' new runs are pooled with
-# their first (scripts/merge_runs.py --pool-only), and the pool is judged again. Each process
-# lands on a level of its own, so now and then an unchanged benchmark's few runs all sit past
-# its baseline's; twice as many runs seldom do, while a real change is in every run, and more
-# runs judge it more surely. The confirming runs are whole runs of the suite, as the first
-# were: a benchmark can measure otherwise in a run of a few (on the H200, the GPU time per node
-# of a graph replay was 0.61 us in runs of the changed benchmarks alone, 0.79 us in runs of
-# the suite: results/h200/verdicts/gate_aa/filtered_confirm/).
+# suite is recorded GPUBENCH_RUNS times more, and each change is judged again on those runs
+# alone (compare.py --confirm): it stands where they give the same verdict. Each process lands
+# on a level of its own, so now and then an unchanged benchmark's few runs all sit past its
+# baseline's; fresh runs seldom do again, while a real change is in every run. The runs that
+# showed a change are not judged again: picked for sitting far out, they would count twice.
+# The confirming runs are whole runs of the suite, as the first were: a benchmark can measure
+# otherwise in a run of a few (on the H200, the GPU time per node of a graph replay was
+# 0.61 us in runs of the changed benchmarks alone, 0.79 us in runs of the suite:
+# results/h200/verdicts/gate_aa/filtered_confirm/).
 #
 #   scripts/ci_gate.sh build/gpubench results/h200/ci_baseline.json gpubench.json --markdown
 #
-# Writes OUT.json, the candidate's runs (pooled with the confirming runs where there were any).
-# Prints on stdout what the gate says, and nothing else: the last comparison's report (or
-# compare.py's one line where it cannot compare), followed by the filter of what the confirming
-# runs judged again; the recordings' own output goes to stderr. Flags after OUT.json go to
-# compare.py.
+# Writes OUT.json, the candidate's runs, and where there were confirming runs, OUT.confirm.json
+# beside it (OUT.json's name with .json replaced). Prints on stdout what the gate says, and
+# nothing else: the last comparison's report (or compare.py's one line where it cannot
+# compare), followed by the filter of what the confirming runs judged again; the recordings'
+# own output goes to stderr. Flags after OUT.json go to compare.py.
 #
 # Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver or
-# CUDA), ci_record.sh's where a recording fails, 2 for bad usage.
+# CUDA), ci_record.sh's where a recording fails, 2 for bad usage or an output that cannot be
+# written.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
@@ -32,6 +34,15 @@ baseline=$2
 out=$3
 shift 3
 scripts=$(dirname "$0")
+confirm=${out%.json}.confirm.json
+source "$scripts/writable.sh"
+for path in "$out" "$confirm"; do
+  if ! writable "$path"; then
+    echo "ci_gate.sh: ${path//[^[:print:]]/?}: cannot write the output there" >&2
+    exit 2
+  fi
+done
+rm -f -- "$confirm" # a stale one would read as this run's
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -54,11 +65,9 @@ fi
 filter=$(< "$dir/changed")
 
 echo "ci_gate.sh: recording the suite again to confirm what changed: $filter" >&2
-"$scripts/ci_record.sh" "$binary" "$dir/confirm.json" >&2
-"$scripts/merge_runs.py" "$out" "$dir/confirm.json" --pool-only="$filter" -o "$dir/pooled.json" >&2
-mv "$dir/pooled.json" "$out"
+"$scripts/ci_record.sh" "$binary" "$confirm" >&2
 status=0
-"$scripts/compare.py" "$baseline" "$out" "$@" 2>&1 || status=$?
-printf '\nConfirmed by %s more runs of the suite, judged with the first: `%s`\n' \
+"$scripts/compare.py" "$baseline" "$out" --confirm "$confirm" "$@" 2>&1 || status=$?
+printf '\nConfirmed by %s more runs of the suite, each change judged again on them alone: `%s`\n' \
   "${GPUBENCH_RUNS:-5}" "$filter"
 exit "$status"

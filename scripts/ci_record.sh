@@ -23,16 +23,8 @@ if ! [[ $runs =~ ^[0-9]+$ ]] || (( 10#$runs < 2 )); then
   exit 2
 fi
 runs=$((10#$runs))
-# An output that cannot be written is found before the runs, not minutes later: an existing
-# file must be writable, a new one is created and removed again.
-writable() {
-  if [[ -e $out ]]; then
-    [[ ! -d $out && -w $out ]]
-  else
-    { : > "$out" && rm -f -- "$out"; } 2> /dev/null
-  fi
-}
-if ! writable; then
+source "$(dirname "$0")/writable.sh"
+if ! writable "$out"; then
   echo "ci_record.sh: ${out//[^[:print:]]/?}: cannot write the output there" >&2
   exit 2
 fi

@@ -36,7 +36,7 @@ import math
 import re
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -98,6 +98,17 @@ class Row:
     p_value: float | None  # Mann-Whitney U, where both sides have repetitions
     p_reachable: bool  # whether p < alpha is possible with this many repetitions
     verdict: str
+    # A change in NEW judged again on confirming runs alone: True where they gave the same
+    # verdict, False where they did not (the verdict is then SAME); None where not judged again.
+    confirmed: bool | None = None
+    first_verdict: str | None = None  # NEW's own verdict where it was judged again
+
+    @property
+    def verdict_text(self) -> str:
+        if self.confirmed is None:
+            return self.verdict
+        return (f"{self.verdict} (confirmed)" if self.confirmed
+                else f"{self.verdict} ({self.first_verdict} not confirmed)")
 
     @property
     def family(self) -> str:
@@ -130,6 +141,7 @@ class Comparison:
     context_differences: list[tuple[str, str, str]]  # key, base value, contender value
     only_base: list[str]
     only_cont: list[str]
+    confirm: Result | None = None  # runs that judged NEW's changes again
 
     @property
     def regressions(self) -> list[Row]:
@@ -304,6 +316,36 @@ def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False
     )
 
 
+def confirm_rows(rows: list[Row], base: Result, confirm: Result, rules: Rules) -> list[Row]:
+    """`rows` with each change judged again on `confirm`'s runs alone against `base`: it stands
+    where they give the same verdict and is SAME otherwise. NEW's runs are the ones that showed
+    the change, so judging them again with more runs beside them would count them twice; fresh
+    runs alone are an independent second look. A change `confirm` does not hold stays."""
+    judged = []
+    for row in rows:
+        if row.verdict != SAME and row.name in confirm.benchmarks:
+            again = compare_benchmark(base.benchmarks[row.name], confirm.benchmarks[row.name],
+                                      rules)
+            same = again.verdict == row.verdict
+            row = replace(row, verdict=row.verdict if same else SAME, confirmed=same,
+                          first_verdict=row.verdict)
+        judged.append(row)
+    return judged
+
+
+def confirmed(comparison: Comparison, confirm: Result) -> Comparison:
+    """`comparison` with its changes judged again on `confirm` (confirm_rows). GpubenchJsonError
+    where `confirm` is of another GPU, driver, CUDA or build than NEW."""
+    c = comparison
+    for key in (*IDENTITY_KEYS, CARD_KEY, "gpubench_version"):
+        if confirm.context_text(key) != c.cont.context_text(key):
+            raise GpubenchJsonError(
+                f"{confirm.path}: {key} {one_line(confirm.context_text(key) or '(absent)', 80)} "
+                f"differs from NEW's ({one_line(c.cont.context_text(key) or '(absent)', 80)}): "
+                "the confirming runs must be of NEW's build on NEW's GPU")
+    return replace(c, rows=confirm_rows(c.rows, c.base, confirm, c.rules), confirm=confirm)
+
+
 def family_summaries(rows: list[Row]) -> list[FamilySummary]:
     from scipy.stats import gmean
 
@@ -372,7 +414,7 @@ def table_row(row: Row) -> list[str]:
         repetitions(row),
         format_timing(row.host_timed),
         "-" if row.p_value is None else f"{row.p_value:.3g}",
-        row.verdict,
+        row.verdict_text,
     ]
 
 
@@ -412,6 +454,9 @@ def header_section(comparison: Comparison, markdown: bool,
     c = comparison
     files = [f"BASE: {printable(c.base.path)} ({c.base.describe()})",
              f"NEW:  {printable(c.cont.path)} ({c.cont.describe()})"]
+    if c.confirm is not None:
+        files.append(f"CONFIRM: {printable(c.confirm.path)}: each change NEW shows judged again "
+                     "on these runs alone, standing where they give the same verdict")
     if markdown:
         return [heading(title, True, level), verdict_line(c), *largest_changes_section(c, True),
                 "\n".join(f"- {line}" for line in files), mode_line(c), rule_text(c.rules)]
@@ -426,7 +471,8 @@ def largest_changes_section(comparison: Comparison, markdown: bool) -> list[str]
     if not rows:
         return []
     lines = [f"{'- ' if markdown else '  '}{r.name}: {format_ratio(r.ratio)} "
-             f"(resolution {format_resolution(r.resolution_pct)}), {r.verdict}" for r in rows]
+             f"(resolution {format_resolution(r.resolution_pct)}), {r.verdict_text}"
+             for r in rows]
     return [f"Largest changes:\n" + "\n".join(lines)]
 
 
@@ -471,10 +517,12 @@ def family_tables(comparison: Comparison, markdown: bool,
     tables = []
     for family in dict.fromkeys(r.family for r in comparison.rows):
         rows = [r for r in comparison.rows if r.family == family]
-        shown = [r for r in rows if r.verdict != SAME] if only_changed else rows
+        # A change the confirming runs did not show is listed too: it is what the gate cleared.
+        shown = ([r for r in rows if r.verdict != SAME or r.confirmed is False]
+                 if only_changed else rows)
         title = f"{family}: {len(rows)} compared"
         if only_changed:
-            title += f", {len(shown)} changed"
+            title += f", {sum(r.verdict != SAME for r in shown)} changed"
         table = render(TABLE_HEADERS, [table_row(r) for r in shown], markdown=markdown)
         tables.append((title, table if shown else None))
     return tables
@@ -615,7 +663,8 @@ def add_comparison_options(parser: OneLineArgumentParser) -> None:
                         help="compare only benchmarks whose name this regular expression "
                              "finds (re.search)")
     parser.add_argument("--only-changed", action="store_true",
-                        help="list only FASTER and SLOWER benchmarks (the summary counts all)")
+                        help="list only FASTER and SLOWER benchmarks (and with compare.py's "
+                             "--confirm, changes not confirmed); the summary counts all")
 
 
 def rules_from(args: argparse.Namespace) -> Rules:
@@ -633,6 +682,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "CUDA")
     parser.add_argument("--markdown", action="store_true",
                         help="GitHub markdown, e.g. for $GITHUB_STEP_SUMMARY")
+    parser.add_argument("--confirm", type=Path, metavar="CONFIRM.json",
+                        help="runs of NEW's build recorded after it: each benchmark NEW shows "
+                             "SLOWER or FASTER is judged again on these runs alone against "
+                             "BASE, and stays so only where they give the same verdict "
+                             "(scripts/ci_gate.sh confirms its changes this way)")
     parser.add_argument("--changed-filter", type=Path, metavar="FILE",
                         help="also write FILE: a gpubench --benchmark_filter, on one line, "
                              "selecting the benchmarks found SLOWER or FASTER, or their whole "
@@ -665,6 +719,8 @@ def main(argv: list[str] | None = None) -> int:
         if comparison.differing_identity and not args.report:
             script_error(SCRIPT, different_setup_line(comparison))
             return DIFFERENT_SETUP
+        if args.confirm is not None:
+            comparison = confirmed(comparison, load(args.confirm))
         if args.changed_filter is not None:
             changed = changed_filter(r.name for r in comparison.rows if r.verdict != SAME)
             args.changed_filter.write_text(f"{changed}\n" if changed else "", encoding="utf-8")

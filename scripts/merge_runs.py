@@ -12,12 +12,10 @@ median of its repetitions, or its median aggregate in a file written with aggreg
 output is Google Benchmark's JSON, as gpubench writes it (every repetition, then mean, median,
 stddev and cv aggregates), with the first run's context and `merged_runs`, the number of runs.
 A recording merged before (a file with `merged_runs` in its context) gives each of its
-repetitions as a run of its own, so the runs of two recordings pool. `--pool-only REGEX` takes
-from the files after the first only the benchmarks whose name REGEX finds: scripts/ci_gate.sh
-pools the confirming runs of the benchmarks it found changed with the candidate's, this way. A
-benchmark holds as many repetitions as the runs that measured it. The runs must agree on
-gpu_uuid, driver, CUDA and gpubench version: a result merged from two GPUs or two builds is no
-measurement of either.
+repetitions as a run of its own, so the runs of two recordings pool (a baseline recorded in
+two parts, say). A benchmark holds as many repetitions as the runs that measured it. The runs
+must agree on gpu_uuid, driver, CUDA and gpubench version: a result merged from two GPUs or two
+builds is no measurement of either.
 
 Exit status: 0 written, 2 unusable input, runs that do not belong together, bad usage or an
 output that could not be written.
@@ -32,7 +30,6 @@ import numpy as np
 
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, script_error,
                            write_stdout)
-from name_filter import FilterError, NameFilter, name_filter
 
 SCRIPT = "merge_runs.py"
 # Equal in every run merged: the same GPU, software and build.
@@ -135,18 +132,14 @@ def run_count(doc: dict[str, Any]) -> int:
     return doc["context"].get("merged_runs", 1)
 
 
-def merge(paths: list[Path], pool_only: NameFilter | None = None) -> dict[str, Any]:
-    """The runs of `paths` merged; of the files after the first, only the benchmarks
-    `pool_only` finds, where it is given."""
+def merge(paths: list[Path]) -> dict[str, Any]:
     docs = [read_run(p) for p in paths]
     check_together(paths, docs)
     runs: dict[str, list[dict[str, Any]]] = {}  # by run name, in the first file's order
-    for index, doc in enumerate(docs):
+    for doc in docs:
         by_run: dict[str, list[dict[str, Any]]] = {}
         for entry in doc["benchmarks"]:
             by_run.setdefault(entry.get("run_name") or entry["name"], []).append(entry)
-        if index > 0 and pool_only is not None:
-            by_run = {name: by_run[name] for name in pool_only.select(by_run)}
         merged = "merged_runs" in doc["context"]
         for run_name, entries in by_run.items():
             if measured := measurements(entries, merged):
@@ -168,16 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN.json",
                         help="gpubench results of separate runs of one build on one GPU")
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.json")
-    parser.add_argument("--pool-only", metavar="REGEX",
-                        help="take from the files after the first only the benchmarks whose "
-                             "name this regular expression finds (re.search; a filter "
-                             "compare.py --changed-filter writes)")
     args = parser.parse_args(argv)
     if len(args.runs) < 2:
         return script_error(SCRIPT, "give two or more runs to merge")
     try:
-        pool_only = None if args.pool_only is None else name_filter(args.pool_only)
-        merged = merge(args.runs, pool_only)
+        merged = merge(args.runs)
         args.output.write_text(json.dumps(merged, indent=1, allow_nan=False) + "\n",
                                encoding="utf-8")
         write_stdout(f"wrote {args.output}: {merged['context']['merged_runs']} runs, "
@@ -185,8 +173,6 @@ def main(argv: list[str] | None = None) -> int:
                      "repetitions\n")
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
-    except FilterError as error:
-        return script_error(SCRIPT, f"--pool-only={error}")
     return 0
 
 

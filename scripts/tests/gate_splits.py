@@ -13,10 +13,11 @@ benchmark should be SLOWER, every other one SAME). A planted benchmark that stay
 miss; the miss is honest where its report line gave a resolution at or above the planted change
 (the gate said it could not see a change that small).
 
-With --confirm N, each trial judges as scripts/ci_gate.sh does: the benchmarks found SLOWER or
-FASTER (or their families, where they are more than one filter holds) take N more runs, drawn
-apart from both sides, pooled with the candidate's (planted too where the candidate is), and
-the pool is judged again.
+With --confirm N, each trial judges as scripts/ci_gate.sh does: N more runs, drawn apart from
+both sides (planted too where the candidate is), judge each benchmark found SLOWER or FASTER
+again on their own (compare.py --confirm), and the change stands where they give the same
+verdict. A planted slowdown missed that way is counted apart: the report says it was seen and
+not confirmed.
 
 It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
 the benchmarks behind most of them. Exit 0 when every verdict of every trial is right, 1
@@ -34,9 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import compare as cmp  # noqa: E402
 from gbench_builder import load_json, with_repetitions  # noqa: E402
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, loads,  # noqa: E402
-                          script_error, strip_gb_suffixes)
-from name_filter import name_filter, changed_filter  # noqa: E402
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,  # noqa: E402
+                          loads, script_error)
 from plant_slowdowns import plant  # noqa: E402
 
 SCRIPT = "gate_splits.py"
@@ -48,27 +48,18 @@ def runs_in(doc: dict) -> int:
                     if e.get("run_type") == "iteration"), default=-1)
 
 
-def judged(base: dict, new: dict, rules: cmp.Rules) -> list[cmp.Row]:
-    def result(doc: dict, name: str):
-        return loads(json.dumps(doc), Path(name))
-    return cmp.compare(result(base, "base"), result(new, "new"), rules).rows
+def result(doc: dict, name: str) -> Result:
+    return loads(json.dumps(doc), Path(name))
 
 
-def only(doc: dict, names: set[str]) -> dict:
-    """`doc` with only the benchmarks of `names` (compare.py's names, suffixes removed)."""
-    return {**doc, "benchmarks": [e for e in doc["benchmarks"]
-                                  if strip_gb_suffixes(e["run_name"]) in names]}
-
-
-def gate(base: dict, new: dict, pooled: dict | None, rules: cmp.Rules) -> dict[str, cmp.Row]:
-    """Each benchmark's row as the gate ends: the candidate judged, and where `pooled` is given,
-    the benchmarks ci_gate.sh would confirm judged again on the pooled runs."""
-    rows = {r.name: r for r in judged(base, new, rules)}
-    changed = [name for name, row in rows.items() if row.verdict != cmp.SAME]
-    if pooled is not None and changed:
-        again = set(name_filter(changed_filter(changed)).select(rows))
-        rows.update((r.name, r) for r in judged(only(base, again), only(pooled, again), rules))
-    return rows
+def gate(base: dict, new: dict, confirm: dict | None, rules: cmp.Rules) -> dict[str, cmp.Row]:
+    """Each benchmark's row as the gate ends: the candidate judged, and where `confirm` is
+    given, each change judged again on its runs alone, as ci_gate.sh does."""
+    base_result = result(base, "base")
+    rows = cmp.compare(base_result, result(new, "new"), rules).rows
+    if confirm is not None:
+        rows = cmp.confirm_rows(rows, base_result, result(confirm, "confirm"), rules)
+    return {r.name: r for r in rows}
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -77,8 +68,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--base", type=int, default=5, help="runs on the baseline side")
     parser.add_argument("--new", type=int, default=5, help="runs on the candidate side")
     parser.add_argument("--confirm", type=int, default=0,
-                        help="runs that confirm a SLOWER or FASTER verdict, as ci_gate.sh "
-                             "takes them (default 0: none)")
+                        help="runs that judge each SLOWER or FASTER verdict again, as "
+                             "ci_gate.sh takes them (default 0: none)")
     parser.add_argument("--trials", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args(argv)
@@ -100,31 +91,34 @@ def main(argv: list[str]) -> int:
     rules = cmp.rules_from(cmp.parse_args(["base.json", "new.json"]))
     draw = random.Random(args.seed)
     failed_trials = 0
-    false_alarms, misses, dishonest, wrong_planted = Counter(), Counter(), Counter(), Counter()
+    false_alarms, misses, dishonest, unconfirmed, wrong_planted = (Counter() for _ in range(5))
     planted_total = 0
     try:
         for _ in range(args.trials):
             order = list(range(runs))
             draw.shuffle(order)
             base_runs, new_runs = set(order[:args.base]), set(order[args.base:][:args.new])
-            pooled_runs = set(order[args.base:][:args.new + args.confirm])
+            confirm_runs = set(order[args.base + args.new:][:args.confirm])
             base = with_repetitions(doc, base_runs.__contains__)
             new = with_repetitions(doc, new_runs.__contains__)
-            pooled = with_repetitions(doc, pooled_runs.__contains__) if args.confirm else None
-            rows = gate(base, new, pooled, rules).values()
+            confirm = (with_repetitions(doc, confirm_runs.__contains__) if args.confirm
+                       else None)
+            rows = gate(base, new, confirm, rules).values()
             flagged = [r.name for r in rows if r.verdict != cmp.SAME]
             false_alarms.update(flagged)
             failed_trials += bool(flagged)
             slowed, planted = plant(new)
             planted_total += len(planted)
-            slowed_pool = plant(pooled)[0] if pooled is not None else None
-            for row in gate(base, slowed, slowed_pool, rules).values():
+            slowed_confirm = plant(confirm)[0] if confirm is not None else None
+            for row in gate(base, slowed, slowed_confirm, rules).values():
                 if row.name not in planted:
                     if row.verdict != cmp.SAME:
                         wrong_planted[row.name] += 1
                 elif row.verdict != cmp.SLOWER:
                     misses[row.name] += 1
-                    if row.resolution_pct < (planted[row.name] - 1) * 100:
+                    if row.confirmed is False:
+                        unconfirmed[row.name] += 1
+                    elif row.resolution_pct < (planted[row.name] - 1) * 100:
                         dishonest[row.name] += 1
     except GpubenchJsonError as error:
         return script_error(SCRIPT, error)
@@ -140,12 +134,14 @@ def main(argv: list[str]) -> int:
           f"rules{confirm}")
     print(f"A/A: the gate passed {args.trials - failed_trials} of {args.trials} trials; "
           f"{sum(false_alarms.values())} verdicts not SAME" + most(false_alarms, "not SAME"))
-    missed = sum(misses.values())
+    missed, below, seen = (sum(c.values()) for c in (misses, dishonest, unconfirmed))
     print(f"planted: {planted_total - missed} of {planted_total} planted slowdowns caught; "
-          f"{missed} missed, {missed - sum(dishonest.values())} of them with a resolution at "
-          f"or above the planted change, {sum(dishonest.values())} below it"
+          f"{missed} missed, {missed - below - seen} of them with a resolution at or above the "
+          f"planted change, {below} below it"
+          + (f", {seen} seen and not confirmed" if args.confirm else "")
           + most(dishonest, "missed below its resolution")
-          + most(misses - dishonest, "missed at or above its resolution"))
+          + most(misses - dishonest - unconfirmed, "missed at or above its resolution")
+          + most(unconfirmed, "seen, not confirmed"))
     print(f"unplanted benchmarks not SAME beside the plants: {sum(wrong_planted.values())}"
           + most(wrong_planted, "not SAME"))
     wrong = sum(false_alarms.values()) + missed + sum(wrong_planted.values())

@@ -1,3 +1,4 @@
+import gzip
 import json
 import subprocess
 import sys
@@ -97,6 +98,71 @@ def test_changed_filter_unwritable_is_one_line(tmp_path: Path, run_script: RunSc
     proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--changed-filter", tmp_path)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("compare.py: ") and proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(("again", "status", "copy_verdict", "launch_verdict"), [
+    (suite(gbps=40.0, us=2.5), 1, "SLOWER (confirmed)", "SLOWER (confirmed)"),
+    (suite(us=2.5), 1, "SAME (SLOWER not confirmed)", "SLOWER (confirmed)"),
+    (suite(gbps=60.0, us=2.5), 1, "SAME (SLOWER not confirmed)", "SLOWER (confirmed)"),
+    (suite(), 0, "SAME (SLOWER not confirmed)", "SAME (SLOWER not confirmed)"),
+])
+def test_confirm_judges_each_change_again_on_its_runs_alone(
+        tmp_path: Path, run_script: RunScript, again: list[dict], status: int,
+        copy_verdict: str, launch_verdict: str) -> None:
+    confirm = write_json(tmp_path / "confirm.json", document(again))
+    proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0, us=2.5), "--confirm", confirm)
+    assert proc.returncode == status, proc.stdout + proc.stderr
+    assert row(proc.stdout, COPY)["verdict"] == copy_verdict
+    assert row(proc.stdout, LAUNCH)["verdict"] == launch_verdict
+    assert f"CONFIRM: {confirm}: each change NEW shows judged again" in proc.stdout
+
+
+def test_confirm_leaves_what_did_not_change(tmp_path: Path, run_script: RunScript) -> None:
+    """Only changes are judged again: a benchmark SAME in NEW stays SAME, whatever CONFIRM."""
+    confirm = write_json(tmp_path / "confirm.json", document(suite(gbps=40.0, us=2.5)))
+    proc = compare(tmp_path, run_script, suite(), suite(), "--confirm", confirm)
+    assert proc.returncode == 0
+    assert {r["verdict"] for r in rows(proc.stdout).values()} == {"SAME"}
+
+
+def test_confirm_on_the_h200s_runs(run_script: RunScript, tmp_path: Path) -> None:
+    """The gate's first five runs and five runs of the changed benchmarks alone, on one H200,
+    against the committed baseline of another: the confirming runs clear the 64 MiB
+    bidirectional copy and two small chases, and confirm graph replay, the graph's GPU gap and
+    the large chases, which differ between the two cards."""
+    recording = json.loads(gzip.open(H200 / "verdicts" / "gate_aa" / "filtered_confirm"
+                                     / "gate.json.gz").read())
+    first = write_json(tmp_path / "first.json", with_repetitions(recording, lambda i: i < 5))
+    again = write_json(tmp_path / "again.json", with_repetitions(recording, lambda i: i >= 5))
+    proc = run_script("compare.py", H200 / "ci_baseline.json", first, "--confirm", again,
+                      "--markdown", "--only-changed")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    found = rows(proc.stdout)
+    assert found["copy/bidir/pinned/async/67108864"]["verdict"] == "SAME (SLOWER not confirmed)"
+    assert found["latency/chase/device/2097152"]["verdict"] == "SAME (FASTER not confirmed)"
+    assert found["launch/graph_nodes/replay_gpu/nodes:2048"]["verdict"] == "FASTER (confirmed)"
+    assert sum(r["verdict"] == "FASTER (confirmed)" for r in found.values()) == 7
+
+
+@pytest.mark.parametrize(("context", "key"), [({"gpu_uuid": "GPU-other"}, "gpu_uuid"),
+                                              ({"gpubench_version": "0.0.1"}, "gpubench_version"),
+                                              ({"driver_version": "1.0"}, "driver_version")])
+def test_confirming_runs_of_another_gpu_or_build_are_one_line(
+        tmp_path: Path, run_script: RunScript, context: dict, key: str) -> None:
+    confirm = write_json(tmp_path / "confirm.json", document(suite(gbps=40.0), **context))
+    proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--confirm", confirm)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"compare.py: {confirm}: {key} ")
+
+
+@pytest.mark.parametrize("content", ["", "[1, 2]", "{\"context\": {}}", "\x00\xff"])
+def test_an_unusable_confirm_file_is_one_line(tmp_path: Path, run_script: RunScript,
+                                              content: str) -> None:
+    confirm = tmp_path / "confirm.json"
+    confirm.write_text(content, encoding="utf-8", errors="surrogateescape")
+    proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--confirm", confirm)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"compare.py: {confirm}: ")
 
 
 def test_one_symmetric_measure_of_change(tmp_path: Path, run_script: RunScript) -> None:

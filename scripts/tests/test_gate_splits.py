@@ -47,8 +47,8 @@ def test_the_splits_report_the_gate_on_one_build() -> None:
 
 
 def test_confirming_runs_judge_the_changes_again() -> None:
-    """With --confirm, a change stays only where the pooled runs show it: on the same trials,
-    the A/A pair has no more verdicts than without, and plants are caught in the pool."""
+    """With --confirm, a change stays only where the confirming runs alone show it too: on the
+    same trials, the A/A pair has no more verdicts than without, and plants are still caught."""
     plain, confirmed = (gate_splits(CARD_A, "--trials", 2, *extra).stdout
                         for extra in ((), ("--confirm", 1)))
     assert "changes confirmed by 1 more run(s) as ci_gate.sh does" in confirmed.splitlines()[0]

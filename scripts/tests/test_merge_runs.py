@@ -71,35 +71,6 @@ def test_recordings_pool_their_runs(tmp_path: Path, run_script: RunScript) -> No
     assert pooled.benchmarks[COPY].value() == pytest.approx(50.0)
 
 
-def test_pool_only_takes_the_later_files_benchmarks_it_finds(tmp_path: Path,
-                                                             run_script: RunScript) -> None:
-    """ci_gate.sh records the whole suite again to confirm, and pools only the changed
-    benchmarks' new runs with the first: the others keep the runs they were judged on."""
-    first = [write_json(tmp_path / f"a_{i}.json", one_run(50.0 + i, 4.0)) for i in range(3)]
-    run_script("merge_runs.py", *first, "-o", tmp_path / "first.json")
-    again = [write_json(tmp_path / f"b_{i}.json", one_run(40.0 + i, 9.0)) for i in range(2)]
-    run_script("merge_runs.py", *again, "-o", tmp_path / "again.json")
-    out = tmp_path / "pooled.json"
-    proc = run_script("merge_runs.py", tmp_path / "first.json", tmp_path / "again.json",
-                      f"--pool-only=^{COPY}(/|$)", "-o", out)
-    assert proc.returncode == 0, proc.stderr
-    pooled = load(out)
-    assert pooled.benchmarks[COPY].repetition_values().tolist() == \
-        pytest.approx([50.0, 51.0, 52.0, 40.0, 41.0])
-    assert pooled.benchmarks[LAUNCH].repetition_values().tolist() == pytest.approx([4.0] * 3)
-
-
-@pytest.mark.parametrize("pattern", ["(", "x" * 1025])
-def test_a_pool_filter_that_is_no_filter_is_one_line(tmp_path: Path, run_script: RunScript,
-                                                     pattern: str) -> None:
-    a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
-    b = write_json(tmp_path / "b.json", one_run(51.0, 4.0))
-    proc = run_script("merge_runs.py", a, b, f"--pool-only={pattern}", "-o", tmp_path / "m.json")
-    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith("merge_runs.py: --pool-only=")
-    assert not (tmp_path / "m.json").exists()
-
-
 @pytest.mark.parametrize("count", [0, -2, 2.5, True, "5", None, [3]])
 def test_a_merged_run_count_that_is_no_count_is_refused(tmp_path: Path, run_script: RunScript,
                                                         count: object) -> None:

@@ -205,9 +205,9 @@ def test_summary_leads_with_the_verdict(job: Any, tmp_path: Path) -> None:
     assert lines[2].startswith("FAIL: 1 of 1 benchmark(s) regressed")
     assert lines[4:6] == ["Largest changes:",
                           "- copy/HtoD/pinned/async/1048576: 1.25× slower (resolution 1.03×), "
-                          "SLOWER"]
+                          "SLOWER (confirmed)"]
     # A regression in every run, the confirming ones too; the summary says they were taken.
-    assert lines[-1].startswith("Confirmed by 5 more runs of the suite, judged with the first")
+    assert lines[-1].startswith("Confirmed by 5 more runs of the suite, each change judged again")
 
 
 @pytest.mark.parametrize(("report", "status"), [("", 3), ("--report", 0)])
