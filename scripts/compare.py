@@ -692,7 +692,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "selecting the benchmarks found SLOWER or FASTER, or their whole "
                              f"families where those take more than the {MAX_FILTER_CHARS} "
                              "characters a filter holds; empty where none is "
-                             "(scripts/ci_gate.sh judges their confirming runs with it)")
+                             "(scripts/ci_gate.sh names with it what it confirms)")
     return parser.parse_args(argv)
 
 

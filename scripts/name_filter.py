@@ -11,7 +11,7 @@ the limit. A pattern holds at most MAX_FILTER_CHARS characters, as gpubench's ow
 `selecting(names)` writes the other way round: a filter, in the syntax gpubench's
 --benchmark_filter takes, that selects exactly the named benchmarks (and their
 `/manual_time`, `/device:N` or other suffixes); `changed_filter(names)` is the filter
-scripts/ci_gate.sh pools the confirming runs of the benchmarks it found changed with.
+compare.py --changed-filter writes, with which scripts/ci_gate.sh names what it confirms.
 """
 
 import re
