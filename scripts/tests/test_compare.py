@@ -144,6 +144,43 @@ def test_confirm_on_the_h200s_runs(run_script: RunScript, tmp_path: Path) -> Non
     assert sum(r["verdict"] == "FASTER (confirmed)" for r in found.values()) == 7
 
 
+SAME_CARD = H200 / "verdicts" / "gate_aa" / "same_card" / "aa25.json.gz"
+PLANTED = H200 / "verdicts" / "gate_aa" / "planted"
+
+
+def test_the_gate_on_one_card_finds_nothing_in_unchanged_code(run_script: RunScript,
+                                                              tmp_path: Path) -> None:
+    """The gate as it runs, on one H200: 15 runs of the suite as the baseline, its own five
+    candidate runs (repetitions 15-19) and five more: neither five finds a change."""
+    recording = json.loads(gzip.open(SAME_CARD).read())
+    base = write_json(tmp_path / "base.json", with_repetitions(recording, lambda i: i < 15))
+    for name, keep in (("gate", lambda i: 15 <= i < 20), ("more", lambda i: i >= 20)):
+        new = write_json(tmp_path / f"{name}.json", with_repetitions(recording, keep))
+        proc = run_script("compare.py", base, new, "--markdown")
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert len(found := rows(proc.stdout)) == 657
+        assert {r["verdict"] for r in found.values()} == {"SAME"}
+
+
+def test_the_gate_confirms_a_planted_slowdown_on_the_h200s_runs(run_script: RunScript,
+                                                                 tmp_path: Path) -> None:
+    """ci_gate.sh's runs on an H200 against a baseline with 8 saxpy figures planted 8% faster:
+    those 8 are SLOWER in the first five runs and in the five confirming ones, nothing else."""
+    base = tmp_path / "base.json"
+    subprocess.run([sys.executable, PLANTED / "plant_baseline.py", base], check=True)
+    runs = {name: tmp_path / f"{name}.json" for name in ("gate", "gate.confirm")}
+    for name, path in runs.items():
+        path.write_bytes(gzip.open(PLANTED / f"{name}.json.gz").read())
+    proc = run_script("compare.py", base, runs["gate"], "--confirm", runs["gate.confirm"],
+                      "--markdown")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    changed = {n for n, r in rows(proc.stdout).items() if r["verdict"] != "SAME"}
+    assert changed == {f"saxpy/{v}/16777216" for v in ("cublas", "driver", "graph", "runtime",
+                                                       "thrust", "vec4", "vec4_tile",
+                                                       "vec4_tile_streaming")}
+    assert {rows(proc.stdout)[n]["verdict"] for n in changed} == {"SLOWER (confirmed)"}
+
+
 @pytest.mark.parametrize(("context", "key"), [({"gpu_uuid": "GPU-other"}, "gpu_uuid"),
                                               ({"gpubench_version": "0.0.1"}, "gpubench_version"),
                                               ({"driver_version": "1.0"}, "driver_version")])
