@@ -128,6 +128,13 @@ def test_build_is_the_baselines(job: Any) -> None:
     assert "-DCMAKE_BUILD_TYPE=Release -DGPUBENCH_NATIVE=ON" in DOCS.read_text(encoding="utf-8")
 
 
+def test_build_makes_gpubench_alone(job: Any) -> None:
+    """The tests take 40 of the build's 70 s on the H200 and the gate does not run them."""
+    (index,) = steps_running(job, r"cmake --build")
+    assert re.search(r"^\s*cmake --build build --target gpubench\s*$", job["steps"][index]["run"],
+                     re.MULTILINE)
+
+
 def test_install_and_python_check_come_before_the_work(job: Any) -> None:
     (install,) = steps_running(job, r"^\.ci/install\s*$")
     (check,) = steps_running(job, r"sys\.version_info")
