@@ -20,7 +20,8 @@ verdict. A planted slowdown missed that way is counted apart: the report says it
 not confirmed.
 
 It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
-the benchmarks behind most of them. Exit 0 when every verdict of every trial is right, 1
+the benchmarks behind most of them, and how many plants it caught in each family, by how much
+they were planted. Exit 0 when every verdict of every trial is right, 1
 otherwise, 2 for bad usage or input.
 """
 
@@ -93,6 +94,8 @@ def main(argv: list[str]) -> int:
     failed_trials = 0
     false_alarms, misses, dishonest, unconfirmed, wrong_planted = (Counter() for _ in range(5))
     planted_total = 0
+    kinds = Counter()  # each plant's kind: its family and how much slower it was planted
+    kinds_caught = Counter()
     try:
         for _ in range(args.trials):
             order = list(range(runs))
@@ -111,6 +114,10 @@ def main(argv: list[str]) -> int:
             planted_total += len(planted)
             slowed_confirm = plant(confirm)[0] if confirm is not None else None
             for row in gate(base, slowed, slowed_confirm, rules).values():
+                if row.name in planted:
+                    kind = f"{row.name.split('/')[0]}, {planted[row.name]:g}× slower"
+                    kinds[kind] += 1
+                    kinds_caught[kind] += row.verdict == cmp.SLOWER
                 if row.name not in planted:
                     if row.verdict != cmp.SAME:
                         wrong_planted[row.name] += 1
@@ -142,6 +149,8 @@ def main(argv: list[str]) -> int:
           + most(dishonest, "missed below its resolution")
           + most(misses - dishonest - unconfirmed, "missed at or above its resolution")
           + most(unconfirmed, "seen, not confirmed"))
+    print("planted, by family and how much slower:" + "".join(
+        f"\n  {kind}: {kinds_caught[kind]} of {n} caught" for kind, n in sorted(kinds.items())))
     print(f"unplanted benchmarks not SAME beside the plants: {sum(wrong_planted.values())}"
           + most(wrong_planted, "not SAME"))
     wrong = sum(false_alarms.values()) + missed + sum(wrong_planted.values())

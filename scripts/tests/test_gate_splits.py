@@ -42,6 +42,11 @@ def test_the_splits_report_the_gate_on_one_build() -> None:
     planted = next(line for line in lines if line.startswith("planted: "))
     caught, total = (int(x) for x in planted.split()[1:4:2])
     assert 0 < caught <= total and total == 2 * 279  # 279 plants a trial on this suite
+    kinds = [line.split(": ")[1].split() for line in lines if line.endswith(" caught")
+             and line.startswith("  ") and " of " in line]
+    by_kind = {line.split(": ")[0].strip() for line in lines if line.endswith(" caught")}
+    assert {"copy, 1.05× slower", "launch, 1.5× slower", "saxpy, 1.05× slower"} <= by_kind
+    assert sum(int(k[0]) for k in kinds) == caught and sum(int(k[2]) for k in kinds) == total
     # Eleven runs of one build do not split into SAME everywhere: exit 1, as the data has it.
     assert proc.returncode == (0 if "passed 2 of 2" in a_a and caught == total else 1)
 
