@@ -22,7 +22,7 @@
 #
 # Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver or
 # CUDA), ci_record.sh's where a recording fails, 2 for bad usage or an output that cannot be
-# written.
+# written or that is the binary or the baseline.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
@@ -37,6 +37,12 @@ scripts=$(dirname "$0")
 confirm=${out%.json}.confirm.json
 source "$scripts/writable.sh"
 for path in "$out" "$confirm"; do
+  for input in "$binary" "$baseline"; do
+    if [[ $path -ef $input ]]; then
+      echo "ci_gate.sh: ${path//[^[:print:]]/?}: is also an input (${input//[^[:print:]]/?}); writing there would destroy it" >&2
+      exit 2
+    fi
+  done
   if ! writable "$path"; then
     echo "ci_gate.sh: ${path//[^[:print:]]/?}: cannot write the output there" >&2
     exit 2

@@ -27,8 +27,9 @@ driver_version, cuda_runtime_version) this is a regression check: exit 1 if any 
 SLOWER. When they differ it is no regression check: one line says so, exit 3, unless --report
 asks for a comparison report (exit 0, also on the same setup).
 
-Exit status: 0 no regression (or a report), 1 regression, 2 unusable input or bad usage,
-3 a different GPU, driver or CUDA without --report.
+Exit status: 0 no regression (or a report), 1 regression, 2 unusable input, bad usage or a
+--changed-filter file that is one of the results read, 3 a different GPU, driver or CUDA
+without --report.
 """
 
 import argparse
@@ -43,7 +44,8 @@ import numpy as np
 
 from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonError, Metric,
                            OneLineArgumentParser, Result, load, open_unit_interval,
-                           positive_finite, script_error, write_stdout)
+                           positive_finite, refuse_output_over_input, script_error,
+                           write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
 from name_filter import (MAX_FILTER_CHARS, FilterError, NameFilter, name_filter,
                          changed_filter)
@@ -714,6 +716,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     sys.stdout.reconfigure(errors="backslashreplace")
     try:
+        if args.changed_filter is not None:
+            refuse_output_over_input(args.changed_filter, [args.baseline, args.contender]
+                                     + ([args.confirm] if args.confirm is not None else []))
         base, cont = load_pair(args.baseline, args.contender, args.filter)
         comparison = compare(base, cont, rules_from(args), args.report, args.filter)
         if comparison.differing_identity and not args.report:

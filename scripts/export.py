@@ -20,7 +20,7 @@ The spread is the sample standard deviation of the repetitions or, in a file wri
 once has neither.
 
 Exit status: 0 written, 2 unusable input, an empty selection, a value that is not a finite
-number, or an output that cannot be written.
+number, or an output that cannot be written or that is the result read.
 """
 
 import argparse
@@ -35,7 +35,8 @@ import numpy as np
 
 from name_filter import FilterError, NameFilter, name_filter
 from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, Result, load,
-                           script_error, strip_gb_suffixes, write_stdout)
+                           refuse_output_over_input, script_error, strip_gb_suffixes,
+                           write_stdout)
 
 # Bencher measures by (unit, bigger_is_better); another figure's is named by its unit.
 BENCHER_MEASURE = {("GB/s", True): "throughput-gbps", ("µs", False): "latency-us"}
@@ -176,6 +177,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
+        if args.output is not None:
+            refuse_output_over_input(args.output, [args.result])
         pattern = name_filter(args.filter) if args.filter is not None else None
         result = load(args.result)
         benches = selected(result, args, pattern)

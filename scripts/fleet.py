@@ -28,11 +28,12 @@ import numpy as np
 from fleet_expected import Expected, missing, read_expected_hosts, unexpected_hosts
 from fleet_health import judge_health
 from fleet_heatmap import check_heatmap_size, draw_heatmap, headline_benchmarks
-from fleet_inputs import FleetInputError, Gpu, read_inputs
+from fleet_inputs import FleetInputError, Gpu, files_read, read_inputs
 from fleet_limits import default_limit_files, judge_floors, load_limits, models_without_limits
 from fleet_outliers import Rule, group_gpus, judge
 from fleet_report import Findings, report
-from gpubench_json import OneLineArgumentParser, write_stdout
+from gpubench_json import (OneLineArgumentParser, OutputIsInputError, refuse_output_over_input,
+                           write_stdout)
 from name_filter import FilterError, name_filter
 
 
@@ -154,6 +155,11 @@ def findings_of(args: argparse.Namespace) -> Findings:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
+        if args.output is not None:
+            refuse_output_over_input(args.output, [
+                *(file for name in args.inputs for file in files_read(Path(name))),
+                *(args.limits or default_limit_files()),
+                *([args.expect_hosts] if args.expect_hosts else [])])
         findings = findings_of(args)
         if args.output is not None:
             check_heatmap_size(findings.groups, args.output)
@@ -162,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.output is not None:
             draw_heatmap(findings.groups, columns, args.output, args.rule)
             print(f"heatmap: {args.output}")
-    except FleetInputError as error:
+    except (FleetInputError, OutputIsInputError) as error:
         print(one_line(f"fleet.py: {error}"), file=sys.stderr)
         return 2
     except FilterError as error:

@@ -288,22 +288,26 @@ READERS: dict[str, Callable[[Path], Found]] = {
 PEER_DIRECTORY = "peer"
 
 
+def files_read(path: Path) -> list[Path]:
+    """The files read for one input: every file READERS knows in a directory (not in its
+    subdirectories), or the file itself."""
+    if path.is_dir():
+        return sorted(p for p in path.iterdir() if p.is_file() and p.suffix in READERS)
+    if path.is_file():
+        return [path]
+    raise FleetInputError(f"{path}: no such file or directory")
+
+
 def read_inputs(paths: Iterable[str]) -> Found:
     """Every file READERS knows in the directories given (not their subdirectories: a `peer/`
     one is listed in skipped), and the files given by name."""
     found = Found()
     for name in paths:
         path = Path(name)
-        if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.is_file() and p.suffix in READERS)
-            peer = path / PEER_DIRECTORY
-            if peer.is_dir() and any(p.suffix in READERS for p in peer.iterdir()):
-                found.skipped.append(str(peer))
-        elif path.is_file():
-            files = [path]
-        else:
-            raise FleetInputError(f"{path}: no such file or directory")
-        for file in files:
+        peer = path / PEER_DIRECTORY
+        if path.is_dir() and peer.is_dir() and any(p.suffix in READERS for p in peer.iterdir()):
+            found.skipped.append(str(peer))
+        for file in files_read(path):
             found.add(READERS.get(file.suffix, read_result_file)(file))
     found.records = merge_records(results_of_done(found))
     return found

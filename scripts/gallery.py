@@ -13,7 +13,7 @@ filter box narrows the figures to the names holding its text.
   scripts/gallery.py [RESULTS_DIR] [-o INDEX.html]
 
 Exit status: 0 written, 2 bad usage, no result under the folder, or a page that could not be
-written.
+written or that would be written over a file the gallery reads.
 """
 
 import argparse
@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 from family_figures import families, family_html, run_figures
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,
-                           script_error, write_stdout)
+                           refuse_output_over_input, script_error, write_stdout)
 from html_page import controls, esc, page
 from html_report import write_page
 from run_series import devices_named, select_device
@@ -143,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not args.results.is_dir():
             raise GpubenchJsonError(f"{args.results}: not a folder")
+        refuse_output_over_input(output, [*args.results.rglob("*.json"),
+                                          *args.results.glob("*/README.md")])
         write_page(output, gallery_html(args.results, output.parent))
         write_stdout(f"wrote {output}\n")
     except (GpubenchJsonError, OSError) as error:

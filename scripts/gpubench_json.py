@@ -30,6 +30,7 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
@@ -81,6 +82,24 @@ class TooLargeError(GpubenchJsonError):
 
 class NoBenchmarksError(GpubenchJsonError):
     """No benchmark in the file succeeded: nothing to compare, plot or export."""
+
+
+class OutputIsInputError(GpubenchJsonError):
+    """An output path that names a file the script reads: writing it would destroy that input."""
+
+
+def refuse_output_over_input(output: Path, inputs: Iterable[Path]) -> None:
+    """Raises OutputIsInputError where `output` is the same file as one of `inputs`, however
+    either is named (another path to it, a link), so that nothing is written over an input.
+    A path that does not exist yet is no input."""
+    for path in inputs:
+        try:
+            same = os.path.samefile(output, path)
+        except (OSError, ValueError):  # missing, unreadable, or a NUL in the path
+            continue
+        if same:
+            raise OutputIsInputError(f"{output}: is also an input ({path}); writing there "
+                                     "would destroy it")
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from compare import (FASTER, LARGEST_SHOWN, LEADING_CONTEXT_KEYS, SAME, SLOWER, 
 from family_figures import RunFigures, Ratios, families, family_html, run_figures, verdict_cell
 from fleet_health import parse_record
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,
-                           script_error, write_stdout)
+                           refuse_output_over_input, script_error, write_stdout)
 from html_page import controls, esc, page, table
 from launch_ratios import RatioRow, pooling_note, ratio_rows
 from plot import file_labels
@@ -331,6 +331,7 @@ def write_page(path: Path, text: str) -> None:
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     try:
+        refuse_output_over_input(args.output, args.results)
         loaded = [load(p) for p in args.results]
         multi = [len(devices_named(r)) > 1 for r in loaded]
         results = [selected(select_device(r, args.device), args.filter) for r in loaded]

@@ -29,7 +29,8 @@ import numpy as np
 
 from fleet_inputs import split_devices
 from gpubench_json import (GBPS, Benchmark, FamilyFacts, GpubenchJsonError,
-                           OneLineArgumentParser, load, script_error)
+                           OneLineArgumentParser, load, refuse_output_over_input,
+                           script_error)
 
 MIB = 1 << 20
 _PCIE_MAX = re.compile(r"\(max (.+)\)$")
@@ -158,7 +159,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--tolerance={args.tolerance:g}: must be from 0 to less than 100")
     command = " ".join(["scripts/make_limits.py", *(argv if argv is not None else sys.argv[1:])])
     try:
-        model, measured, sources = collect(result_files(args.inputs), args.gpu_name)
+        files = result_files(args.inputs)
+        refuse_output_over_input(args.output, files)
+        model, measured, sources = collect(files, args.gpu_name)
         if not measured:
             raise ValueError(f"no device-timed bandwidth measurement of a {model} in the results")
         document = limits_document(model, measured, sources, args.tolerance, command)

@@ -18,7 +18,7 @@ must agree on gpu_uuid, driver, CUDA and gpubench version: a result merged from 
 builds is no measurement of either.
 
 Exit status: 0 written, 2 unusable input, runs that do not belong together, bad usage or an
-output that could not be written.
+output that could not be written or that is one of the runs.
 """
 
 import json
@@ -28,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, script_error,
-                           write_stdout)
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load,
+                           refuse_output_over_input, script_error, write_stdout)
 
 SCRIPT = "merge_runs.py"
 # Equal in every run merged: the same GPU, software and build.
@@ -165,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(args.runs) < 2:
         return script_error(SCRIPT, "give two or more runs to merge")
     try:
+        refuse_output_over_input(args.output, args.runs)
         merged = merge(args.runs)
         args.output.write_text(json.dumps(merged, indent=1, allow_nan=False) + "\n",
                                encoding="utf-8")

@@ -170,3 +170,69 @@ def test_stdout_that_cannot_be_written(tmp_path: Path, good: Path, script: str) 
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr == f"{script}: stdout: No space left on device\n"
+
+
+# An output that names a file the script reads. Each call gets the folder `d` holding the
+# inputs a.json, b.json and c.json, and the output path the case gives.
+OUTPUT_OVER_INPUT = {
+    "compare.py --changed-filter BASE": ("compare.py", lambda d, out: [
+        d / "a.json", d / "b.json", "--changed-filter", out]),
+    "compare.py --changed-filter NEW": ("compare.py", lambda d, out: [
+        d / "b.json", d / "a.json", "--changed-filter", out]),
+    "compare.py --changed-filter CONFIRM": ("compare.py", lambda d, out: [
+        d / "b.json", d / "c.json", "--confirm", d / "a.json", "--changed-filter", out]),
+    "export.py -o": ("export.py", lambda d, out: [d / "a.json", "--format", "bencher",
+                                                  "-o", out]),
+    "merge_runs.py -o": ("merge_runs.py", lambda d, out: [d / "b.json", d / "a.json",
+                                                          "-o", out]),
+    "make_limits.py -o, a folder read": ("make_limits.py", lambda d, out: [d, "-o", out]),
+    "make_limits.py -o, a file read": ("make_limits.py", lambda d, out: [d / "a.json",
+                                                                         "-o", out]),
+    "fleet.py -o, a folder read": ("fleet.py", lambda d, out: [d, "-o", out]),
+    "fleet.py -o, a file read": ("fleet.py", lambda d, out: [d / "a.json", "-o", out]),
+    "fleet.py -o, --limits": ("fleet.py", lambda d, out: [d / "b.json", "--limits", d / "a.json",
+                                                          "-o", out]),
+    "gallery.py -o": ("gallery.py", lambda d, out: [d.parent, "-o", out]),
+    "report.py -o REPORT.html": ("report.py", lambda d, out: [d / "b.json", d / "a.html",
+                                                              "-o", out]),
+}
+# The same file by other names: the path itself, another spelling of it, a link to it.
+SPELLINGS = {
+    "the same path": lambda target: target,
+    "another spelling": lambda target: target.parent / ".." / target.parent.name / target.name,
+    "a link": lambda target: _link(target),
+}
+
+
+def _link(target: Path) -> Path:
+    link = target.parent.parent / f"link-to-{target.name}"
+    link.symlink_to(target)
+    return link
+
+
+@pytest.mark.parametrize("spelling", list(SPELLINGS))
+@pytest.mark.parametrize("call", list(OUTPUT_OVER_INPUT))
+def test_an_output_that_is_an_input_is_refused(tmp_path: Path, run_main: RunScript, call: str,
+                                               spelling: str) -> None:
+    """One line naming it, nothing written: the input is as it was."""
+    script, arguments = OUTPUT_OVER_INPUT[call]
+    folder = tmp_path / "results" / "h200"
+    folder.mkdir(parents=True)
+    for name, us in (("a.json", 2.0), ("b.json", 2.2), ("c.json", 2.1)):
+        write_json(folder / name, document(launch_run("driver", "submit", 0, [us, us, us])))
+    target = folder / "a.json"
+    if call.startswith("report.py"):
+        target = target.rename(folder / "a.html")
+    before = target.read_bytes()
+    output = SPELLINGS[spelling](target)
+    proc = run_main(script, *arguments(folder, output))
+    assert_one_line(proc, script, f"{output}: is also an input (")
+    assert target.read_bytes() == before and not target.is_symlink()
+
+
+def test_an_output_that_is_an_input_as_a_process(tmp_path: Path, run_script: RunScript,
+                                                 good: Path) -> None:
+    before = good.read_bytes()
+    proc = run_script("merge_runs.py", good, good.parent / "." / good.name, "-o", good)
+    assert_one_line(proc, "merge_runs.py", f"{good}: is also an input (")
+    assert good.read_bytes() == before

@@ -184,6 +184,24 @@ def test_an_unwritable_output_stops_the_gate_before_any_run(tmp_path: Path) -> N
     assert not calls(tmp_path / "build")
 
 
+@pytest.mark.parametrize("output", ["baseline.json", "build", "confirm of the baseline"])
+def test_an_output_that_is_an_input_stops_the_gate_before_any_run(tmp_path: Path,
+                                                                  output: str) -> None:
+    """OUT.json, or the OUT.confirm.json beside it, naming the baseline or the binary: one line,
+    no run, the input as it was (a stale confirm file is removed, so it would be deleted)."""
+    program = install(tmp_path / "build", runs(SLOW))
+    baseline = write_json(tmp_path / "run.confirm.json", BASELINE)
+    out = {"baseline.json": tmp_path / "." / baseline.name, "build": program,
+           "confirm of the baseline": tmp_path / "run.json"}[output]
+    inputs = {path: path.read_bytes() for path in (program, baseline)}
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline), str(out)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
+    assert "is also an input" in proc.stderr and "would destroy it" in proc.stderr
+    assert not calls(tmp_path / "build")
+    assert {path: path.read_bytes() for path in inputs} == inputs
+
+
 def test_bad_usage_is_one_line() -> None:
     proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), "build/gpubench"],
                           capture_output=True, text=True, timeout=60)

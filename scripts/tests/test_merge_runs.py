@@ -158,6 +158,20 @@ def test_ci_record_refuses_an_unwritable_output_before_any_run(tmp_path: Path, o
     assert proc.stderr.endswith("cannot write the output there\n") and not calls.exists()
 
 
+def test_ci_record_refuses_to_write_over_its_binary(tmp_path: Path) -> None:
+    calls = tmp_path / "calls.txt"
+    fake = tmp_path / "gpubench"
+    fake.write_text(f"#!/bin/sh\necho run >> {calls}\n")
+    fake.chmod(0o755)
+    before = fake.read_bytes()
+    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(fake),
+                           str(tmp_path / "." / "gpubench")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert "is also an input" in proc.stderr and not calls.exists()
+    assert fake.read_bytes() == before
+
+
 def test_ci_record_stops_on_a_failed_run(tmp_path: Path) -> None:
     proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
                           capture_output=True, text=True, timeout=60)
