@@ -7,7 +7,8 @@
 #   scripts/ci_record.sh build/gpubench gpubench.json
 #
 # Exit status: gpubench's own where a run fails, merge_runs.py's where the merge does, 2 for
-# bad usage or an output that cannot be written or that is the binary.
+# bad usage (a binary that is no executable file among them) or an output that cannot be
+# written or that is the binary.
 set -euo pipefail
 
 if [[ $# -lt 2 ]]; then
@@ -23,6 +24,10 @@ if ! [[ $runs =~ ^[0-9]+$ ]] || (( 10#$runs < 2 )); then
   exit 2
 fi
 runs=$((10#$runs))
+if ! type -P -- "$binary" > /dev/null; then
+  echo "ci_record.sh: ${binary//[^[:print:]]/?}: not an executable file" >&2
+  exit 2
+fi
 source "$(dirname "$0")/writable.sh"
 if [[ $out -ef $binary ]]; then
   echo "ci_record.sh: ${out//[^[:print:]]/?}: is also an input (${binary//[^[:print:]]/?}); writing there would destroy it" >&2

@@ -158,6 +158,16 @@ def test_ci_record_refuses_an_unwritable_output_before_any_run(tmp_path: Path, o
     assert proc.stderr.endswith("cannot write the output there\n") and not calls.exists()
 
 
+@pytest.mark.parametrize("binary", ["missing/gpubench", ".", "not_executable"])
+def test_ci_record_refuses_what_it_cannot_run_before_any_run(tmp_path: Path,
+                                                            binary: str) -> None:
+    (tmp_path / "not_executable").write_text("#!/bin/sh\n")
+    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(tmp_path / binary),
+                           str(tmp_path / "o.json")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == f"ci_record.sh: {tmp_path / binary}: not an executable file\n"
+
+
 def test_ci_record_refuses_to_write_over_its_binary(tmp_path: Path) -> None:
     calls = tmp_path / "calls.txt"
     fake = tmp_path / "gpubench"
