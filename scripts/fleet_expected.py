@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fleet_inputs import FleetInputError, Gpu, RunRecord
+from fleet_inputs import FleetInputError, Gpu, RunRecord, read_text
 
 _UUID = re.compile(r"^(?:GPU|MIG)-[0-9A-Za-z-]+$")
 
@@ -28,10 +28,7 @@ class Expected:
 
 
 def read_expected_hosts(path: Path) -> Expected:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise FleetInputError(f"--expect-hosts {path}: cannot read ({error})") from None
+    text = read_text(path, f"--expect-hosts {path}")
     expected = Expected(source=str(path))
     for number, line in enumerate(text.splitlines(), start=1):
         words = line.split("#", 1)[0].split()

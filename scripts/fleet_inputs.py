@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fleet_status import StatusError, describe, parse_record, uuids_of
-from gpubench_json import Benchmark, GpubenchJsonError, Result, load, loads
+from gpubench_json import (MAX_RESULT_BYTES, Benchmark, GpubenchJsonError, Result, load, loads,
+                           read_bounded)
 
 # The statuses of a run that did not end well, worst first: how the report orders them.
 STATUSES = ("missing", "killed", "failed", "damaged", "interrupted")
@@ -35,6 +36,9 @@ _NAMED_BY_UUID = re.compile(r"^(?P<host>.+?)_(?P<uuid>(?:GPU|MIG)-[0-9A-Za-z-]+)
 _NAMED_BY_TASK = re.compile(r"^(?P<host>.+)_(?:task|device)\d+$")
 _DEVICE_COMPONENT = re.compile(r"/device:(\d+)(?=/|$)")
 _ERR_STATUS = "exit status "
+# A pod log holds a result line per GPU, each up to the pod's log limit (8 MiB by default); the
+# other files are a few lines. Eight results of the largest size a result file may have.
+MAX_TEXT_BYTES = 8 * MAX_RESULT_BYTES
 
 
 class FleetInputError(Exception):
@@ -165,11 +169,23 @@ def read_result_file(path: Path) -> Found:
         return damaged(str(path), error, path.stem)
 
 
-def read_text(path: Path) -> str:
+def read_text(path: Path, label: str | None = None) -> str:
+    """A text file fleet.py reads other than a result (a pod log, a .err or .status record,
+    limits, --expect-hosts), bounded as results are: a device such as /dev/zero or a FIFO
+    with no writer is one line, not a hang. `label` names it in that line (the path)."""
+    label = label or str(path)
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise FleetInputError(f"{path}: cannot read ({error})") from None
+        data = read_bounded(path, MAX_TEXT_BYTES)
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or error
+        raise FleetInputError(f"{label}: cannot read ({reason})") from None
+    if data is None:
+        raise FleetInputError(f"{label}: larger than {MAX_TEXT_BYTES // 2**20} MiB, the largest "
+                              "file fleet.py reads")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise FleetInputError(f"{label}: cannot read (not UTF-8 text)") from None
 
 
 def read_err(path: Path) -> Found:

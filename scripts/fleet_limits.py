@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fleet_inputs import FleetInputError, Gpu
+from fleet_inputs import FleetInputError, Gpu, read_text
 from fleet_outliers import sweep
 from gpubench_json import GBPS
 
@@ -55,9 +55,7 @@ def _problem(path: Path, text: str) -> FleetInputError:
 
 def load_limits(path: Path) -> Limits:
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as error:
-        raise FleetInputError(f"{path}: cannot read ({error})") from None
+        doc = json.loads(read_text(path))
     except (json.JSONDecodeError, RecursionError, ValueError) as error:
         raise _problem(path, f"invalid JSON: {str(error).splitlines()[0]}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("gpu_name"), str) \

@@ -452,7 +452,7 @@ def loads(text: str, path: Path, require_benchmarks: bool = True) -> Result:
 
 def _read_text(path: Path) -> str:
     try:
-        data = _read_bounded(path)
+        data = read_bounded(path)
     except FileNotFoundError:
         raise MissingFileError(f"{path}: no such file") from None
     except IsADirectoryError:
@@ -485,20 +485,20 @@ def _parse_json(text: str, path: Path) -> Any:
         raise InvalidJsonError(f"{path}: a JSON number has too many digits to read") from None
 
 
-def _read_bounded(path: Path) -> bytes | None:
-    """The bytes of `path`, or None where it holds more than MAX_RESULT_BYTES: a regular file
-    by its size, before reading; a device or pipe (/dev/zero) once that much has come. A FIFO
-    no writer holds open reads as empty instead of waiting for one."""
+def read_bounded(path: Path, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:
+    """The bytes of `path`, or None where it holds more than `limit_bytes`: a regular file by
+    its size, before reading; a device or pipe (/dev/zero) once that much has come. A FIFO no
+    writer holds open reads as empty instead of waiting for one."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        if stat.S_ISREG(info.st_mode) and info.st_size > MAX_RESULT_BYTES:
+        if stat.S_ISREG(info.st_mode) and info.st_size > limit_bytes:
             return None
         os.set_blocking(fd, True)  # a pipe's writer may still be writing: wait for its data
         chunks, size = [], 0
-        while size <= MAX_RESULT_BYTES:
+        while size <= limit_bytes:
             chunk = os.read(fd, _READ_CHUNK_BYTES)
             if not chunk:
                 return b"".join(chunks)

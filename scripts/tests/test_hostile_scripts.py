@@ -186,6 +186,21 @@ def test_input_path_of_every_kind(tmp_path: Path, script: str, kind: str) -> Non
     assert time.monotonic() - started < 20
 
 
+@pytest.mark.parametrize("kind", INPUTS)
+@pytest.mark.parametrize("option", ["--limits", "--expect-hosts"])
+def test_fleet_file_option_of_every_kind(tmp_path: Path, option: str, kind: str) -> None:
+    """The files fleet.py reads beside the results: one line each, never a hang on a FIFO no
+    one writes or a read of /dev/zero without end."""
+    path = special_input(kind, tmp_path)
+    if not path.exists() and kind.startswith("/") and not path.is_symlink():
+        pytest.skip(f"{kind} does not exist here")
+    result = write_result(tmp_path / "good.json", result_with_names(["pinned", "pageable"]))
+    started = time.monotonic()
+    proc = run("fleet.py", [result, option, path], timeout=30)
+    assert_kept_promise(proc, "fleet.py", succeeds=False)
+    assert time.monotonic() - started < 20
+
+
 @pytest.fixture(scope="module")
 def good_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_result(tmp_path_factory.mktemp("good") / "good.json",
