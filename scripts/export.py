@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 
 from name_filter import FilterError, NameFilter, name_filter
-from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, Result, load,
-                           refuse_output_over_input, script_error, strip_gb_suffixes,
-                           write_stdout)
+from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, Result,
+                           load_with_document, refuse_output_over_input, script_error,
+                           strip_gb_suffixes, write_stdout)
 
 # Bencher measures by (unit, bigger_is_better); another figure's is named by its unit.
 BENCHER_MEASURE = {("GB/s", True): "throughput-gbps", ("µs", False): "latency-us"}
@@ -59,17 +59,12 @@ class Exported:
     summary: str  # how value and stddev were obtained
 
 
-def stddev_aggregates(path: Path) -> dict[str, dict[str, float]]:
-    """Google Benchmark's stddev aggregate per gpubench name, keyed as the loader keys values.
-
-    The loader keeps the median and the cv aggregate but not the stddev, so the file is read
-    here a second time for it."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
-        raise ExportError(f"{path}: cannot read it again for its stddev aggregates ({e})") from None
+def stddev_aggregates(doc: dict[str, Any]) -> dict[str, dict[str, float]]:
+    """Google Benchmark's stddev aggregate per gpubench name, keyed as the loader keys values,
+    from the result's document: the loader keeps the median and the cv aggregate but not the
+    stddev."""
     spreads: dict[str, dict[str, float]] = {}
-    for entry in doc.get("benchmarks", []) if isinstance(doc, dict) else []:
+    for entry in doc["benchmarks"]:
         if not (isinstance(entry, dict) and entry.get("aggregate_name") == "stddev"
                 and isinstance(entry.get("run_name"), str)):
             continue
@@ -180,9 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.output is not None:
             refuse_output_over_input(args.output, [args.result])
         pattern = name_filter(args.filter) if args.filter is not None else None
-        result = load(args.result)
+        result, document = load_with_document(args.result)
         benches = selected(result, args, pattern)
-        stddevs = stddev_aggregates(result.path) if result.aggregates_only else {}
+        stddevs = stddev_aggregates(document) if result.aggregates_only else {}
         figures = [exported(result.path, b, stddevs) for b in benches]
         doc: Any = (github_entries(figures, result) if args.format == "github"
                     else bencher_document(figures))

@@ -416,14 +416,26 @@ class Result:
 def load(path: str | Path, require_benchmarks: bool = True) -> Result:
     """Read and validate one gpubench result. With `require_benchmarks`, a file in which no
     benchmark succeeded raises NoBenchmarksError."""
+    return load_with_document(path, require_benchmarks)[0]
+
+
+def load_with_document(path: str | Path, require_benchmarks: bool = True
+                       ) -> tuple[Result, dict[str, Any]]:
+    """As `load`, with the JSON document the result was read from, for a script that needs
+    more of the file than a Result keeps: from the one read, since a pipe (`<(...)`) can be
+    read only once."""
     path = Path(path)
-    return loads(_read_text(path), path, require_benchmarks)
+    doc = _parse_json(_read_text(path), path)
+    return _validated(doc, path, require_benchmarks), doc
 
 
 def loads(text: str, path: Path, require_benchmarks: bool = True) -> Result:
     """Validate one gpubench result given as JSON text, as `load` does a file's; `path` names it
     in messages (`log.jsonl:3` for a line of a log)."""
-    doc = _parse_json(text, path)
+    return _validated(_parse_json(text, path), path, require_benchmarks)
+
+
+def _validated(doc: Any, path: Path, require_benchmarks: bool) -> Result:
     if not isinstance(doc, dict):
         raise NotGpubenchError(f"{path}: not gpubench output (the JSON is {_kind(doc)}, "
                                "not an object)")

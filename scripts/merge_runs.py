@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load,
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load_with_document,
                            refuse_output_over_input, script_error, write_stdout)
 
 SCRIPT = "merge_runs.py"
@@ -46,9 +46,8 @@ class MergeError(GpubenchJsonError):
 
 
 def read_run(path: Path) -> dict[str, Any]:
-    """The document of one run, validated by gpubench_json.load first."""
-    load(path)
-    doc = json.loads(path.read_text(encoding="utf-8"))
+    """The document of one run, validated as gpubench_json.load validates a result."""
+    doc = load_with_document(path)[1]
     count = doc["context"].get("merged_runs", 1)
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
         raise MergeError(f"{path}: merged_runs {str(count)[:40]!r} is no count of runs")

@@ -35,9 +35,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import compare as cmp  # noqa: E402
-from gbench_builder import load_json, with_repetitions  # noqa: E402
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,  # noqa: E402
-                          loads, script_error)
+from gbench_builder import with_repetitions  # noqa: E402
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result,  # noqa: E402
+                          load_with_document, loads, script_error)
 from plant_slowdowns import plant  # noqa: E402
 
 SCRIPT = "gate_splits.py"
@@ -79,8 +79,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
     try:
-        load(args.recording)  # the scripts' checks of a result file, one line for any it fails
-        doc = load_json(args.recording)
+        doc = load_with_document(args.recording)[1]  # one line for any check it fails
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
     runs = runs_in(doc)

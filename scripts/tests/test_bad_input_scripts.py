@@ -6,13 +6,15 @@ Most cases call the script's main() in this process (a script run is a second of
 a sample runs each script as a process, as a user does."""
 
 import importlib
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from conftest import SCRIPTS, RunScript
-from gbench_builder import bad_results, document, launch_run, write_bad, write_json
+from gbench_builder import (bad_results, document, launch_run, with_repetitions, write_bad,
+                            write_json)
 
 BAD = [pytest.param(content, id=name) for name, content, _ in bad_results()]
 
@@ -236,3 +238,26 @@ def test_an_output_that_is_an_input_as_a_process(tmp_path: Path, run_script: Run
     proc = run_script("merge_runs.py", good, good.parent / "." / good.name, "-o", good)
     assert_one_line(proc, "merge_runs.py", f"{good}: is also an input (")
     assert good.read_bytes() == before
+
+
+# A result given as a pipe (`<(...)`, /dev/stdin) can be read only once.
+THROUGH_A_PIPE = {
+    "compare.py": lambda good, out: ["/dev/stdin", good],
+    "stability.py": lambda good, out: ["/dev/stdin"],
+    "export.py": lambda good, out: ["/dev/stdin", "--format", "bencher"],
+    "merge_runs.py": lambda good, out: ["/dev/stdin", good, "-o", out / "merged.json"],
+    "report.py": lambda good, out: [good, "/dev/stdin", "-o", out / "report"],
+    "plot.py": lambda good, out: ["/dev/stdin", "-o", out / "plots"],
+}
+
+
+@pytest.mark.parametrize("aggregates_only", [False, True], ids=["repetitions", "aggregates"])
+@pytest.mark.parametrize("script", list(THROUGH_A_PIPE))
+def test_a_result_through_a_pipe_is_read_once(tmp_path: Path, good: Path, script: str,
+                                              aggregates_only: bool) -> None:
+    piped = with_repetitions(json.loads(good.read_text()), lambda i: True, aggregates_only)
+    proc = subprocess.run([sys.executable, str(SCRIPTS / script),
+                           *map(str, THROUGH_A_PIPE[script](good, tmp_path))],
+                          input=json.dumps(piped).encode(), capture_output=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stderr == b""
