@@ -475,7 +475,7 @@ def largest_changes_section(comparison: Comparison, markdown: bool) -> list[str]
     lines = [f"{'- ' if markdown else '  '}{r.name}: {format_ratio(r.ratio)} "
              f"(resolution {format_resolution(r.resolution_pct)}), {r.verdict_text}"
              for r in rows]
-    return [f"Largest changes:\n" + "\n".join(lines)]
+    return ["Largest changes:\n" + "\n".join(lines)]
 
 
 def context_section(comparison: Comparison, markdown: bool) -> list[str]:
