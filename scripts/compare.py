@@ -44,8 +44,8 @@ import numpy as np
 
 from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonError, Metric,
                            OneLineArgumentParser, Result, load, open_unit_interval,
-                           positive_finite, refuse_output_over_input, script_error,
-                           write_stdout)
+                           positive_finite, refuse_output_over_input, same_file,
+                           script_error, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
 from name_filter import (MAX_FILTER_CHARS, FilterError, NameFilter, name_filter,
                          changed_filter)
@@ -339,6 +339,10 @@ def confirmed(comparison: Comparison, confirm: Result) -> Comparison:
     """`comparison` with its changes judged again on `confirm` (confirm_rows). GpubenchJsonError
     where `confirm` is of another GPU, driver, CUDA or build than NEW."""
     c = comparison
+    for other, side in ((c.cont, "NEW"), (c.base, "BASE")):
+        if same_file(confirm.path, other.path):
+            raise GpubenchJsonError(f"{confirm.path}: is {side} ({other.path}): the confirming "
+                                    "runs must be runs of their own")
     for key in (*IDENTITY_KEYS, CARD_KEY, "gpubench_version"):
         if confirm.context_text(key) != c.cont.context_text(key):
             raise GpubenchJsonError(
@@ -685,7 +689,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--markdown", action="store_true",
                         help="GitHub markdown, e.g. for $GITHUB_STEP_SUMMARY")
     parser.add_argument("--confirm", type=Path, metavar="CONFIRM.json",
-                        help="runs of NEW's build recorded after it: each benchmark NEW shows "
+                        help="runs of NEW's build recorded after it, a file of their own: "
+                             "each benchmark NEW shows "
                              "SLOWER or FASTER is judged again on these runs alone against "
                              "BASE, and stays so only where they give the same verdict "
                              "(scripts/ci_gate.sh confirms its changes this way)")

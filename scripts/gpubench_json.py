@@ -88,16 +88,20 @@ class OutputIsInputError(GpubenchJsonError):
     """An output path that names a file the script reads: writing it would destroy that input."""
 
 
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file, however each is spelled (another path to it, a link).
+    A path that does not exist (yet) names no file."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # missing, unreadable, or a NUL in the path
+        return False
+
+
 def refuse_output_over_input(output: Path, inputs: Iterable[Path]) -> None:
-    """Raises OutputIsInputError where `output` is the same file as one of `inputs`, however
-    either is named (another path to it, a link), so that nothing is written over an input.
-    A path that does not exist yet is no input."""
+    """Raises OutputIsInputError where `output` is the same file as one of `inputs`, so that
+    nothing is written over an input."""
     for path in inputs:
-        try:
-            same = os.path.samefile(output, path)
-        except (OSError, ValueError):  # missing, unreadable, or a NUL in the path
-            continue
-        if same:
+        if same_file(output, path):
             raise OutputIsInputError(f"{output}: is also an input ({path}); writing there "
                                      "would destroy it")
 

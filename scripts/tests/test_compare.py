@@ -192,6 +192,20 @@ def test_confirming_runs_of_another_gpu_or_build_are_one_line(
     assert proc.stderr.startswith(f"compare.py: {confirm}: {key} ")
 
 
+@pytest.mark.parametrize("side", ["base", "cont"])
+def test_confirming_runs_that_are_a_side_are_one_line(tmp_path: Path, run_script: RunScript,
+                                                      side: str) -> None:
+    """--confirm naming NEW would confirm every change with the runs that showed it; naming
+    BASE would clear every one. Either file, by any path to it, is refused."""
+    spelled = tmp_path / ".." / tmp_path.name / f"{side}.json"
+    proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--confirm", spelled)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+    label = {"base": "BASE", "cont": "NEW"}[side]
+    assert proc.stderr == (f"compare.py: {spelled}: is {label} "
+                           f"({tmp_path / f'{side}.json'}): the confirming runs must be runs of "
+                           "their own\n")
+
+
 @pytest.mark.parametrize("content", ["", "[1, 2]", "{\"context\": {}}", "\x00\xff"])
 def test_an_unusable_confirm_file_is_one_line(tmp_path: Path, run_script: RunScript,
                                               content: str) -> None:
