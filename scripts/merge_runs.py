@@ -17,8 +17,8 @@ two parts, say). A benchmark holds as many repetitions as the runs that measured
 must agree on gpu_uuid, driver, CUDA and gpubench version: a result merged from two GPUs or two
 builds is no measurement of either.
 
-Exit status: 0 written, 2 unusable input, runs that do not belong together, bad usage or an
-output that could not be written or that is one of the runs.
+Exit status: 0 written, 2 unusable input, runs that do not belong together, a run given twice,
+bad usage or an output that could not be written or that is one of the runs.
 """
 
 import json
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load_with_document,
-                           refuse_output_over_input, script_error, write_stdout)
+                           refuse_output_over_input, same_file, script_error, write_stdout)
 
 SCRIPT = "merge_runs.py"
 # Equal in every run merged: the same GPU, software and build.
@@ -132,6 +132,9 @@ def run_count(doc: dict[str, Any]) -> int:
 
 
 def merge(paths: list[Path]) -> dict[str, Any]:
+    for index, path in enumerate(paths):
+        if earlier := next((p for p in paths[:index] if same_file(p, path)), None):
+            raise MergeError(f"{path}: is {earlier} again: each run counts once")
     docs = [read_run(p) for p in paths]
     check_together(paths, docs)
     runs: dict[str, list[dict[str, Any]]] = {}  # by run name, in the first file's order

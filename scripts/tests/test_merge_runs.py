@@ -138,6 +138,18 @@ def test_ci_record_runs_separate_processes(tmp_path: Path) -> None:
         pytest.approx([51.0, 52.0, 53.0, 54.0])
 
 
+def test_a_run_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Twice the same file (by any path) would count one run twice and narrow its spread."""
+    first = write_json(tmp_path / "run_1.json", one_run(50.0, 4.0))
+    second = write_json(tmp_path / "run_2.json", one_run(51.0, 4.1))
+    again = tmp_path / ".." / tmp_path.name / "run_1.json"
+    assert merge_runs.main([str(first), str(second), str(again), "-o",
+                            str(tmp_path / "out.json")]) == 2
+    assert capsys.readouterr().err == (f"merge_runs.py: {again}: is {first} again: each run "
+                                       "counts once\n")
+    assert not (tmp_path / "out.json").exists()
+
+
 @pytest.mark.parametrize("runs", ["1", "five", "0", "2\n3"])
 def test_ci_record_refuses_a_bad_run_count(tmp_path: Path, runs: str) -> None:
     proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
