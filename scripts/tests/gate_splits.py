@@ -21,8 +21,8 @@ not confirmed.
 
 It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
 the benchmarks behind most of them, and how many plants it caught in each family, by how much
-they were planted. Exit 0 when every verdict of every trial is right, 1
-otherwise, 2 for bad usage or input.
+they were planted. Exit 0 when every verdict of every trial is right, 1 otherwise, 2 for bad
+usage or input.
 """
 
 import argparse
@@ -51,6 +51,11 @@ def runs_in(doc: dict) -> int:
 
 def result(doc: dict, name: str) -> Result:
     return loads(json.dumps(doc), Path(name))
+
+
+def plant_kind(name: str, factor: float) -> str:
+    """A plant's kind, as the report counts them: its family and how much slower it was made."""
+    return f"{name.split('/')[0]}, {factor:g}× slower"
 
 
 def gate(base: dict, new: dict, confirm: dict | None, rules: cmp.Rules) -> dict[str, cmp.Row]:
@@ -92,9 +97,7 @@ def main(argv: list[str]) -> int:
     draw = random.Random(args.seed)
     failed_trials = 0
     false_alarms, misses, dishonest, unconfirmed, wrong_planted = (Counter() for _ in range(5))
-    planted_total = 0
-    kinds = Counter()  # each plant's kind: its family and how much slower it was planted
-    kinds_caught = Counter()
+    planted, caught = Counter(), Counter()  # by kind of plant (plant_kind)
     try:
         for _ in range(args.trials):
             order = list(range(runs))
@@ -109,22 +112,20 @@ def main(argv: list[str]) -> int:
             flagged = [r.name for r in rows if r.verdict != cmp.SAME]
             false_alarms.update(flagged)
             failed_trials += bool(flagged)
-            slowed, planted = plant(new)
-            planted_total += len(planted)
+            slowed, factors = plant(new)
+            planted.update(plant_kind(name, f) for name, f in factors.items())
             slowed_confirm = plant(confirm)[0] if confirm is not None else None
             for row in gate(base, slowed, slowed_confirm, rules).values():
-                if row.name in planted:
-                    kind = f"{row.name.split('/')[0]}, {planted[row.name]:g}× slower"
-                    kinds[kind] += 1
-                    kinds_caught[kind] += row.verdict == cmp.SLOWER
-                if row.name not in planted:
+                if row.name not in factors:
                     if row.verdict != cmp.SAME:
                         wrong_planted[row.name] += 1
-                elif row.verdict != cmp.SLOWER:
+                elif row.verdict == cmp.SLOWER:
+                    caught[plant_kind(row.name, factors[row.name])] += 1
+                else:
                     misses[row.name] += 1
                     if row.confirmed is False:
                         unconfirmed[row.name] += 1
-                    elif row.resolution_pct < (planted[row.name] - 1) * 100:
+                    elif row.resolution_pct < (factors[row.name] - 1) * 100:
                         dishonest[row.name] += 1
     except GpubenchJsonError as error:
         return script_error(SCRIPT, error)
@@ -141,6 +142,7 @@ def main(argv: list[str]) -> int:
     print(f"A/A: the gate passed {args.trials - failed_trials} of {args.trials} trials; "
           f"{sum(false_alarms.values())} verdicts not SAME" + most(false_alarms, "not SAME"))
     missed, below, seen = (sum(c.values()) for c in (misses, dishonest, unconfirmed))
+    planted_total = sum(planted.values())
     print(f"planted: {planted_total - missed} of {planted_total} planted slowdowns caught; "
           f"{missed} missed, {missed - below - seen} of them with a resolution at or above the "
           f"planted change, {below} below it"
@@ -149,7 +151,7 @@ def main(argv: list[str]) -> int:
           + most(misses - dishonest - unconfirmed, "missed at or above its resolution")
           + most(unconfirmed, "seen, not confirmed"))
     print("planted, by family and how much slower:" + "".join(
-        f"\n  {kind}: {kinds_caught[kind]} of {n} caught" for kind, n in sorted(kinds.items())))
+        f"\n  {kind}: {caught[kind]} of {n} caught" for kind, n in sorted(planted.items())))
     print(f"unplanted benchmarks not SAME beside the plants: {sum(wrong_planted.values())}"
           + most(wrong_planted, "not SAME"))
     wrong = sum(false_alarms.values()) + missed + sum(wrong_planted.values())
