@@ -35,18 +35,9 @@ out=$3
 shift 3
 scripts=$(dirname "$0")
 confirm=${out%.json}.confirm.json
-source "$scripts/writable.sh"
+source "$scripts/check_output.sh"
 for path in "$out" "$confirm"; do
-  for input in "$binary" "$baseline"; do
-    if [[ $path -ef $input ]]; then
-      echo "ci_gate.sh: ${path//[^[:print:]]/?}: is also an input (${input//[^[:print:]]/?}); writing there would destroy it" >&2
-      exit 2
-    fi
-  done
-  if ! writable "$path"; then
-    echo "ci_gate.sh: ${path//[^[:print:]]/?}: cannot write the output there" >&2
-    exit 2
-  fi
+  check_output ci_gate.sh "$path" "$binary" "$baseline" || exit 2
 done
 rm -f -- "$confirm" # a stale one would read as this run's
 

@@ -28,15 +28,8 @@ if ! type -P -- "$binary" > /dev/null; then
   echo "ci_record.sh: ${binary//[^[:print:]]/?}: not an executable file" >&2
   exit 2
 fi
-source "$(dirname "$0")/writable.sh"
-if [[ $out -ef $binary ]]; then
-  echo "ci_record.sh: ${out//[^[:print:]]/?}: is also an input (${binary//[^[:print:]]/?}); writing there would destroy it" >&2
-  exit 2
-fi
-if ! writable "$out"; then
-  echo "ci_record.sh: ${out//[^[:print:]]/?}: cannot write the output there" >&2
-  exit 2
-fi
+source "$(dirname "$0")/check_output.sh"
+check_output ci_record.sh "$out" "$binary" || exit 2
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
