@@ -5,8 +5,11 @@
 # Checks, as docs/cluster.md says: one record per GPU named <node>_<uuid> in GPUBENCH_RESULTS,
 # each run seeing its GPU alone; the log holds each GPU's JSON on one line and its record line,
 # and for a failure its stderr and "exit status N"; a JSON over the log limit is not printed;
-# SIGTERM to the script reaches the running gpubench, whose JSON is marked interrupted, and no
-# further GPU starts; the exit status is the worst record's. Bounded: about 5 s.
+# SIGTERM to the script, or the pod's own deadline, reaches the running gpubench, whose JSON is
+# marked interrupted, and no further GPU starts, the GPU not started recorded as such; a gpubench
+# ignoring it is killed; the exit status is the worst record's. A setting that is not a number,
+# and an nvidia-smi that cannot list the GPUs, are one line and a non-zero exit status, the
+# latter with a failed record. Bounded: about 15 s.
 set -euo pipefail
 
 if (($# != 1)); then
@@ -55,8 +58,9 @@ STANDIN_BEHAVIOUR="" GPUBENCH_POD_LOG_LIMIT=100 "$pod" > "$work/log" 2>&1 || fai
 grep -q "over the log limit (100): in $GPUBENCH_RESULTS/node1_GPU-a1.json" "$work/log" || fail "no line says where the JSON is"
 echo "ok: a JSON over the log limit is named, not printed"
 
-# SIGTERM while the first GPU runs.
-rm -rf "$GPUBENCH_RESULTS" "$work/standin.log"
+# SIGTERM while the first GPU runs, over the results of the run before: the GPU never started
+# has a record saying so, and none of the earlier run's files.
+rm -f "$work/standin.log"
 STANDIN_BEHAVIOUR=GPU-a1=slow STANDIN_LOG=$work/standin.log "$pod" > "$work/log" 2>&1 &
 pid=$!
 for _ in $(seq 100); do
@@ -70,5 +74,79 @@ wait "$pid" || status=$?
 [[ $(field "$GPUBENCH_RESULTS/node1_GPU-a1.status" status) == interrupted ]] || fail "the running GPU is not interrupted"
 grep -q '"interrupted":"SIGTERM"' "$work/log" || fail "the interrupted JSON is not in the log"
 ! grep -q "^start GPU-b2 " "$work/standin.log" || fail "a GPU started after SIGTERM"
-echo "ok: SIGTERM: the running GPU interrupted, no further GPU started"
+never_started() { # the GPU $1's record and files say it never started, in the results and the log
+  local record=$GPUBENCH_RESULTS/node1_$1
+  [[ "$(field "$record.status" status) $(field "$record.status" exit)" == "interrupted none" ]] ||
+    fail "$1, never started, has no record saying so"
+  [[ ! -e $record.json && ! -e $record.err ]] || fail "$1, never started, has files of an earlier run"
+  [[ $(grep "^gpubench-pod: status=.* gpu_uuid=$1 " "$work/log" | tail -n 1) == "gpubench-pod: status=interrupted exit=none "* ]] ||
+    fail "the log's last record line of $1 does not say it never started"
+}
+never_started GPU-b2
+echo "ok: SIGTERM: the running GPU interrupted, no further GPU started, the other's record says so"
+
+# The pod's own deadline: the running GPU stopped as by SIGTERM, no further GPU started.
+rm -rf "$GPUBENCH_RESULTS" "$work/standin.log"
+status=0
+STANDIN_BEHAVIOUR=GPU-a1=slow STANDIN_LOG=$work/standin.log GPUBENCH_POD_DEADLINE=2 \
+  timeout 20 "$pod" > "$work/log" 2>&1 || status=$?
+((status == 143)) || fail "exit status $status at the pod's deadline, want 143"
+[[ $(field "$GPUBENCH_RESULTS/node1_GPU-a1.status" status) == interrupted ]] || fail "the GPU running at the deadline is not interrupted"
+grep -q '"interrupted":"SIGTERM"' "$work/log" || fail "the JSON interrupted at the deadline is not in the log"
+grep -q "^gpubench-pod: node1: the pod's deadline (GPUBENCH_POD_DEADLINE=2 s) has passed: no further GPU starts$" "$work/log" ||
+  fail "no line says the deadline passed"
+! grep -q "^start GPU-b2 " "$work/standin.log" || fail "a GPU started after the deadline"
+never_started GPU-b2
+echo "ok: the pod's deadline: the running GPU interrupted, no further GPU started"
+
+# A gpubench that ignores SIGTERM is killed GPUBENCH_POD_KILL_AFTER seconds later.
+rm -rf "$GPUBENCH_RESULTS"
+status=0
+STANDIN_BEHAVIOUR=GPU-a1=hang GPUBENCH_POD_DEADLINE=2 GPUBENCH_POD_KILL_AFTER=1 \
+  timeout 20 "$pod" > "$work/log" 2>&1 || status=$?
+((status == 137)) || fail "exit status $status for a run that ignored SIGTERM, want 137"
+[[ "$(field "$GPUBENCH_RESULTS/node1_GPU-a1.status" status) $(field "$GPUBENCH_RESULTS/node1_GPU-a1.status" exit)" == "killed 137" ]] ||
+  fail "a run that ignored SIGTERM is not killed, exit 137"
+never_started GPU-b2
+echo "ok: a run ignoring SIGTERM at the deadline is killed, its record says so"
+
+# A setting that is not a number: one line, exit 2, nothing run.
+rm -rf "$GPUBENCH_RESULTS" "$work/standin.log"
+status=0
+GPUBENCH_POD_DEADLINE=2h STANDIN_LOG=$work/standin.log "$pod" > "$work/log" 2> "$work/err" || status=$?
+((status == 2)) && [[ $(cat "$work/err") == "gpubench-pod: GPUBENCH_POD_DEADLINE=2h: not a whole number" ]] ||
+  fail "GPUBENCH_POD_DEADLINE=2h: exit status $status, stderr '$(cat "$work/err")'"
+[[ ! -e $work/standin.log ]] || fail "a GPU started with a bad setting"
+echo "ok: a setting that is not a number is refused in one line"
+
+# nvidia-smi that cannot list the GPUs: one line naming the problem, one failed record fleet.py
+# reads (<node>_device0, exit 1), exit 1, no gpubench started, no file named after its output.
+mkdir -p "$work/bin"
+smi_cases=(
+  'echo "NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver."; exit 9'
+  "failed with status 9 (NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver.)"
+  'echo GPU-a1; echo "Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error"'
+  "printed 'Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error', not a GPU UUID"
+  'exit 0'
+  "listed no GPU"
+)
+for ((i = 0; i < ${#smi_cases[@]}; i += 2)); do
+  printf '#!/bin/sh\n%s\n' "${smi_cases[i]}" > "$work/bin/nvidia-smi"
+  chmod +x "$work/bin/nvidia-smi"
+  rm -rf "$GPUBENCH_RESULTS" "$work/standin.log"
+  status=0
+  PATH=$work/bin:$PATH STANDIN_LOG=$work/standin.log "$pod" > "$work/log" 2> "$work/err" || status=$?
+  want="gpubench-pod: node1: nvidia-smi --query-gpu=uuid ${smi_cases[i + 1]}: no GPU measured"
+  ((status == 1)) && [[ $(cat "$work/err") == "$want" ]] ||
+    fail "nvidia-smi '${smi_cases[i]}': exit status $status, stderr '$(cat "$work/err")', want 1, '$want'"
+  [[ ! -e $work/standin.log ]] || fail "nvidia-smi '${smi_cases[i]}': a gpubench started"
+  [[ "$(ls "$GPUBENCH_RESULTS")" == "$(printf 'node1_device0.err\nnode1_device0.status')" ]] ||
+    fail "nvidia-smi '${smi_cases[i]}': results $(ls "$GPUBENCH_RESULTS" | tr '\n' ' ')"
+  record=$GPUBENCH_RESULTS/node1_device0.status
+  [[ "$(field "$record" status) $(field "$record" exit) $(field "$record" gpu_uuid)" == "failed 1 " ]] ||
+    fail "nvidia-smi '${smi_cases[i]}': the record is not failed, exit 1, no UUID"
+  [[ $(tail -n 2 "$work/log" | head -n 1) == "gpubench-pod: node1 device0: exit status 1" ]] ||
+    fail "nvidia-smi '${smi_cases[i]}': the log lacks the exit line"
+done
+echo "ok: nvidia-smi failing, printing a line that is not a UUID, or listing none: one line, a failed record, exit 1"
 echo "pod_test: passed"
