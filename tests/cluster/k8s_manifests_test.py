@@ -10,10 +10,12 @@ newest the package knows, and must pass the rules the API server, the scheduler 
 restricted Pod Security Standard apply and a schema does not (check_rules): a selector that
 matches the template's labels, the restart policy its kind allows, Guaranteed QoS (requests
 equal limits for cpu, memory and nvidia.com/gpu), one GPU per pod, the restricted securityContext,
-a Job's deadline, pods spread over nodes, and what gpubench and fleet.py rely on (NODE_NAME and
-POD_NAME from the downward API, a grace period for an interrupted run). Broken copies of each
-manifest must be rejected, each by the check meant to catch it, so a check that accepts
-anything fails this test. Exit 77 (skipped) where kubernetes-validate or PyYAML is missing,
+a Job's deadline with each pod's own (GPUBENCH_POD_DEADLINE) before it, pods spread over nodes,
+and what gpubench and fleet.py rely on (NODE_NAME and POD_NAME from the downward API, a grace
+period for an interrupted run). Broken copies of each manifest must be rejected, each by the
+check meant to catch it, so a check that accepts anything fails this test. The manifests and
+docs/cluster.md must wait for a Job's Complete or Failed condition, not Complete alone. Exit 77
+(skipped) where kubernetes-validate or PyYAML is missing,
 except where GPUBENCH_CLUSTER_TESTS=required (.ci/run, after .ci/install --cluster).
 """
 
@@ -140,9 +142,40 @@ def check_security(manifest: Manifest) -> list[str]:
     return problems
 
 
+def env_value(manifest: Manifest, name: str) -> str | None:
+    """The literal value of the first container's environment variable `name`, or None."""
+    return next((e.get("value") for e in container(manifest).get("env", []) if e["name"] == name),
+                None)
+
+
 def check_deadline(manifest: Manifest) -> list[str]:
-    if manifest["kind"] == "Job" and not manifest["spec"].get("activeDeadlineSeconds"):
+    """A Job's deadline, and each pod's own (gpubench-pod's GPUBENCH_POD_DEADLINE) before it
+    with the grace period to spare: at the Job's deadline the Job controller deletes the pods
+    still running, their logs and emptyDir with them, so a pod must stop itself first."""
+    if manifest["kind"] != "Job":
+        return []
+    job_deadline = manifest["spec"].get("activeDeadlineSeconds")
+    if not job_deadline:
         return ["a Job without activeDeadlineSeconds: a hung GPU holds its pod for ever"]
+    pod_deadline = env_value(manifest, "GPUBENCH_POD_DEADLINE") or ""
+    if not pod_deadline.isdigit() or int(pod_deadline) == 0:
+        return [f"GPUBENCH_POD_DEADLINE {pod_deadline!r} is not a number of seconds: a pod runs "
+                "until the Job's deadline deletes it with its log"]
+    grace = pod_spec(manifest).get("terminationGracePeriodSeconds", 30)
+    if int(pod_deadline) + grace >= job_deadline:
+        return [f"GPUBENCH_POD_DEADLINE {pod_deadline} s plus the grace period ({grace} s) is not "
+                f"under activeDeadlineSeconds {job_deadline}: the Job's deadline deletes pods, "
+                "their logs with them, before they stop themselves"]
+    return []
+
+
+def wait_problems(text: str) -> list[str]:
+    """A documented `kubectl wait` for a Job's Complete condition alone waits out its timeout
+    when the Job fails (a failed index, the deadline): the text must wait for Failed too."""
+    waits = [line for line in text.splitlines() if "kubectl wait" in line]
+    if any("condition=complete" in w for w in waits) and \
+            not any("condition=failed" in w for w in waits):
+        return ["waits for condition=complete alone: a Failed Job is waited on until the timeout"]
     return []
 
 
@@ -278,6 +311,15 @@ def rule_breakages(manifest: Manifest) -> dict[str, tuple[str, Callable[[Manifes
         for constraint in pod_spec(m).get("topologySpreadConstraints", []):
             constraint["labelSelector"] = {"matchLabels": {"app.kubernetes.io/name": "other"}}
 
+    def without_pod_deadline(m: Manifest) -> None:
+        container(m)["env"] = [e for e in container(m)["env"]
+                               if e["name"] != "GPUBENCH_POD_DEADLINE"]
+
+    def pod_deadline_at_job_deadline(m: Manifest) -> None:
+        for e in container(m)["env"]:
+            if e["name"] == "GPUBENCH_POD_DEADLINE":
+                e["value"] = str(m["spec"]["activeDeadlineSeconds"])
+
     breakages = {
         "a selector that does not match the template's labels": ("selector", selector_elsewhere),
         "restartPolicy Always on a Job": ("restart policy", set_path("restartPolicy", "Always")),
@@ -302,6 +344,8 @@ def rule_breakages(manifest: Manifest) -> dict[str, tuple[str, Callable[[Manifes
         "a hostPath volume": ("restricted securityContext",
                               set_path("volumes", [{"name": "dev", "hostPath": {"path": "/dev"}}])),
         "no activeDeadlineSeconds": ("deadline", lambda m: m["spec"].pop("activeDeadlineSeconds", None)),
+        "no GPUBENCH_POD_DEADLINE": ("deadline", without_pod_deadline),
+        "GPUBENCH_POD_DEADLINE at the Job's deadline": ("deadline", pod_deadline_at_job_deadline),
         "no spread over nodes": ("spread over nodes", set_path("topologySpreadConstraints", None)),
         "a spread whose selector matches no pod": ("spread over nodes", spread_selects_nothing),
         "NODE_NAME not from the downward API":
@@ -310,7 +354,9 @@ def rule_breakages(manifest: Manifest) -> dict[str, tuple[str, Callable[[Manifes
     if manifest["kind"] != "Job":
         breakages = {k: v for k, v in breakages.items()
                      if k not in ("restartPolicy Always on a Job", "no activeDeadlineSeconds",
-                                  "restartPolicy OnFailure with backoffLimitPerIndex")}
+                                  "restartPolicy OnFailure with backoffLimitPerIndex",
+                                  "no GPUBENCH_POD_DEADLINE",
+                                  "GPUBENCH_POD_DEADLINE at the Job's deadline")}
     return breakages
 
 
@@ -349,6 +395,15 @@ def main(argv: list[str]) -> int:
         except kubernetes_validate.ValidationError as error:
             return str(error).splitlines()[0]
 
+    documented = paths + [p for p in [Path(argv[1]).resolve().parents[1] / "docs" / "cluster.md"]
+                          if p.is_file()]
+    for path in documented:
+        problems = wait_problems(path.read_text())
+        verdict(not problems, f"{path.name}: kubectl wait: "
+                              f"{'; '.join(problems) or 'returns on Complete or Failed'}")
+    problems = wait_problems("kubectl wait --for=condition=complete --timeout=2h job/gpubench")
+    verdict(bool(problems), "a wait for condition=complete alone: "
+                            f"{problems[0] if problems else 'accepted'}")
     for path in paths:
         documents = [d for d in yaml.safe_load_all(path.read_text()) if d]
         verdict(len(documents) == 1, f"{path.name}: one resource")
