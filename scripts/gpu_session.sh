@@ -2,37 +2,82 @@
 # One call on a GPU machine: configure, build, run every test, then the benchmark families named
 # in FAMILIES (unset: all; empty: none), each into <family>.json. Logs go to OUT (default
 # ./gpu-run) and a short summary to stdout; each line of a family's console output is stamped
-# with the seconds since it started, to show where a run's time goes.
+# with the seconds since it started, to show where a run's time goes. Each step removes its own
+# files of an earlier session before it runs, so what OUT holds of a step is this session's
+# (files of steps skipped or families not named stay as they were).
+# A failed configure or build, or no gpubench in BUILD_DIR, ends the session; any other step runs
+# even where one before it failed. The exit status is 0 where every step succeeded; else 1, with
+# a last line on stderr naming each step that failed and its exit status.
 # Usage: FAMILIES="saxpy launch" scripts/gpu_session.sh [gpubench flags]
 set -uo pipefail
 out=${OUT:-$PWD/gpu-run}
 build=${BUILD_DIR:-build-gpu}
-mkdir -p "$out"
+failed=()
 
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
-  --format=csv > "$out/gpu_state_before.csv" 2>&1
+# Records step $1 as failed with exit status $2 where $2 is not 0.
+note() {
+  (($2 == 0)) || failed+=("$1 (exit status $2)")
+}
+
+# The GPU's clocks, temperature and power into $out/gpu_state_$1.csv.
+gpu_state() {
+  rm -f "$out/gpu_state_$1.csv"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
+    --format=csv > "$out/gpu_state_$1.csv" 2>&1
+  note "nvidia-smi ($1)" $?
+}
+
+# Where a step failed: one line naming each, and exit status 1.
+report_failures() {
+  ((${#failed[@]})) || return 0
+  local list
+  list=$(printf '%s; ' "${failed[@]}")
+  echo "gpu_session: failed: ${list%; } (logs in $out)" >&2
+  exit 1
+}
+
+if ! mkdir -p "$out"; then
+  echo "gpu_session: $out: cannot create the output directory (OUT)" >&2
+  exit 1
+fi
+gpu_state before
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
+  rm -f "$out/configure.log" "$out/build.log"
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     ${GPUBENCH_GIT_COMMIT:+-DGPUBENCH_GIT_COMMIT="$GPUBENCH_GIT_COMMIT"} > "$out/configure.log" 2>&1 ||
-    { tail -40 "$out/configure.log"; exit 1; }
+    { tail -40 "$out/configure.log"; failed+=("configure"); report_failures; }
   start=$(date +%s)
   cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 ||
-    { grep -E "error|FAILED" "$out/build.log" | head -40; exit 1; }
+    { grep -E "error|FAILED" "$out/build.log" | head -40; failed+=("build"); report_failures; }
   echo "build: $(( $(date +%s) - start )) s"
 fi
-"$build/gpubench" --info > "$out/info.txt" 2>&1; cat "$out/info.txt"
+if [[ ! -x $build/gpubench ]]; then
+  failed+=("$build/gpubench: no such executable (BUILD_DIR; SKIP_BUILD=1 runs an existing build)")
+  report_failures
+fi
+rm -f "$out/info.txt"
+"$build/gpubench" --info > "$out/info.txt" 2>&1
+note "gpubench --info" $?
+cat "$out/info.txt"
 if [[ ${SKIP_TESTS:-0} != 1 ]]; then
+  rm -f "$out/ctest.log"
+  # shellcheck disable=SC2086 # CTEST_ARGS holds several arguments
   (cd "$build" && timeout "${TEST_TIMEOUT:-300}" ctest --output-on-failure ${CTEST_ARGS:-}) \
     > "$out/ctest.log" 2>&1
-  echo "ctest rc=$?"; grep -E "tests passed|Failed|Not Run|\*\*\*Failed|Timeout" "$out/ctest.log" | head -20
+  status=$?
+  echo "ctest rc=$status"; grep -E "tests passed|Failed|Not Run|\*\*\*Failed|Timeout" "$out/ctest.log" | head -20
+  note ctest $status
 fi
 for family in ${FAMILIES-saxpy launch copy peer latency}; do
   start=$(date +%s)
+  rm -f "$out/$family.json" "$out/$family.txt"
   timeout "${FAMILY_TIMEOUT:-300}" stdbuf -oL "$build/gpubench" --benchmark_filter="^$family/" \
     --benchmark_out="$out/$family.json" --benchmark_out_format=json "$@" 2>&1 |
     perl -MTime::HiRes=time -pe 'BEGIN { $t0 = time } printf "%8.2f ", time - $t0' \
       > "$out/$family.txt"
-  echo "$family rc=${PIPESTATUS[0]} in $(( $(date +%s) - start )) s"
+  status=${PIPESTATUS[0]}
+  echo "$family rc=$status in $(( $(date +%s) - start )) s"
+  note "$family" "$status"
 done
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw \
-  --format=csv > "$out/gpu_state_after.csv" 2>&1
+gpu_state after
+report_failures

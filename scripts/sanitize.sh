@@ -3,11 +3,46 @@
 # over the GPU tests and over a short run of every benchmark family, and racecheck over the
 # tests. Summaries (the tool's last lines) go to OUT (default results/<gpu>/sanitizer).
 # Usage: scripts/sanitize.sh [build dir]
+# What it needs (the build's gpubench and gpubench_gpu_tests, compute-sanitizer, and nvidia-smi
+# to name the GPU where OUT is unset) is checked first: anything missing is one line on stderr,
+# exit status 2, before any run. Exit status 1: the sanitizer found errors (or a run failed).
 set -uo pipefail
 build=${1:-build}
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | awk '{print tolower($NF)}')
-out=${OUT:-results/${gpu}/sanitizer}
-mkdir -p "$out"
+programs=("$build/gpubench" "$build/tests/gpubench_gpu_tests")
+
+# The last word of the GPU's name, lower case (h200), from nvidia-smi; nothing where it has none.
+gpu_name() {
+  local name
+  name=$(nvidia-smi --query-gpu=name --format=csv,noheader 2> /dev/null) || return 0
+  name=$(head -n 1 <<< "$name" | awk '{print tolower($NF)}')
+  [[ $name =~ ^[a-z0-9._-]+$ ]] && echo "$name"
+  return 0
+}
+
+missing=()
+for program in "${programs[@]}"; do
+  [[ -x $program ]] || missing+=("$program (build it, or name the build directory)")
+done
+command -v compute-sanitizer > /dev/null ||
+  missing+=("compute-sanitizer (the CUDA toolkit's bin directory on PATH)")
+out=${OUT:-}
+if [[ -z $out ]]; then
+  gpu=$(gpu_name)
+  if [[ -n $gpu ]]; then
+    out=results/$gpu/sanitizer
+  else
+    missing+=("a GPU name from nvidia-smi --query-gpu=name for results/<gpu>/sanitizer (set OUT)")
+  fi
+fi
+if ((${#missing[@]})); then
+  list=$(printf '%s; ' "${missing[@]}")
+  echo "sanitize.sh: missing: ${list%; }" >&2
+  exit 2
+fi
+if ! mkdir -p "$out"; then
+  echo "sanitize.sh: $out: cannot create the output directory" >&2
+  exit 2
+fi
 status=0
 
 sanitize() { # name, tool, command...

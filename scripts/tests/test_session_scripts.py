@@ -1,0 +1,191 @@
+"""gpu_session.sh and sanitize.sh, the one-command GPU sessions, with stand-ins for the build's
+programs, nvidia-smi, ctest and compute-sanitizer: a failed step is a non-zero exit status and a
+line naming it, and what a session needs but lacks is one line before anything runs."""
+
+import os
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import SCRIPTS
+
+FAMILIES = ("saxpy", "launch", "copy", "peer", "latency")
+
+# The build's gpubench: --info prints a line; a family run writes its --benchmark_out, or, for a
+# family in FAKE_FAILING, exits 1 without writing it.
+GPUBENCH = r"""#!/bin/sh
+out="" family=""
+for arg in "$@"; do
+  case $arg in
+    --info) echo "fake gpubench: info"; exit 0 ;;
+    --benchmark_out=*) out=${arg#--benchmark_out=} ;;
+    --benchmark_filter=*) family=${arg#--benchmark_filter=^}; family=${family%/} ;;
+  esac
+done
+case " ${FAKE_FAILING:-} " in
+  *" $family "*) echo "fake gpubench: $family failed" >&2; exit 1 ;;
+esac
+echo '{"benchmarks": []}' > "$out"
+"""
+NVIDIA_SMI = """#!/bin/sh
+case "$*" in
+  *--query-gpu=name\\ *noheader*) echo "NVIDIA H200" ;;
+  *) printf 'name, driver_version\\nNVIDIA H200, 570.00\\n' ;;
+esac
+"""
+FAILING_NVIDIA_SMI = """#!/bin/sh
+echo "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."
+exit 9
+"""
+CTEST = """#!/bin/sh
+echo "ctest stand-in"
+exit "${FAKE_CTEST_STATUS:-0}"
+"""
+# compute-sanitizer runs the program it is given and says what it found; FAKE_SANITIZER_LOG
+# lists its calls.
+COMPUTE_SANITIZER = """#!/bin/sh
+echo "$*" >> "$FAKE_SANITIZER_LOG"
+echo "========= ERROR SUMMARY: 0 errors"
+"""
+# What sanitize.sh runs besides the programs it checks for, for a PATH that holds nothing else.
+SANITIZE_TOOLS = ("awk", "cat", "grep", "head", "mkdir", "rm", "tail")
+
+
+def executable(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def build_dir(tmp_path: Path) -> Path:
+    build = tmp_path / "build"
+    executable(build / "gpubench", GPUBENCH)
+    executable(build / "tests" / "gpubench_gpu_tests", "#!/bin/sh\necho gpu tests\n")
+    return build
+
+
+def stand_ins(tmp_path: Path, nvidia_smi: str | None = NVIDIA_SMI) -> Path:
+    """A directory of stand-ins to put first on PATH."""
+    bin_dir = tmp_path / "bin"
+    executable(bin_dir / "ctest", CTEST)
+    executable(bin_dir / "compute-sanitizer", COMPUTE_SANITIZER)
+    if nvidia_smi is not None:
+        executable(bin_dir / "nvidia-smi", nvidia_smi)
+    return bin_dir
+
+
+def gpu_session(tmp_path: Path, build: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    path = f"{stand_ins(tmp_path)}{os.pathsep}{os.environ['PATH']}"
+    return subprocess.run(["bash", str(SCRIPTS / "gpu_session.sh")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PATH": path, "SKIP_BUILD": "1",
+                               "BUILD_DIR": str(build), "OUT": str(tmp_path / "out"), **env})
+
+
+def test_a_session_where_every_step_succeeds_exits_0(tmp_path: Path) -> None:
+    proc = gpu_session(tmp_path, build_dir(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stderr == ""
+    assert all((tmp_path / "out" / f"{family}.json").is_file() for family in FAMILIES)
+
+
+def test_no_gpubench_is_one_line_before_any_step(tmp_path: Path) -> None:
+    proc = gpu_session(tmp_path, tmp_path / "nonexistent")
+    assert proc.returncode == 1
+    assert proc.stderr == (f"gpu_session: failed: {tmp_path}/nonexistent/gpubench: no such "
+                           "executable (BUILD_DIR; SKIP_BUILD=1 runs an existing build) "
+                           f"(logs in {tmp_path}/out)\n")
+    assert "rc=" not in proc.stdout
+    assert not list((tmp_path / "out").glob("*.txt"))
+
+
+def test_failed_tests_fail_the_session(tmp_path: Path) -> None:
+    proc = gpu_session(tmp_path, build_dir(tmp_path), FAKE_CTEST_STATUS="8", SKIP_TESTS="0")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "ctest rc=8" in proc.stdout
+    assert proc.stderr.splitlines() == [
+        f"gpu_session: failed: ctest (exit status 8) (logs in {tmp_path}/out)"]
+    # The families still ran.
+    assert all((tmp_path / "out" / f"{family}.json").is_file() for family in FAMILIES)
+
+
+def test_each_failed_family_is_named(tmp_path: Path) -> None:
+    proc = gpu_session(tmp_path, build_dir(tmp_path), FAKE_FAILING="saxpy launch peer latency")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stderr.splitlines() == [
+        "gpu_session: failed: saxpy (exit status 1); launch (exit status 1); peer (exit status "
+        f"1); latency (exit status 1) (logs in {tmp_path}/out)"]
+
+
+def test_a_failed_family_leaves_no_earlier_result(tmp_path: Path) -> None:
+    """An earlier session's copy.json would read as this session's result."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "copy.json").write_text('{"earlier": "session"}')
+    (out / "saxpy.json").write_text('{"earlier": "session"}')
+    proc = gpu_session(tmp_path, build_dir(tmp_path), FAKE_FAILING="copy")
+    assert proc.returncode == 1
+    assert not (out / "copy.json").exists()
+    assert "earlier" not in (out / "saxpy.json").read_text()
+
+
+def minimal_path(tmp_path: Path, with_stand_ins: Path | None) -> str:
+    """A PATH of the stand-ins (where given) and the plain tools sanitize.sh uses, and nothing
+    else: no nvidia-smi or compute-sanitizer this machine may have."""
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    for tool in SANITIZE_TOOLS:
+        found = shutil.which(tool)
+        assert found, tool
+        (tools / tool).symlink_to(found)
+    return os.pathsep.join(map(str, [with_stand_ins, tools] if with_stand_ins else [tools]))
+
+
+def sanitize(tmp_path: Path, build: Path, path: str,
+             **env: str) -> subprocess.CompletedProcess[str]:
+    bash = shutil.which("bash")
+    assert bash
+    work = tmp_path / "work"
+    work.mkdir(exist_ok=True)
+    return subprocess.run([bash, str(SCRIPTS / "sanitize.sh"), str(build)], cwd=work,
+                          capture_output=True, text=True, timeout=120,
+                          env={"PATH": path, "FAKE_SANITIZER_LOG": str(tmp_path / "calls"),
+                               **env})
+
+
+def test_sanitize_runs_with_everything_it_needs(tmp_path: Path) -> None:
+    """The control: with every program present it runs the three sanitizer passes."""
+    proc = sanitize(tmp_path, build_dir(tmp_path), minimal_path(tmp_path, stand_ins(tmp_path)))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert len((tmp_path / "calls").read_text().splitlines()) == 3
+    assert (tmp_path / "work" / "results" / "h200" / "sanitizer").is_dir()
+
+
+def test_sanitize_names_everything_missing_before_any_run(tmp_path: Path) -> None:
+    build = tmp_path / "nonexistent"
+    proc = sanitize(tmp_path, build, minimal_path(tmp_path, None))
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f"sanitize.sh: missing: {build}/gpubench (build it, or name the build directory); "
+        f"{build}/tests/gpubench_gpu_tests (build it, or name the build directory); "
+        "compute-sanitizer (the CUDA toolkit's bin directory on PATH); a GPU name from "
+        "nvidia-smi --query-gpu=name for results/<gpu>/sanitizer (set OUT)\n")
+    assert proc.stdout == ""
+    assert not (tmp_path / "work" / "results").exists()
+
+
+@pytest.mark.parametrize("nvidia_smi", [None, FAILING_NVIDIA_SMI], ids=["absent", "failing"])
+def test_sanitize_without_a_gpu_name_needs_out(tmp_path: Path, nvidia_smi: str | None) -> None:
+    """No results//sanitizer from an nvidia-smi that names no GPU; with OUT it is not needed."""
+    path = minimal_path(tmp_path, stand_ins(tmp_path, nvidia_smi))
+    proc = sanitize(tmp_path, build_dir(tmp_path), path)
+    assert proc.returncode == 2
+    assert proc.stderr == ("sanitize.sh: missing: a GPU name from nvidia-smi --query-gpu=name "
+                           "for results/<gpu>/sanitizer (set OUT)\n")
+    assert not (tmp_path / "calls").exists() and not (tmp_path / "work" / "results").exists()
+    proc = sanitize(tmp_path, build_dir(tmp_path), path, OUT=str(tmp_path / "sanitizer"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert len(list((tmp_path / "sanitizer").glob("*.summary.txt"))) == 3
