@@ -326,18 +326,34 @@ peer_names=$(benchmarks "$results/peer/$node.json")
 echo "ok: peer/$node.json: the 6 ordered pairs of the 3 GPUs, nothing else"
 expect_job "$job" "$state $exit_code" "FAILED 1:0"
 
-# Refused before the job step starts: a flag gpubench does not take, and with --per-node a
-# positive filter that selects peer benchmarks and others.
-for flags in --bogus-flag --benchmark_filter=/4; do
+# Refused before the job step starts, an earlier result in the directory left as it was: a flag
+# gpubench does not take, a filter that matches nothing (one task per GPU and per node), with
+# --per-node a positive filter that selects peer benchmarks and others, a directory as the
+# binary. Each: "SCRIPT_OPTIONS|GPUBENCH_FLAG|what the line says".
+refusals=(
+  "--per-node|--bogus-flag|unknown flag"
+  "--per-node|--benchmark_filter=/4|selects peer benchmarks and others"
+  "|--benchmark_filter=sxapy|Failed to match any benchmarks"
+  "--per-node|--benchmark_filter=sxapy|Failed to match any benchmarks"
+  "--gpubench=$standin||$standin: not an executable file"
+)
+earlier=$work/earlier
+mkdir -p "$earlier"
+printf 'status=done\nexit=0\ngpu_uuid=%s\nnode=%s\njob=1\n' "${gpu_uuids[3]}" "$node" > "$earlier/${node}_${gpu_uuids[3]}.status"
+echo '{"context": {}, "benchmarks": []}' > "$earlier/${node}_${gpu_uuids[3]}.json"
+for refusal in "${refusals[@]}"; do
+  IFS='|' read -r options flag why <<< "$refusal"
   rm -rf "$results"
-  job=$(submit --ntasks-per-node=1 --gpus-per-node=2 "$sbatch_script" --per-node \
-    --gpubench="$standin/gpubench" "$results" "$flags")
+  cp -r "$earlier" "$results"
+  # shellcheck disable=SC2086 # options: none or one word
+  job=$(submit --ntasks-per-node=1 --gpus-per-node=2 "$sbatch_script" --gpubench="$standin/gpubench" \
+    $options "$results" ${flag:+"$flag"})
   read -r state exit_code < <(wait_job "$job")
-  [[ "$state $exit_code" == "FAILED 2:0" ]] || fail "job $job ($flags): $state $exit_code, want FAILED 2:0"
-  [[ -z $(find "$results" -name '*.status') ]] || fail "job $job ($flags) started GPUs"
-  grep -q "^gpubench.sbatch: .*\(unknown flag\|selects peer benchmarks and others\)" "$work/job-$job.out" ||
-    fail "job $job ($flags): no line says why"
-  echo "ok: job $job: $flags refused before any GPU starts"
+  [[ "$state $exit_code" == "FAILED 2:0" ]] || fail "job $job ($refusal): $state $exit_code, want FAILED 2:0"
+  diff -r "$earlier" "$results" > /dev/null || fail "job $job ($refusal) changed the earlier results"
+  grep -q "^gpubench.sbatch: .*$why" "$work/job-$job.out" ||
+    fail "job $job ($refusal): no line says why"
+  echo "ok: job $job refused before any GPU starts: $why"
 done
 
 # 3. SIGTERM to the job step while the first GPU runs (what --signal=TERM@60 does).
@@ -377,7 +393,68 @@ check_record "${node}_${gpu_uuids[1]}" "$job" killed none
 check_record "${node}_${gpu_uuids[2]}" "$job" interrupted none
 expect_job "$job" "$state $exit_code" "FAILED 137:0"
 
-# 5. The real gpubench, no GPU requested: two tasks, then one per node.
+# 5. nvidia-smi numbering the GPUs unlike CUDA (STANDIN_SMI_ORDER=reverse: its 3 is CUDA's 0), and
+# CUDA's 0 dead at initialisation, before any JSON: each run opens the GPU its record names.
+rm -rf "$results" "$standin_log"
+STANDIN_BEHAVIOUR="${gpu_uuids[0]}=dead"
+export STANDIN_SMI_ORDER=reverse
+job=$(submit --ntasks-per-node=1 --gpus-per-node=4 "$sbatch_script" --per-node \
+  --gpubench="$standin/gpubench" "$results" --benchmark_filter=-^peer/)
+STANDIN_SMI_ORDER=""
+read -r state exit_code < <(wait_job "$job")
+echo "nvidia-smi's order not CUDA's: job $job $state $exit_code"
+names=()
+for index in 0 1 2 3; do
+  names+=("${node}_${gpu_uuids[index]}")
+done
+check_record "${names[0]}" "$job" failed 1
+grep -q "CUDA_ERROR_ECC_UNCORRECTABLE" "$results/${names[0]}.err" || fail "${names[0]}.err lacks gpubench's line"
+[[ ! -e $results/${names[0]}.json ]] || fail "${names[0]} failed at initialisation yet has a JSON"
+for index in 1 2 3; do
+  check_record "${names[index]}" "$job" 'done' 0
+  check_alone "${names[index]}" "${gpu_uuids[index]}"
+done
+check_only "${names[@]}"
+expect_job "$job" "$state $exit_code" "FAILED 1:0"
+
+# 6. The job requeued while its first GPU runs (what preemption does), and run again under its
+# id: the first attempt's batch step, sent SIGTERM, sums up what it did; the second attempt's
+# files take the same names, its summary counts only its own records.
+rm -rf "$results" "$standin_log"
+STANDIN_BEHAVIOUR="${gpu_uuids[0]}=slow"
+export STANDIN_ATTEMPT=0
+job=$(submit --requeue --open-mode=append --ntasks-per-node=1 --gpus-per-node=2 "$sbatch_script" \
+  --per-node --gpubench="$standin/gpubench" "$results")
+STANDIN_ATTEMPT=""
+wait_start "${gpu_uuids[0]}" > /dev/null
+scontrol requeue "$job"
+# A requeued job waits two minutes before it may start again; this one need not.
+for _ in $(seq 300); do
+  [[ $(scontrol show job "$job") == *JobState=PENDING* ]] && break
+  sleep 0.2
+done
+scontrol update JobId="$job" StartTime=now
+read -r state exit_code < <(wait_job "$job")
+echo "requeued: job $job $state $exit_code"
+[[ $(scontrol show job "$job") == *" Restarts=1 "* ]] || fail "job $job did not run a second time"
+gpus=$(sed -n 's/^start .* job_gpus=//p' "$standin_log" | tail -n 1)
+IFS=, read -ra indices <<< "$gpus"
+names=() peer_uuids=()
+for index in "${indices[@]}"; do
+  names+=("${node}_${gpu_uuids[index]}")
+  peer_uuids+=("${gpu_uuids[index]}")
+  check_record "${names[-1]}" "$job" 'done' 0
+  [[ $(field "$results/${names[-1]}.status" attempt) == 1 ]] || fail "${names[-1]}.status: not the second attempt's"
+done
+check_record "peer/$node" "$job" 'done' 0
+check_only "${names[@]}" "peer/$node"
+grep -qF "gpubench.sbatch: job $job: 0 done, 0 failed, 3 interrupted, 0 killed; exit status 143;" "$work/job-$job.out" ||
+  fail "job $job: the first attempt did not sum up its interrupted GPUs"
+grep -qF "gpubench.sbatch: job $job: 3 done, 0 failed, 0 interrupted, 0 killed; exit status 0;" "$work/job-$job.out" ||
+  fail "job $job: the second attempt's summary is not its own"
+expect_job "$job" "$state $exit_code" "COMPLETED 0:0"
+
+# 7. The real gpubench, no GPU requested: two tasks, then one per node.
 STANDIN_BEHAVIOUR=""
 check_real() {
   local job=$1 tag=$2 err=$results/$2.err

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# deploy/slurm/gpubench.sbatch as a batch step with a stand-in srun (tests/cluster/standin/sim/srun)
+# on two "nodes" of two GPUs each, for the faults a one-node Slurm cannot produce:
+#
+#   sbatch_sim_test.sh SBATCH_SCRIPT
+#
+#   - a control: every task runs, the job exits 0;
+#   - a node lost before its tasks start, one task per GPU and one per node: the job exits
+#     non-zero and names the tasks without a record;
+#   - a node that does not see the shared output directory: its tasks say so in one line each,
+#     create nothing in their view of it, and the job exits non-zero naming them;
+#   - srun exiting non-zero though every record says done: the job exits with srun's status.
+# The GPUs are tests/cluster/standin's (its gpubench and nvidia-smi). The hidden directory needs
+# a mount namespace (unshare, as root); without one that case skips (exit 77 at the end), except
+# where GPUBENCH_CLUSTER_TESTS=required.
+set -euo pipefail
+
+if (($# != 1)); then
+  echo "usage: sbatch_sim_test.sh SBATCH_SCRIPT" >&2
+  exit 2
+fi
+sbatch_script=$(realpath "$1")
+standin=$(realpath "$(dirname "$0")/standin")
+work=$(mktemp -d /tmp/gpubench-sbatch-sim.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+shared=$work/shared
+results=$shared/results
+mkdir -p "$shared"
+
+# The batch step's environment: no Slurm variable of a job this test might run in.
+unset "${!SLURM_@}" CUDA_VISIBLE_DEVICES
+export PATH=$standin/sim:$standin:$PATH SLURM_SUBMIT_DIR=$shared STANDIN_SRUN_LOG=$work/srun.log
+# An allocation of two nodes and four tasks, as sbatch --nodes=2 --ntasks-per-node=2 sets it.
+export STANDIN_NODES="n1=GPU-a1,GPU-a2 n2=GPU-b1,GPU-b2" SLURM_JOB_NUM_NODES=2 SLURM_NTASKS=4
+
+fail() {
+  echo "FAIL: $1"
+  [[ ! -e ${out:-} ]] || sed 's/^/  | /' "$out"
+  exit 1
+}
+
+# Runs the script as job $1's batch step with the stand-in gpubench, OUTDIR $results, the rest
+# of the arguments its own; sets `status` and `out` (its output).
+run_job() {
+  local job=$1
+  shift
+  rm -rf "$results" "$STANDIN_SRUN_LOG"
+  out=$work/job-$job.out
+  status=0
+  SLURM_JOB_ID=$job bash "$sbatch_script" --gpubench="$standin/gpubench" "$@" > "$out" 2>&1 ||
+    status=$?
+}
+
+# Checks that the records in the results are exactly those named, each done.
+check_done_only() {
+  local listed expected name
+  listed=$(cd "$results" && find . -name '*.status' | sed 's|^\./||' | sort)
+  expected=$(printf '%s.status\n' "$@" | sort)
+  [[ $listed == "$expected" ]] || fail "records: $(echo "$listed" | tr '\n' ' '), want $(echo "$expected" | tr '\n' ' ')"
+  for name in "$@"; do
+    grep -qx 'status=done' "$results/$name.status" || fail "$name.status does not say done"
+  done
+}
+
+expect() {
+  [[ $status == "$1" ]] || fail "$2: exit status $status, want $1"
+  grep -qF -- "$3" "$out" || fail "$2: no line '$3'"
+  echo "ok: $2: exit status $1"
+}
+
+run_job 11 "$results"
+check_done_only n1_GPU-a1 n1_GPU-a2 n2_GPU-b1 n2_GPU-b2
+expect 0 "every task runs" "job 11: 4 done, 0 failed, 0 interrupted, 0 killed; exit status 0;"
+
+STANDIN_LOST=n2 run_job 12 "$results"
+check_done_only n1_GPU-a1 n1_GPU-a2
+expect 1 "node n2 lost, one task per GPU" "job 12: tasks without a record: 2 3 (of 4;"
+grep -qF "job 12: 2 done, 0 failed, 0 interrupted, 0 killed, 2 of 4 tasks without a record; exit status 1;" "$out" ||
+  fail "node n2 lost: the summary does not count the tasks without a record"
+
+STANDIN_LOST=n2 run_job 13 --per-node "$results"
+check_done_only n1_GPU-a1 n1_GPU-a2
+expect 1 "node n2 lost, one task per node" "job 13: tasks without a record: 1 (of 2;"
+
+STANDIN_SRUN_EXIT=1 run_job 14 "$results"
+check_done_only n1_GPU-a1 n1_GPU-a2 n2_GPU-b1 n2_GPU-b2
+expect 1 "srun fails, every record done" "job 14: srun exit status 1, though every record says done"
+
+skipped=""
+if unshare --mount true 2> /dev/null; then
+  STANDIN_NOMOUNT="n2 $shared" run_job 15 "$results"
+  check_done_only n1_GPU-a1 n1_GPU-a2
+  for task in 2 3; do
+    grep -qF "$task: gpubench.sbatch: task $task on n2: the output directory $results is not there" "$out" ||
+      fail "task $task on n2 does not say it sees no output directory"
+  done
+  [[ ! -s $STANDIN_SRUN_LOG ]] || fail "tasks on n2 wrote where the output directory is not: $(cat "$STANDIN_SRUN_LOG")"
+  expect 1 "n2 without the output directory" "job 15: tasks without a record: 2 3 (of 4;"
+elif [[ ${GPUBENCH_CLUSTER_TESTS:-} == required ]]; then
+  fail "unshare --mount is refused: the hidden-directory case needs root (GPUBENCH_CLUSTER_TESTS=required)"
+else
+  skipped="the hidden-directory case needs a mount namespace (unshare --mount, as root)"
+fi
+
+if [[ -n $skipped ]]; then
+  echo "SKIP: $skipped"
+  exit 77
+fi
+echo "sbatch_sim_test: passed"
