@@ -5,9 +5,11 @@ Reads the gpubench results of a fleet (deploy/slurm: per GPU a .status record, i
 for a GPU not done, an .err; deploy/k8s: pod logs, record lines and one JSON document per line)
 from directories or files, and reports, each GPU named by host and UUID, worst first:
 
-- runs that did not finish (failed, killed, interrupted or never started, a damaged file, a
-  record saying done without its result) and, with --expect or --expect-hosts, GPUs that left
-  nothing (fleet_inputs, fleet_status, fleet_expected);
+- runs that did not finish (failed, killed, interrupted or never started, a benchmark that
+  failed, a damaged file, a record saying done without its result, a node's peer run), files an
+  earlier job than the newest of their directory left (stale) and, with --expect or
+  --expect-hosts, GPUs that left nothing (fleet_inputs, fleet_status, fleet_jobs,
+  fleet_expected);
 - health flags from NVML's records before and after the run (fleet_health);
 - figures below their GPU model's floor in a limits file, whatever the size of the GPU's group
   (fleet_limits; results/limits/ by default);
@@ -16,10 +18,11 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
 
 -o draws a heatmap of GPUs x headline benchmarks (fleet_heatmap).
 Exit 0; 1 with --fail-on-outlier when any GPU needs attention; 2 for unusable input (a missing
-path, nothing readable, the same GPU twice, a bad limits or expected-hosts file, a bad option).
+path or one the system refuses, nothing readable, the same GPU twice, a bad limits or expected-hosts file, a bad option).
 """
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -33,8 +36,9 @@ from fleet_limits import default_limit_files, judge_floors, load_limits, models_
 from fleet_outliers import Rule, group_gpus, judge
 from fleet_report import Findings, report
 from gpubench_json import (OneLineArgumentParser, OutputIsInputError, refuse_output_over_input,
-                           write_stdout)
+                           script_error, write_stdout)
 from name_filter import FilterError, name_filter
+from safe_text import one_line
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -94,16 +98,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         except FilterError as error:
             parser.error(f"--headline={error}")
     args.patterns = patterns
-    if args.output is not None and args.output.is_dir():
+    if args.output is not None and os.path.isdir(args.output):
         parser.error(f"-o {args.output}: is a directory (name the image file)")
     args.rule = Rule(args.k, args.margin, args.host_k, args.host_margin, args.corroborate,
                      args.min_gpus)
     return args
-
-
-def one_line(message: str) -> str:
-    """A message naming files stays one line whatever their names hold."""
-    return " ".join(message.split())
 
 
 def check_unique(gpus: list[Gpu]) -> None:
@@ -149,6 +148,7 @@ def findings_of(args: argparse.Namespace) -> Findings:
         models_without_limits=models_without_limits(found.gpus, limits),
         unexpected_hosts=unexpected_hosts(expected, found.gpus),
         skipped=found.skipped,
+        peer_records=found.peer_records,
     )
 
 
@@ -174,9 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     except FilterError as error:
         print(one_line(f"fleet.py: --headline={error}"), file=sys.stderr)
         return 2
-    except OSError as error:
-        print(f"fleet.py: stdout: {error.strerror or error}", file=sys.stderr)
-        return 2
+    except OSError as error:  # writing stdout; a path names itself (gpubench_json)
+        return script_error("fleet.py", error)
     return 1 if findings.attention() and args.fail_on_outlier else 0
 
 

@@ -9,20 +9,30 @@ writes the same files and a pod log: per GPU its record lines (`gpubench-pod: st
 last one per GPU wins), one JSON document per line and, for a run that did not exit 0, its stderr
 and `gpubench-pod: <node> <uuid>: exit status N`. Each kind of file has one reader in READERS; a
 file or line that cannot be read is a `damaged` record, named and skipped, and the rest is read.
-A record saying `done` needs the GPU's result: without one it is a `missing` result.
+A record saying `done` needs the GPU's result: without one it is a `missing` result. A result
+whose benchmarks failed (fleet_benchmark_errors) is a `failed` run. A directory holds one job's
+files: what an earlier job than its newest left there (fleet_jobs) is a `stale` record, not a
+result. Its `peer/` subdirectory (deploy/slurm --per-node) holds per-node runs over several GPUs:
+their results are no GPU's and are not read, their records are (`peer_records`).
 """
 
+import json
+import os
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from fleet_benchmark_errors import FailedBenchmark, failed_benchmarks
+from fleet_jobs import job_of_context, newest_job
 from fleet_status import StatusError, describe, parse_record, uuids_of
-from gpubench_json import (MAX_RESULT_BYTES, Benchmark, GpubenchJsonError, Result, load, loads,
-                           read_bounded)
+from gpubench_json import (MAX_RESULT_BYTES, Benchmark, GpubenchJsonError, Result,
+                           load_with_document, loads, read_bounded)
+from safe_text import one_line
 
-# The statuses of a run that did not end well, worst first: how the report orders them.
-STATUSES = ("missing", "killed", "failed", "damaged", "interrupted")
+# The statuses of a run that did not end well, worst first: how the report orders them. `stale`
+# last: where a GPU has a record of the newest job too, that record's status is the row's.
+STATUSES = ("missing", "killed", "failed", "damaged", "interrupted", "stale")
 _SIGNALLED = {137: "killed", 130: "interrupted", 143: "interrupted"}  # 128 + SIGKILL, INT, TERM
 _POD_EXIT = re.compile(r"^gpubench-pod: (.*): exit status (\d+)$")
 _POD_RECORD = "gpubench-pod: status="
@@ -74,6 +84,9 @@ class RunRecord:
     source: str
     count: int = 1  # GPUs it stands for: a host expected with 8 GPUs and none found is one record
     name: str | None = None  # the run's files less their suffix: joins a UUID-less run's files
+    job: str | None = None  # the job that wrote it, where it says (fleet_jobs)
+    time: str = ""  # when a status record was written (its `time`)
+    gpus: tuple[str, ...] = ()  # every GPU of a run over several (a peer run); uuid: the first
 
     @property
     def key(self) -> object:
@@ -88,12 +101,14 @@ class RunRecord:
 class Found:
     gpus: list[Gpu] = field(default_factory=list)
     records: list[RunRecord] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # peer/ directories, not read
+    skipped: list[str] = field(default_factory=list)  # peer/ directories: results not read
+    peer_records: list[RunRecord] = field(default_factory=list)  # records of peer/ runs
 
     def add(self, other: "Found") -> None:
         self.gpus += other.gpus
         self.records += other.records
         self.skipped += other.skipped
+        self.peer_records += other.peer_records
 
 
 def host_of(context: dict) -> str:
@@ -116,44 +131,69 @@ def named_gpu(stem: str) -> tuple[str | None, str | None]:
     return None, None
 
 
+def first_uuid(source: str, result: Result) -> str:
+    """The UUID of a run's first device (the context's gpu_uuid), else its file."""
+    return str(result.context.get("gpu_uuid") or source)
+
+
+def device_of(name: str, result: Result, first: str) -> tuple[str, str, str]:
+    """The UUID and model of the device a benchmark belongs to, and its name without the device.
+    A --device=N,M run names its single-GPU benchmarks .../device:N and describes each device in
+    the context key device_N ("name, uuid, bus"); benchmarks of no one device (peer copies,
+    copies to every device at once) belong to the first device."""
+    match = _DEVICE_COMPONENT.search(name)
+    if not match:
+        return first, result.gpu_name, name
+    plain = _DEVICE_COMPONENT.sub("", name, count=1)
+    described = str(result.context.get(f"device_{match[1]}", "")).rsplit(", ", 2)
+    if len(described) == 3:
+        return described[1], described[0], plain
+    return f"{first} device {match[1]}", result.gpu_name, plain
+
+
 def split_devices(source: str, result: Result) -> list[Gpu]:
-    """One Gpu per device of the run. A --device=N,M run names its single-GPU benchmarks
-    .../device:N and describes each device in the context key device_N ("name, uuid, bus");
-    benchmarks of no one device (peer copies, copies to every device at once) stay with the
-    first device, which the context's gpu_uuid names."""
-    context = result.context
-    host = host_of(context)
-    first = str(context.get("gpu_uuid") or source)
+    """One Gpu per device of the run (device_of)."""
+    host = host_of(result.context)
+    first = first_uuid(source, result)
     gpus: dict[str, Gpu] = {}
     for name, bench in result.benchmarks.items():
-        uuid, gpu_name, plain = first, result.gpu_name, name
-        if match := _DEVICE_COMPONENT.search(name):
-            plain = _DEVICE_COMPONENT.sub("", name, count=1)
-            described = str(context.get(f"device_{match[1]}", "")).rsplit(", ", 2)
-            if len(described) == 3:
-                gpu_name, uuid = described[0], described[1]
-            else:
-                uuid = f"{first} device {match[1]}"
+        uuid, gpu_name, plain = device_of(name, result, first)
         gpu = gpus.setdefault(uuid, Gpu(source, result, uuid, host, gpu_name, {}))
         gpu.benchmarks[plain] = bench
     # A run in which no benchmark completed still accounts for its GPU.
     return list(gpus.values()) or [Gpu(source, result, first, host, result.gpu_name, {})]
 
 
-def result_found(source: str, result: Result) -> Found:
+def result_found(source: str, result: Result, failed: Sequence[FailedBenchmark] = ()) -> Found:
+    """The GPUs of a result, and a record where it did not end well: interrupted, no benchmark
+    succeeded, or benchmarks that failed (`failed`, from its document)."""
     found = Found(split_devices(source, result))
+    job = job_of_context(result.context)
+    gpu = found.gpus[0]
     if "interrupted" in result.context:
-        gpu = found.gpus[0]
         completed = sum(len(g.benchmarks) for g in found.gpus)
         found.records.append(RunRecord(
             "interrupted", gpu.host, gpu.uuid,
             f"stopped by {result.context_text('interrupted')} after {completed} benchmark(s)",
-            source))
+            source, job=job))
     elif not result.benchmarks:
-        gpu = found.gpus[0]
         found.records.append(RunRecord("failed", gpu.host, gpu.uuid,
-                                       "no benchmark succeeded", source))
+                                       "no benchmark succeeded", source, job=job))
+    by_device: dict[str, list[FailedBenchmark]] = {}
+    for failure in failed:
+        by_device.setdefault(device_of(failure.name, result, gpu.uuid)[0], []).append(failure)
+    for uuid, failures in by_device.items():
+        found.records.append(RunRecord("failed", gpu.host, uuid, failures_text(failures), source,
+                                       job=job))
     return found
+
+
+def failures_text(failures: list[FailedBenchmark]) -> str:
+    """The first failure's benchmark and message, escaped and bounded: one cell of the report."""
+    first = f"{one_line(failures[0].name, 200)}: {one_line(failures[0].message, 300)}"
+    if len(failures) == 1:
+        return f"benchmark failed: {first}"
+    return f"{len(failures)} benchmarks failed, the first {first}"
 
 
 def damaged(source: str, error: GpubenchJsonError, stem: str = "") -> Found:
@@ -164,9 +204,16 @@ def damaged(source: str, error: GpubenchJsonError, stem: str = "") -> Found:
 
 def read_result_file(path: Path) -> Found:
     try:
-        return result_found(str(path), load(path, require_benchmarks=False))
+        result, document = load_with_document(path, require_benchmarks=False)
     except GpubenchJsonError as error:
         return damaged(str(path), error, path.stem)
+    return result_found(str(path), result, failed_benchmarks(document))
+
+
+def failed_in_line(line: str) -> list[FailedBenchmark]:
+    """The failed benchmarks of a pod log's JSON line that `loads` read: parsed again only where
+    the line holds the key Google Benchmark marks a failed entry with."""
+    return failed_benchmarks(json.loads(line)) if '"error_occurred"' in line else []
 
 
 def read_text(path: Path, label: str | None = None) -> str:
@@ -216,7 +263,8 @@ def status_record(fields: dict[str, str], source: str, name: str, host: str | No
     if len(uuids) > 1:
         detail = f"a run over {len(uuids)} GPUs ({', '.join(uuids)}): {detail}"
     return RunRecord(fields["status"], node, uuids[0] if uuids else uuid, detail, source,
-                     name=name)
+                     name=name, job=fields.get("job") or None, time=fields.get("time", ""),
+                     gpus=tuple(uuids) if len(uuids) > 1 else ())
 
 
 def read_status(path: Path) -> Found:
@@ -244,7 +292,8 @@ def read_pod_log(path: Path) -> Found:
         where = f"{path}:{number}"
         if line.startswith("{"):
             try:
-                more = result_found(where, loads(line, Path(where), require_benchmarks=False))
+                more = result_found(where, loads(line, Path(where), require_benchmarks=False),
+                                    failed_in_line(line))
             except GpubenchJsonError as error:
                 found.add(damaged(where, error))
                 continue
@@ -302,31 +351,107 @@ READERS: dict[str, Callable[[Path], Found]] = {
 }
 # deploy/slurm's subdirectory of per-node peer runs: one result over several GPUs, not a GPU's.
 PEER_DIRECTORY = "peer"
+PEER_RECORDS = (".status", ".err")  # what is read of it beside a directory's per-GPU files
+
+
+def cannot_read(path: Path, error: OSError) -> FleetInputError:
+    """A path that could not be listed or examined, named: the one the system names, else
+    `path`."""
+    return FleetInputError(f"{error.filename or path}: cannot read ({error.strerror or error})")
 
 
 def files_read(path: Path) -> list[Path]:
     """The files read for one input: every file READERS knows in a directory (not in its
     subdirectories), or the file itself."""
-    if path.is_dir():
-        return sorted(p for p in path.iterdir() if p.is_file() and p.suffix in READERS)
-    if path.is_file():
-        return [path]
+    try:
+        if path.is_dir():
+            return sorted(p for p in path.iterdir() if p.is_file() and p.suffix in READERS)
+        if path.is_file():
+            return [path]
+    except OSError as error:
+        raise cannot_read(path, error) from None
     raise FleetInputError(f"{path}: no such file or directory")
 
 
+def peer_directory(path: Path) -> Path | None:
+    """The `peer/` subdirectory of a directory, where it holds a file READERS knows."""
+    peer = path / PEER_DIRECTORY
+    try:
+        if path.is_dir() and peer.is_dir() and any(p.suffix in READERS for p in peer.iterdir()):
+            return peer
+    except OSError as error:
+        raise cannot_read(peer, error) from None
+    return None
+
+
 def read_inputs(paths: Iterable[str]) -> Found:
-    """Every file READERS knows in the directories given (not their subdirectories: a `peer/`
-    one is listed in skipped), and the files given by name."""
+    """Every file READERS knows in the directories given (not their subdirectories), and the
+    files given by name; of a directory's `peer/` runs, their records (their results are listed
+    in skipped). What an earlier job left in a directory is stale (without_stale)."""
+    by_directory: dict[str, Found] = {}
     found = Found()
     for name in paths:
         path = Path(name)
-        peer = path / PEER_DIRECTORY
-        if path.is_dir() and peer.is_dir() and any(p.suffix in READERS for p in peer.iterdir()):
-            found.skipped.append(str(peer))
         for file in files_read(path):
-            found.add(READERS.get(file.suffix, read_result_file)(file))
+            of_directory(by_directory, file.parent).add(
+                READERS.get(file.suffix, read_result_file)(file))
+        if peer := peer_directory(path):
+            found.skipped.append(str(peer))
+            of_directory(by_directory, path).peer_records += [
+                record for file in files_read(peer) if file.suffix in PEER_RECORDS
+                for record in READERS[file.suffix](file).records]
+    for directory in by_directory.values():
+        found.add(without_stale(directory))
     found.records = merge_records(results_of_done(found))
+    found.peer_records = merge_records([r for r in found.peer_records if r.status != "done"])
     return found
+
+
+def of_directory(by_directory: dict[str, Found], directory: Path) -> Found:
+    """What was read in `directory` so far (however the inputs spelled it)."""
+    return by_directory.setdefault(os.path.realpath(directory), Found())
+
+
+def without_stale(found: Found) -> Found:
+    """What one directory (its peer/ records with it) holds, less what a job earlier than its
+    newest (fleet_jobs) left there: those results and records become `stale` records, each
+    naming its job, and their figures are not judged. An .err takes the job of the record of its
+    name; a result without a job in its context, that of a record of its GPU."""
+    jobs_by_name = {r.name: r.job for r in found.records + found.peer_records if r.name and r.job}
+
+    def with_job(record: RunRecord) -> RunRecord:
+        return replace(record, job=record.job or jobs_by_name.get(record.name))
+
+    records = [with_job(r) for r in found.records]
+    peer_records = [with_job(r) for r in found.peer_records]
+    jobs_by_uuid = {r.uuid: r.job for r in records if r.uuid and r.job}
+    result_jobs = [job_of_context(gpu.context) or jobs_by_uuid.get(gpu.uuid)
+                   for gpu in found.gpus]
+    latest: dict[str, str] = {job: "" for job in result_jobs if job}
+    for record in records + peer_records:
+        if record.job:
+            latest[record.job] = max(latest.get(record.job, ""), record.time)
+    if len(latest) < 2:
+        return Found(found.gpus, records, found.skipped, peer_records)
+    newest = newest_job(latest)
+
+    def stale(job: str | None) -> bool:
+        return job is not None and job != newest
+
+    def of_job(job: str | None, what: str) -> str:
+        return f"job {job} (newest here: {newest}): {what}"
+
+    def judged(record: RunRecord) -> RunRecord:
+        if not stale(record.job):
+            return record
+        return replace(record, status="stale", detail=of_job(record.job, record.detail))
+
+    stale_results = [RunRecord("stale", gpu.host, gpu.uuid, of_job(job, "its result"),
+                               gpu.source, job=job)
+                     for gpu, job in zip(found.gpus, result_jobs) if stale(job)]
+    return Found([gpu for gpu, job in zip(found.gpus, result_jobs) if not stale(job)],
+                 stale_results + [judged(r) for r in records], found.skipped,
+                 [judged(r) for r in peer_records])
 
 
 def results_of_done(found: Found) -> list[RunRecord]:
@@ -354,6 +479,12 @@ def merge_records(records: list[RunRecord]) -> list[RunRecord]:
     return merge_by(same_files, lambda r: r.key)
 
 
+def joined_sources(earlier: str, source: str) -> str:
+    """The files of two records, each once (a result's interrupted and failed records share
+    one)."""
+    return earlier if source in earlier.split(", ") else f"{earlier}, {source}"
+
+
 def merge_by(records: list[RunRecord], key: Callable[[RunRecord], object]) -> list[RunRecord]:
     merged: dict[object, RunRecord] = {}
     for record in records:
@@ -361,10 +492,12 @@ def merge_by(records: list[RunRecord], key: Callable[[RunRecord], object]) -> li
             merged[key(record)] = record
             continue
         earlier = merged[key(record)]
-        worse = min(earlier.status, record.status, key=STATUSES.index)
-        merged[key(record)] = RunRecord(worse, earlier.host or record.host,
-                                        earlier.uuid or record.uuid,
-                                        f"{earlier.detail}; {record.detail}",
-                                        f"{earlier.source}, {record.source}",
-                                        name=earlier.name or record.name)
+        merged[key(record)] = replace(
+            earlier, status=min(earlier.status, record.status, key=STATUSES.index),
+            host=earlier.host or record.host, uuid=earlier.uuid or record.uuid,
+            detail=f"{earlier.detail}; {record.detail}",
+            source=joined_sources(earlier.source, record.source),
+            name=earlier.name or record.name,
+            job=earlier.job or record.job, time=max(earlier.time, record.time),
+            gpus=earlier.gpus or record.gpus)
     return list(merged.values())

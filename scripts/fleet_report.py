@@ -1,6 +1,6 @@
 """The text report of fleet.py: a section per kind of problem an operator acts on, worst first.
 
-Runs that did not finish or are missing; GPU health; GPUs below their model's floor; GPUs slower
+Runs that did not finish or are missing (a node's peer run among them); GPU health; GPUs below their model's floor; GPUs slower
 than their group. Every GPU is named by host and UUID. Text from the files goes into tables,
 whose cells are escaped (text_table), never interpreted.
 """
@@ -23,22 +23,24 @@ HINT_KEYS = ("pcie_link", "host_numa_node", "gpu_state_before")
 @dataclass
 class Findings:
     gpus: list[Gpu]
-    records: list[RunRecord]  # missing, killed, failed, damaged, interrupted
+    records: list[RunRecord]  # missing, killed, failed, damaged, interrupted, stale
     health: HealthReport
     below_floor: list[BelowFloor]
     groups: list[Group]
     limit_files: list[str]
     models_without_limits: list[str]
     unexpected_hosts: list[str]
-    skipped: list[str]  # peer/ directories of per-node peer runs, not read
+    skipped: list[str]  # peer/ directories of per-node peer runs: their figures not compared
+    peer_records: list[RunRecord]  # peer runs that did not end well
 
     def attention(self) -> int:
-        """GPUs the report asks an operator to act on (a missing host counts its GPUs)."""
+        """GPUs the report asks an operator to act on (a missing host counts its GPUs, a peer
+        run that did not end well each of its GPUs)."""
         named: set[str] = set()
         unnamed = 0
-        for record in self.records:
-            if record.uuid:
-                named.add(record.uuid)
+        for record in self.records + self.peer_records:
+            if record.gpus or record.uuid:
+                named.update(record.gpus or [record.uuid])
             else:
                 unnamed += record.count
         named |= {f.uuid for f in self.health.findings if f.severity < WATCH}
@@ -77,16 +79,24 @@ def table(headers: list[str], rows: list[list[str]], markdown: bool) -> str:
     return f"\n{text}" if markdown else text
 
 
-def records_section(records: list[RunRecord], markdown: bool) -> list[str]:
+def records_section(records: list[RunRecord], peer_records: list[RunRecord],
+                    markdown: bool) -> list[str]:
     gpus = sum(r.count for r in records)
-    lines = [heading(f"Runs that did not finish, and GPUs missing: {gpus} GPU(s)", markdown)]
-    if not records:
+    peer = f", and {len(peer_records)} peer run(s)" if peer_records else ""
+    lines = [heading(f"Runs that did not finish, and GPUs missing: {gpus} GPU(s){peer}",
+                     markdown)]
+    if not records and not peer_records:
         return lines + ["none"]
     rows = [[r.status, r.host or "?", r.uuid or "?",
              r.detail + (f" ({r.count} GPUs)" if r.count > 1 else ""), r.source]
-            for r in sorted(records, key=lambda r: (STATUSES.index(r.status), r.host or "",
-                                                    r.uuid or ""))]
+            for r in worst_first(records)]
+    rows += [[r.status, r.host or "?", "peer run", r.detail, r.source]
+             for r in worst_first(peer_records)]
     return lines + [table(["status", "host", "GPU", "what", "file"], rows, markdown)]
+
+
+def worst_first(records: list[RunRecord]) -> list[RunRecord]:
+    return sorted(records, key=lambda r: (STATUSES.index(r.status), r.host or "", r.uuid or ""))
 
 
 def health_section(findings: "Findings", markdown: bool) -> list[str]:
@@ -219,9 +229,10 @@ def report(findings: Findings, rule: Rule, markdown: bool) -> str:
              f"{rule.describe()}. Below floor: under the limits file's floor on "
              f"{rule.corroborate} sizes of a sweep."]
     for directory in findings.skipped:
-        lines.append(f"Not read: {directory} (per-node peer runs, each over several GPUs; "
-                     f"`scripts/fleet.py {directory}` compares the nodes' peer runs).")
-    lines += records_section(findings.records, markdown)
+        lines.append(f"Not compared: {directory} (per-node peer runs, each over several GPUs: "
+                     f"those that did not finish are listed below; `scripts/fleet.py "
+                     f"{directory}` compares the nodes' peer runs).")
+    lines += records_section(findings.records, findings.peer_records, markdown)
     lines += health_section(findings, markdown)
     lines += floor_section(findings, markdown)
     lines += outliers_section(findings, markdown)

@@ -220,19 +220,22 @@ def write_err(directory: Path, name: str, message: str, status: int) -> Path:
 
 
 def write_status(directory: Path, name: str, status: str, exit_status: int | str,
-                 uuid: str = "", time: str = "2026-11-29T18:38:09Z", **more: str) -> Path:
+                 uuid: str = "", time: str = "2026-11-29T18:38:09Z", job: str = "1",
+                 **more: str) -> Path:
     """A `<name>.status` record as deploy/slurm writes it (docs/cluster.md): its node from the
-    name, job 1, task 0, device 0; `more` adds keys."""
+    name, task 0, device 0; `more` adds keys."""
     fields = dict(status=status, exit=str(exit_status), gpu_uuid=uuid, node=name.split("_")[0],
-                  job="1", task="0", device="0", time=time, **more)
+                  job=job, task="0", device="0", time=time, **more)
     path = directory / f"{name}.status"
     path.write_text("".join(f"{key}={value}\n" for key, value in fields.items()))
     return path
 
 
-def write_done(fleet: list[Document], directory: Path) -> list[Path]:
+def write_done(fleet: list[Document], directory: Path, job: str = "1",
+               time: str = "2026-11-29T18:38:09Z") -> list[Path]:
     """A `done` record beside each GPU's result."""
-    return [write_status(directory, file_name(doc), "done", 0, doc["context"]["gpu_uuid"])
+    return [write_status(directory, file_name(doc), "done", 0, doc["context"]["gpu_uuid"],
+                         time=time, job=job)
             for doc in fleet]
 
 

@@ -2,13 +2,17 @@
 Fleets of 16 GPUs built from real H200 repetitions (fleet_builder.py)."""
 
 import json
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import fleet_builder as fb
-from conftest import RunScript
+from conftest import SCRIPTS, RunScript
 from fleet import main
 from fleet_heatmap import MAX_HEATMAP_GPUS
 
@@ -224,6 +228,103 @@ def test_a_heatmap_of_more_gpus_than_it_holds_is_refused_before_the_report(
     assert not (tmp_path / "heatmap.png").exists()
     code, out, err = run(capsys, tmp_path / "fleet")
     assert (code, err) == (0, "") and f"{MAX_HEATMAP_GPUS + 1} GPU result(s)" in out
+
+
+def failed_entry(name: str, message: str) -> dict:
+    """A benchmark as Google Benchmark writes one that called SkipWithError."""
+    return {"name": name, "run_name": name, "run_type": "iteration", "error_occurred": True,
+            "error_message": message, "iterations": 0, "real_time": 0, "cpu_time": 0,
+            "time_unit": "us"}
+
+
+@pytest.mark.parametrize("written_as", ["files", "pod log"])
+def test_a_failed_benchmark_fails_its_gpu_and_a_skipped_one_does_not(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], written_as: str) -> None:
+    """node03's result holds a benchmark that failed (its message holding an escape sequence and
+    a newline, repeated in a second repetition), with no record beside it; node04's, sizes
+    gpubench skipped (gpubench's `skipped: ` messages). node03 alone is failed, its benchmark
+    and message named, the message escaped."""
+    fleet = fb.build_fleet(16, 0)
+    name = "copy/HtoD/pinned/async/4096"
+    message = "CUDA error: an illegal memory access was encountered\x1b[2J\n(CUDA_ERROR_ILLEGAL_ADDRESS)"
+    fleet[3]["benchmarks"] += [failed_entry(name, message), failed_entry(name, "again")]
+    fleet[4]["benchmarks"] += [
+        failed_entry("copy/HtoD/pinned/async/1099511627776",
+                     "skipped: 1 TiB does not fit in device memory"),
+        failed_entry("saxpy/driver/268435456",
+                     "skipped: the GPU faulted in an earlier benchmark: CUDA_ERROR_ILLEGAL_ADDRESS")]
+    if written_as == "files":
+        fb.write_fleet(fleet, tmp_path)
+    else:
+        (tmp_path / "pods.jsonl").write_text("".join(json.dumps(doc) + "\n" for doc in fleet))
+    code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
+    assert (code, err) == (1, ""), out
+    runs = section(out, "Runs that did not finish")
+    rows = [line for line in runs.splitlines()[3:] if line.strip()]
+    assert len(rows) == 1 and rows[0].split()[:3] == ["failed", "node03", fb.uuid_of(3)], runs
+    assert (f"benchmark failed: {name}: CUDA error: an illegal memory access was encountered"
+            "\\x1b[2J (CUDA_ERROR_ILLEGAL_ADDRESS)") in rows[0]
+    assert "\x1b" not in out
+    assert out.rstrip().endswith("1 GPU(s) need attention.")
+
+
+def test_a_failed_benchmark_of_a_device_names_that_device(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A --device=0,1 run whose device 1 failed every benchmark: device 1 is failed, by its
+    UUID, device 0 not."""
+    fleet = fb.build_fleet(4, 0)
+    other = "GPU-11111111-f1ee-4000-8000-000000000000"
+    fleet[0]["context"].update(device_0=f"NVIDIA H200, {fb.uuid_of(0)}, 0000:05:00.0",
+                               device_1=f"NVIDIA H200, {other}, 0000:06:00.0")
+    fleet[0]["benchmarks"] += [failed_entry("saxpy/driver/device:1/1024", "verification failed")]
+    fb.write_fleet(fleet, tmp_path)
+    code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
+    assert code == 1
+    rows = rows_with(section(out, "Runs that did not finish"), "failed")
+    assert len(rows) == 1 and rows[0].split()[:3] == ["failed", "node00", other]
+    assert "saxpy/driver/device:1/1024: verification failed" in rows[0]
+
+
+def with_permissions() -> list[str]:
+    """A command prefix under which file permissions hold: root ignores them, unless it runs
+    without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("root without setpriv: file permissions do not hold")
+    dropped = "-dac_override,-dac_read_search"
+    return [setpriv, f"--inh-caps={dropped}", f"--bounding-set={dropped}"]
+
+
+@pytest.mark.parametrize("case", ["directory", "directory's files", "heatmap", "limits",
+                                  "expected hosts"])
+def test_a_path_that_cannot_be_read_or_written_is_named(tmp_path: Path, case: str) -> None:
+    """Every path fleet.py reads or writes names itself when the system refuses it: a directory
+    it may not list (mode 000), one whose files it may not examine (mode r--), the heatmap,
+    limits or expected hosts inside a directory it may not enter."""
+    good = tmp_path / "good"
+    fb.write_fleet(fb.build_fleet(4, 0), good)
+    closed = tmp_path / "closed"
+    fb.write_fleet(fb.build_fleet(4, 0), closed)
+    closed.chmod(0o444 if case == "directory's files" else 0)
+    args, named = {
+        "directory": ([closed], closed),
+        "directory's files": ([closed], closed / "node"),  # whichever it examines first
+        "heatmap": ([good, "-o", closed / "h.png"], closed / "h.png"),
+        "limits": ([good, "--limits", closed / "l.json"], closed / "l.json"),
+        "expected hosts": ([good, "--expect-hosts", closed / "hosts.txt"], closed / "hosts.txt"),
+    }[case]
+    try:
+        done = subprocess.run([*with_permissions(), sys.executable, str(SCRIPTS / "fleet.py"),
+                               *map(str, args)], capture_output=True, text=True, timeout=60)
+    finally:
+        closed.chmod(0o755)
+    assert done.returncode == 2, done.stderr
+    assert re.match(rf"fleet\.py: (--[a-z-]+ )?{re.escape(str(named))}[^:/]*: ", done.stderr), \
+        done.stderr
+    assert "Permission denied" in done.stderr and "stdout" not in done.stderr
+    assert len(done.stderr.splitlines()) == 1, done.stderr
 
 
 def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:

@@ -155,32 +155,123 @@ def test_pod_log_records_the_last_one_per_gpu_wins(tmp_path: Path,
     assert "over the log limit" in " ".join(rows["node15"])
 
 
-def test_the_peer_directory_is_named_not_read(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
-    """fleet/peer/ holds per-node runs over several GPUs: reading fleet/ names it and reads none
-    of it (a failed peer run there is no GPU's failure); given itself, it compares the nodes."""
-    fleet = fb.build_fleet(8, 0)
-    fb.write_fleet(fleet, tmp_path)
-    fb.write_done(fleet, tmp_path)
+def write_peer_runs(directory: Path) -> None:
+    """deploy/slurm --per-node's peer/ directory of a fleet of 8: one run over each node's two
+    GPUs, node06's failed (its record and .err)."""
     peers = fb.build_fleet(4, 0, fb.PEER)
     for node, doc in enumerate(peers):
         doc["context"].update(host_name=f"node{2 * node:02d}", gpu_uuid=fb.uuid_of(2 * node))
-    fb.write_fleet(peers, tmp_path / "peer")
-    fb.write_status(tmp_path / "peer", "node06", "failed", 1,
+    fb.write_fleet(peers, directory / "peer")
+    fb.write_status(directory / "peer", "node06", "failed", 1,
                     f"{fb.uuid_of(6)},{fb.uuid_of(7)}")
-    fb.write_err(tmp_path / "peer", "node06", "gpubench: peer/ce/read/0to1/4: verification failed",
-                 1)
+    fb.write_err(directory / "peer", "node06",
+                 "gpubench: peer/ce/read/0to1/4: verification failed", 1)
+
+
+@pytest.mark.parametrize("status, exit_status, err", [
+    ("failed", 1, "gpubench: peer/ce/read/0to1/4: verification failed\nexit status 1\n"),
+    ("killed", "none", "gpubench: peer/ce/read/0to1/4\n"),
+    ("interrupted", "none", "gpubench.sbatch: not started: the job stopped before the peer run\n"),
+], ids=["failed", "killed", "interrupted"])
+def test_a_peer_run_that_did_not_finish_needs_attention(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], status: str,
+        exit_status: int | str, err: str) -> None:
+    """fleet/peer/ holds per-node runs over several GPUs: reading fleet/ lists a peer run that did
+    not end well, naming its node and GPUs, and counts its GPUs; its figures are not compared
+    there. Given itself, fleet/peer compares the nodes."""
+    fleet = fb.build_fleet(8, 0)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet, tmp_path)
+    write_peer_runs(tmp_path)
+    fb.write_status(tmp_path / "peer", "node06", status, exit_status,
+                    f"{fb.uuid_of(6)},{fb.uuid_of(7)}")
+    (tmp_path / "peer" / "node06.err").write_text(err)
     code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
-    assert code == 0, out
-    assert f"Not read: {tmp_path / 'peer'} (per-node peer runs" in out
+    assert code == 1, out
+    assert f"Not compared: {tmp_path / 'peer'} (per-node peer runs" in out
     assert "8 GPU result(s)" in out
+    row = records(out)["node06"]
+    assert row[:3] == [status, "node06", "peer"]
+    assert f"a run over 2 GPUs ({fb.uuid_of(6)}, {fb.uuid_of(7)})" in " ".join(row)
+    assert f"{tmp_path / 'peer' / 'node06.status'}" in " ".join(row)
+    assert out.rstrip().endswith("2 GPU(s) need attention.")
     code, out, _ = run(capsys, tmp_path / "peer", "--fail-on-outlier")
     assert code == 1
     row = records(out)["node06"]
-    assert row[:3] == ["failed", "node06", fb.uuid_of(6)]
-    assert "a run over 2 GPUs" in " ".join(row)
-    assert "verification failed (exit status 1)" in " ".join(row)  # its .err, the same row
+    assert row[:3] == [status, "node06", fb.uuid_of(6)]
     assert "4 GPU result(s), 1 group(s)" in out
+
+
+def test_peer_runs_that_ended_well_need_nothing(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    fleet = fb.build_fleet(8, 0)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet, tmp_path)
+    write_peer_runs(tmp_path)
+    fb.write_status(tmp_path / "peer", "node06", "done", 0, f"{fb.uuid_of(6)},{fb.uuid_of(7)}")
+    (tmp_path / "peer" / "node06.err").unlink()
+    code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
+    assert code == 0, out
+    assert section(out, "Runs that did not finish").splitlines()[1] == "none"
+
+
+def rerun(fleet: list[dict], directory: Path, job: str, time: str) -> None:
+    """A job of deploy/slurm over `fleet`: each GPU's result (naming the job) and `done` record,
+    replacing an earlier job's."""
+    for doc in fleet:
+        doc["context"]["slurm_job_id"] = job
+    fb.write_fleet(fleet, directory)
+    fb.write_done(fleet, directory, job=job, time=time)
+
+
+def test_an_earlier_jobs_files_are_stale(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """Job 9 measures 8 GPUs into fleet/; job 10 into the same directory loses node06 and
+    node07, and stops before node05's turn (its record: never started; its JSON: job 9's). The
+    GPUs job 10 did not measure are listed with their job, needing attention, and their figures
+    are not judged; each is listed once, not also as missing."""
+    fleet = fb.build_fleet(8, 0)
+    rerun(fleet, tmp_path, "9", "2026-11-28T10:00:00Z")
+    rerun(fleet[:5], tmp_path, "10", "2026-11-29T10:00:00Z")
+    fb.write_status(tmp_path, fb.file_name(fleet[5]), "interrupted", "none", fb.uuid_of(5),
+                    time="2026-11-29T10:00:00Z", job="10")
+    (tmp_path / f"{fb.file_name(fleet[5])}.err").write_text(NOT_STARTED + "\n")
+    hosts = tmp_path / "hosts.txt"
+    hosts.write_text("".join(f"node{gpu:02d}\n" for gpu in range(8)))
+    code, out, err = run(capsys, tmp_path, "--expect-hosts", hosts, "--expect", 8,
+                         "--fail-on-outlier")
+    assert (code, err) == (1, ""), out
+    assert "5 GPU result(s)" in out
+    rows = records(out)
+    assert set(rows) == {"node05", "node06", "node07"}, out
+    for gpu in (6, 7):
+        row = rows[f"node{gpu:02d}"]
+        assert row[:3] == ["stale", f"node{gpu:02d}", fb.uuid_of(gpu)]
+        assert "job 9 (newest here: 10): its result" in " ".join(row)
+    assert rows["node05"][:3] == ["interrupted", "node05", fb.uuid_of(5)]
+    assert "job 9 (newest here: 10): its result" in " ".join(rows["node05"])
+    assert out.rstrip().endswith("3 GPU(s) need attention.")
+
+
+def test_jobs_are_ordered_by_number_or_else_by_time(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Job 99 is earlier than job 100 (not by text); Kubernetes Jobs, named, by their records'
+    times. One job's files are never stale."""
+    fleet = fb.build_fleet(8, 0)
+    rerun(fleet, tmp_path / "one", "99", "2026-11-28T10:00:00Z")
+    code, out, _ = run(capsys, tmp_path / "one", "--fail-on-outlier")
+    assert code == 0, out
+    rerun(fleet[:6], tmp_path / "one", "100", "2026-11-27T10:00:00Z")
+    _, out, _ = run(capsys, tmp_path / "one")
+    assert set(records(out)) == {"node06", "node07"}
+    assert "job 99 (newest here: 100)" in section(out, "Runs that did not finish")
+    fleet = fb.build_fleet(8, 0)
+    fb.write_fleet(fleet, tmp_path / "k8s")
+    fb.write_done(fleet, tmp_path / "k8s", job="gpubench-b", time="2026-11-28T10:00:00Z")
+    fb.write_done(fleet[2:], tmp_path / "k8s", job="gpubench-a", time="2026-11-29T10:00:00Z")
+    _, out, _ = run(capsys, tmp_path / "k8s")
+    assert set(records(out)) == {"node00", "node01"}
+    assert "job gpubench-b (newest here: gpubench-a)" in section(out, "Runs that did not finish")
 
 
 REPO = Path(__file__).resolve().parents[2]
