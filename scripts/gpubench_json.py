@@ -15,19 +15,22 @@ family, series, argument and device, `Result.families` the facts of each family 
 no script needs to know a family by name.
 
 The end of this module holds what the scripts share on the command line: an argument parser
-whose errors are one line, option types that check their range, and a stdout writer that turns
-a failed write into an OSError the script reports. Importing it makes stdout and stderr write
+whose errors are one line, option types that check their range, a stdout writer that turns
+a failed write into an OSError the script reports, and an output file writer that writes a
+file whole or not at all. Importing it makes stdout and stderr write
 any text (what the encoding cannot hold as backslash escapes) and turns a closed stdout into
 one whose writes fail with EBADF, so every script can say so.
 """
 
 import argparse
+import contextlib
 import errno
 import io
 import json
 import math
 import os
 import re
+import secrets
 import stat
 import sys
 from collections.abc import Iterable
@@ -804,6 +807,50 @@ def write_stdout(text: str) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
+        raise
+
+
+# Where a path names a descriptor or a device rather than a place for a file: /dev/stdout when
+# stdout is a file would name that file, and replacing it would drop what the shell appended.
+_DESCRIPTOR_FOLDERS = ("/dev/", "/proc/")
+
+
+def write_output(path: Path, text: str, errors: str = "strict") -> None:
+    """Writes `text` (UTF-8, `errors` as str.encode takes it) to the output file `path`, whole
+    or not at all: into a new file beside it, renamed over it once complete, so a write that
+    fails (a full disk, a signal) leaves an earlier output as it was and nothing under its name
+    that is not whole. A symbolic link is written through (the file it names is replaced, the
+    link stays). A FIFO, a device or a descriptor (/dev/stdout) is written to directly: it
+    holds no file to lose. Raises OSError naming `path`."""
+    data = text.encode("utf-8", errors)
+    try:
+        if str(path).startswith(_DESCRIPTOR_FOLDERS) or (path.exists() and not path.is_file()):
+            with open(path, "wb") as stream:
+                stream.write(data)
+        else:
+            _replace(Path(os.path.realpath(path)), data)
+    except OSError as error:
+        raise OSError(error.errno, error.strerror or str(error), str(path)) from None
+
+
+def _replace(target: Path, data: bytes) -> None:
+    """Renames a new file holding `data` over `target`, which is a regular file or none; the
+    new file takes an existing target's permissions, and a target that may not be written is
+    refused as writing it in place would be."""
+    existing = os.stat(target) if target.exists() else None
+    if existing is not None and not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    temporary = target.with_name(f".{target.name[:100]}.{secrets.token_hex(6)}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            stream.write(data)
+            if existing is not None:
+                os.fchmod(stream.fileno(), stat.S_IMODE(existing.st_mode))
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
         raise
 
 

@@ -17,6 +17,9 @@ two parts, say). A benchmark holds as many repetitions as the runs that measured
 must agree on gpu_uuid, driver, CUDA and gpubench version: a result merged from two GPUs or two
 builds is no measurement of either.
 
+The output is written whole or not at all (a new file renamed over OUT.json once complete): a
+write that fails leaves an earlier OUT.json as it was.
+
 Exit status: 0 written, 2 unusable input, runs that do not belong together, a run given twice,
 bad usage or an output that could not be written or that is one of the runs.
 """
@@ -29,7 +32,8 @@ from typing import Any
 import numpy as np
 
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load_with_document,
-                           refuse_output_over_input, same_file, script_error, write_stdout)
+                           refuse_output_over_input, same_file, script_error, write_output,
+                           write_stdout)
 
 SCRIPT = "merge_runs.py"
 # Equal in every run merged: the same GPU, software and build.
@@ -169,8 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         refuse_output_over_input(args.output, args.runs)
         merged = merge(args.runs)
-        args.output.write_text(json.dumps(merged, indent=1, allow_nan=False) + "\n",
-                               encoding="utf-8")
+        write_output(args.output, json.dumps(merged, indent=1, allow_nan=False) + "\n")
         write_stdout(f"wrote {args.output}: {merged['context']['merged_runs']} runs, "
                      f"{sum(e['run_type'] == 'iteration' for e in merged['benchmarks'])} "
                      "repetitions\n")

@@ -3,6 +3,7 @@ repetition per run, which compare.py judges."""
 
 import json
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -209,3 +210,23 @@ def test_bad_run_file_is_one_line(tmp_path: Path, content: object,
     out, err = capsys.readouterr()
     assert status == 2 and err.startswith(f"merge_runs.py: {bad}: ") and err.count("\n") == 1
     assert not (tmp_path / "m.json").exists()
+
+
+def test_an_output_too_large_to_write_leaves_the_earlier_one(tmp_path: Path) -> None:
+    """A full disk (here a file size limit of 8 KiB) fails the write: one line naming the
+    output, the earlier output as it was, nothing partial under its name or beside it."""
+    runs = [write_json(tmp_path / f"run_{i}.json", one_run(50.0 + i, 4.0 + i))
+            for i in range(40)]
+    out = tmp_path / "out" / "merged.json"
+    out.parent.mkdir()
+    out.write_text("the earlier output\n")
+
+    def limit_file_size() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
+    proc = subprocess.run([sys.executable, str(SCRIPTS / "merge_runs.py"), *map(str, runs),
+                           "-o", str(out)], capture_output=True, text=True, timeout=60,
+                          preexec_fn=limit_file_size)
+    assert proc.returncode == 2
+    assert proc.stderr == f"merge_runs.py: {out}: File too large\n"
+    assert out.read_text() == "the earlier output\n"
+    assert [p.name for p in out.parent.iterdir()] == ["merged.json"]
