@@ -18,11 +18,19 @@
 # beside it (OUT.json's name with .json replaced). Prints on stdout what the gate says, and
 # nothing else: the last comparison's report (or compare.py's one line where it cannot
 # compare), followed by the filter of what the confirming runs judged again; the recordings'
-# own output goes to stderr. Flags after OUT.json go to compare.py.
+# own output goes to stderr. Flags after OUT.json go to compare.py; they are checked, with the
+# baseline, before the first run. The candidate must hold every benchmark of the baseline (a
+# benchmark that no longer runs passes no check); a benchmark only in the candidate is new.
+#
+# SIGTERM, SIGINT or SIGHUP stops the recording in progress with the same signal and waits for
+# it (ci_record.sh's line says which run it stopped), or stops the gate once the comparison in
+# progress ends (one line says so); no verdict is printed.
 #
 # Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver or
-# CUDA), ci_record.sh's where a recording fails, 2 for bad usage or an output that cannot be
-# written or that is the binary or the baseline.
+# CUDA); 2 bad usage (a compare.py flag, a setting of ci_record.sh out of its range), an unusable
+# baseline, or an output that cannot be written or that is the binary or the baseline, all found
+# before any run; 4 a recording failed (ci_record.sh's line says how); 5 the candidate lacks
+# benchmarks of the baseline (one line names them); 128+N stopped by signal N.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
@@ -41,18 +49,50 @@ for path in "$out" "$confirm"; do
 done
 rm -f -- "$confirm" # a stale one would read as this run's
 
+# record OUT: ci_record.sh of the binary into OUT, as the child a signal is passed on to (with
+# SIGINT as it came: bash starts a background child with SIGINT ignored).
+record() {
+  stage="while recording $1"
+  (
+    trap - INT
+    exec "$scripts/ci_record.sh" "$binary" "$1"
+  ) >&2 &
+  wait "$!"
+}
+
+# stopped SIGNAL: the signal passed on to the recording in progress, which is waited for and
+# says which run it stopped; a comparison in progress has ended (bash runs a trap after the
+# command in progress). Exits.
+stopped() {
+  local signal=$1 status=0
+  trap '' TERM INT HUP
+  if [[ $stage == "while recording"* ]]; then
+    kill -s "$signal" $(jobs -pr) 2> /dev/null || true
+    wait "$!" 2> /dev/null || status=$?
+  fi
+  if ((status != 128 + $(kill -l "$signal"))); then
+    echo "ci_gate.sh: stopped by SIG$signal ${stage//[^[:print:]]/?}; no verdict" >&2
+  fi
+  exit $((128 + $(kill -l "$signal")))
+}
+
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-# An unusable baseline is found before the runs, not minutes later: compare.py reads it (against
-# itself) and says why in one line.
-if ! "$scripts/compare.py" "$baseline" "$baseline" > /dev/null 2> "$dir/report"; then
+stage="while checking the baseline"
+trap 'stopped TERM' TERM
+trap 'stopped INT' INT
+trap 'stopped HUP' HUP
+# An unusable baseline or compare.py flag is found before the runs, not minutes later:
+# compare.py reads the baseline (against itself) with the flags and says why in one line.
+if ! "$scripts/compare.py" "$baseline" "$baseline" "$@" > /dev/null 2> "$dir/report"; then
   cat "$dir/report"
   exit 2
 fi
-"$scripts/ci_record.sh" "$binary" "$out" >&2
+record "$out" || exit "$?"
 
+stage="while comparing"
 status=0
-"$scripts/compare.py" "$baseline" "$out" --changed-filter "$dir/changed" "$@" \
+"$scripts/compare.py" "$baseline" "$out" --missing-fails --changed-filter "$dir/changed" "$@" \
   > "$dir/report" 2>&1 || status=$?
 # No change found, or no comparison (another GPU, driver or CUDA; an unusable file).
 if [[ ! -s $dir/changed ]]; then
@@ -62,9 +102,12 @@ fi
 filter=$(< "$dir/changed")
 
 echo "ci_gate.sh: recording the suite again to confirm what changed: $filter" >&2
-"$scripts/ci_record.sh" "$binary" "$confirm" >&2
+record "$confirm" || exit "$?"
+stage="while comparing"
 status=0
-"$scripts/compare.py" "$baseline" "$out" --confirm "$confirm" "$@" 2>&1 || status=$?
-printf '\nConfirmed by %s more runs of the suite, each change judged again on them alone: `%s`\n' \
-  "${GPUBENCH_RUNS:-5}" "$filter"
+"$scripts/compare.py" "$baseline" "$out" --missing-fails --confirm "$confirm" "$@" \
+  > "$dir/report" 2>&1 || status=$?
+cat "$dir/report"
+printf '\nConfirmed by %d more runs of the suite, each change judged again on them alone: `%s`\n' \
+  "$((10#${GPUBENCH_RUNS:-5}))" "$filter"
 exit "$status"

@@ -1,15 +1,27 @@
 #!/usr/bin/env bash
 # Records gpubench the way the CI gate compares it: RUNS separate runs of one binary (default 5,
-# or $GPUBENCH_RUNS), each a process of its own, merged by merge_runs.py into OUT.json with one
-# repetition per run. The gate records its candidate with this, and the committed baseline is
-# recorded with this too. Arguments after OUT.json go to every gpubench run.
+# or $GPUBENCH_RUNS, 2 to 1000), each a process of its own, merged by merge_runs.py into OUT.json
+# with one repetition per run. The gate records its candidate with this, and the committed
+# baseline is recorded with this too. Arguments after OUT.json go to every gpubench run.
 #
 #   scripts/ci_record.sh build/gpubench gpubench.json
 #
-# Exit status: gpubench's own where a run fails, merge_runs.py's where the merge does, 2 for
-# bad usage (a binary that is no executable file among them) or an output that cannot be
-# written or that is the binary.
+# Each run may take GPUBENCH_RUN_TIMEOUT seconds (1 to 86400, default 1800: the default suite
+# takes about 50 s on an H200, so only a run that hangs comes near it). A run still going then
+# gets SIGTERM, on which gpubench stops between batches, and SIGKILL 30 s later.
+#
+# SIGTERM, SIGINT or SIGHUP stops the run in progress with the same signal and waits for it, so
+# no gpubench is left holding the GPU or writing later; one line says which signal stopped which
+# run, and OUT.json is not written.
+#
+# Exit status: 0 written; 2 bad usage (a setting out of its range, a binary that is no
+# executable file among them) or an output that cannot be written or that is the binary, found
+# before any run; 4 the recording failed: a run failed or did not finish in time, or the runs
+# could not be merged or written (the line before says which); 128+N stopped by signal N.
 set -euo pipefail
+
+readonly RECORDING_FAILED=4
+readonly KILL_AFTER_S=30
 
 if [[ $# -lt 2 ]]; then
   echo "ci_record.sh: usage: ci_record.sh GPUBENCH OUT.json [gpubench flags...]" >&2
@@ -18,25 +30,88 @@ fi
 binary=$1
 out=$2
 shift 2
+scripts=$(dirname "$0")
+
+# check_setting NAME VALUE MIN MAX NOUN: whether VALUE, NAME's, is a decimal from MIN to MAX
+# (digits few enough for bash's arithmetic, which wraps past 2^63); one line where not.
+check_setting() {
+  local name=$1 value=$2 min=$3 max=$4 noun=$5
+  if [[ $value =~ ^[0-9]{1,6}$ ]] && ((10#$value >= min && 10#$value <= max)); then
+    return 0
+  fi
+  echo "ci_record.sh: $name must be $noun from $min to $max, not '${value//[^[:print:]]/?}'" >&2
+  return 1
+}
 runs=${GPUBENCH_RUNS:-5}
-if ! [[ $runs =~ ^[0-9]+$ ]] || (( 10#$runs < 2 )); then
-  echo "ci_record.sh: GPUBENCH_RUNS must be a whole number >= 2, not '${runs//[^[:print:]]/?}'" >&2
-  exit 2
-fi
+check_setting GPUBENCH_RUNS "$runs" 2 1000 "a whole number" || exit 2
 runs=$((10#$runs))
+run_timeout=${GPUBENCH_RUN_TIMEOUT:-1800}
+check_setting GPUBENCH_RUN_TIMEOUT "$run_timeout" 1 86400 "a whole number of seconds" || exit 2
+run_timeout=$((10#$run_timeout))
 if ! type -P -- "$binary" > /dev/null; then
   echo "ci_record.sh: ${binary//[^[:print:]]/?}: not an executable file" >&2
   exit 2
 fi
-source "$(dirname "$0")/check_output.sh"
+if ! type -P timeout > /dev/null; then
+  echo "ci_record.sh: timeout (GNU coreutils) not found; it bounds each run" >&2
+  exit 2
+fi
+source "$scripts/check_output.sh"
 check_output ci_record.sh "$out" "$binary" || exit 2
+shown_out=${out//[^[:print:]]/?}
+
+# run_gpubench INDEX FILE [FLAGS...]: run INDEX of gpubench, writing FILE, bounded in time; one
+# line naming the run where it fails.
+run_gpubench() {
+  local index=$1 file=$2 started=$SECONDS status=0
+  shift 2
+  # timeout runs gpubench in a process group of its own and passes on the signals it gets.
+  timeout -k "$KILL_AFTER_S" "$run_timeout" "$binary" "$@" --benchmark_out="$file" \
+    --benchmark_out_format=json &
+  wait "$!" 2> /dev/null || status=$? # bash's own line for a child killed names timeout
+  local run="run $index of $runs"
+  if ((status == 0)); then
+    return 0
+  elif ((status == 124 || status == 137)) && ((SECONDS - started >= run_timeout)); then
+    echo "ci_record.sh: $run did not finish in $run_timeout s" >&2
+  elif ((status > 128)); then
+    echo "ci_record.sh: $run: gpubench was killed by signal SIG$(kill -l $((status - 128)))" >&2
+  else
+    echo "ci_record.sh: $run: gpubench exited $status" >&2
+  fi
+  return 1
+}
+
+# stopped SIGNAL: the signal passed on to the run in progress, which is waited for (a merge in
+# progress is left to finish: it is short, and then says whether OUT.json was written); exits.
+stopped() {
+  local signal=$1 status=0 written="not written"
+  trap '' TERM INT HUP
+  if [[ $stage != merging ]]; then
+    kill -s "$signal" $(jobs -pr) 2> /dev/null || true
+  fi
+  wait "$!" 2> /dev/null || status=$?
+  if [[ $stage == merging ]]; then
+    ((status == 0)) && written=written
+    stage="while merging the runs"
+  fi
+  echo "ci_record.sh: stopped by SIG$signal $stage; $shown_out $written" >&2
+  exit $((128 + $(kill -l "$signal")))
+}
 
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
+stage="before the first run"
+trap 'stopped TERM' TERM
+trap 'stopped INT' INT
+trap 'stopped HUP' HUP
 files=()
 for ((i = 1; i <= runs; i++)); do
   echo "ci_record.sh: run $i of $runs" >&2
-  "$binary" "$@" --benchmark_out="$dir/run_$i.json" --benchmark_out_format=json
+  stage="during run $i of $runs"
+  run_gpubench "$i" "$dir/run_$i.json" "$@" || exit "$RECORDING_FAILED"
   files+=("$dir/run_$i.json")
 done
-python3 "$(dirname "$0")/merge_runs.py" "${files[@]}" -o "$out"
+stage=merging
+python3 "$scripts/merge_runs.py" "${files[@]}" -o "$out" &
+wait "$!" || exit "$RECORDING_FAILED"

@@ -29,7 +29,7 @@ asks for a comparison report (exit 0, also on the same setup).
 
 Exit status: 0 no regression (or a report), 1 regression, 2 unusable input, bad usage or a
 --changed-filter file that is one of the results read, 3 a different GPU, driver or CUDA
-without --report.
+without --report, 5 with --missing-fails, benchmarks of BASE that NEW lacks.
 """
 
 import argparse
@@ -64,6 +64,7 @@ LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpu
                         "gpu_state_before", "gpu_state_after")
 SAME, FASTER, SLOWER = "SAME", "FASTER", "SLOWER"
 DIFFERENT_SETUP = 3  # exit status: a baseline from another GPU, driver or CUDA
+MISSING_FROM_NEW = 5  # exit status with --missing-fails: benchmarks of BASE that NEW lacks
 LARGEST_SHOWN = 5  # changes listed under the verdict
 
 
@@ -644,6 +645,15 @@ def different_setup_line(comparison: Comparison) -> str:
             "baseline on this GPU, driver and CUDA, or pass --report for a comparison report")
 
 
+def missing_line(comparison: Comparison) -> str:
+    """What NEW lacks of BASE's benchmarks, in one line: how many, the first few by name."""
+    names = comparison.only_base
+    more = f" and {len(names) - LARGEST_SHOWN} more" if len(names) > LARGEST_SHOWN else ""
+    return (f"{comparison.cont.path} lacks {len(names)} of the "
+            f"{len(comparison.rows) + len(names)} benchmark(s) of {comparison.base.path}: "
+            f"{', '.join(names[:LARGEST_SHOWN])}{more}; record them, or a baseline without them")
+
+
 def regex(text: str) -> NameFilter:
     try:
         return name_filter(text)
@@ -700,6 +710,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              f"families where those take more than the {MAX_FILTER_CHARS} "
                              "characters a filter holds; empty where none is "
                              "(scripts/ci_gate.sh names with it what it confirms)")
+    parser.add_argument("--missing-fails", action="store_true",
+                        help=f"in a regression check, exit {MISSING_FROM_NEW} where NEW lacks "
+                             "benchmarks of BASE (that --filter finds), naming them in one line "
+                             "(scripts/ci_gate.sh asks for it: a benchmark no longer run passes "
+                             "no check)")
     return parser.parse_args(argv)
 
 
@@ -729,6 +744,9 @@ def main(argv: list[str] | None = None) -> int:
         if comparison.differing_identity and not args.report:
             script_error(SCRIPT, different_setup_line(comparison))
             return DIFFERENT_SETUP
+        if args.missing_fails and comparison.regression_check and comparison.only_base:
+            script_error(SCRIPT, missing_line(comparison))
+            return MISSING_FROM_NEW
         if args.confirm is not None:
             comparison = confirmed(comparison, load(args.confirm))
         if args.changed_filter is not None:

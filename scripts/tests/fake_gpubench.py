@@ -1,7 +1,12 @@
 """A stand-in for build/gpubench in the tests of scripts that run it (ci_gate.sh, the
 workflow's gate step): each call writes the next of the documents it was given to its
 --benchmark_out, those of `first` and then those of `confirm` (over again from the start of
-`confirm` when they run out). Every call's arguments are logged, one JSON list a line."""
+`confirm` when they run out). Every call's arguments are logged, one JSON list a line, and its
+process id, one a line.
+
+`faults` makes a call (numbered from 1) misbehave as a broken or stuck gpubench does:
+{"sleep": S} waits S seconds before it runs (a hang, when S is long), {"exit": N} exits with
+status N and writes nothing, {"signal": "KILL"} is killed by that signal."""
 
 import json
 import sys
@@ -9,16 +14,24 @@ from pathlib import Path
 from typing import Any
 
 _PROGRAM = """#!{python}
-import json, sys
+import json, os, signal, sys, time
 from pathlib import Path
 here = Path(__file__).resolve().parent
 args = sys.argv[1:]
 out = next(a.split("=", 1)[1] for a in args if a.startswith("--benchmark_out="))
 log = here / "calls.txt"
 earlier = len(log.read_text().splitlines()) if log.exists() else 0
+with (here / "pids.txt").open("a") as f:
+    f.write(f"{{os.getpid()}}\\n")
 with log.open("a") as f:
     f.write(json.dumps(args) + "\\n")
 runs = json.loads((here / "runs.json").read_text())
+fault = runs["faults"].get(str(earlier + 1), {{}})
+time.sleep(fault.get("sleep", 0))
+if "exit" in fault:
+    sys.exit(fault["exit"])
+if "signal" in fault:
+    os.kill(os.getpid(), signal.Signals["SIG" + fault["signal"]])
 stage = "first" if earlier < len(runs["first"]) else "confirm"
 doc = runs[stage][(earlier - (0 if stage == "first" else len(runs["first"])))
                   % len(runs[stage])]
@@ -28,10 +41,13 @@ print(f"fake gpubench: a {{stage}} run of {{len(doc['benchmarks'])}} benchmark e
 
 
 def install(folder: Path, first: list[dict[str, Any]],
-            confirm: list[dict[str, Any]] | None = None) -> Path:
+            confirm: list[dict[str, Any]] | None = None,
+            faults: dict[int, dict[str, Any]] | None = None) -> Path:
     """Writes folder/gpubench; returns its path."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "runs.json").write_text(json.dumps({"first": first, "confirm": confirm or first}))
+    (folder / "runs.json").write_text(json.dumps(
+        {"first": first, "confirm": confirm or first,
+         "faults": {str(call): fault for call, fault in (faults or {}).items()}}))
     program = folder / "gpubench"
     program.write_text(_PROGRAM.format(python=sys.executable))
     program.chmod(0o755)
@@ -42,3 +58,19 @@ def calls(folder: Path) -> list[list[str]]:
     """The arguments of each call so far."""
     log = folder / "calls.txt"
     return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def running(folder: Path) -> list[int]:
+    """The process ids of the calls still running (a zombie, finished but not yet reaped by
+    its parent, counts as finished)."""
+    log = folder / "pids.txt"
+    pids = [int(line) for line in log.read_text().splitlines()] if log.exists() else []
+    return [pid for pid in pids if _state(pid) not in (None, "Z")]
+
+
+def _state(pid: int) -> str | None:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[1].split()[0]

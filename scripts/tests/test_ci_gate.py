@@ -2,13 +2,15 @@
 on more runs of the whole suite alone before the gate says so."""
 
 import os
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import SCRIPTS
-from fake_gpubench import calls, install
+from fake_gpubench import calls, install, running
 from gbench_builder import copy_run, document, write_json
 
 from gpubench_json import load
@@ -37,13 +39,14 @@ SLOW = [47.2, 47.4, 47.5, 47.6, 47.8]
 
 
 def gate(tmp_path: Path, first: list[dict], confirm: list[dict] | None = None,
-         *flags: str) -> subprocess.CompletedProcess[str]:
-    program = install(tmp_path / "build", first, confirm)
+         *flags: str, faults: dict[int, dict] | None = None,
+         **env: str) -> subprocess.CompletedProcess[str]:
+    program = install(tmp_path / "build", first, confirm, faults)
     baseline = write_json(tmp_path / "baseline.json", BASELINE)
     return subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
                            str(tmp_path / "gpubench.json"), *flags],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path,
-                          env={**os.environ, "GPUBENCH_RUNS": "5"})
+                          env={**os.environ, "GPUBENCH_RUNS": "5", **env})
 
 
 def confirm_calls(tmp_path: Path) -> list[list[str]]:
@@ -151,13 +154,60 @@ def test_a_report_confirms_its_changes_and_never_fails(tmp_path: Path) -> None:
     assert len(confirm_calls(tmp_path)) == 5
 
 
-def test_a_failed_run_stops_the_gate(tmp_path: Path) -> None:
-    baseline = write_json(tmp_path / "baseline.json", BASELINE)
-    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), "/bin/false", str(baseline),
-                           str(tmp_path / "gpubench.json")],
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 1 and proc.stdout == ""
+# The gate's own exit status where a recording fails: apart from every verdict's.
+RECORDING_FAILED = 4
+
+
+@pytest.mark.parametrize(("fault", "said"), [
+    ({"exit": 1}, "gpubench exited 1"),  # 1 is also the gate's "regression"
+    ({"exit": 3}, "gpubench exited 3"),  # 3 is also the gate's "another GPU, driver or CUDA"
+    ({"signal": "KILL"}, "gpubench was killed by signal SIGKILL")])
+def test_a_failed_run_stops_the_gate_and_is_named(tmp_path: Path, fault: dict,
+                                                  said: str) -> None:
+    proc = gate(tmp_path, runs(SLOW), faults={2: fault})
+    assert proc.returncode == RECORDING_FAILED and proc.stdout == ""
+    assert proc.stderr.splitlines()[-1] == f"ci_record.sh: run 2 of 5: {said}"
+    assert len(calls(tmp_path / "build")) == 2
     assert not (tmp_path / "gpubench.json").exists()
+
+
+def test_a_run_that_does_not_finish_stops_the_gate(tmp_path: Path) -> None:
+    started = time.monotonic()
+    proc = gate(tmp_path, runs(SLOW), faults={2: {"sleep": 600}}, GPUBENCH_RUN_TIMEOUT="2")
+    assert time.monotonic() - started < 60
+    assert proc.returncode == RECORDING_FAILED and proc.stdout == ""
+    assert proc.stderr.splitlines()[-1] == "ci_record.sh: run 2 of 5 did not finish in 2 s"
+    assert not running(tmp_path / "build")
+    assert not (tmp_path / "gpubench.json").exists()
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_a_signal_stops_the_gate_and_the_run_in_progress(tmp_path: Path,
+                                                          signal_name: str) -> None:
+    """A CI cancel: gpubench is stopped too (it would hold the GPU and write the output later),
+    one line says where, nothing is written."""
+    number = signal.Signals[signal_name]
+    program = install(tmp_path / "build", runs(SLOW), faults={2: {"sleep": 120}})
+    out = tmp_path / "gpubench.json"
+    gate_process = subprocess.Popen(
+        [str(SCRIPTS / "ci_gate.sh"), str(program),
+         str(write_json(tmp_path / "baseline.json", BASELINE)), str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "GPUBENCH_RUNS": "3"})
+    try:
+        while len(calls(tmp_path / "build")) < 2:
+            assert gate_process.poll() is None, gate_process.communicate()
+            time.sleep(0.1)
+        gate_process.send_signal(number)
+        stdout, stderr = gate_process.communicate(timeout=60)
+    finally:
+        gate_process.kill()
+        for pid in running(tmp_path / "build"):
+            os.kill(pid, signal.SIGKILL)
+    assert gate_process.returncode == 128 + number and stdout == ""
+    assert stderr.splitlines()[-1] == (
+        f"ci_record.sh: stopped by {signal_name} during run 2 of 3; {out} not written")
+    assert not running(tmp_path / "build") and not out.exists()
 
 
 @pytest.mark.parametrize("baseline", ["missing.json", "list.json"])
@@ -206,3 +256,46 @@ def test_bad_usage_is_one_line() -> None:
     proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), "build/gpubench"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
+
+
+@pytest.mark.parametrize("flag", ["--bogus-compare-flag", "--threshold=-5", "--filter=("])
+def test_bad_compare_flags_stop_the_gate_before_any_run(tmp_path: Path, flag: str) -> None:
+    proc = gate(tmp_path, runs(SLOW), None, flag)
+    assert proc.returncode == 2 and (proc.stdout + proc.stderr).count("\n") == 1
+    assert proc.stdout.startswith("compare.py: ")
+    assert not calls(tmp_path / "build")
+
+
+# The gate's exit status where the candidate lacks benchmarks the baseline holds.
+MISSING_BENCHMARKS = 5
+
+
+def test_a_benchmark_missing_from_the_candidate_fails_the_gate(tmp_path: Path) -> None:
+    """A benchmark gpubench no longer runs (renamed, dropped, skipped) is no regression check
+    passed: the gate fails and names it."""
+    dtoh_only = [document(copy_run("DtoH", "pinned", "async", 1 << 20, [40.0 + 0.01 * i],
+                                   counters=NOISE)) for i in range(5)]
+    proc = gate(tmp_path, dtoh_only)
+    assert proc.returncode == MISSING_BENCHMARKS, proc.stdout + proc.stderr
+    assert proc.stdout == (f"compare.py: {tmp_path / 'gpubench.json'} lacks 1 of the 2 "
+                           f"benchmark(s) of {tmp_path / 'baseline.json'}: {HTOD}; record "
+                           "them, or a baseline without them\n")
+    assert not confirm_calls(tmp_path)
+
+
+def test_a_benchmark_only_in_the_candidate_passes(tmp_path: Path) -> None:
+    """A new benchmark has no baseline yet."""
+    more = [document(recording([h], [40.0])["benchmarks"]
+                     + copy_run("DtoD", "device", "async", 1 << 20, [900.0], counters=NOISE))
+            for h in [49.8, 50.0, 50.1, 50.3, 49.9]]
+    proc = gate(tmp_path, more)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("OK: 0 of 2 benchmark(s) regressed")
+
+
+def test_a_report_lists_what_the_candidate_lacks_and_passes(tmp_path: Path) -> None:
+    dtoh_only = [document(copy_run("DtoH", "pinned", "async", 1 << 20, [40.0 + 0.01 * i],
+                                   counters=NOISE)) for i in range(5)]
+    proc = gate(tmp_path, dtoh_only, None, "--report")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "Only in BASE (1), not compared" in proc.stdout

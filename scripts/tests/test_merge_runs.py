@@ -4,13 +4,16 @@ repetition per run, which compare.py judges."""
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 from conftest import SCRIPTS, RunScript
+from fake_gpubench import calls, install, running
 from gbench_builder import bad_results, copy_run, document, launch_run, write_bad, write_json
 
 import merge_runs
@@ -151,12 +154,26 @@ def test_a_run_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
     assert not (tmp_path / "out.json").exists()
 
 
-@pytest.mark.parametrize("runs", ["1", "five", "0", "2\n3"])
+# Past 1000 runs, or past the digits bash's arithmetic holds (99999999999999999999 wraps to 340).
+@pytest.mark.parametrize("runs", ["1", "five", "0", "2\n3", "1001", "99999999999999999999",
+                                  "-5", " 5"])
 def test_ci_record_refuses_a_bad_run_count(tmp_path: Path, runs: str) -> None:
     proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, "GPUBENCH_RUNS": runs})
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("ci_record.sh: GPUBENCH_RUNS must be a whole number from 2 to "
+                                  "1000, not ")
+
+
+@pytest.mark.parametrize("seconds", ["0", "ten", "1.5", "86401", "99999999999999999999", "-1"])
+def test_ci_record_refuses_a_bad_run_timeout(tmp_path: Path, seconds: str) -> None:
+    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "GPUBENCH_RUN_TIMEOUT": seconds})
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("ci_record.sh: GPUBENCH_RUN_TIMEOUT must be a whole number of "
+                                  "seconds from 1 to 86400, not ")
 
 
 @pytest.mark.parametrize("out", ["missing/dir/o.json", "."])
@@ -195,21 +212,64 @@ def test_ci_record_refuses_to_write_over_its_binary(tmp_path: Path) -> None:
     assert fake.read_bytes() == before
 
 
+# ci_record.sh's exit status where the recording fails: apart from gpubench's own statuses.
+RECORDING_FAILED = 4
+
+
 def test_ci_record_stops_on_a_failed_run(tmp_path: Path) -> None:
     proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
                           capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 1 and not (tmp_path / "o.json").exists()
+    assert proc.returncode == RECORDING_FAILED and not (tmp_path / "o.json").exists()
+    assert proc.stderr.splitlines()[-1] == "ci_record.sh: run 1 of 5: gpubench exited 1"
 
 
-@pytest.mark.parametrize("content", [pytest.param(c, id=n) for n, c, _ in bad_results()])
-def test_bad_run_file_is_one_line(tmp_path: Path, content: object,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
-    good = write_json(tmp_path / "good.json", one_run(50.0, 4.0))
-    bad = write_bad(tmp_path / "bad.json", content)
-    status = merge_runs.main([str(good), str(bad), "-o", str(tmp_path / "m.json")])
-    out, err = capsys.readouterr()
-    assert status == 2 and err.startswith(f"merge_runs.py: {bad}: ") and err.count("\n") == 1
-    assert not (tmp_path / "m.json").exists()
+def record(fake: Path, out: Path, **env: str) -> subprocess.Popen[str]:
+    """ci_record.sh of `fake` into `out`, three runs, started."""
+    return subprocess.Popen([str(SCRIPTS / "ci_record.sh"), str(fake), str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "GPUBENCH_RUNS": "3", **env})
+
+
+def finish(process: subprocess.Popen[str], build: Path) -> tuple[str, str]:
+    """What `process` wrote once it ends; any fake gpubench left running is killed."""
+    try:
+        return process.communicate(timeout=60)
+    finally:
+        process.kill()
+        for pid in running(build):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_ci_record_bounds_each_run(tmp_path: Path) -> None:
+    fake = install(tmp_path / "build", [one_run(50.0, 4.0)], faults={2: {"sleep": 600}})
+    started = time.monotonic()
+    process = record(fake, tmp_path / "o.json", GPUBENCH_RUN_TIMEOUT="2")
+    _, stderr = finish(process, tmp_path / "build")
+    assert time.monotonic() - started < 60
+    assert process.returncode == RECORDING_FAILED
+    assert stderr.splitlines()[-1] == "ci_record.sh: run 2 of 3 did not finish in 2 s"
+    assert not (tmp_path / "o.json").exists()
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT", "SIGHUP"])
+def test_ci_record_stopped_by_a_signal_stops_its_run(tmp_path: Path, signal_name: str) -> None:
+    """gpubench is stopped with it rather than left holding the GPU, and the earlier output
+    stays as it was."""
+    number = signal.Signals[signal_name]
+    fake = install(tmp_path / "build", [one_run(50.0, 4.0)], faults={2: {"sleep": 120}})
+    out = write_json(tmp_path / "o.json", one_run(49.0, 4.0))
+    before = out.read_bytes()
+    process = record(fake, out)
+    while len(calls(tmp_path / "build")) < 2:
+        assert process.poll() is None
+        time.sleep(0.1)
+    process.send_signal(number)
+    stdout, stderr = finish(process, tmp_path / "build")
+    assert process.returncode == 128 + number
+    assert stderr.splitlines()[-1] == (f"ci_record.sh: stopped by {signal_name} during run 2 "
+                                       f"of 3; {out} not written")
+    assert not running(tmp_path / "build")
+    assert out.read_bytes() == before
 
 
 def test_an_output_too_large_to_write_leaves_the_earlier_one(tmp_path: Path) -> None:
@@ -230,3 +290,14 @@ def test_an_output_too_large_to_write_leaves_the_earlier_one(tmp_path: Path) -> 
     assert proc.stderr == f"merge_runs.py: {out}: File too large\n"
     assert out.read_text() == "the earlier output\n"
     assert [p.name for p in out.parent.iterdir()] == ["merged.json"]
+
+
+@pytest.mark.parametrize("content", [pytest.param(c, id=n) for n, c, _ in bad_results()])
+def test_bad_run_file_is_one_line(tmp_path: Path, content: object,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    good = write_json(tmp_path / "good.json", one_run(50.0, 4.0))
+    bad = write_bad(tmp_path / "bad.json", content)
+    status = merge_runs.main([str(good), str(bad), "-o", str(tmp_path / "m.json")])
+    out, err = capsys.readouterr()
+    assert status == 2 and err.startswith(f"merge_runs.py: {bad}: ") and err.count("\n") == 1
+    assert not (tmp_path / "m.json").exists()
