@@ -1,10 +1,9 @@
 # check_output SCRIPT OUT [INPUT...]: whether OUT can be written, found before a run rather than
-# minutes after it. Not where OUT is one of the INPUTs (by any path or link: writing there would
-# destroy it), nor where it cannot be written (an existing file must be writable, a new one is
-# created and removed again). Where not, one line on stderr says why, SCRIPT first. Sourced by
-# ci_record.sh and ci_gate.sh.
+# minutes after it, and found without creating or removing anything. Not where OUT is one of the
+# INPUTs (by any path or link: writing there would destroy it), nor where it cannot be written.
+# Where not, one line on stderr says why, SCRIPT first. Sourced by ci_record.sh and ci_gate.sh.
 check_output() {
-  local script=$1 out=$2 input
+  local script=$1 out=$2 input target
   shift 2
   for input in "$@"; do
     if [[ $out -ef $input ]]; then
@@ -12,11 +11,21 @@ check_output() {
       return 1
     fi
   done
-  if [[ -e $out ]]; then
-    [[ ! -d $out && -w $out ]] && return 0
-  elif { : > "$out" && rm -f -- "$out"; } 2> /dev/null; then
+  if target=$(realpath -m -- "$out" 2> /dev/null) && replaceable "$target"; then
     return 0
   fi
   echo "$script: ${out//[^[:print:]]/?}: cannot write the output there" >&2
   return 1
+}
+
+# replaceable TARGET: whether merge_runs.py can write TARGET, a path with no link left in it.
+# It writes a new file beside TARGET and renames it over TARGET, so TARGET's folder must be
+# writable, as an existing TARGET must be; a FIFO or a device it writes to directly.
+replaceable() {
+  local target=$1 folder=${1%/*}/
+  if [[ -e $target && ! -f $target ]]; then
+    [[ ! -d $target && -w $target ]]
+  else
+    [[ (! -e $target || -w $target) && -d $folder && -w $folder ]]
+  fi
 }

@@ -272,6 +272,31 @@ def test_ci_record_stopped_by_a_signal_stops_its_run(tmp_path: Path, signal_name
     assert out.read_bytes() == before
 
 
+def test_ci_record_checks_a_dangling_link_without_touching_it(tmp_path: Path) -> None:
+    """Checking that the output can be written creates and removes nothing: the link stays a
+    link, and a run that fails leaves no file where it points."""
+    (tmp_path / "store").mkdir()
+    link = tmp_path / "link.json"
+    link.symlink_to("store/target.json")
+    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(link)],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == RECORDING_FAILED
+    assert link.is_symlink() and not (tmp_path / "store" / "target.json").exists()
+
+
+def test_ci_record_writes_through_a_link(tmp_path: Path) -> None:
+    fake = install(tmp_path / "build", [one_run(50.0, 4.0)])
+    (tmp_path / "store").mkdir()
+    link = tmp_path / "link.json"
+    link.symlink_to("store/target.json")
+    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(fake), str(link)],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env={**os.environ, "GPUBENCH_RUNS": "2"})
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and load(tmp_path / "store" / "target.json").context[
+        "merged_runs"] == 2
+
+
 def test_an_output_too_large_to_write_leaves_the_earlier_one(tmp_path: Path) -> None:
     """A full disk (here a file size limit of 8 KiB) fails the write: one line naming the
     output, the earlier output as it was, nothing partial under its name or beside it."""
