@@ -119,6 +119,9 @@ std::vector<std::size_t> parse_size_list(std::string_view text) {
       continue;
     }
     std::string_view high_text = item.substr(dots + 2);
+    if (high_text.find("..") != std::string_view::npos) {
+      reject(item, "a range has one '..' (e.g. 1K..1G:x2)");
+    }
     std::size_t factor = 2;
     if (const auto colon = high_text.find(':'); colon != std::string_view::npos) {
       factor = parse_factor(trim(high_text.substr(colon + 1)), item);

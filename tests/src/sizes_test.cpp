@@ -50,6 +50,19 @@ TEST(ParseSizeList, RejectsWhatCouldBeReadAsSomethingElse) {
   }
 }
 
+// A second '..' is named as such, not read as a size with a unit.
+TEST(ParseSizeList, RangeWithTwoDotsIsNamed) {
+  for (const char* bad : {"1..2..3", "1K..2K..4K", "4K,1..2..3:x2"}) {
+    try {
+      static_cast<void>(parse_size_list(bad));
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find("a range has one '..'"), std::string::npos)
+          << error.what();
+    }
+  }
+}
+
 TEST(ParseSizeList, HugeRangesStayFiniteAndExact) {
   EXPECT_EQ(parse_size_list("1K..1G:x18446744073709551615"), (std::vector<std::size_t>{1024}));
   const std::vector<std::size_t> widest = parse_size_list("1..17179869183G");
