@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,16 +33,24 @@ std::size_t batch_copies(std::size_t bytes) {
 // Why `bytes` cannot run here, if it cannot: four device buffers and, on the host, the expected
 // bytes, a readback and two buffers of the size.
 std::optional<std::string> does_not_fit(std::size_t bytes) {
+  // Four buffers of `bytes`, compared without computing 4 * bytes, which wraps for a size of
+  // 2^62 bytes or more (--sizes takes up to 2^63 - 1).
+  constexpr std::size_t buffers = 4;
+  const auto need = [&] {
+    return bytes > std::numeric_limits<std::size_t>::max() / buffers
+               ? fmt::format("{} x {}", buffers, format_size(bytes))
+               : format_size(buffers * bytes);
+  };
   const std::size_t free_bytes = free_device_bytes();
-  if (4 * bytes > free_bytes) {
-    return fmt::format("{} copies need {} of device memory, {} is free", format_size(bytes),
-                       format_size(4 * bytes), format_size(free_bytes));
+  if (bytes > free_bytes / buffers) {
+    return fmt::format("{} copies need {} of device memory, {} is free", format_size(bytes), need(),
+                       format_size(free_bytes));
   }
   const auto host_bytes = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
                           static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
-  if (4 * bytes > host_bytes / 2) {
+  if (bytes > host_bytes / 2 / buffers) {
     return fmt::format("{} copies need {} of host memory, the machine has {}", format_size(bytes),
-                       format_size(4 * bytes), format_size(host_bytes));
+                       need(), format_size(host_bytes));
   }
   return std::nullopt;
 }
