@@ -6,10 +6,10 @@ for a GPU not done, an .err; deploy/k8s: pod logs, record lines and one JSON doc
 from directories or files, and reports, each GPU named by host and UUID, worst first:
 
 - runs that did not finish (failed, killed, interrupted or never started, a benchmark that
-  failed, a damaged file, a record saying done without its result, a node's peer run), files an
-  earlier job than the newest of their directory left (stale) and, with --expect or
-  --expect-hosts, GPUs that left nothing (fleet_inputs, fleet_status, fleet_jobs,
-  fleet_expected);
+  failed, a damaged or unreadable file, a record saying done without its result, a node's peer
+  run), files an earlier job or attempt than the newest of their directory left (stale) and,
+  with --expect or --expect-hosts, GPUs that left nothing (fleet_inputs, fleet_status,
+  fleet_jobs, fleet_expected);
 - health flags from NVML's records before and after the run (fleet_health);
 - figures below their GPU model's floor in a limits file, whatever the size of the GPU's group
   (fleet_limits; results/limits/ by default);
@@ -18,7 +18,9 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
 
 -o draws a heatmap of GPUs x headline benchmarks (fleet_heatmap).
 Exit 0; 1 with --fail-on-outlier when any GPU needs attention; 2 for unusable input (a missing
-path or one the system refuses, nothing readable, the same GPU twice, a bad limits or expected-hosts file, a bad option).
+path or one the system refuses to list or examine, nothing readable, the same GPU twice, a bad
+limits or expected-hosts file, a bad option). A result or record file the system refuses to
+read is a damaged row, as a damaged file is.
 """
 
 import argparse
@@ -122,10 +124,8 @@ def expected_fleet(args: argparse.Namespace) -> Expected:
 
 def findings_of(args: argparse.Namespace) -> Findings:
     found = read_inputs(args.inputs)
-    for record in found.records:
-        if record.status == "damaged":
-            print(one_line(f"fleet.py: skipped {record.source}: {record.detail}"),
-                  file=sys.stderr)
+    for record in found.damaged:
+        print(one_line(f"fleet.py: skipped {record.source}: {record.detail}"), file=sys.stderr)
     if not found.gpus and not found.records:
         raise FleetInputError("no gpubench result, .status, .err or pod log in "
                               + " ".join(args.inputs))

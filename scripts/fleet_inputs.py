@@ -4,15 +4,17 @@ deploy/slurm writes, per GPU, files sharing one `<name>` (`<host>_<uuid>`, or `<
 `<host>_device<D>` where no UUID is known): `<name>.status` (its record, fleet_status),
 `<name>.json` (gpubench's) and, for every GPU not done, `<name>.err` (gpubench's stderr, then
 `exit status N` once it exited; no exit line where the run never returned; one line
-`gpubench.sbatch: not started: ...` for a GPU the job never reached). deploy/container/gpubench-pod
-writes the same files and a pod log: per GPU its record lines (`gpubench-pod: status=...`, the
-last one per GPU wins), one JSON document per line and, for a run that did not exit 0, its stderr
-and `gpubench-pod: <node> <uuid>: exit status N`. Each kind of file has one reader in READERS; a
-file or line that cannot be read is a `damaged` record, named and skipped, and the rest is read.
-A record saying `done` needs the GPU's result: without one it is a `missing` result. A result
-whose benchmarks failed (fleet_benchmark_errors) is a `failed` run. A directory holds one job's
-files: what an earlier job than its newest left there (fleet_jobs) is a `stale` record, not a
-result. Its `peer/` subdirectory (deploy/slurm --per-node) holds per-node runs over several GPUs:
+`gpubench.sbatch: not started: ...`, or `gpubench-pod: not started: ...`, for a GPU the job never
+reached). deploy/container/gpubench-pod writes the same files and a pod log: per GPU its record
+lines (`gpubench-pod: status=...`, the last one per GPU wins), one JSON document per line and, for
+a run that did not exit 0, its stderr and `gpubench-pod: <node> <uuid>: exit status N`. Each kind
+of file has one reader in READERS; a file or line that cannot be read (the system refuses it, it
+is not UTF-8 text, not of its format) is a `damaged` record of the GPU its name gives, named and
+skipped, and the rest is read. A record saying `done` needs the GPU's result: without one it is
+a `missing` result. A result whose benchmarks failed (fleet_benchmark_errors) is a `failed` run.
+A directory holds one job's files: what an earlier job or an earlier attempt of a requeued job
+than its newest left there (fleet_jobs) is a `stale` record, not a result. Its `peer/`
+subdirectory (deploy/slurm --per-node) holds per-node runs over several GPUs:
 their results are no GPU's and are not read, their records are (`peer_records`).
 """
 
@@ -25,7 +27,7 @@ from pathlib import Path
 
 from fleet_benchmark_errors import FailedBenchmark, failed_benchmarks
 from fleet_jobs import job_of_context, newest_job
-from fleet_status import StatusError, describe, parse_record, uuids_of
+from fleet_status import StatusError, attempt_of, describe, parse_record, uuids_of
 from gpubench_json import (MAX_RESULT_BYTES, Benchmark, GpubenchJsonError, Result,
                            load_with_document, loads, read_bounded)
 from safe_text import one_line
@@ -40,7 +42,8 @@ _POD_OVER_LIMIT = re.compile(r"^gpubench-pod: (.*): a JSON of \d+ bytes is over 
 # What an exit line names: `<node> <uuid>`, `<node> device0` (no GPU found), or, in logs of an
 # earlier gpubench-pod, `<node> device D` (D: the GPU's ordinal).
 _POD_GPU = re.compile(r"^(?P<host>.*) (?:(?P<uuid>(?:GPU|MIG)-\S+)|device ?(?P<ordinal>\d+))$")
-_NOT_STARTED = "gpubench.sbatch: not started"
+# The one line of the .err of a GPU never started, as deploy/slurm and deploy/container write it.
+_NOT_STARTED = ("gpubench.sbatch: not started", "gpubench-pod: not started")
 # deploy/slurm's file names: <host>_<uuid>[_task<P>], <host>_task<P>, <host>_device<D>.
 _NAMED_BY_UUID = re.compile(r"^(?P<host>.+?)_(?P<uuid>(?:GPU|MIG)-[0-9A-Za-z-]+)(?:_task\d+)?$")
 _NAMED_BY_TASK = re.compile(r"^(?P<host>.+)_(?:task|device)\d+$")
@@ -49,6 +52,10 @@ _ERR_STATUS = "exit status "
 # A pod log holds a result line per GPU, each up to the pod's log limit (8 MiB by default); the
 # other files are a few lines. Eight results of the largest size a result file may have.
 MAX_TEXT_BYTES = 8 * MAX_RESULT_BYTES
+NOT_TEXT = "cannot read (not UTF-8 text)"
+
+
+JobRun = tuple[str | None, int]  # a job (None: not known) and its attempt
 
 
 class FleetInputError(Exception):
@@ -85,8 +92,12 @@ class RunRecord:
     count: int = 1  # GPUs it stands for: a host expected with 8 GPUs and none found is one record
     name: str | None = None  # the run's files less their suffix: joins a UUID-less run's files
     job: str | None = None  # the job that wrote it, where it says (fleet_jobs)
+    attempt: int = 0  # the attempt of its job (a requeued Slurm job runs again under its id)
     time: str = ""  # when a status record was written (its `time`)
     gpus: tuple[str, ...] = ()  # every GPU of a run over several (a peer run); uuid: the first
+    # A stale record's job as the report names it ("job 9 (newest here: 10)"), said once before
+    # the details of that job's files (said_once); "" for a record of the newest job.
+    stale_of: str = ""
 
     @property
     def key(self) -> object:
@@ -103,12 +114,15 @@ class Found:
     records: list[RunRecord] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # peer/ directories: results not read
     peer_records: list[RunRecord] = field(default_factory=list)  # records of peer/ runs
+    # Every file or line that cannot be read, also where its run's row holds it (read_inputs).
+    damaged: list[RunRecord] = field(default_factory=list)
 
     def add(self, other: "Found") -> None:
         self.gpus += other.gpus
         self.records += other.records
         self.skipped += other.skipped
         self.peer_records += other.peer_records
+        self.damaged += other.damaged
 
 
 def host_of(context: dict) -> str:
@@ -196,10 +210,19 @@ def failures_text(failures: list[FailedBenchmark]) -> str:
     return f"{len(failures)} benchmarks failed, the first {first}"
 
 
-def damaged(source: str, error: GpubenchJsonError, stem: str = "") -> Found:
+def damaged(source: str, error: Exception | str, stem: str = "", name: str | None = None
+            ) -> Found:
+    """A file or line that cannot be read: a `damaged` record of the GPU its file's name
+    (`stem`) gives, saying why in one escaped line; `name` joins it with its run's other files."""
     host, uuid = named_gpu(stem)
-    problem = str(error).removeprefix(f"{source}: ")
-    return Found(records=[RunRecord("damaged", host, uuid, problem, source)])
+    problem = one_line(str(error).removeprefix(f"{source}: "), 300)
+    return Found(records=[RunRecord("damaged", host, uuid, problem, source, name=name)])
+
+
+def damaged_record(path: Path, error: Exception | str) -> Found:
+    """A `.status` or `.err` file that cannot be read, joined with the other files of its
+    name."""
+    return damaged(str(path), error, path.stem, str(path.with_suffix("")))
 
 
 def read_result_file(path: Path) -> Found:
@@ -216,10 +239,10 @@ def failed_in_line(line: str) -> list[FailedBenchmark]:
     return failed_benchmarks(json.loads(line)) if '"error_occurred"' in line else []
 
 
-def read_text(path: Path, label: str | None = None) -> str:
-    """A text file fleet.py reads other than a result (a pod log, a .err or .status record,
-    limits, --expect-hosts), bounded as results are: a device such as /dev/zero or a FIFO
-    with no writer is one line, not a hang. `label` names it in that line (the path)."""
+def read_bytes(path: Path, label: str | None = None) -> bytes:
+    """A file fleet.py reads other than a result (a pod log, a .err or .status record, limits,
+    --expect-hosts), bounded as results are: a device such as /dev/zero or a FIFO with no
+    writer is one line, not a hang. `label` names it in that line (the path)."""
     label = label or str(path)
     try:
         data = read_bounded(path, MAX_TEXT_BYTES)
@@ -229,16 +252,26 @@ def read_text(path: Path, label: str | None = None) -> str:
     if data is None:
         raise FleetInputError(f"{label}: larger than {MAX_TEXT_BYTES // 2**20} MiB, the largest "
                               "file fleet.py reads")
+    return data
+
+
+def read_text(path: Path, label: str | None = None) -> str:
+    """read_bytes, as UTF-8 text."""
+    label = label or str(path)
     try:
-        return data.decode("utf-8")
+        return read_bytes(path, label).decode("utf-8")
     except UnicodeDecodeError:
-        raise FleetInputError(f"{label}: cannot read (not UTF-8 text)") from None
+        raise FleetInputError(f"{label}: {NOT_TEXT}") from None
 
 
 def read_err(path: Path) -> Found:
     """The stderr of a GPU's run that did not end well: with an exit status line, the run
     exited; without one it never returned (killed), or never started (its one line says so)."""
-    lines = [line for line in read_text(path).splitlines() if line.strip()]
+    try:
+        text = read_text(path)
+    except FleetInputError as error:
+        return damaged_record(path, error)
+    lines = [line for line in text.splitlines() if line.strip()]
     status = None
     if lines and lines[-1].startswith(_ERR_STATUS) and lines[-1][len(_ERR_STATUS):].isdigit():
         status = int(lines.pop()[len(_ERR_STATUS):])
@@ -263,18 +296,19 @@ def status_record(fields: dict[str, str], source: str, name: str, host: str | No
     if len(uuids) > 1:
         detail = f"a run over {len(uuids)} GPUs ({', '.join(uuids)}): {detail}"
     return RunRecord(fields["status"], node, uuids[0] if uuids else uuid, detail, source,
-                     name=name, job=fields.get("job") or None, time=fields.get("time", ""),
-                     gpus=tuple(uuids) if len(uuids) > 1 else ())
+                     name=name, job=fields.get("job") or None, attempt=attempt_of(fields),
+                     time=fields.get("time", ""), gpus=tuple(uuids) if len(uuids) > 1 else ())
 
 
 def read_status(path: Path) -> Found:
     """A `<name>.status` record."""
-    host, uuid = named_gpu(path.stem)
     try:
         fields = parse_record(read_text(path).splitlines())
+    except FleetInputError as error:
+        return damaged_record(path, error)
     except StatusError as error:
-        return Found(records=[RunRecord("damaged", host, uuid, f"not a status record: {error}",
-                                        str(path), name=str(path.with_suffix("")))])
+        return damaged_record(path, f"not a status record: {error}")
+    host, uuid = named_gpu(path.stem)
     return Found(records=[status_record(fields, str(path), str(path.with_suffix("")), host,
                                         uuid)])
 
@@ -282,14 +316,24 @@ def read_status(path: Path) -> Found:
 def read_pod_log(path: Path) -> Found:
     """A pod log of deploy/container/gpubench-pod. Its record lines are read as `.status` files,
     the last one per GPU standing; an exit line names the node and GPU (or, in older logs, the
-    device ordinal, whose UUID the JSON line of the same node and ordinal gives)."""
+    device ordinal, whose UUID the JSON line of the same node and ordinal gives). A line that
+    is not UTF-8 text is damaged alone."""
+    try:
+        data = read_bytes(path)
+    except FleetInputError as error:
+        return damaged(str(path), error)
     found = Found()
     message = ""
     uuids: dict[tuple[str, str], str] = {}  # (host, gpu ordinal): uuid
     records: dict[tuple[str, str], RunRecord] = {}  # (node, uuid): its last record line
     over_limit: dict[tuple[str, str], str] = {}  # (node, uuid): where its JSON is instead
-    for number, line in enumerate(read_text(path).splitlines(), start=1):
+    for number, raw in enumerate(data.splitlines(), start=1):
         where = f"{path}:{number}"
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            found.add(damaged(where, NOT_TEXT))
+            continue
         if line.startswith("{"):
             try:
                 more = result_found(where, loads(line, Path(where), require_benchmarks=False),
@@ -304,8 +348,7 @@ def read_pod_log(path: Path) -> Found:
             try:
                 fields = parse_record(line.removeprefix("gpubench-pod: ").split())
             except StatusError as error:
-                found.records.append(RunRecord("damaged", None, None,
-                                               f"not a status record: {error}", where))
+                found.add(damaged(where, f"not a status record: {error}"))
                 continue
             node, gpu = fields.get("node", ""), fields.get("gpu_uuid", "")
             records[(node, gpu)] = status_record(fields, where, f"{path}:{node}_{gpu}", node,
@@ -324,9 +367,7 @@ def read_pod_log(path: Path) -> Found:
             message = line.strip()
     for (node, gpu), record in records.items():
         if record.status == "done" and (node, gpu) in over_limit:
-            record = RunRecord("done", record.host, record.uuid,
-                               f"{record.detail}; {over_limit[(node, gpu)]}", record.source,
-                               name=record.name)
+            record = replace(record, detail=f"{record.detail}; {over_limit[(node, gpu)]}")
         found.records.append(record)
     return found
 
@@ -387,7 +428,7 @@ def peer_directory(path: Path) -> Path | None:
 def read_inputs(paths: Iterable[str]) -> Found:
     """Every file READERS knows in the directories given (not their subdirectories), and the
     files given by name; of a directory's `peer/` runs, their records (their results are listed
-    in skipped). What an earlier job left in a directory is stale (without_stale)."""
+    in skipped). What an earlier job or attempt left in a directory is stale (without_stale)."""
     by_directory: dict[str, Found] = {}
     found = Found()
     for name in paths:
@@ -397,13 +438,18 @@ def read_inputs(paths: Iterable[str]) -> Found:
                 READERS.get(file.suffix, read_result_file)(file))
         if peer := peer_directory(path):
             found.skipped.append(str(peer))
+            # A peer run's files are named by its node alone.
             of_directory(by_directory, path).peer_records += [
-                record for file in files_read(peer) if file.suffix in PEER_RECORDS
+                replace(record, host=record.host or file.stem)
+                for file in files_read(peer) if file.suffix in PEER_RECORDS
                 for record in READERS[file.suffix](file).records]
     for directory in by_directory.values():
+        found.damaged += [r for r in directory.records + directory.peer_records
+                          if r.status == "damaged"]
         found.add(without_stale(directory))
-    found.records = merge_records(results_of_done(found))
-    found.peer_records = merge_records([r for r in found.peer_records if r.status != "done"])
+    found.records = [said_once(r) for r in merge_records(results_of_done(found))]
+    found.peer_records = [said_once(r) for r in
+                          merge_records([r for r in found.peer_records if r.status != "done"])]
     return found
 
 
@@ -414,44 +460,69 @@ def of_directory(by_directory: dict[str, Found], directory: Path) -> Found:
 
 def without_stale(found: Found) -> Found:
     """What one directory (its peer/ records with it) holds, less what a job earlier than its
-    newest (fleet_jobs) left there: those results and records become `stale` records, each
-    naming its job, and their figures are not judged. An .err takes the job of the record of its
-    name; a result without a job in its context, that of a record of its GPU."""
-    jobs_by_name = {r.name: r.job for r in found.records + found.peer_records if r.name and r.job}
-
-    def with_job(record: RunRecord) -> RunRecord:
-        return replace(record, job=record.job or jobs_by_name.get(record.name))
-
-    records = [with_job(r) for r in found.records]
-    peer_records = [with_job(r) for r in found.peer_records]
-    jobs_by_uuid = {r.uuid: r.job for r in records if r.uuid and r.job}
-    result_jobs = [job_of_context(gpu.context) or jobs_by_uuid.get(gpu.uuid)
-                   for gpu in found.gpus]
-    latest: dict[str, str] = {job: "" for job in result_jobs if job}
+    newest, or an earlier attempt of its newest job (fleet_jobs), left there: those results and
+    records become `stale` records, each naming its job, and their figures are not judged."""
+    records, peer_records, result_runs = with_runs(found)
+    latest: dict[str, str] = {job: "" for job, _ in result_runs if job}
     for record in records + peer_records:
         if record.job:
             latest[record.job] = max(latest.get(record.job, ""), record.time)
-    if len(latest) < 2:
+    if not latest:
         return Found(found.gpus, records, found.skipped, peer_records)
     newest = newest_job(latest)
+    runs = result_runs + [(r.job, r.attempt) for r in records + peer_records]
+    newest_run = (newest, max(attempt for job, attempt in runs if job == newest))
+    attempts_said = any(attempt for _, attempt in runs)
 
-    def stale(job: str | None) -> bool:
-        return job is not None and job != newest
+    def named(run: JobRun) -> str:
+        return f"{run[0]} attempt {run[1]}" if attempts_said else str(run[0])
 
-    def of_job(job: str | None, what: str) -> str:
-        return f"job {job} (newest here: {newest}): {what}"
+    def stale_of(run: JobRun) -> str:
+        """How a stale record's job is said, "" where the run is not stale."""
+        if run[0] is None or run == newest_run:
+            return ""
+        return f"job {named(run)} (newest here: {named(newest_run)})"
 
     def judged(record: RunRecord) -> RunRecord:
-        if not stale(record.job):
-            return record
-        return replace(record, status="stale", detail=of_job(record.job, record.detail))
+        said = stale_of((record.job, record.attempt))
+        return replace(record, status="stale", stale_of=said) if said else record
 
-    stale_results = [RunRecord("stale", gpu.host, gpu.uuid, of_job(job, "its result"),
-                               gpu.source, job=job)
-                     for gpu, job in zip(found.gpus, result_jobs) if stale(job)]
-    return Found([gpu for gpu, job in zip(found.gpus, result_jobs) if not stale(job)],
+    stale_results = [RunRecord("stale", gpu.host, gpu.uuid, "its result", gpu.source, job=run[0],
+                               attempt=run[1], stale_of=stale_of(run))
+                     for gpu, run in zip(found.gpus, result_runs) if stale_of(run)]
+    return Found([gpu for gpu, run in zip(found.gpus, result_runs) if not stale_of(run)],
                  stale_results + [judged(r) for r in records], found.skipped,
                  [judged(r) for r in peer_records])
+
+
+def with_runs(found: Found) -> tuple[list[RunRecord], list[RunRecord], list[JobRun]]:
+    """One directory's records and peer records with the job and attempt that wrote them, and
+    those of each of its results. A `.status` record says its own; an .err (or a pod log's exit
+    line), those of the record of its name. A result's job is the one its context names, else
+    that of its GPU's record; its attempt that record's where it is of the same job (a result
+    names none), else 0; the records a result gives (interrupted, failed) take the result's."""
+    by_name = {r.name: r for r in found.records + found.peer_records if r.name and r.job}
+
+    def with_job(record: RunRecord) -> RunRecord:
+        if record.job or record.name not in by_name:
+            return record
+        return replace(record, job=by_name[record.name].job,
+                       attempt=by_name[record.name].attempt)
+
+    records = [with_job(r) for r in found.records]
+    sources = {gpu.source for gpu in found.gpus}
+    by_uuid = {r.uuid: r for r in records if r.uuid and r.job and r.source not in sources}
+
+    def run_of(gpu: Gpu) -> JobRun:
+        record = by_uuid.get(first_uuid(gpu.source, gpu.result))
+        job = job_of_context(gpu.context) or (record.job if record else None)
+        return job, record.attempt if record is not None and record.job == job else 0
+
+    result_runs = [run_of(gpu) for gpu in found.gpus]
+    run_of_source = dict(zip((gpu.source for gpu in found.gpus), result_runs))
+    records = [replace(r, job=run_of_source[r.source][0], attempt=run_of_source[r.source][1])
+               if r.source in run_of_source else r for r in records]
+    return records, [with_job(r) for r in found.peer_records], result_runs
 
 
 def results_of_done(found: Found) -> list[RunRecord]:
@@ -479,6 +550,22 @@ def merge_records(records: list[RunRecord]) -> list[RunRecord]:
     return merge_by(same_files, lambda r: r.key)
 
 
+def said_once(record: RunRecord) -> RunRecord:
+    """The record with its stale job said before its details."""
+    if not record.stale_of:
+        return record
+    return replace(record, detail=f"{record.stale_of}: {record.detail}", stale_of="")
+
+
+def joined_details(earlier: RunRecord, record: RunRecord) -> RunRecord:
+    """The details of two records of one run: their stale job said once where it is one job,
+    before each detail where they differ."""
+    if earlier.stale_of == record.stale_of:
+        return replace(earlier, detail=f"{earlier.detail}; {record.detail}")
+    return replace(earlier, detail=f"{said_once(earlier).detail}; {said_once(record).detail}",
+                   stale_of="")
+
+
 def joined_sources(earlier: str, source: str) -> str:
     """The files of two records, each once (a result's interrupted and failed records share
     one)."""
@@ -493,9 +580,9 @@ def merge_by(records: list[RunRecord], key: Callable[[RunRecord], object]) -> li
             continue
         earlier = merged[key(record)]
         merged[key(record)] = replace(
-            earlier, status=min(earlier.status, record.status, key=STATUSES.index),
+            joined_details(earlier, record),
+            status=min(earlier.status, record.status, key=STATUSES.index),
             host=earlier.host or record.host, uuid=earlier.uuid or record.uuid,
-            detail=f"{earlier.detail}; {record.detail}",
             source=joined_sources(earlier.source, record.source),
             name=earlier.name or record.name,
             job=earlier.job or record.job, time=max(earlier.time, record.time),

@@ -4,13 +4,15 @@ A `<name>.status` file is UTF-8, one `key=value` a line; a pod log carries the s
 line, `gpubench-pod: status=... exit=... gpu_uuid=... node=...`. Keys: status (done, failed,
 interrupted, killed), exit (a number, or `none` where gpubench never returned or never started),
 gpu_uuid (empty where unknown; comma-separated for a peer run over several GPUs), node, job, task,
-device, time. Unknown keys are ignored: keys may be added.
+device, time, attempt (deploy/slurm's SLURM_RESTART_COUNT: a requeued job's run; 0 where not
+given). Unknown keys are ignored: keys may be added.
 """
 
 import re
 
 RUN_STATUSES = ("done", "failed", "interrupted", "killed")
 _EXIT = re.compile(r"^(none|[0-9]{1,3})$")
+_ATTEMPT = re.compile(r"^[0-9]{1,9}$")
 _UUID = re.compile(r"^(?:GPU|MIG)-[0-9A-Za-z/-]+$")
 
 
@@ -20,7 +22,7 @@ class StatusError(ValueError):
 
 def parse_record(pairs: list[str]) -> dict[str, str]:
     """The record's keys from its `key=value` items, checked: status and exit must be there and
-    valid, gpu_uuid valid where given. The last of a key given twice wins."""
+    valid, gpu_uuid and attempt valid where given. The last of a key given twice wins."""
     fields: dict[str, str] = {}
     for item in pairs:
         key, equals, value = item.partition("=")
@@ -37,7 +39,14 @@ def parse_record(pairs: list[str]) -> dict[str, str]:
     for uuid in uuids_of(fields):
         if not _UUID.match(uuid):
             raise StatusError(f"gpu_uuid {uuid[:60]!r} is not a GPU-... or MIG-... UUID")
+    if "attempt" in fields and not _ATTEMPT.match(fields["attempt"]):
+        raise StatusError(f"attempt {fields['attempt'][:60]!r} is not a number")
     return fields
+
+
+def attempt_of(fields: dict[str, str]) -> int:
+    """The record's attempt of its job (parse_record checked it), 0 where it names none."""
+    return int(fields.get("attempt", "0"))
 
 
 def uuids_of(fields: dict[str, str]) -> list[str]:

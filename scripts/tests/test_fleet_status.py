@@ -4,14 +4,18 @@
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import fleet_builder as fb
-from test_fleet import run, section
+from conftest import SCRIPTS
+from test_fleet import run, section, with_permissions
 
 NOT_STARTED = "gpubench.sbatch: not started: the job stopped before this GPU's turn"
+# What deploy/container/gpubench-pod would write in the .err of a GPU it never started.
+POD_NOT_STARTED = "gpubench-pod: not started: the pod stopped before this GPU's turn"
 
 
 def records(out: str) -> dict[str, list[str]]:
@@ -73,19 +77,40 @@ def test_every_way_a_run_ends_badly_is_one_row(tmp_path: Path,
     assert out.rstrip().endswith("5 GPU(s) need attention.")
 
 
+@pytest.mark.parametrize("not_started", [NOT_STARTED, POD_NOT_STARTED],
+                         ids=["gpubench.sbatch", "gpubench-pod"])
 def test_an_err_without_its_record_still_says_how_the_run_ended(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The .err alone: no exit line is a run that never returned; the not-started line, a GPU
-    never reached."""
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], not_started: str) -> None:
+    """The .err alone: no exit line is a run that never returned; the not-started line of
+    either deploy script, a GPU never reached."""
     fleet = fb.build_fleet(14, 0)
     fb.write_fleet(fleet, tmp_path)
     (tmp_path / f"node14_{fb.uuid_of(14)}.err").write_text("gpubench: copying\n")
-    (tmp_path / f"node15_{fb.uuid_of(15)}.err").write_text(NOT_STARTED + "\n")
+    (tmp_path / f"node15_{fb.uuid_of(15)}.err").write_text(not_started + "\n")
     code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1
     rows = records(out)
     assert rows["node14"][:3] == ["killed", "node14", fb.uuid_of(14)]
     assert rows["node15"][:3] == ["interrupted", "node15", fb.uuid_of(15)]
+    assert "(never started)" in " ".join(rows["node15"])
+
+
+def test_gpubench_pods_never_started_gpu_is_interrupted(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """gpubench-pod's record of a GPU it never started (interrupted, exit=none), with an .err
+    saying so: one row, interrupted, not killed."""
+    fleet = fb.build_fleet(15, 0)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet, tmp_path, job="gpubench")
+    name = f"node15_{fb.uuid_of(15)}"
+    fb.write_status(tmp_path, name, "interrupted", "none", fb.uuid_of(15), job="gpubench")
+    (tmp_path / f"{name}.err").write_text(POD_NOT_STARTED + "\n")
+    code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
+    assert (code, err) == (1, ""), out
+    rows = records(out)
+    assert list(rows) == ["node15"] and rows["node15"][:3] == ["interrupted", "node15",
+                                                               fb.uuid_of(15)]
+    assert f"{POD_NOT_STARTED} (never started)" in " ".join(rows["node15"])
 
 
 @pytest.mark.parametrize("text, problem", [
@@ -95,7 +120,8 @@ def test_an_err_without_its_record_still_says_how_the_run_ended(
     ("status=done\nexit=0\ngpu_uuid=GPU-1 2\n", "is not a GPU-... or MIG-... UUID"),
     ("just text\n", "not key=value"),
     ("", "no status key"),
-], ids=["bad status", "no exit", "bad exit", "bad uuid", "not key=value", "empty"])
+    ("status=done\nexit=0\nattempt=first\n", "attempt 'first' is not a number"),
+], ids=["bad status", "no exit", "bad exit", "bad uuid", "not key=value", "empty", "bad attempt"])
 def test_a_damaged_record_is_listed_and_the_rest_judged(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str],
                                                         text: str, problem: str) -> None:
@@ -153,6 +179,48 @@ def test_pod_log_records_the_last_one_per_gpu_wins(tmp_path: Path,
     assert "verification failed (exit status 1)" in " ".join(rows["node14"])
     assert rows["node15"][:3] == ["missing", "node15", fb.uuid_of(15)]
     assert "over the log limit" in " ".join(rows["node15"])
+
+
+@pytest.mark.parametrize("how", ["closed", "not UTF-8"])
+@pytest.mark.parametrize("kind", [".status", ".err", "pod log", "peer record"])
+def test_a_record_file_that_cannot_be_read_is_a_damaged_row(tmp_path: Path, kind: str,
+                                                            how: str) -> None:
+    """A record file the system refuses to read (mode 000) or that is not UTF-8 text is a
+    `damaged` row for its GPU (node03's `done` record), within its run's row (node04's .err of a
+    failed run, node06's failed peer run) or of its pod log (a line: that line), naming the file
+    and why, one line on stderr; the rest of the directory is read."""
+    fleet = fb.build_fleet(10, 0)
+    fb.write_fleet(fleet[:8], tmp_path)
+    fb.write_done(fleet[:8], tmp_path, job="gpubench")
+    failed = fb.file_name(fleet[4])
+    fb.write_status(tmp_path, failed, "failed", 1, fb.uuid_of(4), job="gpubench")
+    fb.write_err(tmp_path, failed, "gpubench: copy/DtoH/pinned: verification failed", 1)
+    pod_log = tmp_path / "pods.jsonl"
+    pod_log.write_text("".join(f"{json.dumps(doc, separators=(',', ':'))}\n"
+                               f"{pod_record('done', 0, fb.uuid_of(gpu), f'node{gpu:02d}')}\n"
+                               for gpu, doc in enumerate(fleet[8:], start=8)))
+    file, status, host = {
+        ".status": (tmp_path / f"{fb.file_name(fleet[3])}.status", "damaged", "node03"),
+        ".err": (tmp_path / f"{failed}.err", "failed", "node04"),
+        "pod log": (pod_log, "damaged", "?"),
+        "peer record": (tmp_path / "peer" / "node06.status", "failed", "node06"),
+    }[kind]
+    write_peer_runs(tmp_path)
+    if how == "closed":
+        file.chmod(0)
+        source, reason, results = file, "cannot read (Permission denied)", 10 - (kind == "pod log") * 2
+    else:
+        file.write_bytes(file.read_bytes() + b"gpubench: \xff\n")
+        source = f"{pod_log}:5" if kind == "pod log" else file
+        reason, results = "cannot read (not UTF-8 text)", 10
+    done = subprocess.run([*with_permissions(), sys.executable, str(SCRIPTS / "fleet.py"),
+                           str(tmp_path), "--fail-on-outlier"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"fleet.py: skipped {source}: {reason}\n"
+    row = " ".join(records(done.stdout)[host])
+    assert row.startswith(f"{status} {host} ") and reason in row and str(source) in row, row
+    assert f"{results} GPU result(s)" in done.stdout
 
 
 def write_peer_runs(directory: Path) -> None:
@@ -247,10 +315,74 @@ def test_an_earlier_jobs_files_are_stale(tmp_path: Path,
     for gpu in (6, 7):
         row = rows[f"node{gpu:02d}"]
         assert row[:3] == ["stale", f"node{gpu:02d}", fb.uuid_of(gpu)]
-        assert "job 9 (newest here: 10): its result" in " ".join(row)
+        said = " ".join(row)
+        assert "job 9 (newest here: 10): its result; status done" in said
+        assert said.count("job 9") == 1, said
     assert rows["node05"][:3] == ["interrupted", "node05", fb.uuid_of(5)]
-    assert "job 9 (newest here: 10): its result" in " ".join(rows["node05"])
+    said = " ".join(rows["node05"])
+    assert "job 9 (newest here: 10): its result; " in said and said.count("job 9") == 1, said
     assert out.rstrip().endswith("3 GPU(s) need attention.")
+
+
+def write_attempt(fleet: list[dict], directory: Path, job: str, attempt: str | None,
+                  time: str) -> None:
+    """An attempt of deploy/slurm's job over `fleet` (`attempt` None: a record without the
+    key): each GPU's result and `done` record, replacing an earlier attempt's."""
+    for doc in fleet:
+        doc["context"]["slurm_job_id"] = job
+    fb.write_fleet(fleet, directory)
+    more = {} if attempt is None else {"attempt": attempt}
+    for doc in fleet:
+        fb.write_status(directory, fb.file_name(doc), "done", 0, doc["context"]["gpu_uuid"],
+                        time=time, job=job, **more)
+
+
+def test_an_earlier_attempts_files_are_stale(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Job 100 measures 8 GPUs (node06 fails: its record and .err); requeued, its attempt 1
+    loses node06 and node07 and is stopped during node05's run. The files of attempt 0 are
+    stale, as an earlier job's: a record without `attempt=` is attempt 0, an .err and a result
+    take their record's; each row says its job and attempt once. node05's interrupted result
+    is attempt 1's, as its record says: interrupted, not stale."""
+    fleet = fb.build_fleet(8, 0)
+    write_attempt(fleet[:7], tmp_path, "100", "0", "2026-11-28T10:00:00Z")
+    write_attempt(fleet[7:], tmp_path, "100", None, "2026-11-28T10:00:00Z")
+    fb.write_status(tmp_path, fb.file_name(fleet[6]), "failed", 1, fb.uuid_of(6), job="100",
+                    time="2026-11-28T10:00:00Z", attempt="0")
+    fb.write_err(tmp_path, fb.file_name(fleet[6]), "gpubench: copy/DtoH/pinned: verification "
+                 "failed", 1)
+    fb.interrupt(fleet[5], kept=20)
+    write_attempt(fleet[:6], tmp_path, "100", "1", "2026-11-28T10:05:00Z")
+    fb.write_status(tmp_path, fb.file_name(fleet[5]), "interrupted", 143, fb.uuid_of(5),
+                    job="100", time="2026-11-28T10:05:00Z", attempt="1")
+    code, out, err = run(capsys, tmp_path, "--expect", 8, "--fail-on-outlier")
+    assert (code, err) == (1, ""), out
+    assert "6 GPU result(s)" in out
+    rows = records(out)
+    assert set(rows) == {"node05", "node06", "node07"}, out
+    assert rows["node05"][:3] == ["interrupted", "node05", fb.uuid_of(5)]
+    assert "newest here" not in " ".join(rows["node05"])
+    said = "job 100 attempt 0 (newest here: 100 attempt 1)"
+    for gpu in (6, 7):
+        row = " ".join(rows[f"node{gpu:02d}"])
+        assert rows[f"node{gpu:02d}"][:3] == ["stale", f"node{gpu:02d}", fb.uuid_of(gpu)]
+        assert row.count("job 100") == 1 and f"{said}: its result; " in row, row
+    assert "verification failed (exit status 1)" in " ".join(rows["node06"])
+    assert out.rstrip().endswith("3 GPU(s) need attention.")
+
+
+def test_a_later_job_is_newer_than_any_attempt_of_an_earlier_one(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Jobs are ordered first, then attempts: job 101's first attempt is newer than job 100's
+    third."""
+    fleet = fb.build_fleet(8, 0)
+    write_attempt(fleet, tmp_path, "100", "2", "2026-11-28T10:00:00Z")
+    write_attempt(fleet[:6], tmp_path, "101", "0", "2026-11-29T10:00:00Z")
+    _, out, _ = run(capsys, tmp_path)
+    rows = records(out)
+    assert set(rows) == {"node06", "node07"}, out
+    assert "job 100 attempt 2 (newest here: 101 attempt 0): its result" in " ".join(
+        rows["node06"])
 
 
 def test_jobs_are_ordered_by_number_or_else_by_time(tmp_path: Path,
