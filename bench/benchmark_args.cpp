@@ -6,10 +6,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpubench::bench {
@@ -24,13 +26,67 @@ namespace {
 constexpr const char* default_min_time_flag = "--benchmark_min_time=0" GPUBENCH_MIN_TIME_UNIT;
 
 // Google Benchmark prints its usage and exits 0 where a format, time unit or color it reads is
-// not one it knows; parse_options checks the flags, but the BENCHMARK_* environment variables
-// set them too.
+// not one it knows; parse_options checks them first.
 void usage_exit() {
-  say("Google Benchmark cannot read the format, time unit or color given it (a --benchmark_* "
-      "flag or a BENCHMARK_* environment variable)");
+  say("Google Benchmark cannot read the format, time unit or color given it");
   std::exit(2); // bad usage, as main exits for a UsageError
 }
+
+// The variables Google Benchmark 1.7 and 1.8 read as their flags' defaults (benchmark.cc's
+// BM_DEFINE_* flags, each named as its flag upper-cased).
+constexpr std::array<std::string_view, 17> benchmark_variables{
+    "BENCHMARK_LIST_TESTS",
+    "BENCHMARK_FILTER",
+    "BENCHMARK_MIN_TIME",
+    "BENCHMARK_MIN_WARMUP_TIME",
+    "BENCHMARK_REPETITIONS",
+    "BENCHMARK_ENABLE_RANDOM_INTERLEAVING",
+    "BENCHMARK_REPORT_AGGREGATES_ONLY",
+    "BENCHMARK_DISPLAY_AGGREGATES_ONLY",
+    "BENCHMARK_FORMAT",
+    "BENCHMARK_OUT_FORMAT",
+    "BENCHMARK_OUT",
+    "BENCHMARK_COLOR",
+    "BENCHMARK_COUNTERS_TABULAR",
+    "BENCHMARK_PERF_COUNTERS",
+    "BENCHMARK_CONTEXT",
+    "BENCHMARK_TIME_UNIT",
+    "V"};
+
+// Each variable's "NAME=value" entry as the process started with it (the first, as getenv
+// finds it), or null.
+std::array<const char*, benchmark_variables.size()> taken_variables{};
+
+// Which of benchmark_variables `entry` ("NAME=value") sets, or benchmark_variables.size().
+std::size_t variable_index(std::string_view entry) {
+  for (std::size_t i = 0; i < benchmark_variables.size(); ++i) {
+    const std::string_view name = benchmark_variables[i];
+    if (entry.size() > name.size() && entry.starts_with(name) && entry[name.size()] == '=') {
+      return i;
+    }
+  }
+  return benchmark_variables.size();
+}
+
+// Takes Google Benchmark's variables out of the environment block, keeping them aside. It runs
+// from .preinit_array, which the dynamic loader calls before any shared library's initializers
+// (Google Benchmark's read the variables), on the block `environ` points to: no allocation, no
+// library call.
+void take_benchmark_variables(int /*argc*/, char** /*argv*/, char** envp) {
+  char** kept = envp;
+  for (char** entry = envp; *entry != nullptr; ++entry) {
+    const std::size_t index = variable_index(*entry);
+    if (index == benchmark_variables.size()) {
+      *kept++ = *entry;
+    } else if (taken_variables[index] == nullptr) {
+      taken_variables[index] = *entry;
+    }
+  }
+  *kept = nullptr;
+}
+
+[[gnu::used, gnu::section(".preinit_array")]] void (*const take_before_libraries_load)(
+    int, char**, char**) = take_benchmark_variables;
 
 } // namespace
 
@@ -68,6 +124,18 @@ void initialize_benchmark(Options& options) {
                           unread)
             : fmt::format("{}: {}", unread, reason));
   }
+}
+
+std::vector<FlagFromEnvironment> benchmark_flags_from_environment() {
+  std::vector<FlagFromEnvironment> flags;
+  for (std::size_t i = 0; i < benchmark_variables.size(); ++i) {
+    if (taken_variables[i] != nullptr && benchmark_variables[i] != "V") {
+      const std::string_view entry = taken_variables[i];
+      const std::string_view name = benchmark_variables[i];
+      flags.push_back({std::string(name), std::string(entry.substr(name.size() + 1))});
+    }
+  }
+  return flags;
 }
 
 } // namespace gpubench::bench

@@ -254,7 +254,7 @@ int main(int argc, char** argv) {
   try {
     flags = family_flags();
     options = gpubench::parse_options(std::vector<std::string>(argv, argv + argc), flags,
-                                      min_time_syntax);
+                                      min_time_syntax, bench::benchmark_flags_from_environment());
     bench::initialize_benchmark(options);
     configured = bench::configure_families(bench::FlagValues(options.family_flags));
   } catch (const gpubench::UsageError& error) {

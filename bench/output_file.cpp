@@ -1,5 +1,7 @@
 #include "output_file.hpp"
 
+#include "options.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -53,6 +55,9 @@ OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
     }
     target_ = resolved.string();
     mode_ = status.st_mode & 07777;
+  } else {
+    std::error_code error;
+    target_ = followed_links(path, error); // a dangling link is written through
   }
   fs::path directory = fs::path(target_).parent_path();
   if (directory.empty()) {

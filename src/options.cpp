@@ -24,7 +24,7 @@ int parse_device(std::string_view flag, std::string_view value) {
   if (value.empty() || error != std::errc{} || end != value.data() + value.size()) {
     throw UsageError(fmt::format("{}: not a device number", flag));
   }
-  if (device < 0) {
+  if (device < 0 || value.starts_with('-')) { // "-0" too
     throw UsageError(fmt::format("{}: a device number cannot be negative", flag));
   }
   return device;
@@ -88,12 +88,13 @@ void require_one_of(std::string_view flag, std::string_view value,
   }
 }
 
-void require_int(std::string_view flag, std::string_view value, int minimum) {
-  int number = 0;
+void require_count(std::string_view flag, std::string_view value, std::int64_t minimum,
+                   std::int64_t maximum, std::string_view what = "a whole number") {
+  std::int64_t number = 0;
   const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
   if (value.empty() || error != std::errc{} || end != value.data() + value.size() ||
-      number < minimum) {
-    throw UsageError(fmt::format("{}: expected a whole number of at least {}", flag, minimum));
+      number < minimum || number > maximum) {
+    throw UsageError(fmt::format("{}: expected {} from {} to {}", flag, what, minimum, maximum));
   }
 }
 
@@ -110,23 +111,35 @@ std::string_view require_seconds(std::string_view flag, std::string_view value,
       !std::isfinite(seconds) || seconds < 0.0) {
     throw UsageError(fmt::format("{}: expected {}", flag, expected));
   }
+  if (seconds > max_seconds) {
+    throw UsageError(fmt::format("{}: at most {:g} seconds (a day)", flag, max_seconds));
+  }
   return number;
+}
+
+// A count of iterations, "100x", as Google Benchmark 1.8 reads it.
+void require_iterations(std::string_view flag, std::string_view value) {
+  const std::string_view count = value.substr(0, value.size() - 1);
+  if (count.starts_with('-')) {
+    throw UsageError(fmt::format("{}: a number of iterations cannot be negative", flag));
+  }
+  require_count(flag, count, 1, max_iterations, "a whole number of iterations");
 }
 
 // --benchmark_min_time as the linked Google Benchmark reads it.
 std::string min_time_arg(std::string_view flag, std::string_view value, MinTimeSyntax syntax) {
-  if (syntax == MinTimeSyntax::bare_seconds) {
-    if (value.ends_with('x')) {
+  if (value.ends_with('x')) {
+    require_iterations(flag, value);
+    if (syntax == MinTimeSyntax::bare_seconds) {
       throw UsageError(fmt::format("{}: iterations (100x) need Google Benchmark 1.8 or later; "
                                    "this gpubench links 1.7, which takes seconds (e.g. 0.5)",
                                    flag));
     }
+    return std::string(flag);
+  }
+  if (syntax == MinTimeSyntax::bare_seconds) {
     return fmt::format("--benchmark_min_time={}",
                        require_seconds(flag, value, "seconds (e.g. 0.5)"));
-  }
-  if (value.ends_with('x')) {
-    require_int(flag, value.substr(0, value.size() - 1), 1);
-    return std::string(flag);
   }
   return fmt::format("--benchmark_min_time={}s",
                      require_seconds(flag, value, "seconds (e.g. 0.5s) or iterations (e.g. 100x)"));
@@ -144,44 +157,30 @@ void require_filter(std::string_view value) {
   }
 }
 
-// The output file must be writable, checked without changing it: an existing file is opened for
-// writing, not truncated, and written nothing; a new name is created and removed again (`probe`).
-// Without the probe, the permission bits alone decide, which root passes everywhere (/proc, /sys).
-void require_writable_file(std::string_view flag, const std::string& path, bool probe) {
-  if (path.empty()) {
-    throw UsageError(fmt::format("{}: empty file name", flag));
-  }
+// The name a symbolic link leads to: its target, relative to the link's directory.
+std::string link_target(const std::string& link, std::error_code& error) {
   namespace fs = std::filesystem;
-  std::error_code error;
-  const fs::file_status status = fs::status(path, error);
-  if (fs::exists(status)) {
-    if (fs::is_directory(status)) {
-      throw UsageError(fmt::format("{}: is a directory", flag));
-    }
-    const int fd = probe ? open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-                         : (access(path.c_str(), W_OK) == 0 ? -2 : -1);
-    if (fd == -1) {
-      throw UsageError(fmt::format("{}: cannot be written: {}", flag, std::strerror(errno)));
-    }
-    if (fd >= 0) {
-      // Writing nothing changes nothing, but fails where no write can succeed: /proc files
-      // open for writing even when they take no writes, /dev/full refuses every one.
-      const bool takes_writes = write(fd, "", 0) == 0;
-      const int write_error = errno;
-      close(fd);
-      if (!takes_writes) {
-        throw UsageError(
-            fmt::format("{}: cannot be written: {}", flag, std::strerror(write_error)));
-      }
-    }
-    return;
-  }
+  const fs::path target = fs::read_symlink(link, error);
+  return target.is_absolute() ? target.string() : (fs::path(link).parent_path() / target).string();
+}
+
+// Throws UsageError where `path`, a new name, cannot be created: its directory is missing, not
+// one, or not writable. With `probe`, it is created and removed again.
+void require_creatable_file(std::string_view flag, const std::string& path, bool probe) {
+  namespace fs = std::filesystem;
   fs::path parent = fs::path(path).parent_path();
   if (parent.empty()) {
     parent = ".";
   }
-  if (!fs::is_directory(parent, error)) {
-    throw UsageError(fmt::format("{}: directory {} does not exist", flag, parent.string()));
+  struct stat status {};
+  if (stat(parent.c_str(), &status) != 0) {
+    throw UsageError(errno == ENOENT
+                         ? fmt::format("{}: directory {} does not exist", flag, parent.string())
+                         : fmt::format("{}: directory {}: {}", flag, parent.string(),
+                                       std::strerror(errno)));
+  }
+  if (!S_ISDIR(status.st_mode)) {
+    throw UsageError(fmt::format("{}: {} is not a directory", flag, parent.string()));
   }
   if (access(parent.c_str(), W_OK) != 0) {
     throw UsageError(fmt::format("{}: directory {} cannot be written: {}", flag, parent.string(),
@@ -194,6 +193,83 @@ void require_writable_file(std::string_view flag, const std::string& path, bool 
     }
     close(fd);
     unlink(path.c_str());
+  }
+}
+
+// The output file must be writable, checked without changing it: an existing file is opened for
+// writing, not truncated, and written nothing; a new name is created and removed again (`probe`).
+// Without the probe, the permission bits alone decide, which root passes everywhere (/proc, /sys).
+// A dangling symbolic link is followed to the name it leads to, which is what gets written; the
+// kernel follows the others (/dev/stdout's to a pipe too).
+void require_writable_file(std::string_view flag, const std::string& path, bool probe) {
+  if (path.empty()) {
+    throw UsageError(fmt::format("{}: empty file name", flag));
+  }
+  struct stat status {};
+  if (stat(path.c_str(), &status) != 0) {
+    if (errno != ENOENT) {
+      throw UsageError(fmt::format("{}: cannot be written: {}", flag, std::strerror(errno)));
+    }
+    std::error_code error;
+    const std::string target = followed_links(path, error);
+    if (error) {
+      throw UsageError(fmt::format("{}: cannot be written: {}", flag, error.message()));
+    }
+    require_creatable_file(flag, target, probe);
+    return;
+  }
+  if (S_ISDIR(status.st_mode)) {
+    throw UsageError(fmt::format("{}: is a directory", flag));
+  }
+  const int fd = probe ? open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                       : (access(path.c_str(), W_OK) == 0 ? -2 : -1);
+  if (fd == -1) {
+    throw UsageError(fmt::format("{}: cannot be written: {}", flag, std::strerror(errno)));
+  }
+  if (fd >= 0) {
+    // Writing nothing changes nothing, but fails where no write can succeed: /proc files
+    // open for writing even when they take no writes, /dev/full refuses every one.
+    const bool takes_writes = write(fd, "", 0) == 0;
+    const int write_error = errno;
+    close(fd);
+    if (!takes_writes) {
+      throw UsageError(fmt::format("{}: cannot be written: {}", flag, std::strerror(write_error)));
+    }
+  }
+}
+
+// Google Benchmark's syntax for --benchmark_context (key=value pairs separated by commas, or
+// nothing), with a key, and keys and values that are text: its JSON writer escapes only \b \f
+// \n \r \t \\ and ", so a control character or a byte that is not UTF-8 would leave the file
+// invalid JSON. A key gpubench or Google Benchmark writes would be written twice.
+void check_context(std::string_view flag, std::string_view value) {
+  if (value.empty()) {
+    return;
+  }
+  for (std::size_t begin = 0;;) {
+    const std::size_t comma = value.find(',', begin);
+    const std::string_view pair = value.substr(begin, comma - begin);
+    const std::size_t equals = pair.find('=');
+    if (equals == std::string_view::npos || pair.find('=', equals + 1) != std::string_view::npos) {
+      throw UsageError(fmt::format(
+          "{}: expected key=value pairs separated by commas (e.g. rack=7,run=nightly)", flag));
+    }
+    const std::string_view key = pair.substr(0, equals);
+    const std::string_view text = pair.substr(equals + 1);
+    if (key.empty()) {
+      throw UsageError(fmt::format("{}: a key is empty", flag));
+    }
+    if (printable(key) != key || printable(text) != text) {
+      throw UsageError(fmt::format(
+          "{}: a key or value holds a control character or bytes that are not UTF-8", flag));
+    }
+    if (written_context_key(key)) {
+      throw UsageError(fmt::format("{}: the context holds {} already", flag, key));
+    }
+    if (comma == std::string_view::npos) {
+      return;
+    }
+    begin = comma + 1;
   }
 }
 
@@ -226,7 +302,7 @@ std::string check_benchmark_flag(std::string_view arg, Options& options, MinTime
   } else if (equals == std::string_view::npos) {
     return flag;
   } else if (name == "--benchmark_repetitions") {
-    require_int(flag, value, 1);
+    require_count(flag, value, 1, max_repetitions);
   } else if (name == "--benchmark_min_time") {
     return min_time_arg(flag, value, syntax);
   } else if (name == "--benchmark_min_warmup_time") {
@@ -241,61 +317,145 @@ std::string check_benchmark_flag(std::string_view arg, Options& options, MinTime
     require_one_of(flag, value, {"ns", "us", "ms", "s"});
   } else if (name == "--benchmark_perf_counters") {
     throw UsageError(fmt::format("{}: hardware performance counters are not supported", flag));
+  } else if (name == "--benchmark_context") {
+    check_context(flag, value);
   }
   return flag;
+}
+
+// One argument, checked, into `options`.
+void parse_arg(std::string_view arg, Options& options, const std::vector<ExtraFlag>& extra_flags,
+               MinTimeSyntax min_time) {
+  const auto value_of = [arg](std::string_view flag) { return arg.substr(flag.size()); };
+  if (arg.starts_with("--benchmark_filter=")) {
+    options.filter = value_of("--benchmark_filter=");
+    require_filter(options.filter);
+  } else if (arg.starts_with("--benchmark_out=")) {
+    options.out_file = value_of("--benchmark_out=");
+    options.out_given = true;
+  } else if (arg.starts_with("--benchmark_out_format=")) {
+    options.out_format = value_of("--benchmark_out_format=");
+    require_one_of(arg, options.out_format, {"console", "json", "csv"});
+  } else if (arg.starts_with("--benchmark_") || arg == "--v" || arg.starts_with("--v=")) {
+    options.benchmark_args.push_back(check_benchmark_flag(arg, options, min_time));
+  } else if (arg.starts_with("--device=")) {
+    options.devices = parse_devices(arg, value_of("--device="));
+  } else if (arg == "--info") {
+    options.info = true;
+  } else if (arg == "--describe") {
+    options.describe = true;
+  } else if (arg == "--energy") {
+    options.energy = true;
+  } else if (arg == "--help" || arg == "-h") {
+    options.help = true;
+  } else {
+    const auto extra =
+        std::find_if(extra_flags.begin(), extra_flags.end(),
+                     [&](const ExtraFlag& f) { return arg.starts_with(f.name + "="); });
+    if (extra == extra_flags.end()) {
+      const bool known =
+          arg == "--device" || std::any_of(extra_flags.begin(), extra_flags.end(),
+                                           [&](const ExtraFlag& f) { return arg == f.name; });
+      throw UsageError(known ? fmt::format("{}: needs a value ({}=...)", arg, arg)
+                             : fmt::format("unknown flag '{}' (see --help)", arg));
+    }
+    const std::string_view value = value_of(extra->name + "=");
+    extra->check(value);
+    options.family_flags[extra->name] = value;
+  }
+}
+
+// An argument and, for one from the environment, what its messages add to say so.
+struct Argument {
+  std::string text;
+  std::string origin;
+};
+
+std::vector<Argument> arguments(const std::vector<std::string>& args,
+                                const std::vector<FlagFromEnvironment>& environment) {
+  std::vector<Argument> all;
+  for (const FlagFromEnvironment& variable : environment) {
+    all.push_back({fmt::format("--{}={}", lower(variable.variable), variable.value),
+                   fmt::format(" (from the environment variable {})", variable.variable)});
+  }
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    all.push_back({args[i], ""});
+  }
+  return all;
 }
 
 } // namespace
 
 Options parse_options(const std::vector<std::string>& args,
-                      const std::vector<ExtraFlag>& extra_flags, MinTimeSyntax min_time) {
+                      const std::vector<ExtraFlag>& extra_flags, MinTimeSyntax min_time,
+                      const std::vector<FlagFromEnvironment>& environment) {
   Options options;
   options.benchmark_args.push_back(args.empty() ? "gpubench" : args.front());
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string_view arg = args[i];
-    const auto value_of = [arg](std::string_view flag) { return arg.substr(flag.size()); };
-    if (arg.starts_with("--benchmark_filter=")) {
-      options.filter = value_of("--benchmark_filter=");
-      require_filter(options.filter);
-    } else if (arg.starts_with("--benchmark_out=")) {
-      options.out_file = value_of("--benchmark_out=");
-      options.out_given = true;
-    } else if (arg.starts_with("--benchmark_out_format=")) {
-      options.out_format = value_of("--benchmark_out_format=");
-      require_one_of(arg, options.out_format, {"console", "json", "csv"});
-    } else if (arg.starts_with("--benchmark_") || arg == "--v" || arg.starts_with("--v=")) {
-      options.benchmark_args.push_back(check_benchmark_flag(arg, options, min_time));
-    } else if (arg.starts_with("--device=")) {
-      options.devices = parse_devices(arg, value_of("--device="));
-    } else if (arg == "--info") {
-      options.info = true;
-    } else if (arg == "--describe") {
-      options.describe = true;
-    } else if (arg == "--energy") {
-      options.energy = true;
-    } else if (arg == "--help" || arg == "-h") {
-      options.help = true;
-    } else {
-      const auto extra =
-          std::find_if(extra_flags.begin(), extra_flags.end(),
-                       [&](const ExtraFlag& f) { return arg.starts_with(f.name + "="); });
-      if (extra == extra_flags.end()) {
-        const bool known =
-            arg == "--device" || std::any_of(extra_flags.begin(), extra_flags.end(),
-                                             [&](const ExtraFlag& f) { return arg == f.name; });
-        throw UsageError(known ? fmt::format("{}: needs a value ({}=...)", arg, arg)
-                               : fmt::format("unknown flag '{}' (see --help)", arg));
-      }
-      const std::string_view value = value_of(extra->name + "=");
-      extra->check(value);
-      options.family_flags[extra->name] = value;
+  std::string out_origin;
+  for (const Argument& arg : arguments(args, environment)) {
+    try {
+      parse_arg(arg.text, options, extra_flags, min_time);
+    } catch (const UsageError& error) {
+      throw UsageError(error.what() + arg.origin);
+    }
+    if (arg.text.starts_with("--benchmark_out=")) {
+      out_origin = arg.origin;
     }
   }
   if (options.out_given) {
-    require_writable_file("--benchmark_out=" + options.out_file, options.out_file,
-                          !options.list_only);
+    try {
+      require_writable_file("--benchmark_out=" + options.out_file, options.out_file,
+                            !options.list_only);
+    } catch (const UsageError& error) {
+      throw UsageError(error.what() + out_origin);
+    }
   }
   return options;
+}
+
+bool written_context_key(std::string_view key) {
+  // Google Benchmark's own (its JSON writer's), then gpubench's: bench/gpu_context.cpp,
+  // bench/run_health.cpp, bench/harness/device_energy.cpp, the families' (saxpy_l2; peer_<s>to<d>
+  // below) and bench/main.cpp's.
+  static constexpr std::string_view keys[] = {
+      "date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled",
+      "caches", "load_avg", "library_version", "library_build_type", "json_schema_version",
+      "gpu_name", "gpu_uuid", "compute_capability", "sm_count", "gpu_memory_bytes",
+      "memory_bus_width_bits", "memory_clock_khz", "pcie_link", "driver_version",
+      "driver_cuda_version", "cuda_runtime_version", "gpubench_version", "gpu_ordinal",
+      "gpu_pci_bus_id", "l2_bytes", "host_numa_node", "host_numa_far_node", "gpu_state_before",
+      "gpu_state_after", "gpu_count", "selected_devices", "slurm_job_id", "slurm_node",
+      "slurm_proc_id", "k8s_node", "k8s_pod", "gpu_health_before", "gpu_health_after", "energy",
+      "saxpy_l2", "run_status", "interrupted", "gpubench_families"};
+  // Numbered by device or pair of devices: device_<N>, device_<N>_health_before, peer_<s>to<d>.
+  const auto numbered = [key](std::string_view prefix) {
+    return key.starts_with(prefix) && key.size() > prefix.size() &&
+           std::isdigit(static_cast<unsigned char>(key[prefix.size()])) != 0;
+  };
+  return std::find(std::begin(keys), std::end(keys), key) != std::end(keys) ||
+         numbered("device_") || numbered("peer_");
+}
+
+std::string followed_links(const std::string& path, std::error_code& error) {
+  // As many links as Linux follows in one path before it gives ELOOP.
+  constexpr int most_links = 40;
+  error.clear();
+  std::string name = path;
+  for (int links = 0; links <= most_links; ++links) {
+    struct stat status {};
+    if (lstat(name.c_str(), &status) != 0) {
+      return name; // not there yet: where the file goes (or, unreachable, says why when written)
+    }
+    if (!S_ISLNK(status.st_mode)) {
+      return name;
+    }
+    name = link_target(name, error);
+    if (error) {
+      return path;
+    }
+  }
+  error = std::make_error_code(std::errc::too_many_symbolic_link_levels);
+  return path;
 }
 
 std::string usage(const std::vector<ExtraFlag>& extra_flags) {

@@ -2,12 +2,14 @@
 
 #include "printable.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 namespace gpubench {
@@ -48,6 +50,21 @@ struct Options {
   std::vector<std::string> benchmark_args;
 };
 
+// The most gpubench takes of Google Benchmark's run lengths: far beyond what any measurement
+// needs, and each still a run that ends.
+constexpr int max_repetitions = 10000;                 // --benchmark_repetitions
+constexpr double max_seconds = 86400.0;                // --benchmark_min_time, _min_warmup_time
+constexpr std::int64_t max_iterations = 1'000'000'000; // --benchmark_min_time=100x, as high
+                                                       // as Google Benchmark grows a count
+
+// A Google Benchmark flag set by an environment variable: Google Benchmark reads each of its
+// flags' defaults from the variable of the flag's name upper-cased (BENCHMARK_REPETITIONS for
+// --benchmark_repetitions), and gpubench takes it as that flag given before the command line's.
+struct FlagFromEnvironment {
+  std::string variable;
+  std::string value;
+};
+
 // How the linked Google Benchmark reads --benchmark_min_time: 1.8 and later take seconds with a
 // unit ("0.5s") or iterations ("100x") and warn for every benchmark about a bare number; 1.7
 // takes only a bare number of seconds and rejects the rest after printing its own error.
@@ -60,12 +77,24 @@ public:
   explicit UsageError(std::string_view message) : std::invalid_argument(printable(message)) {}
 };
 
-// Throws UsageError with a one-line message naming the flag and what is wrong with it. Unless
-// listing, --benchmark_out is opened (never truncated; a new file is created and removed) to
-// prove it can be written before any GPU work.
+// Throws UsageError with a one-line message naming the flag and what is wrong with it (and the
+// variable, for a flag from the environment). The flags from the environment come first, so the
+// command line's win. Unless listing, --benchmark_out is opened (never truncated; a new file is
+// created and removed) to prove it can be written before any GPU work.
 [[nodiscard]] Options parse_options(const std::vector<std::string>& args,
                                     const std::vector<ExtraFlag>& extra_flags = {},
-                                    MinTimeSyntax min_time = MinTimeSyntax::with_unit);
+                                    MinTimeSyntax min_time = MinTimeSyntax::with_unit,
+                                    const std::vector<FlagFromEnvironment>& environment = {});
+
+// Whether gpubench or Google Benchmark writes `key` in the JSON context itself: a
+// --benchmark_context key must be none of them, or the file would hold the key twice.
+[[nodiscard]] bool written_context_key(std::string_view key);
+
+// The name a file created through `path` gets, where stat() finds none: `path` with the symbolic
+// links it ends in followed, so a dangling link leads to the name it holds. (Where stat() finds
+// a file, the kernel follows the links, /proc's to a pipe or a socket too.) Sets `error` (ELOOP
+// for a loop, or why a link cannot be read) and returns `path` where they cannot be followed.
+[[nodiscard]] std::string followed_links(const std::string& path, std::error_code& error);
 
 [[nodiscard]] std::string usage(const std::vector<ExtraFlag>& extra_flags = {});
 

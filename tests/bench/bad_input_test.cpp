@@ -3,6 +3,7 @@
 // repeated; the sizes grammar; standard streams closed or full; listing with an output file.
 // Each bad input gets exactly one line on stderr, starting "gpubench: ", nothing on stdout, and
 // exit 2 (bad usage) or 1 (a run that could not be done); none aborts or hangs.
+#include "benchmark_json.hpp"
 #include "context.hpp"
 #include "cuda_error.hpp"
 #include "process.hpp"
@@ -162,6 +163,7 @@ TEST(BadInput, EveryOwnFlagWithAMissingEmptyOrGarbageValue) {
 TEST(BadInput, DeviceNumbers) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {"--device=-1", "a device number cannot be negative"},
+      {"--device=-0", "a device number cannot be negative"},
       {"--device=0,-1", "a device number cannot be negative"},
       {"--device=99999999999999999999", "not a device number"},
       {"--device=2147483648", "not a device number"},
@@ -255,15 +257,17 @@ TEST(BadInput, GoogleBenchmarkValues) {
       {"--benchmark_time_unit=1ms", "expected ns, us, ms, s"},
       {"--benchmark_color=", "expected auto, true or false"},
       {"--benchmark_color=sometimes", "expected auto, true or false"},
-      {"--benchmark_repetitions=", "at least 1"},
-      {"--benchmark_repetitions=0", "at least 1"},
-      {"--benchmark_repetitions=-1", "at least 1"},
-      {"--benchmark_repetitions=abc", "at least 1"},
-      {"--benchmark_repetitions=1.5", "at least 1"},
-      {"--benchmark_repetitions=+1", "at least 1"},
-      {"--benchmark_repetitions= 1", "at least 1"},
-      {"--benchmark_repetitions=2147483648", "at least 1"},
-      {"--benchmark_repetitions=99999999999999999999", "at least 1"},
+      {"--benchmark_repetitions=", "from 1 to 10000"},
+      {"--benchmark_repetitions=0", "from 1 to 10000"},
+      {"--benchmark_repetitions=-1", "from 1 to 10000"},
+      {"--benchmark_repetitions=abc", "from 1 to 10000"},
+      {"--benchmark_repetitions=1.5", "from 1 to 10000"},
+      {"--benchmark_repetitions=+1", "from 1 to 10000"},
+      {"--benchmark_repetitions= 1", "from 1 to 10000"},
+      {"--benchmark_repetitions=2147483648", "from 1 to 10000"},
+      {"--benchmark_repetitions=99999999999999999999", "from 1 to 10000"},
+      {"--benchmark_repetitions=10001", "from 1 to 10000"},
+      {"--benchmark_repetitions=2147483647", "from 1 to 10000"},
       // Read by Google Benchmark, which says why in its words.
       {"--v=abc", "'--v=abc': The value of flag --v is expected to be a 32-bit integer"},
       {"--v=99999999999999999999", "'--v=99999999999999999999': The value of flag --v"},
@@ -279,9 +283,13 @@ TEST(BadInput, GoogleBenchmarkValues) {
       {"--benchmark_min_time=nan", "expected seconds"},
       {"--benchmark_min_time=inf", "expected seconds"},
       {"--benchmark_min_time=1e999", "expected seconds"},
+      {"--benchmark_min_time=86401", "at most 86400 seconds (a day)"},
+      {"--benchmark_min_time=1e20", "at most 86400 seconds (a day)"},
+      {"--benchmark_min_time=1e308", "at most 86400 seconds (a day)"},
       {"--benchmark_min_time=x", "--benchmark_min_time=x: "},
       {"--benchmark_min_time=0x", "--benchmark_min_time=0x: "},
-      {"--benchmark_min_time=-5x", "--benchmark_min_time=-5x: "},
+      {"--benchmark_min_time=-5x", "--benchmark_min_time=-5x: a number of iterations cannot be "
+                                   "negative"},
       {"--benchmark_min_time=1.5x", "--benchmark_min_time=1.5x: "},
       {"--benchmark_min_time=99999999999999999999x",
        "--benchmark_min_time=99999999999999999999x: "},
@@ -290,17 +298,28 @@ TEST(BadInput, GoogleBenchmarkValues) {
       {"--benchmark_min_warmup_time=-1", "expected seconds"},
       {"--benchmark_min_warmup_time=1x", "expected seconds"},
       {"--benchmark_min_warmup_time=nan", "expected seconds"},
+      {"--benchmark_min_warmup_time=1e308", "at most 86400 seconds (a day)"},
       {"--benchmark_filter=(", "not a regular expression"},
       {"--benchmark_filter=-(", "not a regular expression"},
       {"--benchmark_filter=[", "not a regular expression"},
       {"--benchmark_filter=a{2,1}", "not a regular expression"},
       {"--benchmark_filter=\\", "not a regular expression"},
       {"--benchmark_filter=a{99999999999}", "not a regular expression"},
-      {"--benchmark_context=x", "'--benchmark_context=x': "},
-      {"--benchmark_context=a=1,b", "'--benchmark_context=a=1,b': "},
-      {"--benchmark_context=a=b=c", "'--benchmark_context=a=b=c': "},
-      {"--benchmark_context=a=1,,b=2", "'--benchmark_context=a=1,,b=2': "},
-      {"--benchmark_context=a=1,", "'--benchmark_context=a=1,': "},
+      {"--benchmark_context=x", "--benchmark_context=x: expected key=value pairs"},
+      {"--benchmark_context=a=1,b", "--benchmark_context=a=1,b: expected key=value pairs"},
+      {"--benchmark_context=a=b=c", "--benchmark_context=a=b=c: expected key=value pairs"},
+      {"--benchmark_context=a=1,,b=2", "--benchmark_context=a=1,,b=2: expected key=value pairs"},
+      {"--benchmark_context=a=1,", "--benchmark_context=a=1,: expected key=value pairs"},
+      {"--benchmark_context==1", "--benchmark_context==1: a key is empty"},
+      // Google Benchmark's JSON writer would write these raw: invalid JSON.
+      {"--benchmark_context=k=\x1b[2J\x1b]0;pwned\x07",
+       "--benchmark_context=k=\\x1b[2J\\x1b]0;pwned\\x07: a key or value holds a control "
+       "character"},
+      {"--benchmark_context=n=\xff", "--benchmark_context=n=\\xff: a key or value holds"},
+      // Keys the context holds already: written twice, a reader takes the user's.
+      {"--benchmark_context=gpu_name=FAKE", "the context holds gpu_name already"},
+      {"--benchmark_context=run_status=complete", "the context holds run_status already"},
+      {"--benchmark_context=a=1,device_0=x", "the context holds device_0 already"},
       {"--benchmark_perf_counters=CYCLES", "not supported"},
       {"--benchmark_out=", "empty file name"},
       {"--benchmark_out=" + scratch.dir(), "is a directory"},
@@ -332,9 +351,10 @@ TEST(BadInput, GoogleBenchmarkValuesBothAccept) {
                                     "--benchmark_min_time=0.5s",
                                     "--benchmark_min_time=1e-3",
                                     "--benchmark_min_time=0",
+                                    "--benchmark_min_time=86400",
                                     "--benchmark_min_warmup_time=0.1",
                                     "--benchmark_min_warmup_time=0.1s",
-                                    "--benchmark_repetitions=2147483647",
+                                    "--benchmark_repetitions=10000",
                                     "--benchmark_format=csv",
                                     "--benchmark_format=json",
                                     "--benchmark_out_format=csv",
@@ -386,15 +406,159 @@ std::vector<std::string> benchmark_flags() {
   return flags;
 }
 
-// Google Benchmark prints its usage and exits 0 for a format, time unit or color it does not
-// know; its BENCHMARK_* environment variables set them as its flags do.
-TEST(BadInput, GoogleBenchmarkEnvironmentItCannotRead) {
-  for (const std::string variable :
-       {"BENCHMARK_FORMAT=xml", "BENCHMARK_TIME_UNIT=ps", "BENCHMARK_COLOR="}) {
+// Google Benchmark reads each of its flags' defaults from a variable named as the flag
+// upper-cased, as its library loads: each is checked as that flag given first, and a refusal is
+// one line naming the variable, on a listing and on a run alike (before any GPU work).
+TEST(BadInput, GoogleBenchmarkEnvironment) {
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {"BENCHMARK_REPETITIONS=0", "--benchmark_repetitions=0: expected a whole number from 1 to "
+                                  "10000 (from the environment variable BENCHMARK_REPETITIONS)"},
+      {"BENCHMARK_REPETITIONS=-1", "(from the environment variable BENCHMARK_REPETITIONS)"},
+      {"BENCHMARK_REPETITIONS=abc", "(from the environment variable BENCHMARK_REPETITIONS)"},
+      {"BENCHMARK_REPETITIONS=99999999999",
+       "(from the environment variable BENCHMARK_REPETITIONS)"},
+      {"BENCHMARK_MIN_TIME=abc", "(from the environment variable BENCHMARK_MIN_TIME)"},
+      {"BENCHMARK_MIN_TIME=1e20", "at most 86400 seconds (a day) (from the environment variable "
+                                  "BENCHMARK_MIN_TIME)"},
+      {"BENCHMARK_MIN_WARMUP_TIME=inf", "(from the environment variable BENCHMARK_MIN_WARMUP_TIME)"},
+      {"BENCHMARK_PERF_COUNTERS=CYCLES", "not supported (from the environment variable "
+                                         "BENCHMARK_PERF_COUNTERS)"},
+      {"BENCHMARK_CONTEXT=a", "(from the environment variable BENCHMARK_CONTEXT)"},
+      {"BENCHMARK_CONTEXT=gpu_name=FAKE", "the context holds gpu_name already"},
+      {"BENCHMARK_OUT=/nonexistent/x", "directory /nonexistent does not exist (from the "
+                                       "environment variable BENCHMARK_OUT)"},
+      {"BENCHMARK_FORMAT=xml", "(from the environment variable BENCHMARK_FORMAT)"},
+      {"BENCHMARK_TIME_UNIT=ps", "(from the environment variable BENCHMARK_TIME_UNIT)"},
+      {"BENCHMARK_COLOR=", "(from the environment variable BENCHMARK_COLOR)"},
+      {"BENCHMARK_LIST_TESTS=maybe", "(from the environment variable BENCHMARK_LIST_TESTS)"},
+      {"BENCHMARK_FILTER=(", "(from the environment variable BENCHMARK_FILTER)"},
+  };
+  for (const auto& [variable, text] : cases) {
     EXPECT_TRUE(one_line(gpubench_as({"gpubench", "--benchmark_list_tests"}, {variable}),
-                         exit_usage, "BENCHMARK_* environment variable"))
+                         exit_usage, text))
         << variable;
+    EXPECT_TRUE(one_line(gpubench_as({"gpubench"}, {variable}), exit_usage, text)) << variable;
   }
+}
+
+// Each variable is the flag, and the command line's flag wins over it.
+TEST(BadInput, GoogleBenchmarkEnvironmentIsTheFlag) {
+  const std::vector<std::string> one{"saxpy/driver/1024/manual_time"};
+  EXPECT_TRUE(lists(gpubench_as({"gpubench"}, {"BENCHMARK_LIST_TESTS=true",
+                                                "BENCHMARK_FILTER=^saxpy/driver/1024/"}),
+                    one));
+  EXPECT_TRUE(lists(gpubench_as({"gpubench", "--benchmark_list_tests",
+                                 "--benchmark_filter=^saxpy/driver/1024/"},
+                                {"BENCHMARK_FILTER=^copy/"}),
+                    one));
+  EXPECT_TRUE(lists(gpubench_as({"gpubench", "--benchmark_list_tests", "--benchmark_repetitions=2",
+                                 "--benchmark_filter=^saxpy/driver/1024/"},
+                                {"BENCHMARK_REPETITIONS=3", "BENCHMARK_MIN_TIME=0.5",
+                                 "BENCHMARK_COLOR=false", "BENCHMARK_CONTEXT=rack=7"}),
+                    one));
+}
+
+// Every Google Benchmark flag's variable, set to a value no flag takes or to one that is fine: a
+// clean listing or one line naming the variable, never a line of Google Benchmark's own.
+TEST(BadInput, EveryGoogleBenchmarkVariable) {
+  for (const std::string& flag : benchmark_flags()) {
+    if (flag == "--v") {
+      continue; // V: VariableVIsIgnored
+    }
+    std::string variable = flag.substr(2);
+    std::transform(variable.begin(), variable.end(), variable.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    for (const std::string value : {"garbage\x01", "-1", "1e999", "99999999999", "a=1,b"}) {
+      const Finished run = gpubench_as(
+          {"gpubench", "--benchmark_list_tests", "--benchmark_filter=^saxpy/driver/1024/"},
+          {variable + "=" + value});
+      if (run.exit_code == 0) {
+        EXPECT_TRUE(lists(run, {})) << variable << "=" << value;
+      } else {
+        EXPECT_TRUE(one_line(run, exit_usage, "(from the environment variable " + variable + ")"))
+            << variable << "=" << value;
+      }
+    }
+  }
+}
+
+// V, Google Benchmark's --v, is too common a name (make's V=1) to read as a flag: ignored.
+TEST(BadInput, VariableVIsIgnored) {
+  for (const std::string variable : {"V=abc", "V=1", "V=99999999999", "V="}) {
+    EXPECT_TRUE(lists(gpubench_as({"gpubench", "--benchmark_list_tests",
+                                   "--benchmark_filter=^saxpy/driver/1024/"},
+                                  {variable}),
+                      {"saxpy/driver/1024/manual_time"}))
+        << variable;
+    EXPECT_TRUE(one_line(gpubench_as({"gpubench", "--sizes=bad"}, {variable}), exit_usage,
+                         "--sizes=bad: "))
+        << variable;
+    EXPECT_TRUE(lists(gpubench_as({"gpubench", "--describe"}, {variable}), {})) << variable;
+  }
+}
+
+// A symbolic link is followed to the name it leads to: a dangling one is written through (the
+// check leaves nothing behind), a loop is refused as one.
+TEST(BadInput, OutputThroughSymbolicLinks) {
+  ScratchDir scratch;
+  std::filesystem::create_symlink(scratch.path("target.json"), scratch.path("dangling"));
+  std::filesystem::create_symlink("loop_b", scratch.path("loop_a"));
+  std::filesystem::create_symlink("loop_a", scratch.path("loop_b"));
+  EXPECT_TRUE(one_line(gpubench({"--benchmark_out=" + scratch.path("loop_a")}), exit_usage,
+                       "cannot be written: Too many levels of symbolic links"));
+  EXPECT_TRUE(one_line(gpubench({"--benchmark_out=" + scratch.path(std::string(300, 'c'))}),
+                       exit_usage, "cannot be written: File name too long"));
+  const std::string dangling = "--benchmark_out=" + scratch.path("dangling");
+  if (!has_gpu()) {
+    // Accepted: the run stops at the missing device.
+    EXPECT_TRUE(one_line(gpubench({dangling}), exit_failure, "no CUDA device"));
+    EXPECT_FALSE(std::filesystem::exists(scratch.path("target.json")));
+  } else {
+    const Finished run = gpubench({dangling, "--benchmark_filter=^saxpy/driver/1024/"});
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    const BenchmarkJson json = read_benchmark_json(scratch.path("target.json"));
+    EXPECT_TRUE(json.valid) << json.problem;
+    EXPECT_EQ(json.benchmarks.size(), 1U);
+  }
+  EXPECT_TRUE(std::filesystem::is_symlink(scratch.path("dangling")));
+  EXPECT_FALSE(std::filesystem::exists(scratch.path("dangling.tmp")));
+}
+
+// With BENCHMARK_OUT and no --benchmark_out, gpubench writes the file, as it does the flag's:
+// Google Benchmark never writes one of its own.
+TEST(BadInput, BenchmarkOutFromTheEnvironmentIsGpubenchsFile) {
+  if (!has_gpu()) {
+    GTEST_SKIP() << "no CUDA device: GoogleBenchmarkEnvironment covers the check";
+  }
+  ScratchDir scratch;
+  const Finished run = gpubench_as({"gpubench", "--benchmark_filter=^saxpy/driver/1024/"},
+                                   {"BENCHMARK_OUT=" + scratch.path("run.json")},
+                                   std::chrono::seconds(120));
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const BenchmarkJson json = read_benchmark_json(scratch.path("run.json"));
+  ASSERT_TRUE(json.valid) << json.problem;
+  EXPECT_EQ(json.context.at("run_status"), "complete");
+  EXPECT_EQ(json.benchmarks.size(), 1U);
+}
+
+// A size past device memory is skipped with its reason, however large: four buffers of 2^62
+// bytes are more than any GPU holds, not 4 x 2^62 wrapped to 0.
+TEST(BadInput, SizePastMemoryIsSkipped) {
+  if (!has_gpu()) {
+    GTEST_SKIP() << "no CUDA device";
+  }
+  ScratchDir scratch;
+  const Finished run = gpubench({"--benchmark_filter=^copy/HtoD/pinned/async/",
+                                 "--sizes=4K,4294967296G",
+                                 "--benchmark_out=" + scratch.path("run.json")});
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  const BenchmarkJson json = read_benchmark_json(scratch.path("run.json"));
+  ASSERT_TRUE(json.valid) << json.problem;
+  ASSERT_EQ(json.benchmarks.size(), 2U);
+  EXPECT_FALSE(json.benchmarks[0].error) << json.benchmarks[0].message;
+  EXPECT_TRUE(json.benchmarks[1].message.starts_with(
+      "skipped: 4194304TiB copies need 4 x 4194304TiB of device memory"))
+      << json.benchmarks[1].message;
 }
 
 // Every Google Benchmark flag with a value missing, empty, garbage, negative, not finite or
@@ -443,6 +607,7 @@ TEST(BadInput, SizesGrammar) {
       {"1K..1G:x-2", "step"},
       {"1G..1K", "start is above its end"},
       {"1K...1G", "not a number"},
+      {"1..2..3", "bad size '1..2..3': a range has one '..'"},
       {"..1K", "empty"},
       {"1K..", "empty"},
       {"0", "zero"},
@@ -566,6 +731,17 @@ TEST(BadInput, ListingNeverTouchesTheOutputFile) {
         std::vector<std::string>{"--benchmark_list_tests=yes", "--benchmark_out=" + existing},
         std::vector<std::string>{"--benchmark_out=" + scratch.path("new.json")}}) {
     EXPECT_TRUE(lists(gpubench(listing(extra)), {"saxpy/driver/1024/manual_time"})) << shown(extra);
+  }
+  // BENCHMARK_OUT is --benchmark_out given first.
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{}, std::vector<std::string>{"--benchmark_out=" + existing}}) {
+    for (const std::string& out : {existing, scratch.path("new.json")}) {
+      std::vector<std::string> argv = listing(extra);
+      argv.insert(argv.begin(), "gpubench");
+      EXPECT_TRUE(lists(gpubench_as(argv, {"BENCHMARK_OUT=" + out}),
+                        {"saxpy/driver/1024/manual_time"}))
+          << "BENCHMARK_OUT=" << out << shown(extra);
+    }
   }
   struct stat after {};
   ASSERT_EQ(stat(existing.c_str(), &after), 0);
@@ -726,6 +902,7 @@ TEST(HostileInput, ControlCharactersAreEscaped) {
       {"--l2=\xc2\x85", "--l2=\\xc2\\x85"},     // NEL, a C1 control
       {"--benchmark_filter=(\n", "--benchmark_filter=(\\x0a"},
       {"--benchmark_out=/nonexistent\n/x", "--benchmark_out=/nonexistent\\x0a/x"},
+      {"--benchmark_context=k=\x1b[2J", "--benchmark_context=k=\\x1b[2J"},
   };
   for (const auto& [arg, shown_as] : cases) {
     const Finished run = gpubench({arg});

@@ -1,7 +1,10 @@
 #include "options.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -77,7 +80,7 @@ TEST(ParseOptions, PassesGoogleBenchmarkFlagsThrough) {
 
 // What Google Benchmark reads and reports itself (bench/benchmark_args.hpp) passes as given.
 TEST(ParseOptions, LeavesToGoogleBenchmarkWhatItReads) {
-  for (const char* arg : {"--benchmark_context=a", "--benchmark_frobnicate=1", "--v=x",
+  for (const char* arg : {"--benchmark_context", "--benchmark_frobnicate=1", "--v=x",
                           "--benchmark_repetitions", "--benchmark_format", "--v"}) {
     EXPECT_EQ(parse({arg}).benchmark_args, (std::vector<std::string>{"gpubench", arg})) << arg;
   }
@@ -118,9 +121,9 @@ TEST(ParseOptions, BadInputNamesTheFlag) {
       {"--benchmark_out_format=xml", "--benchmark_out_format=xml: expected console, json, csv"},
       {"--benchmark_list_tests=maybe", "--benchmark_list_tests=maybe: expected true or false"},
       {"--benchmark_repetitions=0",
-       "--benchmark_repetitions=0: expected a whole number of at least 1"},
+       "--benchmark_repetitions=0: expected a whole number from 1 to 10000"},
       {"--benchmark_repetitions=x",
-       "--benchmark_repetitions=x: expected a whole number of at least 1"},
+       "--benchmark_repetitions=x: expected a whole number from 1 to 10000"},
       {"--benchmark_min_time=-1",
        "--benchmark_min_time=-1: expected seconds (e.g. 0.5s) or iterations (e.g. 100x)"},
       {"--benchmark_min_time=nan",
@@ -139,6 +142,171 @@ TEST(ParseOptions, BadInputNamesTheFlag) {
       EXPECT_TRUE(std::string(error.what()).starts_with(message)) << error.what();
     }
   }
+}
+
+// The message parse_options gives `args`, or "accepted".
+std::string refusal(std::vector<std::string> args, MinTimeSyntax syntax = MinTimeSyntax::with_unit,
+                    const std::vector<FlagFromEnvironment>& environment = {}) {
+  args.insert(args.begin(), "gpubench");
+  try {
+    static_cast<void>(parse_options(args, {}, syntax, environment));
+    return "accepted";
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+}
+
+TEST(ParseOptions, SignedDeviceNumbersAreRefused) {
+  for (const char* arg : {"--device=-0", "--device=1,-0", "--device=-00"}) {
+    EXPECT_EQ(refusal({arg}), std::string(arg) + ": a device number cannot be negative");
+  }
+}
+
+// Each run length has a bound no measurement needs, so every run ends.
+TEST(ParseOptions, RunLengthsHaveUpperBounds) {
+  EXPECT_EQ(refusal({"--benchmark_repetitions=10000"}), "accepted");
+  EXPECT_EQ(refusal({"--benchmark_repetitions=10001"}),
+            "--benchmark_repetitions=10001: expected a whole number from 1 to 10000");
+  EXPECT_EQ(refusal({"--benchmark_repetitions=2147483647"}),
+            "--benchmark_repetitions=2147483647: expected a whole number from 1 to 10000");
+  for (const MinTimeSyntax syntax : {MinTimeSyntax::with_unit, MinTimeSyntax::bare_seconds}) {
+    for (const char* flag : {"--benchmark_min_time", "--benchmark_min_warmup_time"}) {
+      EXPECT_EQ(refusal({std::string(flag) + "=86400"}, syntax), "accepted") << flag;
+      EXPECT_EQ(refusal({std::string(flag) + "=86400s"}, syntax), "accepted") << flag;
+      for (const char* value : {"86401", "1e20", "1e308", "86400.5s"}) {
+        const std::string arg = std::string(flag) + "=" + value;
+        EXPECT_EQ(refusal({arg}, syntax), arg + ": at most 86400 seconds (a day)");
+      }
+    }
+  }
+  EXPECT_EQ(refusal({"--benchmark_min_time=1000000000x"}), "accepted");
+  EXPECT_EQ(refusal({"--benchmark_min_time=1000000001x"}),
+            "--benchmark_min_time=1000000001x: expected a whole number of iterations from 1 to "
+            "1000000000");
+}
+
+TEST(ParseOptions, NegativeIterationsSayNegative) {
+  for (const MinTimeSyntax syntax : {MinTimeSyntax::with_unit, MinTimeSyntax::bare_seconds}) {
+    EXPECT_EQ(refusal({"--benchmark_min_time=-5x"}, syntax),
+              "--benchmark_min_time=-5x: a number of iterations cannot be negative");
+    EXPECT_EQ(refusal({"--benchmark_min_time=0x"}, syntax),
+              "--benchmark_min_time=0x: expected a whole number of iterations from 1 to "
+              "1000000000");
+  }
+}
+
+// Google Benchmark's JSON writer escapes only \b \f \n \r \t \\ and ": anything else that is
+// not text would leave the file invalid JSON, so it is refused, shown escaped.
+TEST(ParseOptions, ContextKeysAndValuesAreText) {
+  const std::string text = "a key or value holds a control character or bytes that are not UTF-8";
+  EXPECT_EQ(refusal({"--benchmark_context=k=\x1b[2J"}), "--benchmark_context=k=\\x1b[2J: " + text);
+  EXPECT_EQ(refusal({"--benchmark_context=k\x01=v"}), "--benchmark_context=k\\x01=v: " + text);
+  EXPECT_EQ(refusal({"--benchmark_context=n=\xff"}), "--benchmark_context=n=\\xff: " + text);
+  EXPECT_EQ(refusal({"--benchmark_context=a=1,n=\xc2\x85"}),
+            "--benchmark_context=a=1,n=\\xc2\\x85: " + text);
+  EXPECT_EQ(refusal({"--benchmark_context=a=\t"}), "--benchmark_context=a=\\x09: " + text);
+  EXPECT_EQ(refusal({"--benchmark_context==v"}), "--benchmark_context==v: a key is empty");
+  for (const char* arg : {"--benchmark_context=x", "--benchmark_context=a=1,", "--benchmark_context=a=b=c",
+                          "--benchmark_context=a=1,,b=2", "--benchmark_context=,a=1"}) {
+    EXPECT_EQ(refusal({arg}), std::string(arg) +
+                                  ": expected key=value pairs separated by commas (e.g. "
+                                  "rack=7,run=nightly)");
+  }
+  for (const char* arg : {"--benchmark_context=", "--benchmark_context=rack=7,run=nightly",
+                          "--benchmark_context=note=", "--benchmark_context=site=caf\xc3\xa9"}) {
+    EXPECT_EQ(refusal({arg}), "accepted") << arg;
+  }
+}
+
+// A key the context holds already would be written twice, and readers take one of the two.
+TEST(ParseOptions, ContextKeysGpubenchWritesAreRefused) {
+  for (const char* key : {"gpu_name", "run_status", "gpubench_version", "date", "host_name",
+                          "gpu_health_after", "device_3", "device_0_health_before",
+                          "device_12_energy", "peer_0to1", "saxpy_l2", "interrupted"}) {
+    const std::string arg = std::string("--benchmark_context=site=a,") + key + "=x";
+    EXPECT_EQ(refusal({arg}), arg + ": the context holds " + key + " already") << key;
+  }
+  for (const char* key : {"device", "device_name", "peer", "peer_x", "gpu", "rack", "run"}) {
+    EXPECT_FALSE(written_context_key(key)) << key;
+  }
+}
+
+// Google Benchmark's flags from its environment variables: checked as flags given first, so the
+// command line wins, and a refusal names the variable.
+TEST(ParseOptions, FlagsFromTheEnvironment) {
+  const std::vector<FlagFromEnvironment> repetitions{{"BENCHMARK_REPETITIONS", "0"}};
+  EXPECT_EQ(refusal({}, MinTimeSyntax::with_unit, repetitions),
+            "--benchmark_repetitions=0: expected a whole number from 1 to 10000 (from the "
+            "environment variable BENCHMARK_REPETITIONS)");
+  EXPECT_EQ(refusal({}, MinTimeSyntax::with_unit, {{"BENCHMARK_OUT", ""}}),
+            "--benchmark_out=: empty file name (from the environment variable BENCHMARK_OUT)");
+  // An --benchmark_out on the command line replaces the environment's, and says so alone.
+  EXPECT_EQ(refusal({"--benchmark_out=/nonexistent/x"}, MinTimeSyntax::with_unit,
+                    {{"BENCHMARK_OUT", "out.json"}}),
+            "--benchmark_out=/nonexistent/x: directory /nonexistent does not exist");
+
+  const std::vector<FlagFromEnvironment> environment{{"BENCHMARK_LIST_TESTS", "true"},
+                                                     {"BENCHMARK_FILTER", "saxpy"},
+                                                     {"BENCHMARK_REPETITIONS", "3"}};
+  const Options listed =
+      parse_options({"gpubench", "--benchmark_repetitions=5"}, {}, MinTimeSyntax::with_unit,
+                    environment);
+  EXPECT_TRUE(listed.list_only);
+  EXPECT_EQ(listed.filter, "saxpy");
+  EXPECT_EQ(listed.benchmark_args,
+            (std::vector<std::string>{"gpubench", "--benchmark_list_tests=true",
+                                      "--benchmark_repetitions=3", "--benchmark_repetitions=5"}));
+  EXPECT_FALSE(parse_options({"gpubench", "--benchmark_list_tests=false"}, {},
+                             MinTimeSyntax::with_unit, environment)
+                   .list_only);
+}
+
+class OutputThroughLinks : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "options_test_links_" + std::to_string(getpid());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directory(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+  [[nodiscard]] std::string path(const std::string& name) const { return dir_ + "/" + name; }
+
+private:
+  std::string dir_;
+};
+
+// A dangling link to a name that can be created is written through; the check leaves nothing.
+TEST_F(OutputThroughLinks, DanglingLinkIsAccepted) {
+  std::filesystem::create_symlink("target.json", path("link"));
+  std::filesystem::create_symlink(path("link"), path("link_to_link"));
+  for (const char* name : {"link", "link_to_link"}) {
+    const Options options = parse({"--benchmark_out=" + path(name)});
+    EXPECT_EQ(options.out_file, path(name));
+    EXPECT_FALSE(std::filesystem::exists(path("target.json"))) << name;
+    EXPECT_TRUE(std::filesystem::is_symlink(path(name))) << name;
+    std::error_code error;
+    EXPECT_EQ(followed_links(path(name), error), path("target.json")) << name;
+    EXPECT_FALSE(error);
+  }
+}
+
+TEST_F(OutputThroughLinks, ErrorsNameTheRealCause) {
+  std::filesystem::create_symlink("loop_b", path("loop_a"));
+  std::filesystem::create_symlink("loop_a", path("loop_b"));
+  std::filesystem::create_symlink("missing/target.json", path("into_missing"));
+  const std::string long_name(300, 'c');
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {path("loop_a"), ": cannot be written: Too many levels of symbolic links"},
+      {path("into_missing"), ": directory " + path("missing") + " does not exist"},
+      {path(long_name), ": cannot be written: File name too long"},
+      {path(long_name + "/x.json"), ": cannot be written: File name too long"},
+  };
+  for (const auto& [file, message] : cases) {
+    EXPECT_EQ(refusal({"--benchmark_out=" + file}), "--benchmark_out=" + file + message);
+  }
+  std::error_code error;
+  static_cast<void>(followed_links(path("loop_a"), error));
+  EXPECT_EQ(error, std::errc::too_many_symbolic_link_levels);
 }
 
 } // namespace
