@@ -3,6 +3,7 @@
 #include "pci_link.hpp"
 #include "context.hpp"
 #include "numa.hpp"
+#include "printable.hpp"
 #include "session.hpp"
 #include "version.hpp"
 
@@ -42,7 +43,7 @@ ContextEntries scheduler_context(const std::function<const char*(const char*)>& 
   ContextEntries entries;
   std::array<char, 256> host{};
   if (gethostname(host.data(), host.size() - 1) == 0) {
-    entries.emplace_back("host_name", host.data());
+    entries.emplace_back("host_name", printable(host.data()));
   }
   // Slurm's job and node, and the node and pod a Kubernetes manifest passes in through the
   // downward API: where a fleet of result files came from.
@@ -51,7 +52,7 @@ ContextEntries scheduler_context(const std::function<const char*(const char*)>& 
         std::pair{"slurm_proc_id", "SLURM_PROCID"}, std::pair{"k8s_node", "NODE_NAME"},
         std::pair{"k8s_pod", "POD_NAME"}}) {
     if (const char* value = getenv(variable); value != nullptr && *value != '\0') {
-      entries.emplace_back(key, value);
+      entries.emplace_back(key, printable(value));
     }
   }
   return entries;

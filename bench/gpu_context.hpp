@@ -20,7 +20,8 @@ namespace gpubench::bench {
 
 // Where the run happened: the host's name and, where set, the scheduler's job, node and pod
 // (Slurm's SLURM_JOB_ID, SLURMD_NODENAME, SLURM_PROCID; NODE_NAME and POD_NAME from a
-// Kubernetes manifest); `getenv` reads the environment.
+// Kubernetes manifest); `getenv` reads the environment. Each value is printable(): Google
+// Benchmark's JSON writer escapes few control characters and no bytes that are not UTF-8.
 [[nodiscard]] ContextEntries scheduler_context(
     const std::function<const char*(const char*)>& getenv);
 

@@ -1,5 +1,11 @@
 #include "gpu_context.hpp"
 
+#include "benchmark_json.hpp"
+#include "file_reporter.hpp"
+#include "options.hpp"
+#include "process.hpp"
+
+#include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -39,6 +45,44 @@ TEST(GpuContext, CarriesTheKeysScriptsDependOn) {
   ASSERT_TRUE(context.contains("gpubench_version"));
   EXPECT_NE(context.at("gpubench_version").find('+'), std::string::npos)
       << "the version names the commit";
+  // A --benchmark_context cannot write any of them a second time.
+  for (const auto& [key, value] : entries) {
+    EXPECT_TRUE(written_context_key(key)) << key;
+  }
+}
+
+// Values from the environment reach the JSON context through Google Benchmark's writer, which
+// escapes few control characters and passes bytes that are not UTF-8: they are made printable
+// first, so the file stays valid JSON.
+TEST(SchedulerContext, EnvironmentValuesArePrintableAndTheJsonValid) {
+  const std::map<std::string, const char*> environment{{"POD_NAME", "pod\x01\x1b[2J"},
+                                                       {"SLURMD_NODENAME", "\xff"},
+                                                       {"NODE_NAME", "node\n1"},
+                                                       {"SLURM_JOB_ID", "42"}};
+  const ContextEntries entries = scheduler_context([&](const char* name) -> const char* {
+    const auto found = environment.find(name);
+    return found == environment.end() ? nullptr : found->second;
+  });
+  const std::map<std::string, std::string> context(entries.begin(), entries.end());
+  EXPECT_EQ(context.at("k8s_pod"), "pod\\x01\\x1b[2J");
+  EXPECT_EQ(context.at("slurm_node"), "\\xff");
+  EXPECT_EQ(context.at("k8s_node"), "node\\x0a1");
+  EXPECT_EQ(context.at("slurm_job_id"), "42");
+  for (const auto& [key, value] : entries) {
+    EXPECT_TRUE(written_context_key(key)) << key;
+    benchmark::AddCustomContext(key, value);
+  }
+  testing::ScratchDir scratch;
+  const std::string out = scratch.path("run.json");
+  FileReporter file(out, "json");
+  benchmark::BenchmarkReporter::Context run_context;
+  run_context.name_field_width = 10;
+  file.ReportContext(run_context);
+  file.close();
+  const testing::BenchmarkJson json = testing::read_benchmark_json(out);
+  ASSERT_TRUE(json.valid) << json.problem << "\n" << testing::read_file(out);
+  EXPECT_EQ(json.context.at("k8s_pod"), "pod\\x01\\x1b[2J");
+  EXPECT_EQ(json.context.at("slurm_node"), "\\xff");
 }
 
 TEST(FormatUuid, NvidiaSmiGrouping) {
