@@ -19,8 +19,9 @@
 # nothing else: the last comparison's report (or compare.py's one line where it cannot
 # compare), followed by the filter of what the confirming runs judged again; the recordings'
 # own output goes to stderr. Flags after OUT.json go to compare.py; they are checked, with the
-# baseline, before the first run. The candidate must hold every benchmark of the baseline (a
-# benchmark that no longer runs passes no check); a benchmark only in the candidate is new.
+# baseline, before the first run. In a regression check the candidate must hold every benchmark
+# of the baseline (one that no longer runs passes no check); a benchmark only in the candidate
+# is new.
 #
 # SIGTERM, SIGINT or SIGHUP stops the recording in progress with the same signal and waits for
 # it (ci_record.sh's line says which run it stopped), or stops the gate once the comparison in
@@ -67,6 +68,7 @@ stopped() {
   local signal=$1 status=0
   trap '' TERM INT HUP
   if [[ $stage == "while recording"* ]]; then
+    # shellcheck disable=SC2046 # a process id a word
     kill -s "$signal" $(jobs -pr) 2> /dev/null || true
     wait "$!" 2> /dev/null || status=$?
   fi

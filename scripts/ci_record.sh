@@ -63,19 +63,21 @@ shown_out=${out//[^[:print:]]/?}
 # run_gpubench INDEX FILE [FLAGS...]: run INDEX of gpubench, writing FILE, bounded in time; one
 # line naming the run where it fails.
 run_gpubench() {
-  local index=$1 file=$2 started=$SECONDS status=0
+  local index=$1 file=$2 started=$SECONDS status=0 signal
   shift 2
   # timeout runs gpubench in a process group of its own and passes on the signals it gets.
   timeout -k "$KILL_AFTER_S" "$run_timeout" "$binary" "$@" --benchmark_out="$file" \
     --benchmark_out_format=json &
   wait "$!" 2> /dev/null || status=$? # bash's own line for a child killed names timeout
   local run="run $index of $runs"
-  if ((status == 0)); then
+  if ((status == 0)) && [[ -s $file ]]; then
     return 0
+  elif ((status == 0)); then
+    echo "ci_record.sh: $run: gpubench exited 0 and wrote no result" >&2
   elif ((status == 124 || status == 137)) && ((SECONDS - started >= run_timeout)); then
     echo "ci_record.sh: $run did not finish in $run_timeout s" >&2
-  elif ((status > 128)); then
-    echo "ci_record.sh: $run: gpubench was killed by signal SIG$(kill -l $((status - 128)))" >&2
+  elif ((status > 128)) && signal=$(kill -l $((status - 128)) 2> /dev/null); then
+    echo "ci_record.sh: $run: gpubench was killed by signal SIG$signal" >&2
   else
     echo "ci_record.sh: $run: gpubench exited $status" >&2
   fi
@@ -85,15 +87,15 @@ run_gpubench() {
 # stopped SIGNAL: the signal passed on to the run in progress, which is waited for (a merge in
 # progress is left to finish: it is short, and then says whether OUT.json was written); exits.
 stopped() {
-  local signal=$1 status=0 written="not written"
+  local signal=$1 written="not written"
   trap '' TERM INT HUP
-  if [[ $stage != merging ]]; then
-    kill -s "$signal" $(jobs -pr) 2> /dev/null || true
-  fi
-  wait "$!" 2> /dev/null || status=$?
   if [[ $stage == merging ]]; then
-    ((status == 0)) && written=written
+    wait "$!" 2> /dev/null && written=written
     stage="while merging the runs"
+  else
+    # shellcheck disable=SC2046 # a process id a word
+    kill -s "$signal" $(jobs -pr) 2> /dev/null || true
+    wait
   fi
   echo "ci_record.sh: stopped by SIG$signal $stage; $shown_out $written" >&2
   exit $((128 + $(kill -l "$signal")))

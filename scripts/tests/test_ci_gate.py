@@ -161,7 +161,8 @@ RECORDING_FAILED = 4
 @pytest.mark.parametrize(("fault", "said"), [
     ({"exit": 1}, "gpubench exited 1"),  # 1 is also the gate's "regression"
     ({"exit": 3}, "gpubench exited 3"),  # 3 is also the gate's "another GPU, driver or CUDA"
-    ({"signal": "KILL"}, "gpubench was killed by signal SIGKILL")])
+    ({"signal": "KILL"}, "gpubench was killed by signal SIGKILL"),
+    ({"exit": 0}, "gpubench exited 0 and wrote no result")])
 def test_a_failed_run_stops_the_gate_and_is_named(tmp_path: Path, fault: dict,
                                                   said: str) -> None:
     proc = gate(tmp_path, runs(SLOW), faults={2: fault})
