@@ -45,7 +45,7 @@ import numpy as np
 from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonError, Metric,
                            OneLineArgumentParser, Result, load, open_unit_interval,
                            positive_finite, refuse_output_over_input, same_file,
-                           script_error, write_stdout)
+                           script_error, write_output, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
 from name_filter import (MAX_FILTER_CHARS, FilterError, NameFilter, name_filter,
                          changed_filter)
@@ -751,7 +751,7 @@ def main(argv: list[str] | None = None) -> int:
             comparison = confirmed(comparison, load(args.confirm))
         if args.changed_filter is not None:
             changed = changed_filter(r.name for r in comparison.rows if r.verdict != SAME)
-            args.changed_filter.write_text(f"{changed}\n" if changed else "", encoding="utf-8")
+            write_output(args.changed_filter, f"{changed}\n" if changed else "")
         write_stdout(render_comparison(comparison, args.markdown, args.only_changed))
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)

@@ -36,7 +36,7 @@ import numpy as np
 from name_filter import FilterError, NameFilter, name_filter
 from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, Result,
                            load_with_document, refuse_output_over_input, script_error,
-                           strip_gb_suffixes, write_stdout)
+                           strip_gb_suffixes, write_output, write_stdout)
 
 # Bencher measures by (unit, bigger_is_better); another figure's is named by its unit.
 BENCHER_MEASURE = {("GB/s", True): "throughput-gbps", ("µs", False): "latency-us"}
@@ -147,7 +147,7 @@ def write(text: str, output: Path | None) -> None:
     if output is None:
         write_stdout(text)
     else:
-        output.write_text(text, encoding="utf-8")
+        write_output(output, text)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

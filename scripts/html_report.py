@@ -26,7 +26,8 @@ from compare import (FASTER, LARGEST_SHOWN, LEADING_CONTEXT_KEYS, SAME, SLOWER, 
 from family_figures import RunFigures, Ratios, families, family_html, run_figures, verdict_cell
 from fleet_health import parse_record
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,
-                           refuse_output_over_input, script_error, write_stdout)
+                           refuse_output_over_input, script_error, write_output,
+                           write_stdout)
 from html_page import controls, esc, page, table
 from launch_ratios import RatioRow, pooling_note, ratio_rows
 from plot import file_labels
@@ -325,7 +326,7 @@ def write_page(path: Path, text: str) -> None:
     a missing folder)."""
     if (path.exists() or path.is_symlink()) and not path.is_file():
         raise OSError(21, "exists and is not a regular file", str(path))
-    path.write_text(text, encoding="utf-8")
+    write_output(path, text)
 
 
 def main(argv: list[str]) -> int:

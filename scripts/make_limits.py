@@ -30,7 +30,7 @@ import numpy as np
 from fleet_inputs import split_devices
 from gpubench_json import (GBPS, Benchmark, FamilyFacts, GpubenchJsonError,
                            OneLineArgumentParser, load, refuse_output_over_input,
-                           script_error)
+                           script_error, write_output)
 
 MIB = 1 << 20
 _PCIE_MAX = re.compile(r"\(max (.+)\)$")
@@ -165,8 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         if not measured:
             raise ValueError(f"no device-timed bandwidth measurement of a {model} in the results")
         document = limits_document(model, measured, sources, args.tolerance, command)
-        args.output.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n",
-                               encoding="utf-8")
+        write_output(args.output, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
     except (GpubenchJsonError, OSError) as error:
         return script_error("make_limits.py", error)
     except ValueError as error:

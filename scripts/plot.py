@@ -39,7 +39,7 @@ from family_plot import (Decorate, Panel, PlotError, Source, binary_size, curve_
                          family_figure, figure_file_name, ordered_families, panel_and_curve)
 from figure_setup import save_figure
 from gpubench_json import (GBPS, Benchmark, GpubenchJsonError, Metric, OneLineArgumentParser,
-                           Result, load, script_error, write_stdout)
+                           Result, load, script_error, write_output, write_stdout)
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from name_filter import FilterError, NameFilter, name_filter
 from pair_matrix import pair_matrix_figure
@@ -231,7 +231,7 @@ def check_replaceable(path: Path) -> None:
 def write_text(path: Path, text: str) -> None:
     check_replaceable(path)
     try:
-        path.write_text(text, encoding="utf-8")
+        write_output(path, text)
     except OSError as e:
         raise PlotError(f"{path}: cannot write ({e.strerror})") from None
     write_stdout(f"wrote {path}\n")

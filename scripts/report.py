@@ -27,7 +27,7 @@ from compare import (Comparison, add_comparison_options, compare, context_sectio
 from family_plot import PlotError, Source, family_figure, figure_file_name, ordered_families
 from figure_setup import save_figure
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, script_error,
-                           write_stdout)
+                           write_output, write_stdout)
 from name_filter import FilterError
 
 SCRIPT = "report.py"
@@ -117,8 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         figures = write_figures(comparison, directory)
         report = directory / "report.md"
         # A lone surrogate in a name (JSON "\\ud800") is written as that escape.
-        report.write_text(report_markdown(comparison, figures, args.only_changed),
-                          encoding="utf-8", errors="backslashreplace")
+        write_output(report, report_markdown(comparison, figures, args.only_changed),
+                     errors="backslashreplace")
         write_stdout("".join(f"wrote {path}\n" for path in [*figures, report])
                      + verdict_line(comparison) + "\n")
     except (GpubenchJsonError, OSError) as error:
