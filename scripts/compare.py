@@ -49,7 +49,7 @@ from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonE
 from launch_ratios import agreements, format_agreements, ratio_rows
 from name_filter import (MAX_FILTER_CHARS, FilterError, NameFilter, name_filter,
                          changed_filter)
-from safe_text import one_line, printable
+from safe_text import one_line, printable, printable_lines
 from text_table import render
 
 SCRIPT = "compare.py"
@@ -634,7 +634,9 @@ def render_comparison(comparison: Comparison, markdown: bool = False,
               *tables_section(comparison, markdown, only_changed),
               *paired_section(comparison, markdown), *notes_section(comparison),
               verdict_line(comparison)]
-    return "\n\n".join(blocks) + "\n"
+    # Names and paths reach many sections (the largest changes, one file only, the notes):
+    # every line is made printable here, once, so none shows a file's control characters.
+    return printable_lines("\n\n".join(blocks) + "\n")
 
 
 def different_setup_line(comparison: Comparison) -> str:

@@ -19,6 +19,12 @@ def printable(text: object) -> str:
                    for ch in text)
 
 
+def printable_lines(text: str) -> str:
+    """`text` with each of its lines (split at newlines only) made printable: a report of many
+    lines, whatever text from a file any line holds."""
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
 def shorten(text: str, limit: int) -> str:
     """`text`, or its first limit - 1 characters and an ellipsis where it is longer."""
     if limit < 1:

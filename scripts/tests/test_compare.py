@@ -786,3 +786,20 @@ def test_kernel_clocks_apart_are_a_note_not_a_figure(tmp_path: Path,
     assert note.startswith("1 compared benchmark(s)") and f"{name} (1980 vs 1500 MHz)" in note
     assert [line for line in close.stdout.splitlines() if name in line] == \
         [line for line in apart.stdout.splitlines() if name in line and "MHz" not in line]
+
+
+@pytest.mark.parametrize("markdown", [False, True])
+def test_a_report_shows_no_control_character_of_a_name(tmp_path: Path, run_script: RunScript,
+                                                       markdown: bool) -> None:
+    """Names reach the largest changes, the benchmarks in one file only and the notes, not only
+    the tables: every line of the report is printable, whichever section shows a name."""
+    from hostile_inputs import result_with_names
+    shared, base_only, new_only = "\x1b]0;x\x07", "mid\u2028\x00", "new\x9b\u202e"
+    base = result_with_names([shared, base_only, "z"])
+    new = scaled(result_with_names([shared, new_only, "z"]),
+                 f"launch/{shared}/submit/params:0/manual_time", 3.0)
+    proc = run_script("compare.py", write_json(tmp_path / "b.json", base),
+                      write_json(tmp_path / "n.json", new), *(["--markdown"] if markdown else []))
+    assert proc.returncode in (0, 1), proc.stderr
+    assert "Only in BASE" in proc.stdout and "Largest changes" in proc.stdout, proc.stdout[:2000]
+    assert all(line.isprintable() for line in proc.stdout.split("\n")), proc.stdout[:2000]
