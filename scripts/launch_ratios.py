@@ -34,6 +34,7 @@ from scipy.stats import t as student_t
 
 from gpubench_json import (BadValueError, Benchmark, GpubenchJsonError, OneLineArgumentParser,
                            Result, load, script_error, write_stdout)
+from safe_text import printable_lines
 from text_table import render
 
 SCRIPT = "launch_ratios.py"
@@ -265,7 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         if second_note != note:
             text += f"The second result: {second_note}\n"
     try:
-        write_stdout(text)
+        # The sentences and notes name paths and files as the result holds them.
+        write_stdout(printable_lines(text))
     except OSError as error:
         return script_error(SCRIPT, error)
     return 1 if disagreeing else 0

@@ -29,6 +29,7 @@ from figure_setup import save_figure
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, script_error,
                            write_output, write_stdout)
 from name_filter import FilterError
+from safe_text import printable_lines
 
 SCRIPT = "report.py"
 FILE_LABELS = ("BASE", "NEW")
@@ -76,7 +77,7 @@ def report_markdown(comparison: Comparison, figures: list[Path], only_changed: b
         blocks.append(f"<details><summary>{title}</summary>\n\n{body}\n\n</details>")
     blocks += [*paired_section(comparison, True), *notes_section(comparison),
                verdict_line(comparison)]
-    return "\n\n".join(blocks) + "\n"
+    return printable_lines("\n\n".join(blocks) + "\n")
 
 
 def output_directory(path: Path) -> Path:

@@ -113,6 +113,18 @@ def test_the_command_prints_the_table_and_the_sentences(run_script: RunScript,
     assert "`driver`: 0.90× `runtime` (95% CI 0.88–0.92)." in text.stdout.splitlines()
 
 
+def test_the_sentences_show_a_path_of_control_characters_escaped(run_script: RunScript,
+                                                                 tmp_path: Path) -> None:
+    """A path's name reaches the sentences as the result holds it; each line stays printable."""
+    hostile = "dri\x1b]0;x\x07ver\u202e"
+    ratio = RATIOS[("driver", "runtime")]
+    path = write(tmp_path / "p.json", paired_entries(0, {(hostile, "runtime"): ratio}))
+    text = run_script("launch_ratios.py", path, "--sentences")
+    assert text.returncode == 0, text.stderr
+    assert all(line.isprintable() for line in text.stdout.split("\n")), text.stdout
+    assert "dri\\x1b]0;x\\x07ver" in text.stdout, text.stdout
+
+
 def test_two_runs_whose_intervals_overlap_agree(run_script: RunScript, tmp_path: Path) -> None:
     moved = {key: (r * 1.01, lo * 1.01, hi * 1.01, res) for key, (r, lo, hi, res) in RATIOS.items()}
     first = write(tmp_path / "a.json", paired_entries(0, RATIOS))

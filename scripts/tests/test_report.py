@@ -4,7 +4,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import H200, RunScript
-from gbench_builder import document, full_suite, launch_run, write_json
+from gbench_builder import document, full_suite, launch_run, scaled, write_json
+from hostile_inputs import result_with_names
 from matplotlib.colors import to_rgba
 
 import family_plot
@@ -146,3 +147,20 @@ def test_output_directory_is_created_when_its_parent_exists(tmp_path: Path,
     proc = run_script("report.py", base, base, "-o", tmp_path / "new_dir")
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "new_dir" / "report.md").is_file()
+
+
+def test_report_md_shows_no_control_character_of_a_name(tmp_path: Path,
+                                                        run_script: RunScript) -> None:
+    """Names reach report.md's largest changes and benchmarks in one file only, not only its
+    tables: every line of it is printable."""
+    shared = "\x1b]0;x\x07"
+    base = result_with_names([shared, "mid\u2028\x00", "z"])
+    new = scaled(result_with_names([shared, "new\x9b\u202e", "z"]),
+                 f"launch/{shared}/submit/params:0/manual_time", 3.0)
+    out = tmp_path / "r"
+    proc = run_script("report.py", write_json(tmp_path / "b.json", base),
+                      write_json(tmp_path / "n.json", new), "-o", out)
+    assert proc.returncode in (0, 1), proc.stderr
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert "Only in BASE" in text and "Largest changes" in text, text[:2000]
+    assert all(line.isprintable() for line in text.split("\n")), text[:2000]
