@@ -30,7 +30,8 @@ import numpy as np
 from fleet_inputs import split_devices
 from gpubench_json import (GBPS, Benchmark, FamilyFacts, GpubenchJsonError,
                            OneLineArgumentParser, load, refuse_output_over_input,
-                           script_error, write_output)
+                           same_file, script_error, write_output, write_stdout)
+from safe_text import printable
 
 MIB = 1 << 20
 _PCIE_MAX = re.compile(r"\(max (.+)\)$")
@@ -143,6 +144,11 @@ def result_files(inputs: list[str]) -> list[Path]:
             files.append(path)
         else:
             raise ValueError(f"{path}: no such file or directory")
+    # One file counted twice (given twice, or given and in a folder given) would count one run
+    # as two measurements of each floor.
+    for index, path in enumerate(files):
+        if earlier := next((p for p in files[:index] if same_file(p, path)), None):
+            raise ValueError(f"{path}: the same file as {earlier}, given before")
     return files
 
 
@@ -170,7 +176,10 @@ def main(argv: list[str] | None = None) -> int:
         return script_error("make_limits.py", error)
     except ValueError as error:
         return script_error("make_limits.py", str(error))
-    print(f"{args.output}: {len(measured)} floors of the {model}")
+    try:
+        write_stdout(printable(f"{args.output}: {len(measured)} floors of the {model}") + "\n")
+    except OSError as error:
+        return script_error("make_limits.py", error)
     return 0
 
 

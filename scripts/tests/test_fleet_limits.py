@@ -3,13 +3,15 @@ floors are judged as fleet.py's docs say."""
 
 import json
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import fleet_builder as fb
 import make_limits
-from conftest import H200, RunScript
+from conftest import H200, SCRIPTS, RunScript
 from fleet_limits import DEFAULT_DIRECTORY, load_limits
 from fleet_noise import verdict
 
@@ -73,6 +75,22 @@ def test_make_limits_writes_what_fleet_reads(tmp_path: Path) -> None:
     assert "copy/DtoD/device/async/1073741824" in limits.floors
 
 
+@pytest.mark.parametrize("stdout", ["closed", "/dev/full"])
+def test_make_limits_names_a_stdout_it_cannot_write(tmp_path: Path, stdout: str) -> None:
+    argv = [sys.executable, str(SCRIPTS / "make_limits.py"), "-o", str(tmp_path / "l.json"),
+            str(H200 / "stability" / "copy_1g_interleaved_10rep.json")]
+    if stdout == "closed":
+        done = subprocess.run(["bash", "-c", '"$@" >&-', "bash", *argv], capture_output=True,
+                              text=True, timeout=60)
+    else:
+        with open(stdout, "w") as full:
+            done = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True,
+                                  timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("make_limits.py: stdout"), done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
 @pytest.mark.parametrize("args, expected", [
     (["-o", "{tmp}/l.json", "{tmp}/nowhere"], "no such file or directory"),
     (["-o", "{tmp}/l.json", "--tolerance=100", str(H200 / "saxpy.json")], "--tolerance"),
@@ -81,7 +99,12 @@ def test_make_limits_writes_what_fleet_reads(tmp_path: Path) -> None:
     (["-o", "{tmp}/l.json", "--gpu-name=NVIDIA H100", str(H200 / "saxpy.json")],
      "a NVIDIA H200, not a NVIDIA H100"),
     (["-o", "{tmp}/no/l.json", str(H200 / "saxpy.json")], "No such file or directory"),
-], ids=["missing input", "bad tolerance", "nothing to floor", "another model", "unwritable"])
+    (["-o", "{tmp}/l.json", str(H200 / "saxpy.json"), str(H200 / "saxpy.json")],
+     "the same file as"),
+    (["-o", "{tmp}/l.json", str(H200 / "stability"),
+      str(H200 / "stability" / "copy_1g_interleaved_10rep.json")], "the same file as"),
+], ids=["missing input", "bad tolerance", "nothing to floor", "another model", "unwritable",
+        "a file twice", "a file and its folder"])
 def test_make_limits_bad_input_is_one_line_and_exit_2(tmp_path: Path, run_script: RunScript,
                                                       args: list[str], expected: str) -> None:
     done = run_script("make_limits.py", *[a.format(tmp=tmp_path) for a in args])
