@@ -13,7 +13,6 @@ box narrows the figures and rows to the names holding its text.
 import argparse
 import json
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, loa
                            write_stdout)
 from html_page import controls, esc, page, table
 from launch_ratios import RatioRow, pooling_note, ratio_rows
+from name_filter import FilterError, NameFilter
 from plot import file_labels
 from run_series import devices_named, select_device
 from svg_chart import colour
@@ -72,12 +72,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
-def selected(result: Result, pattern: re.Pattern[str] | None) -> Result:
+def selected(result: Result, pattern: NameFilter | None) -> Result:
     if pattern is None:
         return result
-    kept = {n: b for n, b in result.benchmarks.items() if pattern.search(n)}
+    kept = {n: result.benchmarks[n] for n in pattern.select(result.benchmarks)}
     if not kept:
-        raise GpubenchJsonError(f"{result.path}: no benchmark that --filter={pattern.pattern} "
+        raise GpubenchJsonError(f"{result.path}: no benchmark that --filter={pattern.text} "
                                 "finds")
     return Result(result.path, result.context, kept)
 
@@ -342,6 +342,8 @@ def main(argv: list[str]) -> int:
                      + "".join(verdict_line(c) + "\n" for c in report.comparisons))
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
+    except FilterError as error:
+        return script_error(SCRIPT, f"--filter={error}")
     return 0
 
 

@@ -184,7 +184,9 @@ def test_device_of_a_file_of_several_gpus(tmp_path: Path, run_script: RunScript)
     (["{a}", "{b}", "-o", "{dir}/missing/r.html"], "No such file or directory"),
     (["{a}", "{peer}", "-o", "{out}"], "no benchmark in common with"),
     (["{a}", "{b}", "-o", "{out}", "--device", "x"], "must be a device number"),
-    (["{a}", "{b}", "-o", "{out}", "--filter", "^nothing"], "no benchmark that --filter"),
+    (["{a}", "{b}", "-o", "{out}", "--filter", "^nothing"],
+     "no benchmark that --filter=^nothing finds"),
+    (["{a}", "{b}", "-o", "{out}", "--filter", "(.*.*)*X$"], "takes longer than"),
 ])
 def test_bad_usage_is_one_line(tmp_path: Path, run_script: RunScript, args: list[str],
                                message: str) -> None:
