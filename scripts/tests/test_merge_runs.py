@@ -154,26 +154,20 @@ def test_a_run_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
     assert not (tmp_path / "out.json").exists()
 
 
-# Past 1000 runs, or past the digits bash's arithmetic holds (99999999999999999999 wraps to 340).
-@pytest.mark.parametrize("runs", ["1", "five", "0", "2\n3", "1001", "99999999999999999999",
-                                  "-5", " 5"])
-def test_ci_record_refuses_a_bad_run_count(tmp_path: Path, runs: str) -> None:
+# Past its bound, or past the digits bash's arithmetic holds (99999999999999999999 wraps to 340).
+@pytest.mark.parametrize(("variable", "value", "rule"), [
+    *[("GPUBENCH_RUNS", runs, "a whole number from 2 to 1000")
+      for runs in ["1", "five", "0", "2\n3", "1001", "99999999999999999999", "-5", " 5"]],
+    *[("GPUBENCH_RUN_TIMEOUT", seconds, "a whole number of seconds from 1 to 86400")
+      for seconds in ["0", "ten", "1.5", "86401", "99999999999999999999", "-1"]],
+])
+def test_ci_record_refuses_a_bad_setting(tmp_path: Path, variable: str, value: str,
+                                         rule: str) -> None:
     proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
                           capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "GPUBENCH_RUNS": runs})
+                          env={**os.environ, variable: value})
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith("ci_record.sh: GPUBENCH_RUNS must be a whole number from 2 to "
-                                  "1000, not ")
-
-
-@pytest.mark.parametrize("seconds", ["0", "ten", "1.5", "86401", "99999999999999999999", "-1"])
-def test_ci_record_refuses_a_bad_run_timeout(tmp_path: Path, seconds: str) -> None:
-    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
-                          capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "GPUBENCH_RUN_TIMEOUT": seconds})
-    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith("ci_record.sh: GPUBENCH_RUN_TIMEOUT must be a whole number of "
-                                  "seconds from 1 to 86400, not ")
+    assert proc.stderr.startswith(f"ci_record.sh: {variable} must be {rule}, not ")
 
 
 @pytest.mark.parametrize("out", ["missing/dir/o.json", "."])
