@@ -12,19 +12,21 @@ filter box narrows the figures to the names holding its text.
 
   scripts/gallery.py [RESULTS_DIR] [-o INDEX.html]
 
-Exit status: 0 written, 2 bad usage, no result under the folder, or a page that could not be
-written or that would be written over a file the gallery reads.
+Exit status: 0 written, 2 bad usage, no result under the folder, a README.md that cannot be
+read, is no regular file or is larger than 1 MiB, or a page that could not be written or that
+would be written over a file the gallery reads.
 """
 
 import argparse
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
 from family_figures import families, family_html, run_figures
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load, read_bounded,
                            refuse_output_over_input, script_error, write_stdout)
 from html_page import controls, esc, page
 from html_report import write_page
@@ -33,6 +35,8 @@ from safe_text import one_line
 
 SCRIPT = "gallery.py"
 DEFAULT_RESULTS = Path(__file__).resolve().parent.parent / "results"
+# A machine's README.md gives its heading its first line; a larger one is no README.
+README_MAX_BYTES = 2**20
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,16 @@ class Entry:
     href: str  # the file, relative to the page
     runs: list[tuple[str, Result]]  # (label, result)
     skipped: str | None = None
+
+
+def not_regular(path: Path) -> str | None:
+    """Why `path` is no file to open, or None for a regular file: opening a FIFO waits for a
+    writer, and a device may never end."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as error:
+        return error.strerror or str(error)
+    return None if stat.S_ISREG(mode) else "not a regular file"
 
 
 def read_entry(root: Path, path: Path, page_folder: Path) -> Entry:
@@ -73,12 +87,21 @@ def machines(root: Path, page_folder: Path) -> dict[str, list[Entry]]:
 
 
 def readme_title(folder: Path) -> str | None:
+    """The first line of the folder's README.md, its '#'s left out; None without a README.
+    Raises GpubenchJsonError for a README that is no regular file or holds more than
+    README_MAX_BYTES: neither is opened or read whole."""
     readme = folder / "README.md"
-    try:
-        first = readme.read_text(encoding="utf-8", errors="replace").splitlines()[0]
-    except (OSError, IndexError):
+    if not readme.exists():
         return None
-    return first.lstrip("#").strip() or None
+    reason = not_regular(readme)
+    if reason is not None:
+        raise GpubenchJsonError(f"{readme}: {reason}; the gallery reads a machine's README.md")
+    data = read_bounded(readme, README_MAX_BYTES)
+    if data is None:
+        raise GpubenchJsonError(f"{readme}: larger than {README_MAX_BYTES // 2**20} MiB, the "
+                                "largest README.md the gallery reads")
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    return (lines[0].lstrip("#").strip() or None) if lines else None
 
 
 def entry_html(entry: Entry) -> str:

@@ -1,12 +1,15 @@
 """gallery.py: the page of every result under a folder, a section per machine, each figure
 linked to its JSON; hostile names and folders shown as text; bad usage in one line."""
 
+import os
+import resource
+import subprocess
 from pathlib import Path
 
 import pytest
 from conftest import RunScript
 from gbench_builder import document, full_suite, peer_run, write_json
-from hostile_inputs import hostile_text, result_with_names, write_result
+from hostile_inputs import assert_kept_promise, hostile_text, result_with_names, run, write_result
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from test_html_report import assert_no_markup_from_files, panel_titles
@@ -77,3 +80,44 @@ def test_hostile_names_never_become_markup(tmp_path_factory: pytest.TempPathFact
     page = gallery.gallery_html(root, root)
     assert_no_markup_from_files(page)
     page.encode("utf-8")
+
+
+def one_machine(root: Path) -> Path:
+    """A results folder of one machine, `m`, holding one result."""
+    (root / "m").mkdir(parents=True)
+    write_json(root / "m" / "r.json", document(full_suite()))
+    return root / "m"
+
+
+def gallery_process(root: Path) -> subprocess.CompletedProcess[bytes]:
+    """gallery.py on `root` in at most 4 GiB of address space and 30 s, so that a read without
+    end fails the test rather than the machine, and a wait for a FIFO's writer fails too."""
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))
+    return run("gallery.py", [root, "-o", root / "index.html"], timeout=30,
+               preexec_fn=limit_memory)
+
+
+@pytest.mark.parametrize("kind", ["/dev/zero", "fifo", "folder"])
+def test_readme_that_is_no_regular_file_is_one_line(tmp_path: Path, kind: str) -> None:
+    readme = one_machine(tmp_path) / "README.md"
+    if kind == "fifo":
+        os.mkfifo(readme)
+    elif kind == "folder":
+        readme.mkdir()
+    else:
+        readme.symlink_to(kind)
+    proc = gallery_process(tmp_path)
+    assert_kept_promise(proc, "gallery.py", succeeds=False)
+    assert proc.stderr.decode() == f"gallery.py: {readme}: not a regular file; the gallery " \
+        "reads a machine's README.md\n"
+    assert not (tmp_path / "index.html").exists()
+
+
+def test_readme_larger_than_a_readme_is_one_line(tmp_path: Path) -> None:
+    readme = one_machine(tmp_path) / "README.md"
+    readme.write_bytes(b"# title\n" + b"x" * gallery.README_MAX_BYTES)
+    proc = gallery_process(tmp_path)
+    assert_kept_promise(proc, "gallery.py", succeeds=False)
+    assert proc.stderr.decode() == f"gallery.py: {readme}: larger than 1 MiB, the largest " \
+        "README.md the gallery reads\n"
