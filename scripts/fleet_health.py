@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from fleet_numbers import beyond_float
+
 NOT_REPORTED = "not reported"
 _KEY = re.compile(r"^(?:gpu|device_(\d+))_health_(before|after)$")
 # Counters that only grow while the GPU is up: growth during the run is an event of the run.
@@ -96,6 +98,18 @@ def parse_record(text: Any) -> dict[str, Any] | str:
     except (json.JSONDecodeError, RecursionError, ValueError) as error:
         return f"is not JSON ({str(error).splitlines()[0][:80]})"
     return record if isinstance(record, dict) else "is JSON but not an object"
+
+
+def field_beyond_float(context: dict[str, Any]) -> str | None:
+    """The first field of a health record holding a number no finite float holds, and why
+    (`gpu_health_after pcie_replay_count: an integer of 400 digits, ...`); None where none
+    does. Such a record cannot be judged: its result is damaged (fleet_inputs)."""
+    for key, value in context.items():
+        record = parse_record(value) if _KEY.match(key) else None
+        for name, number in record.items() if isinstance(record, dict) else ():
+            if why := beyond_float(number):
+                return f"{key} {name}: {why}"
+    return None
 
 
 def device_health(context: dict[str, Any]) -> tuple[list[DeviceHealth], list[HealthFinding]]:

@@ -26,7 +26,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from fleet_benchmark_errors import FailedBenchmark, failed_benchmarks
+from fleet_health import field_beyond_float
 from fleet_jobs import job_of_context, newest_job
+from fleet_numbers import beyond_float
 from fleet_status import StatusError, attempt_of, describe, parse_record, uuids_of
 from gpubench_json import (MAX_RESULT_BYTES, Benchmark, GpubenchJsonError, Result,
                            load_with_document, loads, read_bounded)
@@ -49,6 +51,8 @@ _NAMED_BY_UUID = re.compile(r"^(?P<host>.+?)_(?P<uuid>(?:GPU|MIG)-[0-9A-Za-z-]+)
 _NAMED_BY_TASK = re.compile(r"^(?P<host>.+)_(?:task|device)\d+$")
 _DEVICE_COMPONENT = re.compile(r"/device:(\d+)(?=/|$)")
 _ERR_STATUS = "exit status "
+# The numbers of a result's context fleet.py computes with, beside its health records.
+_CONTEXT_NUMBERS = ("mhz_per_cpu",)
 # A pod log holds a result line per GPU, each up to the pod's log limit (8 MiB by default); the
 # other files are a few lines. Eight results of the largest size a result file may have.
 MAX_TEXT_BYTES = 8 * MAX_RESULT_BYTES
@@ -178,9 +182,26 @@ def split_devices(source: str, result: Result) -> list[Gpu]:
     return list(gpus.values()) or [Gpu(source, result, first, host, result.gpu_name, {})]
 
 
+def context_beyond_float(context: dict) -> str | None:
+    """The first number of a result's context fleet.py computes with that no finite float
+    holds, named with why; None where there is none."""
+    for key in _CONTEXT_NUMBERS:
+        if why := beyond_float(context.get(key)):
+            return f"context {key}: {why}"
+    if why := field_beyond_float(context):
+        return f"context {why}"
+    return None
+
+
 def result_found(source: str, result: Result, failed: Sequence[FailedBenchmark] = ()) -> Found:
     """The GPUs of a result, and a record where it did not end well: interrupted, no benchmark
-    succeeded, or benchmarks that failed (`failed`, from its document)."""
+    succeeded, or benchmarks that failed (`failed`, from its document). A result whose context
+    holds a number no float holds (context_beyond_float) is a `damaged` record of the GPU its
+    context names, and none of its figures is judged."""
+    if problem := context_beyond_float(result.context):
+        uuid = str(result.context.get("gpu_uuid") or "") or None
+        return Found(records=[RunRecord("damaged", host_of(result.context), uuid, problem,
+                                        source)])
     found = Found(split_devices(source, result))
     job = job_of_context(result.context)
     gpu = found.gpus[0]

@@ -1,6 +1,7 @@
 """fleet.py's health flags, from the NVML records gpubench takes before and after its run."""
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -162,3 +163,45 @@ def test_clock_events_during_the_run_are_kept_for_the_report() -> None:
 def test_worst_first() -> None:
     found = problems(context({"pcie_replay_count": 9, "remap_pending": True, "xid_events": [79]}))
     assert [s for _, s in found] == [0, 1, 2]
+
+
+HUGE = int("9" * 400)
+
+
+@pytest.mark.parametrize("plant, field, why", [
+    (lambda doc: fb.set_health(doc, after={"pcie_replay_count": HUGE}),
+     "gpu_health_after pcie_replay_count", "an integer of 400 digits"),
+    (lambda doc: fb.set_health(doc, after={"ecc_volatile_uncorrected": HUGE}),
+     "gpu_health_after ecc_volatile_uncorrected", "an integer of 400 digits"),
+    (lambda doc: fb.set_health(doc, after={"pcie_link_width_current": HUGE}),
+     "gpu_health_after pcie_link_width_current", "an integer of 400 digits"),
+    (lambda doc: fb.set_health(doc, after={"read_at_unix_ms": HUGE}),
+     "gpu_health_after read_at_unix_ms", "an integer of 400 digits"),
+    (lambda doc: fb.set_health(doc, before={"pcie_replay_count": float("inf")}),
+     "gpu_health_before pcie_replay_count", "inf, not a finite number"),
+    (lambda doc: doc["context"].update(mhz_per_cpu=HUGE), "mhz_per_cpu",
+     "an integer of 400 digits"),
+], ids=["counter", "uncorrected", "link", "read at", "infinite", "cpu clock"])
+@pytest.mark.parametrize("as_pod_log", [False, True], ids=["file", "pod log"])
+def test_a_number_beyond_a_float_is_a_damaged_row(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str], plant,
+                                                  field: str, why: str,
+                                                  as_pod_log: bool) -> None:
+    """A context number fleet.py computes with that no float holds (an integer past 1.8e308,
+    json's Infinity) makes its result a damaged row of its GPU, named on stderr in one line."""
+    fleet = fb.build_fleet(4)
+    for doc in fleet:
+        fb.set_health(doc)
+    plant(fleet[1])
+    if as_pod_log:
+        source = tmp_path / "pods.jsonl"
+        source.write_text("".join(json.dumps(doc) + "\n" for doc in fleet))
+        source_line = f"{source}:2"
+    else:
+        source_line = str(fb.write_fleet(fleet, tmp_path)[1])
+    assert main([str(tmp_path), "--no-limits", "--fail-on-outlier"]) == 1
+    out, err = capsys.readouterr()
+    assert err == f"fleet.py: skipped {source_line}: context {field}: {why}" + (
+        ", more than a float holds\n" if "digits" in why else "\n"), err
+    damaged = [line.split()[:3] for line in out.splitlines() if line.startswith("damaged")]
+    assert damaged == [["damaged", "node01", fb.uuid_of(1)]], out
