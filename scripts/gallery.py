@@ -7,7 +7,8 @@ names the GPU, count and driver its results record and its README's title, then 
 file beneath it, in path order, with its figures, drawn as the HTML report draws them (a panel
 per series with its band, the figures without an argument, the matrices of GPU pairs), each
 figure linked to the JSON file behind it. A result measured on several GPUs is drawn once per
-GPU. JSON files that are not gpubench results are listed with the reason they are left out. A
+GPU. JSON files that are not gpubench results are listed with the reason they are left out,
+among them any that is no regular file (a FIFO, a device), which the gallery does not open. A
 filter box narrows the figures to the names holding its text.
 
   scripts/gallery.py [RESULTS_DIR] [-o INDEX.html]
@@ -60,7 +61,11 @@ def not_regular(path: Path) -> str | None:
 
 def read_entry(root: Path, path: Path, page_folder: Path) -> Entry:
     relative = path.relative_to(root)
-    href = Path(os.path.relpath(path.resolve(), page_folder.resolve())).as_posix()
+    href = Path(os.path.relpath(os.path.realpath(path),
+                                os.path.realpath(page_folder))).as_posix()
+    reason = not_regular(path)
+    if reason is not None:
+        return Entry(relative, href, [], reason)
     try:
         result = load(path)
     except GpubenchJsonError as error:
@@ -80,7 +85,7 @@ def machines(root: Path, page_folder: Path) -> dict[str, list[Entry]]:
     found: dict[str, list[Entry]] = {}
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
         entries = [read_entry(root, path, page_folder) for path in sorted(folder.rglob("*.json"))
-                   if path.is_file()]
+                   if not path.is_dir()]
         if entries:
             found[folder.name] = entries
     return found

@@ -121,3 +121,19 @@ def test_readme_larger_than_a_readme_is_one_line(tmp_path: Path) -> None:
     assert_kept_promise(proc, "gallery.py", succeeds=False)
     assert proc.stderr.decode() == f"gallery.py: {readme}: larger than 1 MiB, the largest " \
         "README.md the gallery reads\n"
+
+
+def test_json_that_is_no_regular_file_is_left_out_unopened(tmp_path: Path) -> None:
+    machine = one_machine(tmp_path)
+    os.mkfifo(machine / "fifo.json")
+    (machine / "zero.json").symlink_to("/dev/zero")
+    (machine / "loop.json").symlink_to(machine / "loop.json")
+    (machine / "folder.json").mkdir()
+    proc = gallery_process(tmp_path)
+    assert_kept_promise(proc, "gallery.py", succeeds=True)
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    for name in ("fifo.json", "zero.json"):
+        assert f"m/{name}</a>: left out (not a regular file)" in page
+    assert "m/loop.json</a>: left out (Too many levels of symbolic links)" in page
+    assert "folder.json" not in page
+    assert 'href="m/r.json"' in page
