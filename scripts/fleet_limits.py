@@ -9,7 +9,6 @@ the sweep's floored benchmarks (all of them where it has fewer) are below their 
 """
 
 import json
-import math
 import os
 import re
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from fleet_inputs import FleetInputError, Gpu, read_text
+from fleet_numbers import beyond_float
 from fleet_outliers import sweep
 from gpubench_json import GBPS
 
@@ -67,8 +67,9 @@ def load_limits(path: Path) -> Limits:
         if not isinstance(entry, dict):
             raise _problem(path, f"the {where} is not an object")
         value = entry.get("floor_gb_per_s")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or not math.isfinite(value) or value <= 0:
+        if why := beyond_float(value):
+            raise _problem(path, f"the {where}: 'floor_gb_per_s' is {why}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
             raise _problem(path, f"the {where} has no 'floor_gb_per_s' > 0")
         requires = entry.get("requires", {})
         if not isinstance(requires, dict) or not all(isinstance(v, str) for v in requires.values()):

@@ -338,6 +338,8 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     (tmp_path / "limits.json").write_text('{"gpu_name": "NVIDIA H200", "floors": {"x": {}}}')
     (tmp_path / "badre.json").write_text('{"gpu_name": "NVIDIA H200", "floors": {"x": '
                                          '{"floor_gb_per_s": 1, "requires": {"a": "("}}}}')
+    (tmp_path / "huge.json").write_text('{"gpu_name": "NVIDIA H200", "floors": {"x": '
+                                        '{"floor_gb_per_s": 1%s}}}' % ("0" * 399))
     (tmp_path / "hosts.txt").write_text("node01 two\n")
     good_dir = str(tmp_path / "good")
     return {
@@ -353,6 +355,10 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
                                    "no 'floor_gb_per_s' > 0"),
         "limits with a bad expression": ([good_dir, "--limits", str(tmp_path / "badre.json")],
                                          "bad expression"),
+        "limits with a floor beyond a float": (
+            [good_dir, "--limits", str(tmp_path / "huge.json")],
+            "huge.json: not a limits file (the floor of 'x': 'floor_gb_per_s' is an integer of "
+            "400 digits, more than a float holds)"),
         "limits not there": ([good_dir, "--limits", str(tmp_path / "nolimits.json")],
                              "cannot read"),
         "bad expected hosts": ([good_dir, "--expect-hosts", str(tmp_path / "hosts.txt")],
@@ -368,7 +374,8 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
 @pytest.mark.parametrize("case", [
     "missing", "same GPU twice", "nothing to read", "bad --k", "bad --host-margin",
     "bad --corroborate", "bad --expect", "bad --headline", "limits without a floor",
-    "limits with a bad expression", "limits not there", "bad expected hosts",
+    "limits with a bad expression", "limits with a floor beyond a float", "limits not there",
+    "bad expected hosts",
     "heatmap into a directory", "heatmap into a missing directory", "heatmap of no group"])
 def test_unusable_input_is_one_line_and_exit_2(tmp_path: Path, run_script: RunScript,
                                                case: str) -> None:
