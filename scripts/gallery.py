@@ -8,14 +8,15 @@ file beneath it, in path order, with its figures, drawn as the HTML report draws
 per series with its band, the figures without an argument, the matrices of GPU pairs), each
 figure linked to the JSON file behind it. A result measured on several GPUs is drawn once per
 GPU. JSON files that are not gpubench results are listed with the reason they are left out,
-among them any that is no regular file (a FIFO, a device), which the gallery does not open. A
+among them any that is no regular file (a FIFO, a device), which the gallery does not open. The
+folders are walked to any depth without entering links to folders, so a link loop ends. A
 filter box narrows the figures to the names holding its text.
 
   scripts/gallery.py [RESULTS_DIR] [-o INDEX.html]
 
-Exit status: 0 written, 2 bad usage, no result under the folder, a README.md that cannot be
-read, is no regular file or is larger than 1 MiB, or a page that could not be written or that
-would be written over a file the gallery reads.
+Exit status: 0 written, 2 bad usage, no result under the folder, a folder or README.md that
+cannot be read, a README.md that is no regular file or is larger than 1 MiB, or a page that
+could not be written or that would be written over a file the gallery reads.
 """
 
 import argparse
@@ -32,7 +33,7 @@ from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, loa
 from html_page import controls, esc, page
 from html_report import write_page
 from run_series import devices_named, select_device
-from safe_text import one_line
+from safe_text import one_line, printable, shorten
 
 SCRIPT = "gallery.py"
 DEFAULT_RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -47,6 +48,31 @@ class Entry:
     href: str  # the file, relative to the page
     runs: list[tuple[str, Result]]  # (label, result)
     skipped: str | None = None
+
+
+def json_files(folder: Path) -> list[Path]:
+    """Every *.json under `folder` that is not a folder, in path order. The walk keeps its own
+    list of folders rather than recursing, so any depth is walked, and enters no link to a
+    folder, so a link loop ends."""
+    found, pending = [], [folder]
+    while pending:
+        for entry in folder_entries(pending.pop()):
+            if entry.is_dir(follow_symlinks=False):
+                pending.append(Path(entry.path))
+            elif entry.name.endswith(".json") and not os.path.isdir(entry.path):
+                found.append(Path(entry.path))
+    return sorted(found)
+
+
+def folder_entries(folder: Path) -> list[os.DirEntry[str]]:
+    """What `folder` holds. Raises GpubenchJsonError for a folder that cannot be listed, its
+    path cut short so that the reason stays in the line (a path past PATH_MAX is too long)."""
+    try:
+        with os.scandir(folder) as entries:
+            return list(entries)
+    except OSError as error:
+        raise GpubenchJsonError(f"{shorten(printable(folder), 300)}: cannot list the folder "
+                                f"({error.strerror or error})") from None
 
 
 def not_regular(path: Path) -> str | None:
@@ -84,8 +110,7 @@ def describe(result: Result) -> str:
 def machines(root: Path, page_folder: Path) -> dict[str, list[Entry]]:
     found: dict[str, list[Entry]] = {}
     for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-        entries = [read_entry(root, path, page_folder) for path in sorted(folder.rglob("*.json"))
-                   if not path.is_dir()]
+        entries = [read_entry(root, path, page_folder) for path in json_files(folder)]
         if entries:
             found[folder.name] = entries
     return found
@@ -171,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if not args.results.is_dir():
             raise GpubenchJsonError(f"{args.results}: not a folder")
-        refuse_output_over_input(output, [*args.results.rglob("*.json"),
+        refuse_output_over_input(output, [*json_files(args.results),
                                           *args.results.glob("*/README.md")])
         write_page(output, gallery_html(args.results, output.parent))
         write_stdout(f"wrote {output}\n")

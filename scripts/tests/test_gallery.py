@@ -4,6 +4,7 @@ linked to its JSON; hostile names and folders shown as text; bad usage in one li
 import os
 import resource
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,41 @@ def test_json_that_is_no_regular_file_is_left_out_unopened(tmp_path: Path) -> No
     assert "m/loop.json</a>: left out (Too many levels of symbolic links)" in page
     assert "folder.json" not in page
     assert 'href="m/r.json"' in page
+
+
+@pytest.fixture
+def deep_machine(tmp_path: Path) -> Iterator[Path]:
+    """one_machine, removed after the test by rm, which removes a tree of any depth, as
+    shutil.rmtree (pytest's clean-up) does not."""
+    yield one_machine(tmp_path)
+    subprocess.run(["rm", "-rf", "--", tmp_path / "m"], check=True)
+
+
+def test_any_depth_and_a_link_loop_are_walked(tmp_path: Path, deep_machine: Path) -> None:
+    machine = deep_machine
+    deep = machine
+    for _ in range(1100):  # deeper than Python's recursion limit
+        deep = deep / "d"
+        deep.mkdir()
+    write_json(deep / "deep.json", document(full_suite()))
+    (machine / "up").symlink_to(tmp_path)  # a loop, were links to folders entered
+    proc = gallery_process(tmp_path)
+    assert_kept_promise(proc, "gallery.py", succeeds=True)
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert page.count("<details class=\"result\"") == 2
+    assert f'href="m/{"d/" * 1100}deep.json"' in page
+
+
+def test_folder_past_the_longest_path_is_one_line(tmp_path: Path, deep_machine: Path) -> None:
+    """A tree deeper than a path can name (PATH_MAX, 4096 bytes): the walk names the folder it
+    cannot list."""
+    folder = os.open(deep_machine, os.O_RDONLY)
+    for _ in range(1500):
+        os.mkdir("dd", dir_fd=folder)
+        inner = os.open("dd", os.O_RDONLY, dir_fd=folder)
+        os.close(folder)
+        folder = inner
+    os.close(folder)
+    proc = gallery_process(tmp_path)
+    assert_kept_promise(proc, "gallery.py", succeeds=False)
+    assert proc.stderr.decode().endswith(": cannot list the folder (File name too long)\n")
