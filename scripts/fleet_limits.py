@@ -4,13 +4,14 @@ A limits file (results/limits/*.json, written by scripts/make_limits.py from our
 measurements) names one GPU model (`gpu_name`, as gpubench's context writes it) and, per
 benchmark, `floor_gb_per_s` and `requires`: context keys whose value must match a regular
 expression for the floor to apply (the PCIe link's maximum for copies through it, the L2 mode
-of saxpy, the NVLink of a GPU pair). A GPU is below the floor on a sweep when --corroborate of
+of saxpy, the NVLink of a GPU pair), matched as a --filter is (name_filter): a pattern of more
+than MAX_FILTER_CHARS, or one that takes longer than MATCH_SECONDS to match a value, refuses
+its file. A GPU is below the floor on a sweep when --corroborate of
 the sweep's floored benchmarks (all of them where it has fewer) are below their floor.
 """
 
 import json
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from fleet_inputs import FleetInputError, Gpu, read_text
 from fleet_numbers import beyond_float
 from fleet_outliers import sweep
 from gpubench_json import GBPS
+from name_filter import MATCH_SECONDS, FilterError, NameFilter, name_filter
 
 DEFAULT_DIRECTORY = Path(__file__).resolve().parent.parent / "results" / "limits"
 
@@ -26,11 +28,22 @@ DEFAULT_DIRECTORY = Path(__file__).resolve().parent.parent / "results" / "limits
 @dataclass(frozen=True)
 class Floor:
     floor_gb_per_s: float
-    requires: dict[str, re.Pattern[str]]
+    requires: dict[str, NameFilter]
 
     def applies(self, context: dict[str, Any]) -> bool:
-        return all(key in context and pattern.search(str(context[key]))
-                   for key, pattern in self.requires.items())
+        """Whether each `requires` key is in the context with a value its pattern finds.
+        FilterError, naming the pattern and the key, where one takes longer than MATCH_SECONDS
+        (name_filter's timer)."""
+        for key, pattern in self.requires.items():
+            try:
+                if key not in context or not pattern.search(str(context[key])):
+                    return False
+            except FilterError:
+                raise FilterError(pattern.text, f"takes longer than {MATCH_SECONDS:g} s to "
+                                  f"match the context's {key!r} (Python's re backtracks without "
+                                  "end on nested quantifiers such as (a+)+$); write it without "
+                                  "them") from None
+        return True
 
 
 @dataclass(frozen=True)
@@ -75,8 +88,8 @@ def load_limits(path: Path) -> Limits:
         if not isinstance(requires, dict) or not all(isinstance(v, str) for v in requires.values()):
             raise _problem(path, f"the {where}: 'requires' is not an object of text")
         try:
-            patterns = {key: re.compile(text) for key, text in requires.items()}
-        except re.error as error:
+            patterns = {key: name_filter(text) for key, text in requires.items()}
+        except FilterError as error:
             raise _problem(path, f"the {where}: 'requires' holds a bad expression ({error})") \
                 from None
         floors[name] = Floor(float(value), patterns)
@@ -102,7 +115,8 @@ def judge_floors(gpus: list[Gpu], limits: list[Limits], corroborate: int) -> lis
         floored: dict[str, int] = {}
         for name, floor in limit.floors.items():
             bench = gpu.benchmarks.get(name)
-            if bench is None or GBPS.key not in bench.values or not floor.applies(gpu.context):
+            if bench is None or GBPS.key not in bench.values \
+                    or not applies(limit, name, gpu.context):
                 continue
             floored[sweep(name)] = floored.get(sweep(name), 0) + 1
             value = bench.value(GBPS)
@@ -113,6 +127,16 @@ def judge_floors(gpus: list[Gpu], limits: list[Limits], corroborate: int) -> lis
             if len(found) >= min(corroborate, floored[name]):
                 flagged += found
     return sorted(flagged, key=lambda b: b.value / b.floor)
+
+
+def applies(limit: Limits, name: str, context: dict[str, Any]) -> bool:
+    """Whether the floor of benchmark `name` applies to a GPU of this context; a pattern too
+    slow to match refuses its limits file."""
+    try:
+        return limit.floors[name].applies(context)
+    except FilterError as error:
+        raise _problem(Path(limit.source), f"the floor of {name!r}: 'requires' {error}") \
+            from None
 
 
 def models_without_limits(gpus: list[Gpu], limits: list[Limits]) -> list[str]:

@@ -111,3 +111,23 @@ def test_make_limits_bad_input_is_one_line_and_exit_2(tmp_path: Path, run_script
     assert done.returncode == 2, done.stderr
     assert expected in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_requires_pattern_too_slow_to_match_refuses_its_file(tmp_path: Path) -> None:
+    """A pattern that backtracks without end on the GPUs' pcie_link is one line and exit 2,
+    within name_filter's time limit, not a hang."""
+    fleet = fb.build_fleet(4)
+    fb.write_fleet(fleet, tmp_path / "fleet")
+    limits = json.loads(COMMITTED.read_text())
+    pattern = "^(.|.)*(.|.)*!$"
+    limits["floors"]["copy/HtoD/pinned/async/1073741824"]["requires"] = {"pcie_link": pattern}
+    slow = tmp_path / "slow.json"
+    slow.write_text(json.dumps(limits))
+    done = subprocess.run([sys.executable, str(SCRIPTS / "fleet.py"), str(tmp_path / "fleet"),
+                           "--limits", str(slow)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"fleet.py: {slow}: not a limits file (the floor of "
+                                  f"'copy/HtoD/pinned/async/1073741824': 'requires' {pattern}: "
+                                  "takes longer than 2 s to match the context's 'pcie_link'"), \
+        done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
