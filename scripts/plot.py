@@ -22,7 +22,8 @@ DIR/<family>_pairs.png: a source × destination matrix per series at its largest
 Names from the files are drawn as text, cut to 80 characters. A figure holds at most 12 panels
 and 128 curves (--filter selects fewer).
 
-Exit status: 0 figures written, 2 unusable input, more than a figure holds, or an unwritable DIR.
+Exit status: 0 figures written, 2 unusable input, more than a figure holds, an unwritable DIR,
+or a file of DIR that is an input or no regular file (then nothing is written).
 """
 
 import argparse
@@ -39,7 +40,8 @@ from family_plot import (Decorate, Panel, PlotError, Source, binary_size, curve_
                          family_figure, figure_file_name, ordered_families, panel_and_curve)
 from figure_setup import save_figure
 from gpubench_json import (GBPS, Benchmark, GpubenchJsonError, Metric, OneLineArgumentParser,
-                           Result, load, script_error, write_output, write_stdout)
+                           Result, load, refuse_output_over_input, script_error, write_output,
+                           write_stdout)
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from name_filter import FilterError, NameFilter, name_filter
 from pair_matrix import pair_matrix_figure
@@ -192,24 +194,46 @@ def figure_title(family: str, results: list[Result]) -> str:
     return f"{family}: {facts.grammar}" if facts.grammar else family
 
 
-def draw(sources: list[Source], output_dir: Path) -> None:
-    """Write the fit table and one figure per family."""
-    prepare(output_dir)
-    results = [s.result for s in sources]
+def draw(sources: list[Source], output_dir: Path, inputs: list[Path]) -> None:
+    """Write the fit table and one figure per family: each drawn and each output path checked
+    first, so that nothing is written where one would replace an input or cannot be written."""
     series = fit_series(sources)
-    if series:
-        table = fit_table(series)
-        write_stdout(table + "\n")
-        write_text(output_dir / FIT_TABLE_NAME, table + "\n")
+    table = fit_table(series) + "\n" if series else None
+    figures = family_figures(sources, series, output_dir)
+    outputs = [output_dir / FIT_TABLE_NAME] if table is not None else []
+    check_outputs([*outputs, *(path for path, _ in figures)], inputs)
+    prepare(output_dir)
+    if table is not None:
+        write_stdout(table)
+        write_text(output_dir / FIT_TABLE_NAME, table)
+    for path, fig in figures:
+        save(fig, path)
+
+
+def family_figures(sources: list[Source], series: list[FitSeries],
+                   output_dir: Path) -> list[tuple[Path, Figure]]:
+    """Each family's figure and its matrix of GPU pairs where it has one, with their paths."""
+    results = [s.result for s in sources]
+    figures = []
     for index, family in enumerate(ordered_families(results)):
         title = figure_title(family, results)
         path = output_dir / figure_file_name(family, index)
         fig = family_figure(sources, family, title, fit_drawer(series, family))
         if fig is not None:
-            save(fig, path)
+            figures.append((path, fig))
         matrix = pair_matrix_figure(sources, family, title)
         if matrix is not None:
-            save(matrix, path.with_name(f"{path.stem}_pairs.png"))
+            figures.append((path.with_name(f"{path.stem}_pairs.png"), matrix))
+    return figures
+
+
+def check_outputs(outputs: list[Path], inputs: list[Path]) -> None:
+    """An output file may replace a file that is no input, and not a FIFO (writing would wait
+    for a reader) or a device."""
+    for path in outputs:
+        refuse_output_over_input(path, inputs)
+        if (path.exists() or path.is_symlink()) and not path.is_file():
+            raise PlotError(f"{path}: exists and is not a regular file")
 
 
 def prepare(output_dir: Path) -> None:
@@ -221,15 +245,7 @@ def prepare(output_dir: Path) -> None:
         raise PlotError(f"{output_dir}: cannot create the output folder ({e.strerror})") from None
 
 
-def check_replaceable(path: Path) -> None:
-    """An output file may replace a file, not a FIFO (writing would wait for a reader) or a
-    device."""
-    if (path.exists() or path.is_symlink()) and not path.is_file():
-        raise PlotError(f"{path}: exists and is not a regular file")
-
-
 def write_text(path: Path, text: str) -> None:
-    check_replaceable(path)
     try:
         write_output(path, text)
     except OSError as e:
@@ -238,7 +254,6 @@ def write_text(path: Path, text: str) -> None:
 
 
 def save(fig: Figure, path: Path) -> None:
-    check_replaceable(path)
     try:
         save_figure(fig, path, dpi=DPI)
     except OSError as e:
@@ -266,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
         results = [select(load(path), pattern) for path in args.results]
         if pattern is not None and not any(r.benchmarks for r in results):
             raise PlotError(f"--filter={args.filter} matches no benchmark")
-        draw(make_sources(results), args.output_dir)
+        draw(make_sources(results), args.output_dir, args.results)
     except PlotError as e:
         return script_error("plot.py", str(e))
     except (GpubenchJsonError, OSError) as e:

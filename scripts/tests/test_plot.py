@@ -1,5 +1,6 @@
 import itertools
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -367,6 +368,34 @@ def test_unusable_output_dir(tmp_path: Path, run_script: RunScript, output: str)
     target = {"file": a_file, "under_file": a_file / "figs"}.get(output, output)
     one_line_error(run_script("plot.py", result, "-o", target))
     assert a_file.read_text() == ""
+
+
+@pytest.mark.parametrize("taken, spelling", [
+    ("fit.txt", "same"), ("copy.png", "same"), ("saxpy.png", "link to DIR"),
+    ("launch.png", "hard link"), ("peer_pairs.png", "same")])
+def test_an_output_over_an_input_is_refused_before_anything_is_written(
+        tmp_path: Path, run_script: RunScript, taken: str, spelling: str) -> None:
+    """Every file plot.py writes into DIR is checked against every input, however the input
+    is named: one line, and DIR as it was."""
+    figures = tmp_path / "figs"
+    figures.mkdir()
+    other = write_json(tmp_path / "other.json", peer_doc())
+    given = figures / taken
+    if spelling == "hard link":
+        write_json(tmp_path / "r.json", document(full_suite()))
+        os.link(tmp_path / "r.json", given)
+    else:
+        write_json(given, document(full_suite()))
+    before = {p.name: p.read_bytes() for p in figures.iterdir()}
+    output = figures
+    if spelling == "link to DIR":
+        output = tmp_path / "link"
+        output.symlink_to(figures)
+    proc = run_script("plot.py", given, other, "-o", output)
+    one_line_error(proc)
+    assert proc.stderr == f"plot.py: {output / taken}: is also an input ({given}); writing " \
+        "there would destroy it\n"
+    assert {p.name: p.read_bytes() for p in figures.iterdir()} == before
 
 
 def test_too_many_files(tmp_path: Path, run_script: RunScript) -> None:
