@@ -13,6 +13,7 @@ from pathlib import Path
 from fleet_inputs import FleetInputError, Gpu, RunRecord, read_text
 
 _UUID = re.compile(r"^(?:GPU|MIG)-[0-9A-Za-z-]+$")
+_GPU_COUNT = re.compile(r"[1-9][0-9]{0,8}")  # ASCII digits: int() reads others too, or fails
 
 
 @dataclass
@@ -34,7 +35,7 @@ def read_expected_hosts(path: Path) -> Expected:
         words = line.split("#", 1)[0].split()
         if not words:
             continue
-        if len(words) > 2 or (len(words) == 2 and not (words[1].isdigit() and int(words[1]) > 0)):
+        if len(words) > 2 or (len(words) == 2 and not _GPU_COUNT.fullmatch(words[1])):
             raise FleetInputError(f"--expect-hosts {path}:{number}: not `HOST`, `HOST GPUS` or "
                                   f"a GPU UUID: {line.strip()[:60]!r}")
         if _UUID.match(words[0]) and len(words) == 1:

@@ -38,7 +38,7 @@ from safe_text import one_line
 # last: where a GPU has a record of the newest job too, that record's status is the row's.
 STATUSES = ("missing", "killed", "failed", "damaged", "interrupted", "stale")
 _SIGNALLED = {137: "killed", 130: "interrupted", 143: "interrupted"}  # 128 + SIGKILL, INT, TERM
-_POD_EXIT = re.compile(r"^gpubench-pod: (.*): exit status (\d+)$")
+_POD_EXIT = re.compile(r"^gpubench-pod: (.*): exit status (.*)$")
 _POD_RECORD = "gpubench-pod: status="
 _POD_OVER_LIMIT = re.compile(r"^gpubench-pod: (.*): a JSON of \d+ bytes is over the log limit")
 # What an exit line names: `<node> <uuid>`, `<node> device0` (no GPU found), or, in logs of an
@@ -51,6 +51,8 @@ _NAMED_BY_UUID = re.compile(r"^(?P<host>.+?)_(?P<uuid>(?:GPU|MIG)-[0-9A-Za-z-]+)
 _NAMED_BY_TASK = re.compile(r"^(?P<host>.+)_(?:task|device)\d+$")
 _DEVICE_COMPONENT = re.compile(r"/device:(\d+)(?=/|$)")
 _ERR_STATUS = "exit status "
+# An exit status as a shell's $? writes it (0-255), as in fleet_status's records.
+_EXIT_STATUS = re.compile(r"[0-9]{1,3}")
 # The numbers of a result's context fleet.py computes with, beside its health records.
 _CONTEXT_NUMBERS = ("mhz_per_cpu",)
 # A pod log holds a result line per GPU, each up to the pod's log limit (8 MiB by default); the
@@ -285,17 +287,30 @@ def read_text(path: Path, label: str | None = None) -> str:
         raise FleetInputError(f"{label}: {NOT_TEXT}") from None
 
 
+def exit_status(text: str) -> int | None:
+    """The status an exit line gives (`exit status N`: N), None where N is not 1-3 digits."""
+    return int(text) if _EXIT_STATUS.fullmatch(text) else None
+
+
+def not_an_exit_status(line: str) -> str:
+    return f"not an exit status of 1-3 digits: {line[:80]!r}"
+
+
 def read_err(path: Path) -> Found:
     """The stderr of a GPU's run that did not end well: with an exit status line, the run
-    exited; without one it never returned (killed), or never started (its one line says so)."""
+    exited; without one it never returned (killed), or never started (its one line says so). A
+    last line `exit status` not followed by 1-3 digits makes the file damaged."""
     try:
         text = read_text(path)
     except FleetInputError as error:
         return damaged_record(path, error)
     lines = [line for line in text.splitlines() if line.strip()]
     status = None
-    if lines and lines[-1].startswith(_ERR_STATUS) and lines[-1][len(_ERR_STATUS):].isdigit():
-        status = int(lines.pop()[len(_ERR_STATUS):])
+    if lines and lines[-1].startswith(_ERR_STATUS):
+        status = exit_status(lines[-1][len(_ERR_STATUS):])
+        if status is None:
+            return damaged_record(path, not_an_exit_status(lines[-1]))
+        lines.pop()
     message = lines[0].strip() if lines else "(no message)"
     host, uuid = named_gpu(path.stem)
     if status is not None:
@@ -375,9 +390,13 @@ def read_pod_log(path: Path) -> Found:
             records[(node, gpu)] = status_record(fields, where, f"{path}:{node}_{gpu}", node,
                                                  None)
         elif exit_line := _POD_EXIT.match(line):
+            status = exit_status(exit_line[2])
+            if status is None:
+                found.add(damaged(where, not_an_exit_status(line)))
+                continue
             host, uuid = pod_gpu(exit_line[1], uuids)
             found.records.append(RunRecord(
-                status_of_exit(int(exit_line[2])), host, uuid,
+                status_of_exit(status), host, uuid,
                 f"{message or '(no message)'} (exit status {exit_line[2]})",
                 f"{where} ({exit_line[1]})", name=f"{path}:{host}_{uuid or ''}"))
             message = ""

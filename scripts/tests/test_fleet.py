@@ -341,6 +341,8 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     (tmp_path / "huge.json").write_text('{"gpu_name": "NVIDIA H200", "floors": {"x": '
                                         '{"floor_gb_per_s": 1%s}}}' % ("0" * 399))
     (tmp_path / "hosts.txt").write_text("node01 two\n")
+    (tmp_path / "superscript.txt").write_text("node01 \u00b2\n")
+    (tmp_path / "digits.txt").write_text(f"node01 {'9' * 5000}\n")
     good_dir = str(tmp_path / "good")
     return {
         "missing": ([str(tmp_path / "nowhere")], "no such file or directory"),
@@ -363,6 +365,10 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
                              "cannot read"),
         "bad expected hosts": ([good_dir, "--expect-hosts", str(tmp_path / "hosts.txt")],
                                "hosts.txt:1"),
+        "expected hosts with other digits": (
+            [good_dir, "--expect-hosts", str(tmp_path / "superscript.txt")], "superscript.txt:1"),
+        "expected hosts with 5000 digits": (
+            [good_dir, "--expect-hosts", str(tmp_path / "digits.txt")], "digits.txt:1"),
         "heatmap into a directory": ([good_dir, "-o", str(tmp_path)], "directory"),
         "heatmap into a missing directory": (
             [good_dir, "-o", str(tmp_path / "no" / "h.png")], "cannot write"),
@@ -375,7 +381,7 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     "missing", "same GPU twice", "nothing to read", "bad --k", "bad --host-margin",
     "bad --corroborate", "bad --expect", "bad --headline", "limits without a floor",
     "limits with a bad expression", "limits with a floor beyond a float", "limits not there",
-    "bad expected hosts",
+    "bad expected hosts", "expected hosts with other digits", "expected hosts with 5000 digits",
     "heatmap into a directory", "heatmap into a missing directory", "heatmap of no group"])
 def test_unusable_input_is_one_line_and_exit_2(tmp_path: Path, run_script: RunScript,
                                                case: str) -> None:

@@ -140,6 +140,31 @@ def test_a_damaged_record_is_listed_and_the_rest_judged(tmp_path: Path,
     assert "16 GPU result(s)" in out
 
 
+@pytest.mark.parametrize("status", ["\u00b2", "9" * 5000, "-1", "1024"],
+                         ids=["not ASCII", "5000 digits", "negative", "4 digits"])
+@pytest.mark.parametrize("kind", [".err", "pod log"])
+def test_an_exit_line_without_an_exit_status_is_damaged(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str],
+                                                         kind: str, status: str) -> None:
+    """`exit status N` where N is not 1-3 ASCII digits (int() of a superscript or of 5000
+    digits raises) is a damaged row naming the line, one line on stderr."""
+    fleet = fb.build_fleet(4, 0)
+    fb.write_fleet(fleet, tmp_path)
+    if kind == ".err":
+        source = fb.write_err(tmp_path, "node09_task9", "gpubench: no CUDA device", 1)
+        source.write_text(f"gpubench: no CUDA device\nexit status {status}\n")
+    else:
+        (tmp_path / "pods.jsonl").write_text(
+            f"gpubench: no CUDA device\ngpubench-pod: node09 {fb.uuid_of(9)}: "
+            f"exit status {status}\n")
+        source = f"{tmp_path / 'pods.jsonl'}:2"
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert code == 0
+    assert len(err.splitlines()) == 1, err
+    assert err.startswith(f"fleet.py: skipped {source}: not an exit status of 1-3 digits: "), err
+    assert [row[0] for row in records(out).values()] == ["damaged"], out
+
+
 def pod_record(status: str, exit_status: int | str, uuid: str, node: str) -> str:
     return (f"gpubench-pod: status={status} exit={exit_status} gpu_uuid={uuid} node={node} "
             f"job=gpubench task=gpubench-0-abcde device={uuid} time=2026-11-29T18:38:09Z")
