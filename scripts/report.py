@@ -10,8 +10,8 @@ it (the same panels, axes and labels): a colour per curve, solid lines and circl
 dashed lines and crosses for NEW, the legend outside the data, log axes where the values span a
 decade or more.
 
-Exit status: 0 written (whatever the verdicts), 2 unusable input, bad usage or a report that
-could not be written.
+Exit status: 0 written (whatever the verdicts), 2 unusable input, bad usage, a report that
+could not be written, or a file of DIR that is an input (then nothing is written).
 """
 
 import argparse
@@ -20,14 +20,15 @@ from pathlib import Path
 
 import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
 import html_report
+from matplotlib.figure import Figure
 from compare import (Comparison, add_comparison_options, compare, context_section,
                      family_tables, header_section, load_pair, notes_section,
                      only_in_one_section, paired_section, rules_from, summary_section,
                      verdict_line)
 from family_plot import PlotError, Source, family_figure, figure_file_name, ordered_families
 from figure_setup import save_figure
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, script_error,
-                           write_output, write_stdout)
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result,
+                           refuse_output_over_input, script_error, write_output, write_stdout)
 from name_filter import FilterError
 from safe_text import printable_lines
 
@@ -49,18 +50,15 @@ def sources_of(results: tuple[Result, Result]) -> list[Source]:
             for result, label, style in zip(results, file_legend_labels(results), FILE_STYLES)]
 
 
-def write_figures(comparison: Comparison, directory: Path) -> list[Path]:
-    """One figure per family either file holds, both files overlaid."""
+def family_figures(comparison: Comparison, directory: Path) -> list[tuple[Path, Figure]]:
+    """One figure per family either file holds, both files overlaid, with its path."""
     sources = sources_of((comparison.base, comparison.cont))
-    written = []
+    figures = []
     for index, family in enumerate(ordered_families(s.result for s in sources)):
         fig = family_figure(sources, family, f"{family}: BASE solid, NEW dashed")
-        if fig is None:
-            continue
-        path = directory / figure_file_name(family, index)
-        save_figure(fig, path, dpi=100, bbox_inches="tight")
-        written.append(path)
-    return written
+        if fig is not None:
+            figures.append((directory / figure_file_name(family, index), fig))
+    return figures
 
 
 def report_markdown(comparison: Comparison, figures: list[Path], only_changed: bool) -> str:
@@ -80,15 +78,33 @@ def report_markdown(comparison: Comparison, figures: list[Path], only_changed: b
     return printable_lines("\n\n".join(blocks) + "\n")
 
 
-def output_directory(path: Path) -> Path:
-    """The report's folder, created if its parent exists; OSError with a one-line reason
+def write_report(comparison: Comparison, directory: Path, inputs: list[Path],
+                 only_changed: bool) -> list[Path]:
+    """Writes the figures and report.md into `directory`; returns their paths. Each is drawn
+    and checked against the inputs first, so that nothing is written where a file would
+    replace an input."""
+    figures = family_figures(comparison, directory)
+    figure_paths = [path for path, _ in figures]
+    report = directory / "report.md"
+    for path in [*figure_paths, report]:
+        refuse_output_over_input(path, inputs)
+    output_directory(directory)
+    for path, fig in figures:
+        save_figure(fig, path, dpi=100, bbox_inches="tight")
+    # A lone surrogate in a name (JSON "\\ud800") is written as that escape.
+    write_output(report, report_markdown(comparison, figure_paths, only_changed),
+                 errors="backslashreplace")
+    return [*figure_paths, report]
+
+
+def output_directory(path: Path) -> None:
+    """Creates the report's folder where its parent exists; OSError with a one-line reason
     otherwise."""
     if path.exists() and not path.is_dir():
         raise NotADirectoryError(20, "exists and is not a directory", str(path))
     if not path.parent.is_dir():
         raise FileNotFoundError(2, f"its parent {path.parent} is not a directory", str(path))
     path.mkdir(exist_ok=True)
-    return path
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -114,13 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         base, cont = load_pair(args.baseline, args.contender, args.filter)
         comparison = compare(base, cont, rules_from(args), args.report, args.filter)
-        directory = output_directory(args.output_dir)
-        figures = write_figures(comparison, directory)
-        report = directory / "report.md"
-        # A lone surrogate in a name (JSON "\\ud800") is written as that escape.
-        write_output(report, report_markdown(comparison, figures, args.only_changed),
-                     errors="backslashreplace")
-        write_stdout("".join(f"wrote {path}\n" for path in [*figures, report])
+        written = write_report(comparison, args.output_dir, [args.baseline, args.contender],
+                               args.only_changed)
+        write_stdout("".join(f"wrote {path}\n" for path in written)
                      + verdict_line(comparison) + "\n")
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)

@@ -1,3 +1,4 @@
+import os
 import re
 from pathlib import Path
 
@@ -164,3 +165,30 @@ def test_report_md_shows_no_control_character_of_a_name(tmp_path: Path,
     text = (out / "report.md").read_text(encoding="utf-8")
     assert "Only in BASE" in text and "Largest changes" in text, text[:2000]
     assert all(line.isprintable() for line in text.split("\n")), text[:2000]
+
+
+@pytest.mark.parametrize("taken, spelling", [
+    ("report.md", "same"), ("copy.png", "same"), ("saxpy.png", "link to DIR"),
+    ("launch.png", "hard link")])
+def test_an_output_over_an_input_is_refused_before_anything_is_written(
+        tmp_path: Path, run_script: RunScript, two_gpus: tuple[Path, Path], taken: str,
+        spelling: str) -> None:
+    """Every file report.py writes into DIR is checked against both inputs, however the
+    input is named: one line, and DIR as it was."""
+    out = tmp_path / "report"
+    out.mkdir()
+    given = out / taken
+    if spelling == "hard link":
+        os.link(two_gpus[1], given)
+    else:
+        given.write_bytes(two_gpus[1].read_bytes())
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    output = out
+    if spelling == "link to DIR":
+        output = tmp_path / "link"
+        output.symlink_to(out)
+    proc = run_script("report.py", two_gpus[0], given, "-o", output)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == f"report.py: {output / taken}: is also an input ({given}); writing " \
+        "there would destroy it\n"
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
