@@ -3,9 +3,9 @@
 Every script reads results through `load`, so validation, name stripping and the choice of
 the representative value per benchmark are made in one place. `load` accepts only what the
 scripts can use: a JSON object with a `context` object and a `benchmarks` list, every field the
-scripts read of the type Google Benchmark writes, every number finite, no benchmark twice, at
-least one successful benchmark. Anything else raises a `GpubenchJsonError` whose str() is one
-line naming the file and the problem.
+scripts read of the type Google Benchmark writes, every number 0 or between 1e-30 and 1e30 in
+size (a time in µs), no benchmark twice, at least one successful benchmark. Anything else
+raises a `GpubenchJsonError` whose str() is one line naming the file and the problem.
 
 What a benchmark name means is read from the families' facts (docs/family-facts.md): the
 context's `gpubench_families` where gpubench wrote it, else facts inferred from the benchmarks
@@ -72,7 +72,8 @@ class WrongTypeError(MalformedResultError):
 
 
 class BadValueError(MalformedResultError):
-    """A number that is no measurement: NaN, infinite, too large for a float, or not > 0."""
+    """A number that is no measurement: NaN, infinite, too large for a float, outside 1e-30 to
+    1e30 in size, or not > 0 where a measurement is."""
 
 
 class DuplicateBenchmarkError(MalformedResultError):
@@ -215,6 +216,15 @@ _MEASUREMENTS = ("real_time", "cpu_time", "bytes_per_second", "items_per_second"
                  "us_per_launch", "us_per_copy")
 # A time or a rate of one run is > 0; a spread aggregate (stddev, cv) may be 0.
 _POSITIVE = ("real_time", "bytes_per_second", "us_per_launch", "us_per_copy")
+_TIMES = ("real_time", "cpu_time")  # in the entry's time_unit; the loader keeps them in µs
+# The sizes a nonzero number the scripts read lies between, a time in µs: no figure or counter
+# of a GPU benchmark comes near either in any unit (bytes per second stay below 1e14, an hour
+# is 4e9 µs, a clock tick 1e-3 µs). A facts scale lies in the same range, so what the scripts
+# compute from them stays a finite nonzero float (within 1e±308): a figure in its unit within
+# 1e±60, a ratio of two within 1e±120 and its square within 1e±240, a sum over repetitions a
+# few digits more than its largest term.
+_LARGEST_MAGNITUDE = 1e30
+_SMALLEST_MAGNITUDE = 1e-30
 # gpubench's own counters about a figure's timing: the relative spread of a repetition's timed
 # batches in percent (>= 0), and 1 for a figure timed on the host clock, 0 for GPU time.
 NOISE_PCT, HOST_TIMED = "noise_pct", "host_timed"
@@ -631,8 +641,9 @@ def _figure(where: str, entry: Any) -> tuple[Metric, bool]:
     counter, unit, scale, better = (entry.get(k) for k in ("counter", "unit", "scale", "better"))
     if not isinstance(counter, str) or not counter or not isinstance(unit, str):
         raise MalformedResultError(f"{where}: 'counter' and 'unit' must be text")
-    if not _is_number(scale) or not (math.isfinite(scale) and scale > 0):
-        raise BadValueError(f"{where}: 'scale' is {_shown(scale)}, not a finite number > 0")
+    if not _is_number(scale) or not _SMALLEST_MAGNITUDE <= scale <= _LARGEST_MAGNITUDE:
+        raise BadValueError(f"{where}: 'scale' is {_shown(scale)}, not a number from "
+                            f"{_SMALLEST_MAGNITUDE:g} to {_LARGEST_MAGNITUDE:g}")
     if better not in ("higher", "lower"):
         raise MalformedResultError(f"{where}: 'better' is {_shown(better)}, not \"higher\" or "
                                    "\"lower\"")
@@ -698,9 +709,11 @@ def _check_repetition(where: str, seen: set[tuple[str, str]], run: str,
 
 def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str, float]:
     """Numeric measurements of one entry, with real_time/cpu_time converted to µs (or, for a
-    `ratio` such as the cv aggregate, only renamed: a ratio has no unit)."""
+    `ratio` such as the cv aggregate, only renamed: a ratio has no unit). Each is checked as
+    the scripts read it, after the conversion."""
     spread = entry.get("run_type") == "aggregate" and entry.get("aggregate_name") in \
         _SPREAD_AGGREGATES
+    us_per_unit = 1.0 if ratio else _US_PER_TIME_UNIT[entry.get("time_unit", "ns")]
     values = {}
     for key, v in entry.items():
         kind = type(v)  # json.loads makes exactly these types; bool is not a number here
@@ -713,25 +726,32 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
                 raise BadValueError(f"{where}: {key!r} is too large for a float") from None
         else:
             continue
-        if not math.isfinite(number):
-            if spread:
-                continue  # Google Benchmark's cv of a counter whose mean is 0 (host_timed)
-            raise BadValueError(f"{where}: {key!r} is {number}, not a finite number")
-        if key in _POSITIVE and not spread and number <= 0:
-            raise BadValueError(f"{where}: {key!r} is {number:g}; a measured time or rate "
-                                "is > 0")
-        if key == NOISE_PCT and number < 0:
-            raise BadValueError(f"{where}: {key!r} is {number:g}; a spread is >= 0")
-        if key == KERNEL_SM_CLOCK and not spread and number <= 0:
-            raise BadValueError(f"{where}: {key!r} is {number:g}; a clock is > 0")
-        if key == HOST_TIMED and not spread and number not in (0, 1):
-            raise BadValueError(f"{where}: {key!r} is {number:g}, not 0 or 1")
-        values[key] = number
-    unit = entry.get("time_unit", "ns")
-    for key in ("real_time", "cpu_time"):
-        if key in values:
-            values[f"{key}_us"] = values.pop(key) * (1.0 if ratio else _US_PER_TIME_UNIT[unit])
+        if spread and not math.isfinite(number):
+            continue  # Google Benchmark's cv of a counter whose mean is 0 (host_timed)
+        converted = number * us_per_unit if key in _TIMES else number
+        _check_number(where, key, converted, spread, written_zero=number == 0)
+        values[f"{key}_us" if key in _TIMES else key] = converted
     return values
+
+
+def _check_number(where: str, key: str, number: float, spread: bool,
+                  written_zero: bool) -> None:
+    """BadValueError where `number` (a time in µs) is no value of `key` the scripts can use;
+    `written_zero`: the file wrote 0, not a number that became 0 in µs."""
+    shown = f"{number:g}{' µs' if key in _TIMES else ''}"
+    if not math.isfinite(number):
+        raise BadValueError(f"{where}: {key!r} is {shown}, not a finite number")
+    if not written_zero and not _SMALLEST_MAGNITUDE <= abs(number) <= _LARGEST_MAGNITUDE:
+        raise BadValueError(f"{where}: {key!r} is {shown}, outside {_SMALLEST_MAGNITUDE:g} to "
+                            f"{_LARGEST_MAGNITUDE:g} in size, the range of any measurement")
+    if key in _POSITIVE and not spread and number <= 0:
+        raise BadValueError(f"{where}: {key!r} is {number:g}; a measured time or rate is > 0")
+    if key == NOISE_PCT and number < 0:
+        raise BadValueError(f"{where}: {key!r} is {number:g}; a spread is >= 0")
+    if key == KERNEL_SM_CLOCK and not spread and number <= 0:
+        raise BadValueError(f"{where}: {key!r} is {number:g}; a clock is > 0")
+    if key == HOST_TIMED and not spread and number not in (0, 1):
+        raise BadValueError(f"{where}: {key!r} is {number:g}, not 0 or 1")
 
 
 def _mean(reps: list[dict[str, float]]) -> dict[str, float]:

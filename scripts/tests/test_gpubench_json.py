@@ -249,6 +249,12 @@ def test_l2_bytes(tmp_path: Path, context: dict, l2: int | None) -> None:
     ({"schema": 1, "families": [{"name": "a", "figures": [
         {"counter": "c", "unit": "u", "scale": 0, "better": "lower"}]}]}, "'scale' is 0"),
     ({"schema": 1, "families": [{"name": "a", "figures": [
+        {"counter": "c", "unit": "u", "scale": 1e300, "better": "lower"}]}]},
+     "'scale' is 1e+300, not a number from 1e-30 to 1e+30"),
+    ({"schema": 1, "families": [{"name": "a", "figures": [
+        {"counter": "c", "unit": "u", "scale": 10**400, "better": "lower"}]}]},
+     "'scale' is an integer of more than 64 bits"),
+    ({"schema": 1, "families": [{"name": "a", "figures": [
         {"counter": "c", "unit": "u", "scale": 1, "better": "up"}]}]}, "'better' is 'up'"),
     ({"schema": 1, "families": [{"name": "a", "figures": [
         {"counter": "c", "unit": "u", "scale": 1, "better": "lower", "panel": 1}]}]},
@@ -296,3 +302,36 @@ def test_a_clock_that_is_no_clock_is_refused(tmp_path: Path, mhz: float) -> None
     entries[0]["sm_clock_kernel_mhz"] = mhz
     with pytest.raises(gj.BadValueError, match="'sm_clock_kernel_mhz' is .*; a clock is > 0"):
         load_entries(tmp_path, entries)
+
+
+@pytest.mark.parametrize(("fields", "problem"), [
+    # Checked in µs: 1e303 s is infinite there, 5e-324 ns is 0.
+    ({"real_time": 1e303, "time_unit": "s"}, "'real_time' is inf µs, not a finite number"),
+    ({"real_time": 5e-324, "time_unit": "ns"}, "'real_time' is 0 µs, outside 1e-30 to 1e+30"),
+    ({"cpu_time": 5e-324, "time_unit": "ns"}, "'cpu_time' is 0 µs, outside"),
+    ({"real_time": 1.7e308}, "'real_time' is 1.7e+308 µs, outside"),
+    ({"real_time": 5e-324}, "'real_time' is 4.94066e-324 µs, outside"),
+    ({"bytes_per_second": 1.7e308}, "'bytes_per_second' is 1.7e+308, outside"),
+    ({"us_per_launch": 2e30}, "'us_per_launch' is 2e+30, outside"),
+    ({"clock_drift_ns": -1e31}, "'clock_drift_ns' is -1e+31, outside"),
+    ({"clock_drift_ns": 1e-31}, "'clock_drift_ns' is 1e-31, outside"),
+])
+def test_numbers_beyond_any_measurement_are_refused(tmp_path: Path, fields: dict,
+                                                     problem: str) -> None:
+    """Each number is checked once in the unit the scripts use, and bounded so that their
+    ratios, unit scalings and sums of squares stay finite and nonzero."""
+    entries = launch_run("driver", "submit", 0, 2.0)
+    entries[0].update(fields)
+    with pytest.raises(gj.BadValueError) as error:
+        load_entries(tmp_path, entries)
+    assert problem in str(error.value) and "\n" not in str(error.value)
+    assert "benchmark 'launch/driver/submit/params:0/manual_time'" in str(error.value)
+
+
+def test_numbers_at_the_bounds_and_zero_counters_are_read(tmp_path: Path) -> None:
+    entries = launch_run("driver", "submit", 0, 2.0)
+    entries[0].update(real_time=1e33, time_unit="ns", us_per_launch=1e-30, clock_drift_ns=0,
+                      mean_over_median_pct=-1e30)
+    bench = load_entries(tmp_path, entries).benchmarks["launch/driver/submit/params:0"]
+    assert bench.values["real_time_us"] == pytest.approx(1e30)
+    assert bench.values["us_per_launch"] == 1e-30 and bench.values["clock_drift_ns"] == 0

@@ -15,7 +15,7 @@ import pytest
 from conftest import SCRIPTS
 from hostile_inputs import (assert_kept_promise, hostile_size, hostile_text, result_with_names,
                             run, script_arguments, write_large_result, write_result)
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from gpubench_json import MAX_RESULT_BYTES
@@ -108,6 +108,34 @@ arguments = st.lists(st.one_of(argument, long_argument), min_size=0, max_size=20
 def test_any_arguments(script: str, args: list[bytes]) -> None:
     proc = run(script, args)
     assert_kept_promise(proc, script, succeeds=False)
+
+
+def with_module_time(doc: dict, number: float, unit: str) -> dict:
+    """`doc` with every launch/module run timed `number` in `unit`, its aggregates to match."""
+    for entry in doc["benchmarks"]:
+        if entry["name"].startswith("launch/module/"):
+            spread = entry.get("aggregate_name") in ("stddev", "cv")
+            entry.update(real_time=0.0 if spread else number,
+                         cpu_time=0.0 if spread else number, time_unit=unit)
+    return doc
+
+
+# fleet.py reports each file it skips on a line of its own.
+@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet.py"])
+@PROCESS_SETTINGS
+@example(number=1.7e308, unit="us")
+@example(number=1e303, unit="s")
+@example(number=5e-324, unit="ns")
+@given(number=st.floats(allow_nan=False, allow_infinity=False),
+       unit=st.sampled_from(["ns", "us", "ms", "s"]))
+def test_any_finite_time_in_any_unit(tmp_path_factory: pytest.TempPathFactory, script: str,
+                                     number: float, unit: str) -> None:
+    """A number is read or refused in one line; none overflows or vanishes in what the scripts
+    compute from it."""
+    work = tmp_path_factory.mktemp("time")
+    result = write_result(work / "r.json",
+                          with_module_time(result_with_names(["pinned"]), number, unit))
+    assert_kept_promise(run(script, script_arguments(script, result, work)), script)
 
 
 @pytest.mark.parametrize("path", ["%" * 5000, "a/" * 3000, "\udcff" * 300])
