@@ -25,7 +25,6 @@ number, or an output that cannot be written or that is the result read.
 
 import argparse
 import json
-import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,15 +33,11 @@ from typing import Any
 import numpy as np
 
 from name_filter import FilterError, NameFilter, name_filter
-from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, Result,
-                           load_with_document, refuse_output_over_input, script_error,
-                           strip_gb_suffixes, write_output, write_stdout)
+from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, Result, load,
+                           refuse_output_over_input, script_error, write_output, write_stdout)
 
 # Bencher measures by (unit, bigger_is_better); another figure's is named by its unit.
 BENCHER_MEASURE = {("GB/s", True): "throughput-gbps", ("µs", False): "latency-us"}
-# Google Benchmark writes real_time and cpu_time in the entry's time_unit; the loader keys them
-# as real_time_us and cpu_time_us.
-_US_PER_TIME_UNIT = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
 
 class ExportError(Exception):
@@ -59,26 +54,7 @@ class Exported:
     summary: str  # how value and stddev were obtained
 
 
-def stddev_aggregates(doc: dict[str, Any]) -> dict[str, dict[str, float]]:
-    """Google Benchmark's stddev aggregate per gpubench name, keyed as the loader keys values,
-    from the result's document: the loader keeps the median and the cv aggregate but not the
-    stddev."""
-    spreads: dict[str, dict[str, float]] = {}
-    for entry in doc["benchmarks"]:
-        if not (isinstance(entry, dict) and entry.get("aggregate_name") == "stddev"
-                and isinstance(entry.get("run_name"), str)):
-            continue
-        values = {k: float(v) for k, v in entry.items()
-                  if isinstance(v, (int, float)) and not isinstance(v, bool)}
-        scale = _US_PER_TIME_UNIT.get(entry.get("time_unit", "ns"))
-        for key in ("real_time", "cpu_time"):
-            if key in values and scale is not None:
-                values[f"{key}_us"] = values.pop(key) * scale
-        spreads[strip_gb_suffixes(entry["run_name"])] = values
-    return spreads
-
-
-def exported(path: Path, bench: Benchmark, stddevs: dict[str, dict[str, float]]) -> Exported:
+def exported(bench: Benchmark) -> Exported:
     metric = bench.metric
     reps = bench.repetition_values(metric)
     stddev: float | None = None
@@ -86,15 +62,12 @@ def exported(path: Path, bench: Benchmark, stddevs: dict[str, dict[str, float]])
     if reps.size >= 2:
         stddev = float(np.std(reps, ddof=1))
         summary += f"; range: stddev of {reps.size} repetitions"
-    elif metric.key in stddevs.get(bench.name, {}):
-        stddev = stddevs[bench.name][metric.key] * metric.scale
+    elif bench.stddev is not None and metric.key in bench.stddev:
+        stddev = bench.stddev[metric.key] * metric.scale
         summary += "; range: Google Benchmark's stddev aggregate"
-    value = bench.value(metric)
-    for what, number in (("value", value), ("stddev", stddev)):
-        if number is not None and not math.isfinite(number):
-            raise ExportError(f"{path}: {bench.name}: {what} of {metric.key} is {number}, "
-                              "not a finite number")
-    return Exported(bench.name, metric.unit, metric.bigger_is_better, value, stddev, summary)
+    # The loader bounds every number, so value and stddev are finite.
+    return Exported(bench.name, metric.unit, metric.bigger_is_better, bench.value(metric),
+                    stddev, summary)
 
 
 def bencher_measure(unit: str, bigger_is_better: bool) -> str:
@@ -175,10 +148,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.output is not None:
             refuse_output_over_input(args.output, [args.result])
         pattern = name_filter(args.filter) if args.filter is not None else None
-        result, document = load_with_document(args.result)
+        result = load(args.result)
         benches = selected(result, args, pattern)
-        stddevs = stddev_aggregates(document) if result.aggregates_only else {}
-        figures = [exported(result.path, b, stddevs) for b in benches]
+        figures = [exported(b) for b in benches]
         doc: Any = (github_entries(figures, result) if args.format == "github"
                     else bencher_document(figures))
         # allow_nan=False: NaN and Infinity are not JSON, and the services' parsers reject them.

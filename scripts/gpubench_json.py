@@ -257,6 +257,7 @@ class Benchmark:
     cv: dict[str, float] | None = None
     cv_repetitions: int = 0
     facts: FamilyFacts | None = None  # its family's declared facts; None: read by inference
+    stddev: dict[str, float] | None = None  # Google Benchmark's stddev aggregate, if written
 
     @property
     def family(self) -> str:
@@ -542,6 +543,8 @@ def _group_runs(path: Path, entries: list[Any],
                 facts: dict[str, FamilyFacts]) -> dict[str, Benchmark]:
     medians: dict[str, tuple[dict[str, float], Any]] = {}
     cvs: dict[str, tuple[dict[str, float], int]] = {}
+    stddevs: dict[str, dict[str, float]] = {}
+    means: dict[str, dict[str, float]] = {}
     iterations: dict[str, list[dict[str, float]]] = {}  # also fixes the order of runs
     seen: set[tuple[str, str]] = set()  # (run, repetition index or aggregate name)
     for index, entry in enumerate(entries):
@@ -557,11 +560,16 @@ def _group_runs(path: Path, entries: list[Any],
             continue
         aggregate = entry.get("aggregate_name")
         _check_not_seen(where, seen, run, f"{aggregate} aggregate")
+        numbers = _numbers(where, entry, ratio=aggregate == "cv")
         if aggregate == "median":
-            medians[run] = (_numbers(where, entry), entry.get("repetitions", "?"))
+            medians[run] = (numbers, entry.get("repetitions", "?"))
         elif aggregate == "cv":
             count = entry.get("repetitions")
-            cvs[run] = (_numbers(where, entry, ratio=True), count if isinstance(count, int) else 0)
+            cvs[run] = (numbers, count if isinstance(count, int) else 0)
+        elif aggregate == "stddev":
+            stddevs[run] = numbers
+        elif aggregate == "mean":
+            means[run] = numbers
 
     benchmarks: dict[str, Benchmark] = {}
     for run, reps in iterations.items():
@@ -579,9 +587,20 @@ def _group_runs(path: Path, entries: list[Any],
                 f"{path}: two runs are named {name!r} once Google Benchmark suffixes are stripped"
             )
         cv, cv_count = cvs.get(run, (None, 0))
+        if cv is not None:
+            _check_cv_sign(f"{path}: benchmark {run!r}", cv, means.get(run, values))
         benchmarks[name] = Benchmark(name, values, reps, summary, cv, cv_count,
-                                     facts.get(name.split("/", 1)[0]))
+                                     facts.get(name.split("/", 1)[0]), stddevs.get(run))
     return benchmarks
+
+
+def _check_cv_sign(where: str, cv: dict[str, float], mean: dict[str, float]) -> None:
+    """A cv (standard deviation over mean) has its mean's sign: BadValueError for a negative cv
+    of values whose mean (the mean aggregate, else the run's value) is not negative."""
+    for key, ratio in cv.items():
+        if ratio < 0 and mean.get(key, 0) >= 0:
+            raise BadValueError(f"{where}: cv of {key.removesuffix('_us')!r} is {ratio:g}, "
+                                "below 0 for values whose mean is not")
 
 
 def declared_facts(path: Path, context: dict[str, Any]) -> dict[str, FamilyFacts]:
@@ -711,8 +730,7 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
     """Numeric measurements of one entry, with real_time/cpu_time converted to µs (or, for a
     `ratio` such as the cv aggregate, only renamed: a ratio has no unit). Each is checked as
     the scripts read it, after the conversion."""
-    spread = entry.get("run_type") == "aggregate" and entry.get("aggregate_name") in \
-        _SPREAD_AGGREGATES
+    aggregate = entry.get("aggregate_name") if entry.get("run_type") == "aggregate" else None
     us_per_unit = 1.0 if ratio else _US_PER_TIME_UNIT[entry.get("time_unit", "ns")]
     values = {}
     for key, v in entry.items():
@@ -726,18 +744,20 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
                 raise BadValueError(f"{where}: {key!r} is too large for a float") from None
         else:
             continue
-        if spread and not math.isfinite(number):
+        if aggregate == "cv" and not math.isfinite(number):
             continue  # Google Benchmark's cv of a counter whose mean is 0 (host_timed)
         converted = number * us_per_unit if key in _TIMES else number
-        _check_number(where, key, converted, spread, written_zero=number == 0)
+        _check_number(where, key, converted, aggregate, written_zero=number == 0)
         values[f"{key}_us" if key in _TIMES else key] = converted
     return values
 
 
-def _check_number(where: str, key: str, number: float, spread: bool,
+def _check_number(where: str, key: str, number: float, aggregate: str | None,
                   written_zero: bool) -> None:
-    """BadValueError where `number` (a time in µs) is no value of `key` the scripts can use;
-    `written_zero`: the file wrote 0, not a number that became 0 in µs."""
+    """BadValueError where `number` (a time in µs) is no value of `key` the scripts can use, in
+    a repetition or, where `aggregate` names one, in that aggregate; `written_zero`: the file
+    wrote 0, not a number that became 0 in µs."""
+    spread = aggregate in _SPREAD_AGGREGATES
     shown = f"{number:g}{' µs' if key in _TIMES else ''}"
     if not math.isfinite(number):
         raise BadValueError(f"{where}: {key!r} is {shown}, not a finite number")
@@ -746,6 +766,8 @@ def _check_number(where: str, key: str, number: float, spread: bool,
                             f"{_LARGEST_MAGNITUDE:g} in size, the range of any measurement")
     if key in _POSITIVE and not spread and number <= 0:
         raise BadValueError(f"{where}: {key!r} is {number:g}; a measured time or rate is > 0")
+    if aggregate == "stddev" and number < 0:
+        raise BadValueError(f"{where}: {key!r} is {number:g}; a standard deviation is >= 0")
     if key == NOISE_PCT and number < 0:
         raise BadValueError(f"{where}: {key!r} is {number:g}; a spread is >= 0")
     if key == KERNEL_SM_CLOCK and not spread and number <= 0:

@@ -150,6 +150,20 @@ def test_non_finite_stddev_aggregate(tmp_path: Path, run_script: RunScript) -> N
                               "--format", "bencher"))
 
 
+@pytest.mark.parametrize("stddev", [-5e9, "9" * 400])
+def test_stddev_aggregate_that_is_no_spread(tmp_path: Path, run_script: RunScript,
+                                            stddev: float | str) -> None:
+    """A negative stddev would export lower_value above upper_value; one no float holds would
+    overflow."""
+    doc = document(copy_run("HtoD", "pinned", "async", 1024, [20.0, 25.0, 30.0],
+                            aggregates_only=True))
+    entry = next(e for e in doc["benchmarks"] if e.get("aggregate_name") == "stddev")
+    entry["bytes_per_second"] = "@@"
+    result = tmp_path / "r.json"
+    result.write_text(json.dumps(doc).replace('"@@"', str(stddev)))
+    one_line_error(run_script("export.py", result, "--format", "bencher"))
+
+
 @pytest.mark.parametrize("output", ["folder", "missing/out.json"])
 def test_unwritable_output(result: Path, tmp_path: Path, run_script: RunScript,
                            output: str) -> None:

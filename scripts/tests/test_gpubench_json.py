@@ -335,3 +335,44 @@ def test_numbers_at_the_bounds_and_zero_counters_are_read(tmp_path: Path) -> Non
     bench = load_entries(tmp_path, entries).benchmarks["launch/driver/submit/params:0"]
     assert bench.values["real_time_us"] == pytest.approx(1e30)
     assert bench.values["us_per_launch"] == 1e-30 and bench.values["clock_drift_ns"] == 0
+
+
+def spread_aggregates(aggregate: str, key: str, number: object) -> list[dict]:
+    """A copy run written with aggregates only whose `aggregate` holds `number` for `key`."""
+    entries = copy_run("HtoD", "pinned", "async", 4096, [45.0, 50.0, 55.0],
+                       aggregates_only=True)
+    next(e for e in entries if e["aggregate_name"] == aggregate)[key] = number
+    return entries
+
+
+@pytest.mark.parametrize(("aggregate", "key", "number", "problem"), [
+    ("stddev", "bytes_per_second", -5e9, "'bytes_per_second' is -5e+09; a standard deviation "
+                                         "is >= 0"),
+    pytest.param("stddev", "bytes_per_second", 10**400,
+                 "'bytes_per_second' is too large for a float", id="stddev of 401 digits"),
+    ("stddev", "real_time", float("inf"), "'real_time' is inf µs, not a finite number"),
+    ("stddev", "real_time", 1e31, "'real_time' is 1e+31 µs, outside"),
+    ("cv", "bytes_per_second", -0.5, "cv of 'bytes_per_second' is -0.5, below 0 for values "
+                                     "whose mean is not"),
+    ("cv", "real_time", -0.01, "cv of 'real_time' is -0.01, below 0"),
+    ("cv", "bytes_per_second", 1e31, "'bytes_per_second' is 1e+31, outside"),
+    ("mean", "bytes_per_second", -5e9, "'bytes_per_second' is -5e+09; a measured time or rate"),
+])
+def test_spread_and_mean_aggregates_are_checked(tmp_path: Path, aggregate: str, key: str,
+                                                number: object, problem: str) -> None:
+    with pytest.raises(gj.BadValueError) as error:
+        load_entries(tmp_path, spread_aggregates(aggregate, key, number))
+    assert problem in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_negative_cv_of_a_negative_mean_is_read(tmp_path: Path) -> None:
+    """Google Benchmark's cv is the standard deviation over the mean: negative where the mean
+    is (gpubench's clock_drift_ns)."""
+    entries = copy_run("HtoD", "pinned", "async", 4096, [45.0, 50.0, 55.0],
+                       aggregates_only=True, counters={"clock_drift_ns": -3.0})
+    for entry in entries:
+        entry["clock_drift_ns"] = {"mean": -3.0, "median": -3.0, "stddev": 1.0,
+                                   "cv": -1 / 3}[entry["aggregate_name"]]
+    bench = load_entries(tmp_path, entries).benchmarks["copy/HtoD/pinned/async/4096"]
+    assert bench.cv["clock_drift_ns"] == pytest.approx(-1 / 3)
+    assert bench.stddev["bytes_per_second"] == pytest.approx(5.0e9)

@@ -81,3 +81,13 @@ def test_the_limit_follows_the_argument_unit_of_the_facts(tmp_path: Path,
         out = run_script("stability.py", write_json(tmp_path / "x.json", doc))
         line = next(l for l in out.stdout.splitlines() if l.startswith("saxpy/"))
         assert line.split()[-1] == verdict, out.stdout
+
+
+def test_a_negative_cv_aggregate_is_refused(tmp_path: Path, run_script: RunScript) -> None:
+    """A cv of -50% is below any limit: it would read "ok"."""
+    runs = copy_run("DtoH", "pinned", "async", BIG, [45.0, 50.0, 55.0], aggregates_only=True)
+    next(e for e in runs if e["aggregate_name"] == "cv")["bytes_per_second"] = -0.5
+    out = run_script("stability.py", write_json(tmp_path / "cv.json", document(runs)))
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.startswith("stability.py: ") and out.stderr.count("\n") == 1
+    assert "cv of 'bytes_per_second' is -0.5" in out.stderr
