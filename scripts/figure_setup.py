@@ -10,10 +10,12 @@
 - Matplotlib's warnings about layout and missing glyphs are off: a figure with a long or
   unusual name is still right, and a script's stderr stays for problems.
 - `save_figure` writes the format the path's extension names, PNG where it names none, and
-  never appends an extension: the file written is the path the script prints.
+  never appends an extension: the file written is the path the script prints. It writes the
+  file whole or not at all, as every output is written (gpubench_json.write_output).
 """
 
 import errno
+import io
 import os
 import warnings
 from pathlib import Path
@@ -33,6 +35,7 @@ warnings.filterwarnings("ignore", "Glyph .* missing from font")
 
 from matplotlib.figure import Figure  # noqa: E402
 
+from gpubench_json import write_output  # noqa: E402
 from safe_text import one_line, printable, shorten  # noqa: E402
 
 # Characters of a name drawn in a title, legend or tick label: longer names are cut with "…".
@@ -46,16 +49,22 @@ def figure_text(text: object, limit: int = FIGURE_TEXT_LIMIT) -> str:
 
 
 def save_figure(fig: Figure, path: Path, **savefig: object) -> None:
-    """Writes `fig` to `path` in the format its extension names (PNG without one). Raises
-    OSError naming the path: an unwritable path, an extension that names no image format
-    matplotlib writes, or a figure too large to draw."""
+    """Writes `fig` to `path` in the format its extension names (PNG without one), whole or not
+    at all: drawn in memory, then written by write_output, so a write that fails (a full disk)
+    leaves an earlier figure as it was. Raises OSError naming the path: an unwritable path, an
+    extension that names no image format matplotlib writes, or a figure too large to draw."""
     suffix = path.suffix.lower().removeprefix(".")
     supported = fig.canvas.get_supported_filetypes()
     if suffix and suffix not in supported:
         raise OSError(errno.EINVAL, f"{printable(path.suffix)} is no image format matplotlib "
                       f"writes ({', '.join('.' + s for s in sorted(supported))})", str(path))
+    image = io.BytesIO()
     try:
-        fig.savefig(path, format=suffix or _DEFAULT_FORMAT, **savefig)
+        fig.savefig(image, format=suffix or _DEFAULT_FORMAT, **savefig)
     except ValueError as error:  # e.g. "Image size of 300000x200 pixels is too large"
         raise OSError(errno.EINVAL, f"cannot draw the figure ({one_line(error, 200)})",
                       str(path)) from None
+    # write_output writes text; bytes decoded with surrogateescape encode back to the same
+    # bytes, whatever they are.
+    write_output(path, image.getvalue().decode("utf-8", "surrogateescape"),
+                 errors="surrogateescape")

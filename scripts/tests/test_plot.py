@@ -1,3 +1,4 @@
+import errno
 import itertools
 import json
 import os
@@ -17,6 +18,7 @@ from matplotlib.figure import Figure
 import family_plot
 import pair_matrix
 from family_facts import with_facts
+from figure_setup import save_figure
 import plot
 from gpubench_json import load
 from latency_bandwidth import fit_latency_bandwidth
@@ -396,6 +398,16 @@ def test_an_output_over_an_input_is_refused_before_anything_is_written(
     assert proc.stderr == f"plot.py: {output / taken}: is also an input ({given}); writing " \
         "there would destroy it\n"
     assert {p.name: p.read_bytes() for p in figures.iterdir()} == before
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_figure_that_cannot_be_written_names_its_path() -> None:
+    """A write that fails with no file name of its own (a full disk) names the figure's path."""
+    fig = Figure()
+    fig.add_subplot().plot([1, 2], [2, 1])
+    with pytest.raises(OSError) as caught:
+        save_figure(fig, Path("/dev/full"))
+    assert (caught.value.errno, caught.value.filename) == (errno.ENOSPC, "/dev/full")
 
 
 def test_too_many_files(tmp_path: Path, run_script: RunScript) -> None:

@@ -1,10 +1,13 @@
 import os
 import re
+import resource
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import H200, RunScript
+from conftest import H200, SCRIPTS, RunScript
 from gbench_builder import document, full_suite, launch_run, scaled, write_json
 from hostile_inputs import result_with_names
 from matplotlib.colors import to_rgba
@@ -191,4 +194,24 @@ def test_an_output_over_an_input_is_refused_before_anything_is_written(
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr == f"report.py: {output / taken}: is also an input ({given}); writing " \
         "there would destroy it\n"
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_a_figure_that_cannot_be_written_leaves_the_earlier_report_whole(
+        tmp_path: Path, run_script: RunScript, two_gpus: tuple[Path, Path]) -> None:
+    """Files larger than 32 KiB cannot be written (RLIMIT_FSIZE, as a full disk): the first
+    figure fails, named in one line, and the earlier report's files stay as they were."""
+    out = tmp_path / "report"
+    assert run_script("report.py", *two_gpus, "-o", out).returncode == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert max(len(data) for data in before.values()) > 32 * 1024
+
+    def limit_file_size() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (32 * 1024, 32 * 1024))
+    proc = subprocess.run([sys.executable, str(SCRIPTS / "report.py"), *two_gpus, "-o", out],
+                          capture_output=True, text=True, timeout=60,
+                          preexec_fn=limit_file_size)
+    assert proc.returncode == 2, proc.stderr
+    assert re.fullmatch(rf"report\.py: {re.escape(str(out))}/\w+\.png: File too large\n",
+                        proc.stderr), proc.stderr
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
