@@ -15,7 +15,9 @@ A recording merged before (a file with `merged_runs` in its context) gives each 
 repetitions as a run of its own, so the runs of two recordings pool (a baseline recorded in
 two parts, say). A benchmark holds as many repetitions as the runs that measured it. The runs
 must agree on gpu_uuid, driver, CUDA and gpubench version: a result merged from two GPUs or two
-builds is no measurement of either.
+builds is no measurement of either. A benchmark's times are written in the time_unit of the first
+run that measured it; a run in another unit has its times converted by shifting their decimal
+digits, so the one rounding is the one to the nearest float that reading them makes.
 
 The output is written whole or not at all (a new file renamed over OUT.json once complete): a
 write that fails leaves an earlier OUT.json as it was.
@@ -26,6 +28,7 @@ bad usage or an output that could not be written or that is one of the runs.
 
 import json
 import sys
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +46,9 @@ SAME_IN_EVERY_RUN = ("gpu_name", "gpu_uuid", "driver_version", "cuda_runtime_ver
 _PLACEMENT = {"repetition_index", "repetitions", "family_index", "per_family_instance_index",
               "run_type", "aggregate_name", "aggregate_unit"}
 _AGGREGATES = ("mean", "median", "stddev", "cv")
+# Each of Google Benchmark's time units as a power of ten of nanoseconds.
+_NS_EXPONENT = {"ns": 0, "us": 3, "ms": 6, "s": 9}
+_TIMES = ("real_time", "cpu_time")  # the fields time_unit applies to
 
 
 class MergeError(GpubenchJsonError):
@@ -84,6 +90,20 @@ def measurements(entries: list[dict[str, Any]], merged: bool) -> list[dict[str, 
                 and not e.get("error_occurred")]
     measured = one_measurement(entries)
     return [] if measured is None else [measured]
+
+
+def in_time_unit(entry: dict[str, Any], unit: str) -> dict[str, Any]:
+    """`entry` with its times in `unit`: each number's decimal digits shifted, exact but for the
+    rounding to the nearest float; a cv, a ratio, as it is. A successful entry's unit is one the
+    loader knows."""
+    shift = _NS_EXPONENT[entry.get("time_unit", "ns")] - _NS_EXPONENT[unit]
+    if shift == 0 or entry.get("aggregate_name") == "cv":
+        return entry
+    converted = dict(entry, time_unit=unit)
+    for key in _TIMES:
+        if is_number(entry.get(key)):
+            converted[key] = float(Decimal(repr(entry[key])).scaleb(shift))
+    return converted
 
 
 def one_measurement(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -142,13 +162,19 @@ def merge(paths: list[Path]) -> dict[str, Any]:
     docs = [read_run(p) for p in paths]
     check_together(paths, docs)
     runs: dict[str, list[dict[str, Any]]] = {}  # by run name, in the first file's order
+    units: dict[str, str] = {}  # each run's time_unit: that of the first file that has it
     for doc in docs:
         by_run: dict[str, list[dict[str, Any]]] = {}
         for entry in doc["benchmarks"]:
             by_run.setdefault(entry.get("run_name") or entry["name"], []).append(entry)
         merged = "merged_runs" in doc["context"]
         for run_name, entries in by_run.items():
-            if measured := measurements(entries, merged):
+            successful = [e for e in entries if not e.get("error_occurred")]
+            if not successful:
+                continue
+            unit = units.setdefault(run_name, successful[0].get("time_unit", "ns"))
+            successful = [in_time_unit(e, unit) for e in successful]
+            if measured := measurements(successful, merged):
                 runs.setdefault(run_name, []).extend(measured)
     benchmarks = []
     for run_name, repetitions in runs.items():

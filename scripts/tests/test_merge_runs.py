@@ -52,6 +52,38 @@ def test_one_repetition_per_run(tmp_path: Path, run_script: RunScript) -> None:
     assert cv_entry["host_timed"] == 0  # a cv of zeros is 0, never NaN
 
 
+def in_unit(doc: dict, unit: str, per_us: float) -> dict:
+    """`doc` with every time written in `unit`, `per_us` of it to the µs."""
+    for entry in doc["benchmarks"]:
+        entry.update(time_unit=unit, real_time=entry["real_time"] * per_us,
+                     cpu_time=entry["cpu_time"] * per_us)
+    return doc
+
+
+@pytest.mark.parametrize("merged_first", [False, True])
+def test_runs_in_other_time_units_are_converted(tmp_path: Path, run_script: RunScript,
+                                                merged_first: bool) -> None:
+    """A run in ns beside runs in µs: each time is in the first run's unit, exact to the digit,
+    and the median is the median of the same figure."""
+    runs = [write_json(tmp_path / "us.json", one_run(50.0, 4.438)),
+            write_json(tmp_path / "ns.json", in_unit(one_run(50.0, 4.448), "ns", 1000)),
+            write_json(tmp_path / "s.json", in_unit(one_run(50.0, 4.458), "s", 1e-6))]
+    if merged_first:
+        assert run_script("merge_runs.py", *runs[:2], "-o", tmp_path / "a.json").returncode == 0
+        runs = [tmp_path / "a.json", runs[2]]
+    out = tmp_path / "merged.json"
+    proc = run_script("merge_runs.py", *runs, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert load(out).benchmarks[LAUNCH].values["real_time_us"] == pytest.approx(4.448)
+    entries = [e for e in json.loads(out.read_text())["benchmarks"]
+               if e["run_name"] == f"{LAUNCH}/manual_time"]
+    assert {e["time_unit"] for e in entries} == {"us"}
+    times = [e["real_time"] for e in entries if e["run_type"] == "iteration"]
+    assert times == [4.438, 4.448, 4.458]  # each its digits, as written in µs
+    (median,) = [e for e in entries if e.get("aggregate_name") == "median"]
+    assert median["real_time"] == 4.448
+
+
 def test_recordings_pool_their_runs(tmp_path: Path, run_script: RunScript) -> None:
     """A merged recording gives each repetition as a run, of the benchmarks it holds."""
     first = [write_json(tmp_path / f"a_{i}.json", one_run(50.0 + i, 4.0)) for i in range(3)]
