@@ -4,8 +4,9 @@ Every script reads results through `load`, so validation, name stripping and the
 the representative value per benchmark are made in one place. `load` accepts only what the
 scripts can use: a JSON object with a `context` object and a `benchmarks` list, every field the
 scripts read of the type Google Benchmark writes, every number 0 or between 1e-30 and 1e30 in
-size (a time in µs), no benchmark twice, at least one successful benchmark. Anything else
-raises a `GpubenchJsonError` whose str() is one line naming the file and the problem.
+size (a time in µs), no benchmark twice, a median aggregate only where it is the median of
+the repetitions beside it, at least one successful benchmark. Anything else raises a
+`GpubenchJsonError` whose str() is one line naming the file and the problem.
 
 What a benchmark name means is read from the families' facts (docs/family-facts.md): the
 context's `gpubench_families` where gpubench wrote it, else facts inferred from the benchmarks
@@ -225,6 +226,10 @@ _TIMES = ("real_time", "cpu_time")  # in the entry's time_unit; the loader keeps
 # few digits more than its largest term.
 _LARGEST_MAGNITUDE = 1e30
 _SMALLEST_MAGNITUDE = 1e-30
+# How far an aggregate Google Benchmark computed may lie from the same statistic of the
+# repetitions it wrote, relative to it: both are doubles as it prints them, and the medians of
+# the committed results agree to 4e-16.
+_ROUNDING = 1e-9
 # gpubench's own counters about a figure's timing: the relative spread of a repetition's timed
 # batches in percent (>= 0), and 1 for a figure timed on the host clock, 0 for GPU time.
 NOISE_PCT, HOST_TIMED = "noise_pct", "host_timed"
@@ -575,6 +580,7 @@ def _group_runs(path: Path, entries: list[Any],
     for run, reps in iterations.items():
         if run in medians:
             values, count = medians[run]
+            _check_median(f"{path}: benchmark {run!r}", values, reps)
             summary = f"median of {count} repetitions"
         elif reps:
             values = _mean(reps)
@@ -592,6 +598,21 @@ def _group_runs(path: Path, entries: list[Any],
         benchmarks[name] = Benchmark(name, values, reps, summary, cv, cv_count,
                                      facts.get(name.split("/", 1)[0]), stddevs.get(run))
     return benchmarks
+
+
+def _check_median(where: str, median: dict[str, float], reps: list[dict[str, float]]) -> None:
+    """BadValueError where a median aggregate is not the median of the repetitions beside it
+    (but for rounding). Such a file was edited or put together from two runs; which number is
+    the measurement the loader cannot tell, so it refuses the file rather than pick one."""
+    for key, value in median.items():
+        found = [r[key] for r in reps if key in r]
+        if not found:
+            continue
+        median_of = float(np.median(found))
+        if not math.isclose(value, median_of, rel_tol=_ROUNDING, abs_tol=_SMALLEST_MAGNITUDE):
+            raise BadValueError(f"{where}: its median aggregate of {key.removesuffix('_us')!r} "
+                                f"is {value:g}, the median of its {len(found)} repetitions "
+                                f"{median_of:g}")
 
 
 def _check_cv_sign(where: str, cv: dict[str, float], mean: dict[str, float]) -> None:

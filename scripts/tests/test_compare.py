@@ -100,6 +100,21 @@ def test_changed_filter_unwritable_is_one_line(tmp_path: Path, run_script: RunSc
     assert proc.stderr.startswith("compare.py: ") and proc.stderr.count("\n") == 1
 
 
+def test_a_median_that_contradicts_its_repetitions_is_one_line(tmp_path: Path,
+                                                              run_script: RunScript) -> None:
+    """Every repetition ten times slower beside the median of the base: no verdict on it."""
+    lying = suite(us=[2.0, 2.1, 2.2])
+    for entry in lying:
+        if entry["run_type"] == "iteration" and entry["run_name"].startswith(LAUNCH):
+            entry.update(real_time=10 * entry["real_time"],
+                         us_per_launch=10 * entry["us_per_launch"])
+    proc = compare(tmp_path, run_script, suite(us=[2.0, 2.1, 2.2]), lying)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("compare.py: ") and proc.stderr.count("\n") == 1
+    assert "median aggregate of 'real_time' is 2.1, the median of its 3 repetitions 21" \
+        in proc.stderr
+
+
 @pytest.mark.parametrize(("again", "status", "copy_verdict", "launch_verdict"), [
     (suite(gbps=40.0, us=2.5), 1, "SLOWER (confirmed)", "SLOWER (confirmed)"),
     (suite(us=2.5), 1, "SAME (SLOWER not confirmed)", "SLOWER (confirmed)"),

@@ -376,3 +376,28 @@ def test_a_negative_cv_of_a_negative_mean_is_read(tmp_path: Path) -> None:
     bench = load_entries(tmp_path, entries).benchmarks["copy/HtoD/pinned/async/4096"]
     assert bench.cv["clock_drift_ns"] == pytest.approx(-1 / 3)
     assert bench.stddev["bytes_per_second"] == pytest.approx(5.0e9)
+
+
+def test_a_median_aggregate_that_is_not_the_repetitions_median_is_refused(
+        tmp_path: Path) -> None:
+    """Every repetition ten times slower beside an unchanged median: neither number can be
+    trusted over the other."""
+    entries = launch_run("driver", "submit", 0, [2.0, 2.1, 2.2])
+    for entry in entries:
+        if entry["run_type"] == "iteration":
+            entry.update(real_time=10 * entry["real_time"],
+                         us_per_launch=10 * entry["us_per_launch"])
+    with pytest.raises(gj.BadValueError) as error:
+        load_entries(tmp_path, entries)
+    assert str(error.value) == (
+        f"{tmp_path / 'r.json'}: benchmark 'launch/driver/submit/params:0/manual_time': its "
+        "median aggregate of 'real_time' is 2.1, the median of its 3 repetitions 21")
+
+
+def test_a_median_aggregate_that_differs_by_rounding_is_read(tmp_path: Path) -> None:
+    entries = launch_run("driver", "submit", 0, [2.0, 2.1, 2.2])
+    median = next(e for e in entries if e.get("aggregate_name") == "median")
+    median["real_time"] = float(np.nextafter(median["real_time"], 3.0))
+    bench = load_entries(tmp_path, entries).benchmarks["launch/driver/submit/params:0"]
+    assert bench.values["real_time_us"] == pytest.approx(2.1, rel=1e-15)
+
