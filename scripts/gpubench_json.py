@@ -34,6 +34,7 @@ import re
 import secrets
 import stat
 import sys
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -876,6 +877,10 @@ def write_stdout(text: str) -> None:
 # Where a path names a descriptor or a device rather than a place for a file: /dev/stdout when
 # stdout is a file would name that file, and replacing it would drop what the shell appended.
 _DESCRIPTOR_FOLDERS = ("/dev/", "/proc/")
+# How long an output that is a FIFO waits for a reader: one started beside the script
+# (`cat out.fifo &`) opens it within this; with none, a blocking open would wait forever.
+FIFO_READER_WAIT_S = 3.0
+_FIFO_POLL_S = 0.02
 
 
 def write_output(path: Path, text: str, errors: str = "strict") -> None:
@@ -884,16 +889,37 @@ def write_output(path: Path, text: str, errors: str = "strict") -> None:
     fails (a full disk, a signal) leaves an earlier output as it was and nothing under its name
     that is not whole. A symbolic link is written through (the file it names is replaced, the
     link stays). A FIFO, a device or a descriptor (/dev/stdout) is written to directly: it
-    holds no file to lose. Raises OSError naming `path`."""
+    holds no file to lose; a FIFO no reader opens within FIFO_READER_WAIT_S is refused. Raises
+    OSError naming `path`."""
     data = text.encode("utf-8", errors)
     try:
         if str(path).startswith(_DESCRIPTOR_FOLDERS) or (path.exists() and not path.is_file()):
-            with open(path, "wb") as stream:
+            with os.fdopen(_open_directly(path), "wb") as stream:
                 stream.write(data)
         else:
             _replace(Path(os.path.realpath(path)), data)
     except OSError as error:
         raise OSError(error.errno, error.strerror or str(error), str(path)) from None
+
+
+def _open_directly(path: Path) -> int:
+    """A blocking descriptor that writes to the FIFO, device or descriptor `path`, opened as
+    open(path, "wb") opens it but without waiting for a FIFO's reader: the open is retried
+    until one comes, for FIFO_READER_WAIT_S, then OSError ENXIO "no reader on this FIFO"."""
+    deadline = time.monotonic() + FIFO_READER_WAIT_S
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK
+    while True:
+        try:
+            descriptor = os.open(path, flags, 0o666)
+        except OSError as error:
+            if error.errno != errno.ENXIO or not stat.S_ISFIFO(os.stat(path).st_mode):
+                raise
+            if time.monotonic() >= deadline:
+                raise OSError(errno.ENXIO, "no reader on this FIFO") from None
+            time.sleep(_FIFO_POLL_S)
+            continue
+        os.set_blocking(descriptor, True)
+        return descriptor
 
 
 def _replace(target: Path, data: bytes) -> None:

@@ -1,4 +1,7 @@
 import argparse
+import os
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -401,3 +404,44 @@ def test_a_median_aggregate_that_differs_by_rounding_is_read(tmp_path: Path) -> 
     bench = load_entries(tmp_path, entries).benchmarks["launch/driver/submit/params:0"]
     assert bench.values["real_time_us"] == pytest.approx(2.1, rel=1e-15)
 
+
+def test_an_output_fifo_without_a_reader_is_refused(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gj, "FIFO_READER_WAIT_S", 0.2)
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    failed: list[OSError] = []
+
+    def write() -> None:
+        try:
+            gj.write_output(fifo, "text\n")
+        except OSError as error:
+            failed.append(error)
+
+    # In a thread of its own: a blocking open would never return.
+    writer = threading.Thread(target=write, daemon=True)
+    started = time.monotonic()
+    writer.start()
+    writer.join(timeout=5)
+    assert not writer.is_alive() and 0.2 <= time.monotonic() - started < 5
+    assert [(e.filename, e.strerror) for e in failed] == [(str(fifo), "no reader on this FIFO")]
+
+
+def test_an_output_fifo_whose_reader_comes_late_gets_the_text(tmp_path: Path) -> None:
+    """The reader opens after the writer started waiting; the text is more than a pipe holds,
+    so the writes after the open block until it is read."""
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    text = "x" * 300_000 + "\n"
+    received: list[str] = []
+
+    def read_late() -> None:
+        time.sleep(0.3)
+        with open(fifo, encoding="utf-8") as stream:
+            received.append(stream.read())
+
+    reader = threading.Thread(target=read_late)
+    reader.start()
+    gj.write_output(fifo, text)
+    reader.join(timeout=10)
+    assert received == [text]

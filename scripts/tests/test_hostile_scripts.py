@@ -138,6 +138,22 @@ def test_any_finite_time_in_any_unit(tmp_path_factory: pytest.TempPathFactory, s
     assert_kept_promise(run(script, script_arguments(script, result, work)), script)
 
 
+@pytest.mark.parametrize("script", ["export.py", "merge_runs.py", "compare.py"])
+def test_an_output_fifo_without_a_reader_is_one_line(tmp_path: Path, good_result: Path,
+                                                     script: str) -> None:
+    """Writing would wait for a reader forever; the script waits a few seconds for one."""
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    again = tmp_path / "again.json"
+    again.write_bytes(good_result.read_bytes())
+    arguments = {"export.py": [good_result, "--format", "bencher", "-o", fifo],
+                 "merge_runs.py": [good_result, again, "-o", fifo],
+                 "compare.py": [good_result, again, "--changed-filter", fifo]}[script]
+    proc = run(script, arguments, timeout=30)
+    assert proc.stderr.decode() == f"{script}: {fifo}: no reader on this FIFO\n"
+    assert proc.returncode == 2
+
+
 @pytest.mark.parametrize("path", ["%" * 5000, "a/" * 3000, "\udcff" * 300])
 def test_fleet_path_the_system_refuses(path: str) -> None:
     assert_kept_promise(run("fleet.py", [path]), "fleet.py", succeeds=False)
