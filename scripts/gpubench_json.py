@@ -83,7 +83,8 @@ class DuplicateBenchmarkError(MalformedResultError):
 
 
 class TooLargeError(GpubenchJsonError):
-    """More than MAX_RESULT_BYTES: refused before it is read (a device such as /dev/zero too)."""
+    """More than MAX_RESULT_BYTES (a device such as /dev/zero too), MAX_CONTAINERS objects and
+    lists or MAX_VALUES values: refused before it is parsed."""
 
 
 class NoBenchmarksError(GpubenchJsonError):
@@ -238,8 +239,15 @@ NOISE_PCT, HOST_TIMED = "noise_pct", "host_timed"
 _MAD_TO_SD = 1.4826
 _SPREAD_AGGREGATES = {"stddev", "cv"}
 # The largest result file the scripts read: about 80 times a full gpubench run with repetitions
-# (0.4 MB), read in about 5 s and 150 MB (README, "Limits"). Larger is refused before reading.
+# (0.4 MB), read in about 4 s and 190 MB (README, "Limits"). Larger is refused before reading.
 MAX_RESULT_BYTES = 32 * 2**20
+# The most objects and lists, and values, a result may hold: above what MAX_RESULT_BYTES of
+# gpubench runs hold (up to 94 000 objects and lists, 1.3 million values), far below what that
+# many bytes of `{}` or `0,` make (Python holds those in 30 to 60 times their size). Within
+# both, no file takes more than about 460 MB to read (README, "Limits"). Counted before parsing:
+# the '{' and '[', and those plus the ',' (a bound, as strings may hold them too).
+MAX_CONTAINERS = 2**17
+MAX_VALUES = 2**21
 _READ_CHUNK_BYTES = 2**20
 # Context keys the scripts decide on; gpubench writes each as a string.
 _CONTEXT_STRINGS = ("gpubench_version", "gpu_name", "driver_version", "cuda_runtime_version")
@@ -509,6 +517,7 @@ def _read_text(path: Path) -> str:
 def _parse_json(text: str, path: Path) -> Any:
     if not text.strip():
         raise EmptyFileError(f"{path}: file is empty")
+    _check_counts(text, path)
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
@@ -519,6 +528,19 @@ def _parse_json(text: str, path: Path) -> Any:
         raise InvalidJsonError(f"{path}: JSON nested too deeply to read") from None
     except ValueError:  # an integer literal past Python's digit limit (4300 by default)
         raise InvalidJsonError(f"{path}: a JSON number has too many digits to read") from None
+
+
+def _check_counts(text: str, path: Path) -> None:
+    """TooLargeError where `text` holds more JSON objects and lists, or values, than a result
+    may (MAX_CONTAINERS, MAX_VALUES): parsing them would take memory out of proportion to its
+    size."""
+    containers = text.count("{") + text.count("[")
+    if containers > MAX_CONTAINERS:
+        raise TooLargeError(f"{path}: more than {MAX_CONTAINERS} JSON objects and lists, the "
+                            "most a result file the scripts read holds")
+    if containers + text.count(",") > MAX_VALUES:
+        raise TooLargeError(f"{path}: more than {MAX_VALUES} JSON values, the most a result file "
+                            "the scripts read holds")
 
 
 def read_bounded(path: Path, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:

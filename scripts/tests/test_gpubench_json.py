@@ -1,4 +1,5 @@
 import argparse
+import json
 import os
 import threading
 import time
@@ -445,3 +446,21 @@ def test_an_output_fifo_whose_reader_comes_late_gets_the_text(tmp_path: Path) ->
     gj.write_output(fifo, text)
     reader.join(timeout=10)
     assert received == [text]
+
+
+@pytest.mark.parametrize(("padding", "problem"), [
+    ("[" + ",".join(["{}"] * gj.MAX_CONTAINERS) + "]",
+     f"more than {gj.MAX_CONTAINERS} JSON objects and lists"),
+    ("[" + ",".join(["[]"] * gj.MAX_CONTAINERS) + "]",
+     f"more than {gj.MAX_CONTAINERS} JSON objects and lists"),
+    ("[" + ",".join(["0"] * gj.MAX_VALUES) + "]", f"more than {gj.MAX_VALUES} JSON values"),
+], ids=["empty objects", "empty lists", "numbers"])
+def test_more_values_than_a_result_holds_are_refused_before_parsing(
+        tmp_path: Path, padding: str, problem: str) -> None:
+    """Well under 32 MiB, yet Python would hold them in 30 to 60 times their size."""
+    doc = document(launch_run("driver", "submit", 0, 2.0), pad="@@")
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(doc).replace('"@@"', padding))
+    with pytest.raises(gj.TooLargeError) as error:
+        gj.load(path)
+    assert str(error.value) == f"{path}: {problem}, the most a result file the scripts read holds"
