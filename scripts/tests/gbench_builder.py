@@ -17,12 +17,17 @@ from gpubench_json import declared_facts
 
 Values = float | Sequence[float]
 
+def _stddev(values: np.ndarray) -> float:
+    """Google Benchmark's sample standard deviation: 0 for one value, for which it is undefined."""
+    return float(np.std(values, ddof=1)) if values.size > 1 else 0.0
+
+
 _AGGREGATES: dict[str, Callable[[np.ndarray], float]] = {
     "mean": np.mean,
     "median": np.median,
-    "stddev": lambda v: np.std(v, ddof=1),
+    "stddev": _stddev,
     # Google Benchmark 1.8 writes 0 for the cv of values whose mean is 0 (host_timed of GPU time).
-    "cv": lambda v: np.std(v, ddof=1) / np.mean(v) if np.mean(v) else 0.0,
+    "cv": lambda v: _stddev(v) / np.mean(v) if np.mean(v) else 0.0,
 }
 
 
