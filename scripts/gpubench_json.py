@@ -239,15 +239,16 @@ NOISE_PCT, HOST_TIMED = "noise_pct", "host_timed"
 _MAD_TO_SD = 1.4826
 _SPREAD_AGGREGATES = {"stddev", "cv"}
 # The largest result file the scripts read: about 80 times a full gpubench run with repetitions
-# (0.4 MB), read in about 4 s and 190 MB (README, "Limits"). Larger is refused before reading.
+# (0.4 MB), read in about 4 s and 220 MB (README, "Limits"). Larger is refused before reading.
 MAX_RESULT_BYTES = 32 * 2**20
 # The most objects and lists, and values, a result may hold: above what MAX_RESULT_BYTES of
 # gpubench runs hold (up to 94 000 objects and lists, 1.3 million values), far below what that
 # many bytes of `{}` or `0,` make (Python holds those in 30 to 60 times their size). Within
-# both, no file takes more than about 460 MB to read (README, "Limits"). Counted before parsing:
-# the '{' and '[', and those plus the ',' (a bound, as strings may hold them too).
+# both, no file takes more than about 470 MB to read (README, "Limits"). Counted before parsing,
+# outside strings: the '{' and '[', and those plus the ','.
 MAX_CONTAINERS = 2**17
 MAX_VALUES = 2**21
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _READ_CHUNK_BYTES = 2**20
 # Context keys the scripts decide on; gpubench writes each as a string.
 _CONTEXT_STRINGS = ("gpubench_version", "gpu_name", "driver_version", "cuda_runtime_version")
@@ -534,11 +535,12 @@ def _check_counts(text: str, path: Path) -> None:
     """TooLargeError where `text` holds more JSON objects and lists, or values, than a result
     may (MAX_CONTAINERS, MAX_VALUES): parsing them would take memory out of proportion to its
     size."""
-    containers = text.count("{") + text.count("[")
+    structure = _JSON_STRING.sub("", text)  # a name may hold '{' and ','
+    containers = structure.count("{") + structure.count("[")
     if containers > MAX_CONTAINERS:
         raise TooLargeError(f"{path}: more than {MAX_CONTAINERS} JSON objects and lists, the "
                             "most a result file the scripts read holds")
-    if containers + text.count(",") > MAX_VALUES:
+    if containers + structure.count(",") > MAX_VALUES:
         raise TooLargeError(f"{path}: more than {MAX_VALUES} JSON values, the most a result file "
                             "the scripts read holds")
 

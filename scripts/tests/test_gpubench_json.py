@@ -464,3 +464,10 @@ def test_more_values_than_a_result_holds_are_refused_before_parsing(
     with pytest.raises(gj.TooLargeError) as error:
         gj.load(path)
     assert str(error.value) == f"{path}: {problem}, the most a result file the scripts read holds"
+
+
+def test_braces_and_commas_in_strings_are_not_counted(tmp_path: Path) -> None:
+    text = "{[," * gj.MAX_VALUES
+    doc = document(run_entries(f"x/{text}/manual_time", [{"real_time": 1.0}]), note=text)
+    result = gj.load(write_json(tmp_path / "r.json", doc))
+    assert list(result.benchmarks) == [f"x/{text}"]
