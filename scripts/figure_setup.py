@@ -64,7 +64,4 @@ def save_figure(fig: Figure, path: Path, **savefig: object) -> None:
     except ValueError as error:  # e.g. "Image size of 300000x200 pixels is too large"
         raise OSError(errno.EINVAL, f"cannot draw the figure ({one_line(error, 200)})",
                       str(path)) from None
-    # write_output writes text; bytes decoded with surrogateescape encode back to the same
-    # bytes, whatever they are.
-    write_output(path, image.getvalue().decode("utf-8", "surrogateescape"),
-                 errors="surrogateescape")
+    write_output(path, image.getvalue())
