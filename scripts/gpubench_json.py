@@ -911,10 +911,10 @@ def write_output(path: Path, text: str | bytes, errors: str = "strict") -> None:
     """Writes `text` (bytes as they are; text in UTF-8, `errors` as str.encode takes it) to the
     output file `path`, whole or not at all: into a new file beside it, renamed over it once
     complete, so a write that fails (a full disk, a signal) leaves an earlier output as it was
-    and nothing under its name that is not whole. A symbolic link is written through (the file it names is replaced, the
-    link stays). A FIFO, a device or a descriptor (/dev/stdout) is written to directly: it
-    holds no file to lose; a FIFO no reader opens within FIFO_READER_WAIT_S is refused. Raises
-    OSError naming `path`."""
+    and nothing under its name that is not whole. A symbolic link is written through (the file
+    it names is replaced, the link stays). A FIFO, a device or a descriptor (/dev/stdout) is
+    written to directly: it holds no file to lose; a FIFO no reader opens within
+    FIFO_READER_WAIT_S is refused. Raises OSError naming `path`."""
     data = text if isinstance(text, bytes) else text.encode("utf-8", errors)
     try:
         if str(path).startswith(_DESCRIPTOR_FOLDERS) or (path.exists() and not path.is_file()):
