@@ -1,3 +1,4 @@
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
@@ -10,6 +11,14 @@ SCRIPTS = Path(__file__).resolve().parent.parent
 H200 = SCRIPTS.parent / "results" / "h200"
 
 RunScript = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def default_signals() -> None:
+    """A child's preexec_fn: SIGINT, SIGHUP and SIGTERM at their default disposition, as a shell
+    started from a terminal has them. pytest started in the background (`nohup pytest &`) hands
+    them on ignored, and a shell cannot trap a signal that was ignored when it started."""
+    for number in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(number, signal.SIG_DFL)
 
 
 @pytest.fixture
