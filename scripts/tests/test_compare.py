@@ -673,13 +673,13 @@ def test_the_whole_suite_recorded_twice_as_the_gate_records_it(tmp_path: Path) -
     base, new = load_json(AA_1), load_json(AA_2)
     rows_ = judged(base, new, tmp_path, "--alpha=0.05")
     assert len(rows_) == 598 and {r.verdict for r in rows_.values()} == {cmp.SAME}
-    planted_runs = [run for run in run_names(new, lambda n: True)
-                    if (f := plant_slowdowns.factor(next(
-                        b for b in new["benchmarks"] if b["run_name"] == run))) is not None]
+    factors = {run: plant_slowdowns.factor(next(b for b in new["benchmarks"]
+                                                if b["run_name"] == run))
+               for run in run_names(new, lambda n: True)}
+    planted_runs = [run for run, factor in factors.items() if factor is not None]
     planted = new
     for run in planted_runs:
-        planted = scaled(planted, run, plant_slowdowns.factor(next(
-            b for b in new["benchmarks"] if b["run_name"] == run)))
+        planted = scaled(planted, run, factors[run])
     found = judged(base, planted, tmp_path, "--alpha=0.05")
     names = {gpubench_json.strip_gb_suffixes(run) for run in planted_runs}
     assert len(names) == 255
