@@ -18,8 +18,8 @@ void initialize_benchmark(Options& options);
 // command line's (parse_options). Google Benchmark reads each flag's default from a variable
 // named as the flag upper-cased, and does so as its library initializes, before main() and
 // unchecked; gpubench takes those variables out of the environment before any library
-// initializes, so Google Benchmark sees only what gpubench has checked. V (--v) is taken out and ignored: too common a
-// name (make's V=1) to be read as a flag.
+// initializes, so Google Benchmark sees only what gpubench has checked. V (--v) is taken out and
+// ignored: too common a name (make's V=1) to be read as a flag.
 [[nodiscard]] std::vector<FlagFromEnvironment> benchmark_flags_from_environment();
 
 } // namespace gpubench::bench

@@ -17,6 +17,7 @@ from gpubench_json import declared_facts
 
 Values = float | Sequence[float]
 
+
 def _stddev(values: np.ndarray) -> float:
     """Google Benchmark's sample standard deviation: 0 for one value, for which it is undefined."""
     return float(np.std(values, ddof=1)) if values.size > 1 else 0.0
