@@ -82,12 +82,11 @@ def is_number(value: Any) -> bool:
 
 
 def measurements(entries: list[dict[str, Any]], merged: bool) -> list[dict[str, Any]]:
-    """A benchmark's runs in one file: each repetition of a merged recording, else the run's
-    one measurement; none where it failed."""
+    """A benchmark's runs in one file, from its successful `entries`: each repetition of a
+    merged recording, else the run's one measurement."""
     if merged:
         return [{k: v for k, v in e.items() if k not in _PLACEMENT} | {"run_type": "iteration"}
-                for e in entries if e.get("run_type", "iteration") == "iteration"
-                and not e.get("error_occurred")]
+                for e in entries if e.get("run_type", "iteration") == "iteration"]
     measured = one_measurement(entries)
     return [] if measured is None else [measured]
 
@@ -107,10 +106,9 @@ def in_time_unit(entry: dict[str, Any], unit: str) -> dict[str, Any]:
 
 
 def one_measurement(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """A run's benchmark as one repetition: its iteration entry, the per-field median of
-    several, or its median aggregate; None where it failed."""
-    iterations = [e for e in entries if e.get("run_type", "iteration") == "iteration"
-                  and not e.get("error_occurred")]
+    """A run's benchmark as one repetition, from its successful `entries`: its iteration entry,
+    the per-field median of several, or its median aggregate; None where it has none."""
+    iterations = [e for e in entries if e.get("run_type", "iteration") == "iteration"]
     if not iterations:
         iterations = [e for e in entries if e.get("aggregate_name") == "median"]
     if not iterations:
