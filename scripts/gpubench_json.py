@@ -104,6 +104,17 @@ def same_file(a: Path, b: Path) -> bool:
         return False
 
 
+def repeated_file(paths: Iterable[Path]) -> tuple[Path, Path] | None:
+    """The first path that names the same file as an earlier one (same_file), with that earlier
+    one; None where each names a file of its own."""
+    seen: list[Path] = []
+    for path in paths:
+        if earlier := next((p for p in seen if same_file(p, path)), None):
+            return path, earlier
+        seen.append(path)
+    return None
+
+
 def refuse_output_over_input(output: Path, inputs: Iterable[Path]) -> None:
     """Raises OutputIsInputError where `output` is the same file as one of `inputs`, so that
     nothing is written over an input."""

@@ -30,7 +30,7 @@ import numpy as np
 from fleet_inputs import split_devices
 from gpubench_json import (GBPS, Benchmark, FamilyFacts, GpubenchJsonError,
                            OneLineArgumentParser, load, refuse_output_over_input,
-                           same_file, script_error, write_output, write_stdout)
+                           repeated_file, script_error, write_output, write_stdout)
 from safe_text import printable
 
 MIB = 1 << 20
@@ -146,9 +146,8 @@ def result_files(inputs: list[str]) -> list[Path]:
             raise ValueError(f"{path}: no such file or directory")
     # One file counted twice (given twice, or given and in a folder given) would count one run
     # as two measurements of each floor.
-    for index, path in enumerate(files):
-        if earlier := next((p for p in files[:index] if same_file(p, path)), None):
-            raise ValueError(f"{path}: the same file as {earlier}, given before")
+    if repeated := repeated_file(files):
+        raise ValueError(f"{repeated[0]}: the same file as {repeated[1]}, given before")
     return files
 
 

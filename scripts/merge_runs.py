@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load_with_document,
-                           refuse_output_over_input, same_file, script_error, write_output,
+                           refuse_output_over_input, repeated_file, script_error, write_output,
                            write_stdout)
 
 SCRIPT = "merge_runs.py"
@@ -154,9 +154,8 @@ def run_count(doc: dict[str, Any]) -> int:
 
 
 def merge(paths: list[Path]) -> dict[str, Any]:
-    for index, path in enumerate(paths):
-        if earlier := next((p for p in paths[:index] if same_file(p, path)), None):
-            raise MergeError(f"{path}: is {earlier} again: each run counts once")
+    if repeated := repeated_file(paths):
+        raise MergeError(f"{repeated[0]}: is {repeated[1]} again: each run counts once")
     docs = [read_run(p) for p in paths]
     check_together(paths, docs)
     runs: dict[str, list[dict[str, Any]]] = {}  # by run name, in the first file's order
