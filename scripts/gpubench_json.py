@@ -217,7 +217,9 @@ _GB_SUFFIX = re.compile(
     r"|(min_time|min_warmup_time):[0-9.]+[sx]?"
     r"|(iterations|repeats|threads):[0-9]+"
 )
-_US_PER_TIME_UNIT = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+# Google Benchmark's time units, each as a power of ten of nanoseconds.
+NS_EXPONENT = {"ns": 0, "us": 3, "ms": 6, "s": 9}
+_US_PER_TIME_UNIT = {unit: 10.0 ** (exponent - 3) for unit, exponent in NS_EXPONENT.items()}
 # Integer fields that describe the run rather than measure it.
 _BOOKKEEPING = {
     "family_index", "per_family_instance_index", "repetitions", "repetition_index",
@@ -230,7 +232,7 @@ _MEASUREMENTS = ("real_time", "cpu_time", "bytes_per_second", "items_per_second"
                  "us_per_launch", "us_per_copy")
 # A time or a rate of one run is > 0; a spread aggregate (stddev, cv) may be 0.
 _POSITIVE = ("real_time", "bytes_per_second", "us_per_launch", "us_per_copy")
-_TIMES = ("real_time", "cpu_time")  # in the entry's time_unit; the loader keeps them in µs
+TIME_FIELDS = ("real_time", "cpu_time")  # in the entry's time_unit; the loader keeps them in µs
 # The sizes a nonzero number the scripts read lies between, a time in µs: no figure or counter
 # of a GPU benchmark comes near either in any unit (bytes per second stay below 1e14, an hour
 # is 4e9 µs, a clock tick 1e-3 µs). A facts scale lies in the same range, so what the scripts
@@ -803,9 +805,9 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
             continue
         if aggregate == "cv" and not math.isfinite(number):
             continue  # Google Benchmark's cv of a counter whose mean is 0 (host_timed)
-        converted = number * us_per_unit if key in _TIMES else number
+        converted = number * us_per_unit if key in TIME_FIELDS else number
         _check_number(where, key, converted, aggregate, written_zero=number == 0)
-        values[f"{key}_us" if key in _TIMES else key] = converted
+        values[f"{key}_us" if key in TIME_FIELDS else key] = converted
     return values
 
 
@@ -815,7 +817,7 @@ def _check_number(where: str, key: str, number: float, aggregate: str | None,
     a repetition or, where `aggregate` names one, in that aggregate; `written_zero`: the file
     wrote 0, not a number that became 0 in µs."""
     spread = aggregate in _SPREAD_AGGREGATES
-    shown = f"{number:g}{' µs' if key in _TIMES else ''}"
+    shown = f"{number:g}{' µs' if key in TIME_FIELDS else ''}"
     if not math.isfinite(number):
         raise BadValueError(f"{where}: {key!r} is {shown}, not a finite number")
     if not written_zero and not _SMALLEST_MAGNITUDE <= abs(number) <= _LARGEST_MAGNITUDE:

@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load_with_document,
-                           refuse_output_over_input, repeated_file, script_error, write_output,
-                           write_stdout)
+from gpubench_json import (NS_EXPONENT, TIME_FIELDS, GpubenchJsonError, OneLineArgumentParser,
+                           load_with_document, refuse_output_over_input, repeated_file,
+                           script_error, write_output, write_stdout)
 
 SCRIPT = "merge_runs.py"
 # Equal in every run merged: the same GPU, software and build.
@@ -46,9 +46,6 @@ SAME_IN_EVERY_RUN = ("gpu_name", "gpu_uuid", "driver_version", "cuda_runtime_ver
 _PLACEMENT = {"repetition_index", "repetitions", "family_index", "per_family_instance_index",
               "run_type", "aggregate_name", "aggregate_unit"}
 _AGGREGATES = ("mean", "median", "stddev", "cv")
-# Each of Google Benchmark's time units as a power of ten of nanoseconds.
-_NS_EXPONENT = {"ns": 0, "us": 3, "ms": 6, "s": 9}
-_TIMES = ("real_time", "cpu_time")  # the fields time_unit applies to
 
 
 class MergeError(GpubenchJsonError):
@@ -95,11 +92,11 @@ def in_time_unit(entry: dict[str, Any], unit: str) -> dict[str, Any]:
     """`entry` with its times in `unit`: each number's decimal digits shifted, exact but for the
     rounding to the nearest float; a cv, a ratio, as it is. A successful entry's unit is one the
     loader knows."""
-    shift = _NS_EXPONENT[entry.get("time_unit", "ns")] - _NS_EXPONENT[unit]
+    shift = NS_EXPONENT[entry.get("time_unit", "ns")] - NS_EXPONENT[unit]
     if shift == 0 or entry.get("aggregate_name") == "cv":
         return entry
     converted = dict(entry, time_unit=unit)
-    for key in _TIMES:
+    for key in TIME_FIELDS:
         if is_number(entry.get(key)):
             converted[key] = float(Decimal(repr(entry[key])).scaleb(shift))
     return converted
