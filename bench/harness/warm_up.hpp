@@ -14,10 +14,11 @@ namespace gpubench::bench {
 // `call_alone_seconds` or more is the whole warm-up: its length already settles clocks, and
 // more would only add to the run.
 //
-// Why by time, not a count: a batch of tiny operations (a 3 µs launch submit, a 5 µs library
-// load) lasts a fraction of a millisecond. After one call and a single untimed batch, the H200
-// measured the driver's launch submit 8% above a bare loop warmed up by 1280 launches, and
-// launch/module/library_load at 5.35 µs against 3.73 µs after thousands of loads.
+// Why by time, not a count: a batch of tiny operations (a 4 µs launch submit, a 5 µs library
+// load) lasts a fraction of a millisecond. After one call and a single untimed batch, the first
+// 10 timed batches on the H200 read 4.7% (launch submit) and 6.3% (library load) above the
+// same process's settled median; after 10 ms of batches, 3.4% and 1.6%
+// (results/h200/warm_up/).
 struct WarmUpLimits {
   double least_seconds = 0.01;
   double call_alone_seconds = 0.01;
