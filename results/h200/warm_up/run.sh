@@ -43,6 +43,7 @@ for r in sorted(out.glob("gpubench_round*.json")):
         rows.setdefault((what, "gpubench"), []).append(b["us_per_launch"])
 print(f"{'operation':13} {'warm-up':25} {'processes':>9} {'median':>10} {'min':>8} {'max':>8}")
 for (what, regime), v in sorted(rows.items()):
-    print(f"{what:13} {regime:25} {len(v):9d} {statistics.median(v):10.3f} {min(v):8.3f} {max(v):8.3f}")
+    print(f"{what:13} {regime:25} {len(v):9d} {statistics.median(v):10.3f} "
+          f"{min(v):8.3f} {max(v):8.3f}")
 PY
 cat "$out/summary.txt"

@@ -9,8 +9,8 @@
 //   long:         one call, then untimed batches until 1 s has passed.
 // Then batches are timed for 50 ms (gpubench's cap for host-timed figures); prints the median
 // batch per operation in µs over the first 10 timed batches (where a benchmark whose batches
-// agree stops) and over all of them. Each regime runs in a process of its own (run.sh), so one regime's
-// warm-up does not warm the next.
+// agree stops) and over all of them. Each regime runs in a process of its own (run.sh), so one
+// regime's warm-up does not warm the next.
 #include <cuda.h>
 
 #include <algorithm>
