@@ -251,13 +251,13 @@ NOISE_PCT, HOST_TIMED = "noise_pct", "host_timed"
 # A MAD times this estimates the standard deviation of normally distributed values.
 _MAD_TO_SD = 1.4826
 _SPREAD_AGGREGATES = {"stddev", "cv"}
-# The largest result file the scripts read: about 80 times a full gpubench run with repetitions
-# (0.4 MB), read in about 4 s and 220 MB (README, "Limits"). Larger is refused before reading.
+# The largest result file the scripts read: 65 full gpubench runs merged, read in about 2 s and
+# 210 MB (README, "Limits"; results/cpu/script_limits.txt). Larger is refused before reading.
 MAX_RESULT_BYTES = 32 * 2**20
 # The most objects and lists, and values, a result may hold: above what MAX_RESULT_BYTES of
-# gpubench runs hold (up to 94 000 objects and lists, 1.3 million values), far below what that
-# many bytes of `{}` or `0,` make (Python holds those in 30 to 60 times their size). Within
-# both, no file takes more than about 470 MB to read (README, "Limits"). Counted before parsing,
+# gpubench runs hold (45 000 to 52 000 objects and lists, 1.1 million values), far below what
+# that many bytes of `{}` or `0,` make (32 MiB of `{}` takes 0.86 GB to read). Within
+# both, no file takes more than about 480 MB to read (README, "Limits"). Counted before parsing,
 # outside strings: the '{' and '[', and those plus the ','.
 MAX_CONTAINERS = 2**17
 MAX_VALUES = 2**21

@@ -344,7 +344,7 @@ def test_file_at_the_limit_is_read_in_stated_time_and_memory(tmp_path: Path) -> 
 
 def test_the_worst_file_within_the_limits_is_read_in_stated_memory(tmp_path: Path) -> None:
     """As many benchmarks as MAX_CONTAINERS allows, each with as many counters of names of its
-    own as MAX_VALUES allows: the README's 470 MB."""
+    own as MAX_VALUES allows: the README's 480 MB."""
     counters = MAX_VALUES // MAX_CONTAINERS - 3
     entries = ",".join('{"name":"x/%d","real_time":1.5,%s}' % (
         k, ",".join('"c%x_%d":1.5' % (k, i) for i in range(counters)))
