@@ -19,7 +19,7 @@ namespace gpubench {
 // that order and the last by the first) the ring is the same random cycle, single by
 // construction, and the order is what the checks read: where a chase of k loads from the start
 // must stand is order[k mod slots]. Recovering the order from Sattolo's successors would take a
-// dependent walk of every slot on the host, about a second for the 8 Mi slots of 1 GiB.
+// dependent walk of every slot on the host, one random access after another (8 Mi for 1 GiB).
 class ChaseRing {
 public:
   static constexpr std::size_t min_slots = 2;

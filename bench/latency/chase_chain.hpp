@@ -11,8 +11,8 @@ namespace gpubench::bench {
 
 class Session;
 
-// The rings chases follow on one GPU, kept for the last slot count: drawing the 8 Mi slots of
-// 1 GiB takes a few hundred milliseconds, once for all repetitions and memories of a size.
+// The rings chases follow on one GPU, kept for the last slot count: the 8 Mi slots of 1 GiB
+// are drawn once for all repetitions and memories of a size.
 class ChaseRings {
 public:
   explicit ChaseRings(Session&) {}

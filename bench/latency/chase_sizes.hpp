@@ -9,9 +9,11 @@
 namespace gpubench::bench {
 
 // --latency-sizes=LIST: the sizes of device memory the chase runs through. The default steps
-// from inside the L1 (256 KiB per SM on the H200) through the L2 (50 MiB in two partitions:
-// 24, 40 and 48 MiB fall between a partition's share and the whole) to 1 GiB, 20 times the L2,
-// where every load comes from HBM.
+// from inside the L1 (256 KiB per SM with shared memory, by NVIDIA's Hopper whitepaper) through
+// the L2 (60 MiB on the H200, its context's l2_bytes, in two partitions: a load takes 139 ns at
+// 24 MiB, as in the near partition, and 190-245 ns at 32, 40 and 48 MiB, spilling into the far
+// one: results/h200/latency/latency.json) to 1 GiB, 17 times the L2, where every load comes
+// from HBM.
 [[nodiscard]] FamilyFlag device_sizes_flag();
 
 // --latency-link-sizes=LIST: the sizes of memory reached over a link (pinned host memory over

@@ -8,8 +8,9 @@
 // Timing: the GPU's own clocks inside the kernel, around the timed loads alone: clock64 gives
 // SM cycles and %globaltimer nanoseconds, so neither the launch nor the warm lap counts, and
 // ns_per_load and cycles_per_load are the median launch over its loads. A launch times 2^14
-// loads, about 0.3 ms at 20 ns a load and more further out: a global timer that steps by as much
-// as 1 µs (its step differs between GPUs) moves the shortest by 0.3%. Around each launch the
+// loads, about 0.3 ms at 20 ns a load and more further out: the global timer's step (32 ns on
+// the H200, launch/gpu_gap's timer_step_ns; it differs between GPUs) is 0.01% of the shortest,
+// and a step of a whole microsecond would be 0.3%. Around each launch the
 // harness's events time the batch as for every family (real_time, the stopping rule); they also
 // hold the launch and the warm lap.
 //
