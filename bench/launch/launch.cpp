@@ -29,7 +29,7 @@
 namespace gpubench::bench {
 namespace {
 
-// How a launch is timed on the host. submit stays far below the stream's queue depth (~1000),
+// How a launch is timed on the host. submit's batches stay far below the stream's queue depth,
 // so the host never blocks on a full queue; the GPU drains the batch outside the timed region.
 // A roundtrip is one kernel and its synchronisation, so its graph holds a single launch.
 struct Measure {

@@ -45,18 +45,18 @@
 namespace gpubench::bench {
 namespace {
 
-// A batch is what one path submits in one round: short enough (tens of microseconds) that the
-// host's speed barely moves within a round, long enough that the host clock's resolution is
+// A batch is what one path submits in one round: short enough (a fraction of a millisecond) that
+// the host's speed barely moves within a round, long enough that the host clock's resolution is
 // lost in it. Graph paths replay one graph of this many kernels, reported per kernel.
 constexpr std::size_t launches_per_batch = 32;
-// Rounds per block: enough that a block's median round ratio is steady (about ±2% at the ~6%
-// spread of one round's ratio), few enough that a run holds a dozen blocks.
+// Rounds per block: enough that a block's median round ratio is steady against the spread of
+// one round's ratio, few enough that a run holds a dozen blocks.
 constexpr std::size_t rounds_per_block = 24;
 // Rounds per batch of the harness, which runs one round alone, a warm-up batch and timed
-// batches until its loop has run 0.05 s (three, as one batch of rounds, about 0.8 ms each at
-// params:0 and 2.5 ms at params:32764, outlasts that at every payload): 1 + 4 * 72 = 289 rounds,
-// twelve blocks, about 2.5 s for the five payloads. A whole number of blocks per batch, so
-// every block after the first is whole.
+// batches until its loop has run 0.05 s (three, as one batch of rounds, 0.9-1.3 ms each at
+// params:0 and 2.0-3.0 ms at params:32764 on the H200, results/h200/ci_baseline.json, outlasts
+// that at every payload): 1 + 4 * 72 = 289 rounds, twelve blocks, about 2.6 s for the five
+// payloads. A whole number of blocks per batch, so every block after the first is whole.
 constexpr std::size_t rounds_per_harness_batch = 3 * rounds_per_block;
 // Consecutive blocks run on allowed CPUs this many places apart: coprime to the usual CPU
 // counts, so a dozen blocks visit a dozen CPUs, not neighbouring hyperthreads in turn.
