@@ -25,7 +25,8 @@ measure_energy_counter(const std::function<std::optional<std::uint64_t>()>& read
                        const std::function<std::chrono::steady_clock::time_point()>& now,
                        std::chrono::milliseconds window);
 
-// "a step every 20.0 ms (median of 14 updates), 131.2 W meanwhile", or why there is none.
+// "a step every 101.5 ms (median of 5 updates), 121.0 W meanwhile" (results/h200/info.txt), or
+// why there is none.
 [[nodiscard]] std::string format_energy_counter(const std::optional<EnergyCounterSteps>& steps);
 
 } // namespace gpubench

@@ -99,7 +99,7 @@ private:
   std::unique_ptr<Api> api_;
 };
 
-// "1980 MHz SM, 3201 MHz memory, 34 C, 72.5 W".
+// "1980 MHz SM, 3201 MHz memory, 38 C, 82.8 W" (results/h200/suite/suite.json).
 [[nodiscard]] std::string format_telemetry(const GpuTelemetry& telemetry);
 
 } // namespace gpubench

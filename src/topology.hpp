@@ -23,9 +23,10 @@ struct PeerLink {
 // Every ordered pair of `ordinals`; `nvml` may be null.
 [[nodiscard]] std::vector<PeerLink> peer_links(const std::vector<int>& ordinals, const Nvml* nvml);
 
-// "access 1, atomics 1, rank 0, NVLink 4.0 x18 at 26562 MB/s, PCIe SYS (across NUMA nodes)"
-// ("NVLink unavailable" where NVML cannot say, "no NVLink" where no link joins them; no PCIe
-// part where NVML cannot say where the two GPUs' PCIe paths meet).
+// "access 1, atomics 1, rank 0, NVLink 4.0 x18 through NVSwitch" (results/h200x2/info.txt),
+// then " at <n> MB/s" where NVML gives the links' speed and ", PCIe <where the two GPUs' PCIe
+// paths meet>" where it says ("NVLink unavailable" where NVML cannot say, "no NVLink" where no
+// link joins them).
 [[nodiscard]] std::string format_peer_link(const PeerLink& link);
 
 // The pairs as a matrix, one row per source: each cell "P2P" (access), "-" (none) or "X" for

@@ -12,8 +12,9 @@ EnergyPoller::EnergyPoller(std::vector<Read> reads)
   thread_ = std::jthread([this](const std::stop_token& stop) {
     while (!stop.stop_requested()) {
       read_all();
-      // NVML's counter steps far apart (every 100 ms on the H200); a pause this short between
-      // reads sees an update within about one read's time, without a core spinning on it.
+      // NVML's counter steps far apart (about every 100 ms on the H200, results/h200/info.txt);
+      // a pause this short between reads sees an update within about one read's time, without
+      // a core spinning on it.
       std::this_thread::sleep_for(std::chrono::microseconds(100));
     }
   });

@@ -302,7 +302,7 @@ void measure_saxpy(const Variant& variant, const SaxpyOptions& options, Harness&
   const bool flush = options.l2 == L2Mode::cold && n * 2 * sizeof(float) < 4 * s.l2_bytes;
   // Flushed launches keep the same batches: queued 64 deep regardless of N, a launch starts right
   // behind its flush while the flush's dirty lines still drain, and saxpy at 2^20 measured 10%
-  // slower on the H200 (results/h200/comparison_old_new.txt).
+  // slower on the H200 (results/h200/comparison/old_vs_new.txt).
   const std::size_t batch = batch_launches(n);
   const std::size_t graph_ops = variant.graph ? batch : 0;
   h.energy_per(EnergyPer::bytes(n * bytes_per_element));
