@@ -9,7 +9,7 @@
 # marked interrupted, and no further GPU starts, the GPU not started recorded as such; a gpubench
 # ignoring it is killed; the exit status is the worst record's. A setting that is not a number,
 # and an nvidia-smi that cannot list the GPUs, are one line and a non-zero exit status, the
-# latter with a failed record. Bounded: about 15 s.
+# latter with a failed record. Bounded by ctest's TIMEOUT (tests/cluster/CMakeLists.txt).
 set -euo pipefail
 
 if (($# != 1)); then
