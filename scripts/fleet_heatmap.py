@@ -15,7 +15,8 @@ from gpubench_json import split_name
 from name_filter import NameFilter
 
 # The most GPUs a heatmap draws: a row each, 36 pixels high, 9 000 pixels in all, drawn in about
-# 10 s (README, "Limits of the scripts"). A larger fleet is refused before its report is written.
+# 5 s (README, "Limits of the scripts"; results/cpu/script_limits.txt). A larger fleet is
+# refused before its report is written.
 MAX_HEATMAP_GPUS = 256
 # Without --headline, the heatmap's columns are each device-timed sweep at its largest argument
 # (host-paced figures move with the host, not the GPU), the first this many.

@@ -15,8 +15,9 @@ loss is over max(margin, k x noise): device-timed figures with --k and --margin,
 A GPU is flagged on a sweep (a benchmark name less its argument) when --corroborate of the
 sweep's benchmarks flag it (all of them where a device-timed sweep has fewer): a fault slows a
 path at every size. A host-timed benchmark always needs --corroborate: one slow repetition of it
-is what a busy host does to one run (on the H200 VM, a module load takes 1.3-1.45x its median in
-2 repetitions of 10, launch submit up to 2.5x in 1 of 10).
+is what a busy host does to one run (on the H200 VM, a module load took 1.25x and 1.37x its
+median in 2 repetitions of 10, results/h200/comparison/ci_new_*.json; a launch submit 2.33x in 1
+of 10, results/h200/stability/launch_submit_interleaved_10rep.json).
 """
 
 from dataclasses import dataclass, field

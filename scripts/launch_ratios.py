@@ -10,8 +10,8 @@ does not clear that band. Given a second result, it also checks that the two run
 ratio's intervals overlap. Exit 1 if some do not, 2 on bad input or bad usage.
 
 One process's interval covers the spread between its own blocks only. The host sets a level per
-process that no block of that process sees: the 32764-byte launch against the empty one measured
-2.07-2.22 in three processes and 2.26-2.36 in a fourth, six interleaved repetitions each
+process that no block of that process sees: the driver's 32764-byte launch against its empty one
+measured 2.07-2.24 in three processes and 2.26-2.36 in a fourth, six interleaved repetitions each
 (results/h200/launch_paired_levels/). A result that holds several runs (separate processes
 recorded by scripts/ci_record.sh, or repetitions of one process) is therefore pooled: each ratio
 is the geometric mean of the runs' ratios, with a 95% interval that is the wider of the Student-t

@@ -4,8 +4,9 @@
 Two processes of the same binary differ by more than the repetitions inside one process do: each
 process allocates its buffers anew and meets the host at another minute (a device-to-device copy
 of 1 MiB measured 1006-1014 GB/s in three processes and 964 GB/s in a fourth; host-timed launch
-figures moved by 20-26% between two runs a minute apart). A CI gate that takes each process as
-one repetition sees that spread, and compare.py judges a difference against it.
+submits moved by 1.13-1.68 times between two runs a minute apart: results/h200/comparison/). A
+CI gate that takes each process as one repetition sees that spread, and compare.py judges a
+difference against it.
 
 Each run gives each of its benchmarks one repetition: its one measurement, or the per-field
 median of its repetitions, or its median aggregate in a file written with aggregates only. The
