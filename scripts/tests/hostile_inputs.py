@@ -127,7 +127,7 @@ def assert_kept_promise(proc: subprocess.CompletedProcess[bytes], script: str,
 
 def write_large_result(path: Path, at_least_bytes: int) -> Path:
     """A valid result of at least `at_least_bytes`: copy runs of 3 repetitions, each its own
-    size, written as text from one run's template (fast: 250 MB in a few seconds)."""
+    size, written as text from one run's template (no JSON encoding per run)."""
     template = json.dumps(copy_run("HtoD", "pinned", "async", 123456789, [10.0, 11.0, 12.0]),
                           separators=(",", ":"))[1:-1].replace("123456789", "%d")
     head = json.dumps(document([]), separators=(",", ":"))

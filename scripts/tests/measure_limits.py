@@ -3,7 +3,7 @@
 
     scripts/tests/measure_limits.py > results/cpu/script_limits.txt
 
-(about 15 minutes on 2 cores, most of it merge_runs.py building the files of runs at the limit)
+(minutes on 2 cores, most of it merge_runs.py building the files of runs at the limit)
 
 Builds each input in a temporary directory, removed at exit:
 

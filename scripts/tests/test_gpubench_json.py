@@ -457,7 +457,8 @@ def test_an_output_fifo_whose_reader_comes_late_gets_the_text(tmp_path: Path) ->
 ], ids=["empty objects", "empty lists", "numbers"])
 def test_more_values_than_a_result_holds_are_refused_before_parsing(
         tmp_path: Path, padding: str, problem: str) -> None:
-    """Well under 32 MiB, yet Python would hold them in 30 to 60 times their size."""
+    """Well under 32 MiB, yet Python would hold them in many times their size (32 MiB of `{}`
+    takes 0.86 GB to read: results/cpu/script_limits.txt)."""
     doc = document(launch_run("driver", "submit", 0, 2.0), pad="@@")
     path = tmp_path / "r.json"
     path.write_text(json.dumps(doc).replace('"@@"', padding))
