@@ -257,8 +257,8 @@ MAX_RESULT_BYTES = 32 * 2**20
 # The most objects and lists, and values, a result may hold: above what MAX_RESULT_BYTES of
 # gpubench runs hold (45 000 to 52 000 objects and lists, 1.1 million values), far below what
 # that many bytes of `{}` or `0,` make (32 MiB of `{}` takes 0.86 GB to read). Within
-# both, no file takes more than about 480 MB to read (README, "Limits"). Counted before parsing,
-# outside strings: the '{' and '[', and those plus the ','.
+# both, no file takes more than about 480 MB to read (README, "Limits"). Counted before parsing
+# (json_counts).
 MAX_CONTAINERS = 2**17
 MAX_VALUES = 2**21
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
@@ -544,16 +544,23 @@ def _parse_json(text: str, path: Path) -> Any:
         raise InvalidJsonError(f"{path}: a JSON number has too many digits to read") from None
 
 
+def json_counts(text: str) -> tuple[int, int]:
+    """The JSON objects and lists in `text`, and its values, counted without parsing it: the
+    '{' and '[', and those plus the ',', outside strings (a name may hold '{' and ',')."""
+    structure = _JSON_STRING.sub("", text)
+    containers = structure.count("{") + structure.count("[")
+    return containers, containers + structure.count(",")
+
+
 def _check_counts(text: str, path: Path) -> None:
     """TooLargeError where `text` holds more JSON objects and lists, or values, than a result
     may (MAX_CONTAINERS, MAX_VALUES): parsing them would take memory out of proportion to its
     size."""
-    structure = _JSON_STRING.sub("", text)  # a name may hold '{' and ','
-    containers = structure.count("{") + structure.count("[")
+    containers, values = json_counts(text)
     if containers > MAX_CONTAINERS:
         raise TooLargeError(f"{path}: more than {MAX_CONTAINERS} JSON objects and lists, the "
                             "most a result file the scripts read holds")
-    if containers + structure.count(",") > MAX_VALUES:
+    if values > MAX_VALUES:
         raise TooLargeError(f"{path}: more than {MAX_VALUES} JSON values, the most a result file "
                             "the scripts read holds")
 

@@ -19,6 +19,8 @@ from gbench_builder import (copy_run, document, launch_run, module_run, peer_run
                             saxpy_run)
 from hypothesis import strategies as st
 
+from gpubench_json import MAX_CONTAINERS, MAX_VALUES
+
 # Text a font, a terminal or matplotlib's mathtext may take for something else.
 SPECIAL_TEXT = ["$", "$x^2$", "$$", "\\", "\\frac{a}{b}", "\\n", "%", "{", "}", "_", "^",
                 "\n", "\r", "\t", "\x00", "\x1b[31m", "\x7f", "\x85", "\u2028", "\u202e",
@@ -123,6 +125,19 @@ def assert_kept_promise(proc: subprocess.CompletedProcess[bytes], script: str,
     else:
         assert succeeds is not False, shown
         assert err == "", shown
+
+
+def write_worst_result(path: Path) -> Path:
+    """The result within the loader's limits that takes the most memory to read: as many
+    benchmarks as MAX_CONTAINERS allows (less 100), each with as many counters of names of its
+    own as MAX_VALUES allows."""
+    counters = MAX_VALUES // MAX_CONTAINERS - 3
+    entries = ",".join('{"name":"x/%d","real_time":1.5,%s}' % (
+        k, ",".join('"c%x_%d":1.5' % (k, i) for i in range(counters)))
+        for k in range(MAX_CONTAINERS - 100))
+    head = json.dumps({"context": {"gpubench_version": "0.1.0"}, "benchmarks": "@@"})
+    path.write_text(head.replace('"@@"', f"[{entries}]"))
+    return path
 
 
 def write_large_result(path: Path, at_least_bytes: int) -> Path:

@@ -12,8 +12,8 @@ Builds each input in a temporary directory, removed at exit:
   loader's MAX_RESULT_BYTES: results/h200/ci_baseline.json (the full suite, 19 runs), and the
   committed recording with the most JSON objects per byte (the densest file of gpubench runs);
 - 32 MiB of `{}` (a JSON list of empty objects);
-- the worst file within the loader's limits, as test_hostile_scripts.py's
-  test_the_worst_file_within_the_limits_is_read_in_stated_memory builds it;
+- the worst file within the loader's limits (hostile_inputs.write_worst_result, which
+  test_the_worst_file_within_the_limits_is_read_in_stated_memory reads too);
 - fleets as fleet_builder.py builds them for test_fleet.py (105 benchmarks a GPU from real H200
   repetitions), with health records and a `done` record per GPU as deploy/slurm writes them.
 
@@ -43,6 +43,7 @@ sys.path[:0] = [str(SCRIPTS), str(TESTS)]
 
 import fleet_builder as fb  # noqa: E402
 import gpubench_json as gj  # noqa: E402
+from hostile_inputs import write_worst_result  # noqa: E402
 
 SUITE_RECORDING = RESULTS / "h200" / "ci_baseline.json"
 PAGE_RUNS = [RESULTS / "h200" / "verdicts" / "aa_1.json", RESULTS / "h200" / "verdicts" /
@@ -84,9 +85,7 @@ def python(*args: object) -> list[str]:
 
 def loader_counts(path: Path) -> tuple[int, int]:
     """JSON objects and lists, and values, as the loader counts them before parsing."""
-    structure = gj._JSON_STRING.sub("", path.read_text(encoding="utf-8"))
-    containers = structure.count("{") + structure.count("[")
-    return containers, containers + structure.count(",")
+    return gj.json_counts(path.read_text(encoding="utf-8"))
 
 
 def runs_in(path: Path) -> int:
@@ -151,18 +150,6 @@ def empty_objects(path: Path) -> Path:
     """A JSON list of `{}` of MAX_RESULT_BYTES."""
     count = (gj.MAX_RESULT_BYTES - 2 + 1) // 3
     path.write_text("[" + ",".join(["{}"] * count) + "]")
-    return path
-
-
-def worst_file(path: Path) -> Path:
-    """As many benchmarks as MAX_CONTAINERS allows, each with as many counters of names of its
-    own as MAX_VALUES allows (test_hostile_scripts.py's worst file)."""
-    counters = gj.MAX_VALUES // gj.MAX_CONTAINERS - 3
-    entries = ",".join('{"name":"x/%d","real_time":1.5,%s}' % (
-        k, ",".join('"c%x_%d":1.5' % (k, i) for i in range(counters)))
-        for k in range(gj.MAX_CONTAINERS - 100))
-    head = json.dumps({"context": {"gpubench_version": "0.1.0"}, "benchmarks": "@@"})
-    path.write_text(head.replace('"@@"', f"[{entries}]"))
     return path
 
 
@@ -256,7 +243,7 @@ def measure(work: Path) -> list[str]:
     lines.append(row("gpubench_json.load, 32 MiB of {} (refused)", megabytes([braces]),
                      run_measured(python("-c", LOAD_PROBE, braces), (1,))))
     braces.unlink()
-    worst = worst_file(work / "worst.json")
+    worst = write_worst_result(work / "worst.json")
     lines.append(row("gpubench_json.load, worst file within the limits", megabytes([worst]),
                      run_measured(python("-c", LOAD_PROBE, worst))))
     worst.unlink()

@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 from conftest import SCRIPTS
 from hostile_inputs import (assert_kept_promise, hostile_size, hostile_text, result_with_names,
-                            run, script_arguments, write_large_result, write_result)
+                            run, script_arguments, write_large_result, write_result,
+                            write_worst_result)
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from gpubench_json import MAX_CONTAINERS, MAX_RESULT_BYTES, MAX_VALUES
+from gpubench_json import MAX_CONTAINERS, MAX_RESULT_BYTES
 from safe_text import printable
 
 SCRIPT_NAMES = ["plot.py", "compare.py", "stability.py", "export.py", "report.py", "fleet.py"]
@@ -346,13 +347,7 @@ def test_file_at_the_limit_is_read_in_stated_time_and_memory(tmp_path: Path) -> 
 def test_the_worst_file_within_the_limits_is_read_in_stated_memory(tmp_path: Path) -> None:
     """As many benchmarks as MAX_CONTAINERS allows, each with as many counters of names of its
     own as MAX_VALUES allows: the README's 480 MB."""
-    counters = MAX_VALUES // MAX_CONTAINERS - 3
-    entries = ",".join('{"name":"x/%d","real_time":1.5,%s}' % (
-        k, ",".join('"c%x_%d":1.5' % (k, i) for i in range(counters)))
-        for k in range(MAX_CONTAINERS - 100))
-    head = json.dumps({"context": {"gpubench_version": "0.1.0"}, "benchmarks": "@@"})
-    path = tmp_path / "worst.json"
-    path.write_text(head.replace('"@@"', f"[{entries}]"))
+    path = write_worst_result(tmp_path / "worst.json")
     assert path.stat().st_size <= MAX_RESULT_BYTES
     probe = ("import resource, sys; from gpubench_json import load; r = load(sys.argv[1]); "
              "print(len(r.benchmarks), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
