@@ -11,7 +11,8 @@ a run that did not exit 0, its stderr and `gpubench-pod: <node> <uuid>: exit sta
 of file has one reader in READERS; a file or line that cannot be read (the system refuses it, it
 is not UTF-8 text, not of its format) is a `damaged` record of the GPU its name gives, named and
 skipped, and the rest is read. A record saying `done` needs the GPU's result: without one it is
-a `missing` result. A result whose benchmarks failed (fleet_benchmark_errors) is a `failed` run.
+a `missing` result. A result whose benchmarks failed (fleet_benchmark_errors) is a `failed` run;
+one whose run_status still says `running` (gpubench SIGKILLed, or still running) a `killed` one.
 A directory holds one job's files: what an earlier job or an earlier attempt of a requeued job
 than its newest left there (fleet_jobs) is a `stale` record, not a result. Its `peer/`
 subdirectory (deploy/slurm --per-node) holds per-node runs over several GPUs:
@@ -51,6 +52,9 @@ _NAMED_BY_UUID = re.compile(r"^(?P<host>.+?)_(?P<uuid>(?:GPU|MIG)-[0-9A-Za-z-]+)
 _NAMED_BY_TASK = re.compile(r"^(?P<host>.+)_(?:task|device)\d+$")
 _DEVICE_COMPONENT = re.compile(r"/device:(\d+)(?=/|$)")
 _ERR_STATUS = "exit status "
+# gpubench's context run_status until its run ends (then `complete` or `interrupted`): what a
+# result left by a SIGKILLed run, or one still running, says.
+_NEVER_ENDED = "running"
 # An exit status as a shell's $? writes it (0-255), as in fleet_status's records.
 _EXIT_STATUS = re.compile(r"[0-9]{1,3}")
 # The numbers of a result's context fleet.py computes with, beside its health records.
@@ -196,10 +200,11 @@ def context_beyond_float(context: dict) -> str | None:
 
 
 def result_found(source: str, result: Result, failed: Sequence[FailedBenchmark] = ()) -> Found:
-    """The GPUs of a result, and a record where it did not end well: interrupted, no benchmark
-    succeeded, or benchmarks that failed (`failed`, from its document). A result whose context
-    holds a number no float holds (context_beyond_float) is a `damaged` record of the GPU its
-    context names, and none of its figures is judged."""
+    """The GPUs of a result, and a record where it did not end well: interrupted, never ended
+    (`killed`: its run_status still `running`), no benchmark succeeded, or benchmarks that
+    failed (`failed`, from its document). A result whose context holds a number no float holds
+    (context_beyond_float) is a `damaged` record of the GPU its context names, and none of its
+    figures is judged."""
     if problem := context_beyond_float(result.context):
         uuid = str(result.context.get("gpu_uuid") or "") or None
         return Found(records=[RunRecord("damaged", host_of(result.context), uuid, problem,
@@ -207,12 +212,17 @@ def result_found(source: str, result: Result, failed: Sequence[FailedBenchmark] 
     found = Found(split_devices(source, result))
     job = job_of_context(result.context)
     gpu = found.gpus[0]
+    completed = sum(len(g.benchmarks) for g in found.gpus)
     if "interrupted" in result.context:
-        completed = sum(len(g.benchmarks) for g in found.gpus)
         found.records.append(RunRecord(
             "interrupted", gpu.host, gpu.uuid,
             f"stopped by {result.context_text('interrupted')} after {completed} benchmark(s)",
             source, job=job))
+    elif result.context.get("run_status") == _NEVER_ENDED:
+        found.records.append(RunRecord(
+            "killed", gpu.host, gpu.uuid,
+            f"run_status {_NEVER_ENDED}: the run never ended (killed, or still running) after "
+            f"{completed} benchmark(s)", source, job=job))
     elif not result.benchmarks:
         found.records.append(RunRecord("failed", gpu.host, gpu.uuid,
                                        "no benchmark succeeded", source, job=job))

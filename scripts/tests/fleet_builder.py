@@ -185,6 +185,13 @@ def interrupt(doc: Document, kept: int, signal: str = "SIGTERM") -> None:
     doc["context"]["interrupted"] = signal
 
 
+def kill(doc: Document, kept: int) -> None:
+    """A run SIGKILLed after its first `kept` benchmarks: gpubench's file as it was left, its
+    run_status still `running`."""
+    doc["benchmarks"] = doc["benchmarks"][:kept]
+    doc["context"]["run_status"] = "running"
+
+
 def set_health(doc: Document, after: dict[str, Any] | None = None,
                before: dict[str, Any] | None = None) -> None:
     """Health records as gpubench writes them: HEALTHY, read a minute apart, with

@@ -85,6 +85,27 @@ def test_an_interrupted_gpu_is_listed_without_its_err(tmp_path: Path,
     assert "stopped by SIGTERM after 50 benchmark(s)" in rows[0]
 
 
+def test_a_result_that_never_ended_is_killed_without_its_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """gpubench SIGKILLed leaves its file valid, run_status `running`: read alone (its record
+    not among the inputs) it is a killed run, not a complete result; with deploy/slurm's
+    record and .err beside it, one row."""
+    fleet = fb.build_fleet(16, 0)
+    fb.kill(fleet[3], kept=40)
+    alone = fb.write_fleet(fleet, tmp_path / "alone")
+    code, out, _ = run(capsys, *alone, "--fail-on-outlier")
+    assert code == 1, out
+    rows = rows_with(section(out, "Runs that did not finish"), "node03")
+    assert len(rows) == 1 and rows[0].split()[:3] == ["killed", "node03", fb.uuid_of(3)]
+    assert "the run never ended (killed, or still running) after 40 benchmark(s)" in rows[0]
+    fb.write_status(tmp_path / "alone", fb.file_name(fleet[3]), "killed", "none",
+                    fb.uuid_of(3))
+    (tmp_path / "alone" / f"{fb.file_name(fleet[3])}.err").write_text("")
+    code, out, _ = run(capsys, tmp_path / "alone", "--fail-on-outlier")
+    assert code == 1, out
+    assert len(rows_with(section(out, "Runs that did not finish"), "node03")) == 1
+
+
 def test_failed_killed_and_interrupted_runs(tmp_path: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     """deploy/slurm's .err files: a run with no GPU (failed), one SIGKILLed (137: killed), and an
