@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -434,19 +435,21 @@ def test_jobs_are_ordered_by_number_or_else_by_time(tmp_path: Path,
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_pod(tmp_path: Path, **env: str) -> Path:
+def run_pod(tmp_path: Path, status: int = 1, **env: str) -> Path:
     """deploy/container/gpubench-pod with tests/cluster/standin's gpubench and nvidia-smi on
-    three GPUs of node1, GPU-b2 failing: its log, its files in tmp_path/results."""
+    three GPUs of node1, GPU-b2 failing, exiting `status`: its log, its files in
+    tmp_path/results."""
     standin = REPO / "tests" / "cluster" / "standin"
     pod_env = dict(os.environ, PATH=f"{standin}:{os.environ['PATH']}",
                    STANDIN_GPUS="GPU-a1,GPU-b2,GPU-c3", STANDIN_BEHAVIOUR="GPU-b2=fail",
                    NODE_NAME="node1", POD_NAME="gpubench-0-x", JOB_NAME="gpubench",
-                   GPUBENCH_RESULTS=str(tmp_path / "results"), **env)
+                   GPUBENCH_RESULTS=str(tmp_path / "results"))
+    pod_env.update(env)
     log = tmp_path / "pod.jsonl"
     with log.open("w") as out:
         done = subprocess.run([REPO / "deploy" / "container" / "gpubench-pod"], env=pod_env,
                               stdout=out, stderr=subprocess.STDOUT, timeout=120, check=False)
-    assert done.returncode == 1, log.read_text()
+    assert done.returncode == status, log.read_text()
     return log
 
 
@@ -477,3 +480,21 @@ def test_gpubench_pod_json_over_the_log_limit(tmp_path: Path,
             assert f"in {tmp_path / 'results'}/node1_{uuid}.json" in row[0]
     code, out, _ = run(capsys, tmp_path / "results", "--no-limits")
     assert "3 GPU result(s)" in out and records(out)["node1"][:3] == ["failed", "node1", "GPU-b2"]
+
+
+def test_a_kubernetes_job_applied_again_under_its_name_leaves_stale_files(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two Jobs named gpubench (the manifest applied, deleted, applied again) into one results
+    volume: the second (another JOB_UID) reaches GPU-a1 only; the files the first left of
+    GPU-b2 and GPU-c3 are stale, not results of the newest job."""
+    run_pod(tmp_path, JOB_UID="3f2a")
+    time.sleep(1.1)  # records say the second, and the newest job has the latest
+    run_pod(tmp_path, status=0, JOB_UID="9c1d", STANDIN_GPUS="GPU-a1")
+    code, out, err = run(capsys, tmp_path / "results", "--no-limits", "--fail-on-outlier")
+    assert (code, err) == (1, ""), out
+    assert "1 GPU result(s)" in out
+    runs = section(out, "Runs that did not finish")
+    for uuid in ("GPU-b2", "GPU-c3"):
+        row = [line for line in runs.splitlines() if f" {uuid} " in line]
+        assert len(row) == 1 and row[0].split()[0] == "stale", runs
+        assert "job gpubench:3f2a (newest here: gpubench:9c1d)" in row[0]

@@ -11,8 +11,8 @@ restricted Pod Security Standard apply and a schema does not (check_rules): a se
 matches the template's labels, the restart policy its kind allows, Guaranteed QoS (requests
 equal limits for cpu, memory and nvidia.com/gpu), one GPU per pod, the restricted securityContext,
 a Job's deadline with each pod's own (GPUBENCH_POD_DEADLINE) before it, pods spread over nodes,
-and what gpubench and fleet.py rely on (NODE_NAME and POD_NAME from the downward API, a grace
-period for an interrupted run). Broken copies of each manifest must be rejected, each by the
+and what gpubench and fleet.py rely on (NODE_NAME and POD_NAME from the downward API, a Job's
+JOB_UID from its pods' controller-uid label, a grace period for an interrupted run). Broken copies of each manifest must be rejected, each by the
 check meant to catch it, so a check that accepts anything fails this test. The manifests and
 docs/cluster.md must wait for a Job's Complete or Failed condition, not Complete alone. Exit 77
 (skipped) where kubernetes-validate or PyYAML is missing,
@@ -202,12 +202,19 @@ def check_spread(manifest: Manifest) -> list[str]:
             "kubernetes.io/hostname selecting them)"]
 
 
+# The Job's UID, which tells a Job from an earlier one of the same name (fleet.py's stale files).
+JOB_UID_PATH = "metadata.labels['batch.kubernetes.io/controller-uid']"
+
+
 def check_gpubench(manifest: Manifest) -> list[str]:
     """What gpubench-pod, gpubench's context and fleet.py need from a manifest."""
     problems = []
     fields = {e["name"]: e.get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
               for e in container(manifest).get("env", [])}
-    for name, path in {"NODE_NAME": "spec.nodeName", "POD_NAME": "metadata.name"}.items():
+    needed = {"NODE_NAME": "spec.nodeName", "POD_NAME": "metadata.name"}
+    if manifest["kind"] == "Job":
+        needed["JOB_UID"] = JOB_UID_PATH
+    for name, path in needed.items():
         if fields.get(name) != path:
             problems.append(f"{name} is not set from {path} (the downward API)")
     if pod_spec(manifest).get("terminationGracePeriodSeconds", 30) < 60:
@@ -315,6 +322,9 @@ def rule_breakages(manifest: Manifest) -> dict[str, tuple[str, Callable[[Manifes
         container(m)["env"] = [e for e in container(m)["env"]
                                if e["name"] != "GPUBENCH_POD_DEADLINE"]
 
+    def without_job_uid(m: Manifest) -> None:
+        container(m)["env"] = [e for e in container(m)["env"] if e["name"] != "JOB_UID"]
+
     def pod_deadline_at_job_deadline(m: Manifest) -> None:
         for e in container(m)["env"]:
             if e["name"] == "GPUBENCH_POD_DEADLINE":
@@ -350,13 +360,15 @@ def rule_breakages(manifest: Manifest) -> dict[str, tuple[str, Callable[[Manifes
         "a spread whose selector matches no pod": ("spread over nodes", spread_selects_nothing),
         "NODE_NAME not from the downward API":
             ("gpubench's needs", lambda m: container(m)["env"].pop(0)),
+        "JOB_UID not from the downward API": ("gpubench's needs", without_job_uid),
     }
     if manifest["kind"] != "Job":
         breakages = {k: v for k, v in breakages.items()
                      if k not in ("restartPolicy Always on a Job", "no activeDeadlineSeconds",
                                   "restartPolicy OnFailure with backoffLimitPerIndex",
                                   "no GPUBENCH_POD_DEADLINE",
-                                  "GPUBENCH_POD_DEADLINE at the Job's deadline")}
+                                  "GPUBENCH_POD_DEADLINE at the Job's deadline",
+                                  "JOB_UID not from the downward API")}
     return breakages
 
 
