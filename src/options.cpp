@@ -114,6 +114,10 @@ std::string_view require_seconds(std::string_view flag, std::string_view value,
   if (seconds > max_seconds) {
     throw UsageError(fmt::format("{}: at most {:g} seconds (a day)", flag, max_seconds));
   }
+  if (seconds != 0.0 && seconds < min_seconds) {
+    throw UsageError(fmt::format("{}: expected 0 or at least {:g} seconds (a nanosecond)", flag,
+                                 min_seconds));
+  }
   return number;
 }
 

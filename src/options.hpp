@@ -54,6 +54,11 @@ struct Options {
 // needs, and each still a run that ends.
 constexpr int max_repetitions = 10000;                 // --benchmark_repetitions
 constexpr double max_seconds = 86400.0;                // --benchmark_min_time, _min_warmup_time
+// The least non-zero time those two take: a nanosecond, the unit of Google Benchmark's clock.
+// Google Benchmark 1.8 reads --benchmark_min_time with strtod, which reports a subnormal
+// (1e-310) as out of range, and where it is built with its checks (without NDEBUG) it then
+// aborts as the first benchmark starts.
+constexpr double min_seconds = 1e-9;
 constexpr std::int64_t max_iterations = 1'000'000'000; // --benchmark_min_time=100x, as high
                                                        // as Google Benchmark grows a count
 

@@ -108,6 +108,31 @@ TEST(ParseOptions, MinTimeAsTheLinkedGoogleBenchmarkReadsIt) {
   }
 }
 
+// A time below a nanosecond is 0 in effect, and a subnormal one is out of range to strtod, which
+// Google Benchmark 1.8 reads --benchmark_min_time with.
+TEST(ParseOptions, SecondsBelowANanosecondAreRefused) {
+  for (const MinTimeSyntax syntax : {MinTimeSyntax::with_unit, MinTimeSyntax::bare_seconds}) {
+    for (const std::string flag : {"--benchmark_min_time=", "--benchmark_min_warmup_time="}) {
+      for (const char* seconds : {"1e-310", "4.9e-324s", "1e-10", "0.0000000009"}) {
+        EXPECT_THROW(static_cast<void>(parse_options({"gpubench", flag + seconds}, {}, syntax)),
+                     UsageError)
+            << flag << seconds;
+      }
+      for (const char* seconds : {"0", "0s", "-0", "1e-9", "0.000000001s"}) {
+        EXPECT_NO_THROW(static_cast<void>(parse_options({"gpubench", flag + seconds}, {}, syntax)))
+            << flag << seconds;
+      }
+    }
+  }
+  try {
+    static_cast<void>(parse({"--benchmark_min_time=1e-310s"}));
+    ADD_FAILURE() << "1e-310s accepted";
+  } catch (const UsageError& error) {
+    EXPECT_STREQ(error.what(), "--benchmark_min_time=1e-310s: expected 0 or at least 1e-09 "
+                               "seconds (a nanosecond)");
+  }
+}
+
 TEST(ParseOptions, BadInputNamesTheFlag) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {"--device=abc", "--device=abc: not a device number"},
