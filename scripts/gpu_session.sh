@@ -7,12 +7,42 @@
 # (files of steps skipped or families not named stay as they were).
 # A failed configure or build, or no gpubench in BUILD_DIR, ends the session; any other step runs
 # even where one before it failed. The exit status is 0 where every step succeeded; else 1, with
-# a last line on stderr naming each step that failed and its exit status.
+# a last line on stderr naming each step that failed and its exit status. A signal (HUP, INT,
+# TERM: a scheduler's time limit, Ctrl-C) passes to the running step, and the session ends with
+# 128 + the signal's number and a line naming it once that step has ended.
 # Usage: FAMILIES="saxpy launch" scripts/gpu_session.sh [gpubench flags]
 set -uo pipefail
 out=${OUT:-$PWD/gpu-run}
 build=${BUILD_DIR:-build-gpu}
 failed=()
+step_pid=
+exec {session_stderr}>&2 # stop's line, from within a step's redirections
+
+# A signal to the session passes to the running step, and the session ends when the step has:
+# timeout runs its command in a process group of its own, which a signal to the session's group
+# does not reach, and passes on to it what it is sent.
+stop() {
+  if [[ -n $step_pid ]]; then
+    kill -s "$1" "$step_pid" 2> /dev/null
+    wait "$step_pid"
+  fi
+  echo "gpu_session: stopped by SIG$1 (logs in $out)" >&"$session_stderr"
+  exit $((128 + $2))
+}
+trap 'stop HUP 1' HUP
+trap 'stop INT 2' INT
+trap 'stop TERM 15' TERM
+
+# Runs "$@" as the running step, in the background so that a signal's trap runs while it does;
+# returns its exit status.
+step() {
+  "$@" &
+  step_pid=$!
+  wait "$step_pid"
+  local status=$?
+  step_pid=
+  return "$status"
+}
 
 # Records step $1 as failed with exit status $2 where $2 is not 0.
 note() {
@@ -43,11 +73,11 @@ fi
 gpu_state before
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
   rm -f "$out/configure.log" "$out/build.log"
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  step cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     ${GPUBENCH_GIT_COMMIT:+-DGPUBENCH_GIT_COMMIT="$GPUBENCH_GIT_COMMIT"} > "$out/configure.log" 2>&1 ||
     { tail -40 "$out/configure.log"; failed+=("configure"); report_failures; }
   start=$(date +%s)
-  cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 ||
+  step cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 ||
     { grep -E "error|FAILED" "$out/build.log" | head -40; failed+=("build"); report_failures; }
   echo "build: $(( $(date +%s) - start )) s"
 fi
@@ -56,13 +86,13 @@ if [[ ! -x $build/gpubench ]]; then
   report_failures
 fi
 rm -f "$out/info.txt"
-"$build/gpubench" --info > "$out/info.txt" 2>&1
+step "$build/gpubench" --info > "$out/info.txt" 2>&1
 note "gpubench --info" $?
 cat "$out/info.txt"
 if [[ ${SKIP_TESTS:-0} != 1 ]]; then
   rm -f "$out/ctest.log"
   # shellcheck disable=SC2086 # CTEST_ARGS holds several arguments
-  (cd "$build" && timeout "${TEST_TIMEOUT:-300}" ctest --output-on-failure ${CTEST_ARGS:-}) \
+  step timeout "${TEST_TIMEOUT:-300}" ctest --test-dir "$build" --output-on-failure ${CTEST_ARGS:-} \
     > "$out/ctest.log" 2>&1
   status=$?
   echo "ctest rc=$status"; grep -E "tests passed|Failed|Not Run|\*\*\*Failed|Timeout" "$out/ctest.log" | head -20
@@ -71,11 +101,12 @@ fi
 for family in ${FAMILIES-saxpy launch copy peer latency}; do
   start=$(date +%s)
   rm -f "$out/$family.json" "$out/$family.txt"
-  timeout "${FAMILY_TIMEOUT:-300}" stdbuf -oL "$build/gpubench" --benchmark_filter="^$family/" \
-    --benchmark_out="$out/$family.json" --benchmark_out_format=json "$@" 2>&1 |
-    perl -MTime::HiRes=time -pe 'BEGIN { $t0 = time } printf "%8.2f ", time - $t0' \
-      > "$out/$family.txt"
-  status=${PIPESTATUS[0]}
+  step timeout "${FAMILY_TIMEOUT:-300}" stdbuf -oL "$build/gpubench" --benchmark_filter="^$family/" \
+    --benchmark_out="$out/$family.json" --benchmark_out_format=json "$@" \
+    > >(perl -MTime::HiRes=time -pe 'BEGIN { $t0 = time } printf "%8.2f ", time - $t0' \
+      > "$out/$family.txt") 2>&1
+  status=$?
+  wait # the stamping of its console output
   echo "$family rc=$status in $(( $(date +%s) - start )) s"
   note "$family" "$status"
 done

@@ -4,8 +4,10 @@ line naming it, and what a session needs but lacks is one line before anything r
 
 import os
 import shutil
+import signal
 import stat
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -189,3 +191,56 @@ def test_sanitize_without_a_gpu_name_needs_out(tmp_path: Path, nvidia_smi: str |
     proc = sanitize(tmp_path, build_dir(tmp_path), path, OUT=str(tmp_path / "sanitizer"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert len(list((tmp_path / "sanitizer").glob("*.summary.txt"))) == 3
+
+
+# The build's gpubench for a family run that lasts until it is signalled: it names its process
+# in started, and the signal it ends on in signalled.
+LASTING_GPUBENCH = r"""#!/bin/sh
+case "$*" in *--info*) exit 0 ;; esac
+for signal in HUP INT TERM; do
+  trap "echo $signal > '{dir}/signalled'; exit 1" $signal
+done
+echo $$ > '{dir}/started'
+while :; do sleep 0.05; done
+"""
+
+
+def process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("signal_name", ["HUP", "INT", "TERM"])
+def test_a_signal_to_the_session_stops_the_running_gpubench(tmp_path: Path,
+                                                             signal_name: str) -> None:
+    """A scheduler's time limit or Ctrl-C must not leave gpubench holding the GPU."""
+    build = tmp_path / "build"
+    executable(build / "gpubench", LASTING_GPUBENCH.replace("{dir}", str(tmp_path)))
+    path = f"{stand_ins(tmp_path)}{os.pathsep}{os.environ['PATH']}"
+    session = subprocess.Popen(
+        ["bash", str(SCRIPTS / "gpu_session.sh")], cwd=tmp_path, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PATH": path, "SKIP_BUILD": "1", "SKIP_TESTS": "1",
+             "FAMILIES": "saxpy", "BUILD_DIR": str(build), "OUT": str(tmp_path / "out")})
+    started = tmp_path / "started"
+    deadline = time.monotonic() + 30
+    while not started.is_file() or not started.read_text().strip():
+        assert time.monotonic() < deadline and session.poll() is None, session.communicate()
+        time.sleep(0.05)
+    gpubench = int(started.read_text())
+    number = getattr(signal, f"SIG{signal_name}")
+    session.send_signal(number)
+    try:
+        stdout, stderr = session.communicate(timeout=30)
+        assert session.returncode == 128 + number, stdout + stderr
+        assert stderr.splitlines() == [
+            f"gpu_session: stopped by SIG{signal_name} (logs in {tmp_path}/out)"]
+        assert (tmp_path / "signalled").read_text().strip() == signal_name
+        assert not process_alive(gpubench)
+    finally:
+        if process_alive(gpubench):
+            os.kill(gpubench, signal.SIGKILL)
+        session.kill()
