@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fleet_numbers import beyond_float
+from gpubench_json import json_loads
 
 NOT_REPORTED = "not reported"
 _KEY = re.compile(r"^(?:gpu|device_(\d+))_health_(before|after)$")
@@ -94,7 +95,7 @@ def parse_record(text: Any) -> dict[str, Any] | str:
     if not isinstance(text, str):
         return f"is {type(text).__name__}, not a JSON object as text"
     try:
-        record = json.loads(text)
+        record = json_loads(text)
     except (json.JSONDecodeError, RecursionError, ValueError) as error:
         return f"is not JSON ({str(error).splitlines()[0][:80]})"
     return record if isinstance(record, dict) else "is JSON but not an object"

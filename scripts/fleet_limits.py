@@ -19,7 +19,7 @@ from typing import Any
 from fleet_inputs import FleetInputError, Gpu, read_text
 from fleet_numbers import beyond_float
 from fleet_outliers import sweep
-from gpubench_json import GBPS
+from gpubench_json import GBPS, json_loads
 from name_filter import MATCH_SECONDS, FilterError, NameFilter, name_filter
 
 DEFAULT_DIRECTORY = Path(__file__).resolve().parent.parent / "results" / "limits"
@@ -68,7 +68,7 @@ def _problem(path: Path, text: str) -> FleetInputError:
 
 def load_limits(path: Path) -> Limits:
     try:
-        doc = json.loads(read_text(path))
+        doc = json_loads(read_text(path))
     except (json.JSONDecodeError, RecursionError, ValueError) as error:
         raise _problem(path, f"invalid JSON: {str(error).splitlines()[0]}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("gpu_name"), str) \

@@ -2,10 +2,11 @@
 
 Every script reads results through `load`, so validation, name stripping and the choice of
 the representative value per benchmark are made in one place. `load` accepts only what the
-scripts can use: a JSON object with a `context` object and a `benchmarks` list, every field the
-scripts read of the type Google Benchmark writes, every number 0 or between 1e-30 and 1e30 in
-size (a time in µs), no benchmark twice, a median aggregate only where it is the median of
-the repetitions beside it, at least one successful benchmark. Anything else raises a
+scripts can use: a JSON object with a `context` object and a `benchmarks` list, no object giving
+a key two different values, every field the scripts read of the type Google Benchmark writes,
+every number 0 or between 1e-30 and 1e30 in size (a time in µs), no benchmark twice, a median
+aggregate only where it is the median of the repetitions beside it, at least one successful
+benchmark. Anything else raises a
 `GpubenchJsonError` whose str() is one line naming the file and the problem.
 
 What a benchmark name means is read from the families' facts (docs/family-facts.md): the
@@ -533,15 +534,45 @@ def _parse_json(text: str, path: Path) -> Any:
         raise EmptyFileError(f"{path}: file is empty")
     _check_counts(text, path)
     try:
-        return json.loads(text)
+        return json_loads(text)
     except json.JSONDecodeError as e:
         raise InvalidJsonError(
             f"{path}: invalid JSON at line {e.lineno} column {e.colno}: {e.msg}"
         ) from None
+    except DuplicateKeyError as e:
+        raise InvalidJsonError(f"{path}: invalid JSON: {e}") from None
     except RecursionError:
         raise InvalidJsonError(f"{path}: JSON nested too deeply to read") from None
     except ValueError:  # an integer literal past Python's digit limit (4300 by default)
         raise InvalidJsonError(f"{path}: a JSON number has too many digits to read") from None
+
+
+class DuplicateKeyError(ValueError):
+    """A JSON object that gives one key two different values. JSON leaves open which counts
+    (RFC 8259, section 4) and Python keeps the last, so such a file is refused rather than read
+    one way. The same value twice is read: gpubench writes the context's host_name twice (Google
+    Benchmark's and its own)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        for key, value in pairs:
+            if not _same_json(obj[key], value):
+                raise DuplicateKeyError(f"the key {_shown(key)} appears twice in one object, "
+                                        "with different values")
+    return obj
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Whether two parsed JSON values are written alike: 1, 1.0 and true are three values."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def json_loads(text: str) -> Any:
+    """json.loads that refuses an object giving a key two different values (DuplicateKeyError,
+    a ValueError)."""
+    return json.loads(text, object_pairs_hook=_unique_keys)
 
 
 def json_counts(text: str) -> tuple[int, int]:
@@ -678,7 +709,7 @@ def declared_facts(path: Path, context: dict[str, Any]) -> dict[str, FamilyFacts
     where = f"{path}: context {FAMILIES_KEY!r}"
     if isinstance(doc, str):
         try:
-            doc = json.loads(doc)
+            doc = json_loads(doc)
         except (ValueError, RecursionError):
             raise MalformedResultError(f"{where} is text that is no JSON object") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("families"), list):

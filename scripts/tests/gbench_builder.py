@@ -301,6 +301,11 @@ def bad_results() -> list[tuple[str, Any, str]]:
         ("Infinity", _raw_real_time("Infinity"), "BadValueError"),
         ("-Infinity", _raw_real_time("-Infinity"), "BadValueError"),
         ("1e999", _raw_real_time("1e999"), "BadValueError"),
+        # JSON leaves open which of two values of one key counts; Python would keep the last.
+        ("real_time given twice", _raw_real_time('2.0, "real_time": 5000.0'), "InvalidJsonError"),
+        ("gpu_name given twice", json.dumps(good).replace(
+            '"gpu_name": ', '"gpu_name": "NVIDIA A100", "gpu_name": ', 1), "InvalidJsonError"),
+        ("real_time 2 and 2.0", _raw_real_time('2, "real_time": 2.0'), "InvalidJsonError"),
         ("NaN counter", _with_entry(us_per_launch=123.25).replace("123.25", "NaN"),
          "BadValueError"),
         ("integer too large for a float", _raw_real_time("9" * 400), "BadValueError"),

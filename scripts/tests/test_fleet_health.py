@@ -8,7 +8,7 @@ import pytest
 
 import fleet_builder as fb
 from fleet import main
-from fleet_health import GROWING_COUNTERS, WATCH, judge_health
+from fleet_health import GROWING_COUNTERS, WATCH, judge_health, parse_record
 
 UUID = "GPU-00000000-f1ee-4000-8000-000000000000"
 
@@ -205,3 +205,10 @@ def test_a_number_beyond_a_float_is_a_damaged_row(tmp_path: Path,
         ", more than a float holds\n" if "digits" in why else "\n"), err
     damaged = [line.split()[:3] for line in out.splitlines() if line.startswith("damaged")]
     assert damaged == [["damaged", "node01", fb.uuid_of(1)]], out
+
+
+def test_a_record_giving_a_counter_two_values_is_no_record() -> None:
+    """JSON leaves open which of the two counts, so neither is judged."""
+    problem = parse_record('{"pcie_replay_count": 3, "pcie_replay_count": 1200}')
+    assert problem == ("is not JSON (the key 'pcie_replay_count' appears twice in one object, "
+                       "with different values)")

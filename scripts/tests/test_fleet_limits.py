@@ -12,6 +12,7 @@ import pytest
 import fleet_builder as fb
 import make_limits
 from conftest import H200, SCRIPTS, RunScript
+from fleet_inputs import FleetInputError
 from fleet_limits import DEFAULT_DIRECTORY, load_limits
 from fleet_noise import verdict
 
@@ -131,3 +132,12 @@ def test_a_requires_pattern_too_slow_to_match_refuses_its_file(tmp_path: Path) -
                                   "takes longer than 2 s to match the context's 'pcie_link'"), \
         done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_limits_file_giving_a_key_two_values_is_refused(tmp_path: Path) -> None:
+    """JSON leaves open which of the two counts: the file is refused, not read one way."""
+    twice = tmp_path / "twice.json"
+    twice.write_text(COMMITTED.read_text().replace(
+        '"gpu_name": ', '"gpu_name": "NVIDIA A100", "gpu_name": ', 1))
+    with pytest.raises(FleetInputError, match="invalid JSON: the key 'gpu_name' appears twice"):
+        load_limits(twice)

@@ -472,3 +472,11 @@ def test_braces_and_commas_in_strings_are_not_counted(tmp_path: Path) -> None:
     doc = document(run_entries(f"x/{text}/manual_time", [{"real_time": 1.0}]), note=text)
     result = gj.load(write_json(tmp_path / "r.json", doc))
     assert list(result.benchmarks) == [f"x/{text}"]
+
+
+def test_a_key_given_twice_with_one_value_is_read(tmp_path: Path) -> None:
+    """gpubench writes the context's host_name twice (Google Benchmark's and its own)."""
+    text = json.dumps(document(launch_run("driver", "submit", 0, [2.0, 2.1])))
+    path = tmp_path / "r.json"
+    path.write_text(text.replace('"host_name": ', '"host_name": "gpu-runner", "host_name": ', 1))
+    assert gj.load(path).context["host_name"] == "gpu-runner"
