@@ -8,6 +8,8 @@
 #include <cstring>
 #include <new>
 
+#include <unistd.h>
+
 namespace gpubench {
 namespace detail {
 void DeviceRelease::operator()(CUdeviceptr ptr) const noexcept { driver_api().cuMemFree(ptr); }
@@ -33,6 +35,11 @@ std::size_t free_device_bytes() {
   std::size_t total_bytes = 0;
   GPUBENCH_CU(cuMemGetInfo, &free_bytes, &total_bytes);
   return free_bytes;
+}
+
+std::size_t host_memory_bytes() {
+  return static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
+         static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
 }
 
 void upload(CUdeviceptr destination, const void* source, std::size_t bytes) {

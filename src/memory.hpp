@@ -13,6 +13,9 @@ namespace gpubench {
 // Device memory the current context could still allocate (cuMemGetInfo).
 [[nodiscard]] std::size_t free_device_bytes();
 
+// The machine's physical memory (sysconf's pages times their size).
+[[nodiscard]] std::size_t host_memory_bytes();
+
 // Copies `bytes` from host memory at `source` to device memory at `destination` in the current
 // context, and returns once they are there, for a kernel or copy on any stream to read.
 // cuMemcpyHtoD alone is not enough: from pageable memory it returns once its bytes are staged,

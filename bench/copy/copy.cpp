@@ -7,13 +7,13 @@
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "harness.hpp"
+#include "memory.hpp"
 #include "numa.hpp"
 #include "registry.hpp"
 #include "sizes.hpp"
 #include "zerocopy.cuh"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <limits>
@@ -46,8 +46,7 @@ std::optional<std::string> does_not_fit(std::size_t bytes) {
     return fmt::format("{} copies need {} of device memory, {} is free", format_size(bytes), need(),
                        format_size(free_bytes));
   }
-  const auto host_bytes = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
-                          static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
+  const std::size_t host_bytes = host_memory_bytes();
   if (bytes > host_bytes / 2 / buffers) {
     return fmt::format("{} copies need {} of host memory, the machine has {}", format_size(bytes),
                        need(), format_size(host_bytes));

@@ -6,7 +6,6 @@
 #include "sizes.hpp"
 
 #include <fmt/format.h>
-#include <unistd.h>
 
 namespace gpubench::bench {
 namespace {
@@ -25,8 +24,7 @@ void require_device_bytes(const Session& session, std::size_t bytes, const char*
 }
 
 void require_host_bytes(std::size_t bytes) {
-  const auto host_bytes = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) *
-                          static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
+  const std::size_t host_bytes = host_memory_bytes();
   if (bytes > host_bytes / 2) {
     throw SkipBenchmark(fmt::format("a chase through {} of pinned host memory needs more than "
                                     "half of the machine's {}",
