@@ -52,4 +52,24 @@ std::vector<PeerPair> representative_pairs(const std::vector<int>& devices) {
   return pairs;
 }
 
+std::map<int, std::size_t> buffers_to_allocate(const std::vector<PeerPair>& copies,
+                                               const std::function<bool(int)>& holds_size) {
+  std::map<int, std::size_t> buffers;
+  for (const PeerPair& copy : copies) {
+    for (const int ordinal : {copy.source, copy.destination}) {
+      if (!buffers.contains(ordinal)) {
+        buffers[ordinal] = holds_size(ordinal) ? 0 : 2;
+      }
+    }
+  }
+  std::map<int, std::size_t> landed;
+  for (const PeerPair& copy : copies) {
+    if (landed[copy.destination]++ > 0) {
+      ++buffers[copy.destination];
+    }
+  }
+  std::erase_if(buffers, [](const auto& entry) { return entry.second == 0; });
+  return buffers;
+}
+
 } // namespace gpubench

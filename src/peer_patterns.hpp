@@ -1,6 +1,9 @@
 #pragma once
 
 #include <compare>
+#include <cstddef>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,5 +33,13 @@ struct PeerPattern {
 // one size: each way between the first device and the second (neighbours) and between the first
 // and the last (the farthest apart in the list); every pair with two devices.
 [[nodiscard]] std::vector<PeerPair> representative_pairs(const std::vector<int>& devices);
+
+// The buffers of one size that `copies`, made at once, allocate on each GPU they touch, by
+// ordinal: a source and a destination where `holds_size(ordinal)` is false (the GPU's own are
+// smaller), and one more on a destination for each copy after the first to land on it (each copy
+// lands in a buffer of its own). A GPU that allocates none is absent.
+[[nodiscard]] std::map<int, std::size_t>
+buffers_to_allocate(const std::vector<PeerPair>& copies,
+                    const std::function<bool(int)>& holds_size);
 
 } // namespace gpubench

@@ -13,6 +13,7 @@
 #include "family.hpp"
 #include "harness.hpp"
 #include "host_bytes.hpp"
+#include "memory.hpp"
 #include "peer_access.hpp"
 #include "peer_buffers.hpp"
 #include "peer_patterns.hpp"
@@ -30,6 +31,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace gpubench::bench {
@@ -92,15 +94,48 @@ std::size_t batch_copies(std::size_t bytes) {
 
 PeerBuffers& buffers_on(Session& session, std::size_t bytes, const PeerExpected& expected) {
   session.make_current();
-  const std::size_t free_bytes = free_device_bytes();
   auto& buffers = session.state<PeerBuffers>();
-  if (bytes > buffers.capacity.size() && 2 * bytes > free_bytes) {
-    throw SkipBenchmark(fmt::format("{} peer copies need {} on GPU{}, {} is free",
-                                    format_size(bytes), format_size(2 * bytes),
-                                    session.device().ordinal, format_size(free_bytes)));
-  }
   buffers.ensure_capacity(bytes, expected);
   return buffers;
+}
+
+// The copies `pairs` make at once in `mode`: each pair, and for bidir each pair the other way too.
+std::vector<PeerPair> copies_of(Mode mode, const std::vector<PeerPair>& pairs) {
+  std::vector<PeerPair> copies;
+  for (const PeerPair& pair : pairs) {
+    copies.push_back(pair);
+    if (mode == Mode::bidir) {
+      copies.push_back({pair.destination, pair.source});
+    }
+  }
+  return copies;
+}
+
+// Why `copies` of `bytes` cannot run here, if they cannot, before anything is allocated: the
+// buffers they allocate on each GPU (buffers_to_allocate), and on the host the expected bytes and
+// their readback within half the machine's memory.
+std::optional<std::string> does_not_fit(Harness& h, const std::vector<PeerPair>& copies,
+                                        std::size_t bytes, const PeerExpected& expected) {
+  const auto holds_size = [&](int ordinal) {
+    return bytes <= h.session_on(ordinal).state<PeerBuffers>().capacity.size();
+  };
+  for (const auto& [ordinal, buffers] : buffers_to_allocate(copies, holds_size)) {
+    h.session_on(ordinal).make_current();
+    const std::size_t free_bytes = free_device_bytes();
+    if (bytes > free_bytes / buffers) {
+      return fmt::format("{} peer copies need {} buffers of that size on GPU{}, {} is free",
+                         format_size(bytes), buffers, ordinal, format_size(free_bytes));
+    }
+  }
+  constexpr std::size_t host_buffers = 2;
+  const std::size_t host_bytes = host_memory_bytes();
+  if (bytes > expected.capacity.size() && bytes > host_bytes / 2 / host_buffers) {
+    return fmt::format("{} peer copies need {} of host memory (the expected bytes and their "
+                       "readback), more than half of the machine's {}",
+                       format_size(bytes), format_size(host_buffers * bytes),
+                       format_size(host_bytes));
+  }
+  return std::nullopt;
 }
 
 void copy(Engine engine, const PeerLeg& leg, std::size_t bytes) {
@@ -113,19 +148,12 @@ void copy(Engine engine, const PeerLeg& leg, std::size_t bytes) {
   sm_copy_launch(leg.from, leg.to, bytes, leg.runs_on->device().sm_count, leg.stream);
 }
 
-// The copies `pairs` make at once in `mode` (bidir: each pair both ways): each from its source's
-// buffer, into its destination's own buffer where it is the first copy to land there and into
-// one made for it (kept in `extra`) where it is not, on the next stream of the device it runs on.
-std::vector<PeerLeg> legs_of(Mode mode, const std::vector<PeerPair>& pairs, Harness& h,
+// The legs of `copies` in `mode`: each from its source's buffer, into its destination's own
+// buffer where it is the first copy to land there and into one made for it (kept in `extra`)
+// where it is not, on the next stream of the device it runs on.
+std::vector<PeerLeg> legs_of(Mode mode, const std::vector<PeerPair>& copies, Harness& h,
                              std::size_t bytes, const PeerExpected& expected,
                              std::deque<DeviceBuffer>& extra) {
-  std::vector<PeerPair> copies;
-  for (const PeerPair& pair : pairs) {
-    copies.push_back(pair);
-    if (mode == Mode::bidir) {
-      copies.push_back({pair.destination, pair.source});
-    }
-  }
   std::map<int, std::size_t> landed;
   std::map<int, std::size_t> streams;
   std::vector<PeerLeg> legs;
@@ -161,10 +189,14 @@ void measure_peer(Engine engine, Mode mode, const std::vector<PeerPair>& pairs, 
     access = access && pair_access;
     ordinals.insert({pair.source, pair.destination});
   }
+  const std::vector<PeerPair> copies = copies_of(mode, pairs);
   auto& expected = h.session().state<PeerExpected>();
+  if (const auto why = does_not_fit(h, copies, bytes, expected)) {
+    throw SkipBenchmark(*why);
+  }
   expected.ensure_capacity(bytes);
   std::deque<DeviceBuffer> extra;
-  const std::vector<PeerLeg> legs = legs_of(mode, pairs, h, bytes, expected, extra);
+  const std::vector<PeerLeg> legs = legs_of(mode, copies, h, bytes, expected, extra);
   for (const PeerLeg& leg : legs) {
     leg.to_device->make_current();
     GPUBENCH_CU(cuMemsetD8Async, leg.to, 0xA5, bytes, leg.to_device->stream());

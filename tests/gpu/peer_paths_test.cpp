@@ -1,6 +1,8 @@
 // Every peer copy case between every ordered pair of GPUs delivers its random bytes intact (the
 // benchmark's own verification); on a machine with one GPU the family registers nothing.
+#include "benchmark_json.hpp"
 #include "gpu_test.hpp"
+#include "process.hpp"
 
 #include <map>
 #include <string>
@@ -45,6 +47,37 @@ TEST(PeerTraffic, BisectCarriesMoreThanOneWay) {
   if (device_count() == 2) {
     EXPECT_NEAR(us.at("0toall"), one_way, 0.1 * one_way);
     EXPECT_NEAR(us.at("allto0"), us.at("0toall"), 0.1 * one_way) << "1to0 and 0to1 alike";
+  }
+}
+
+// A size too large for the GPUs is skipped with its reason before anything is allocated for it,
+// on the host too (4 TiB of expected bytes would fail to allocate, a failure and no skip), and
+// the size that fits still runs.
+TEST(PeerPaths, ASizeThatDoesNotFitIsSkippedWithItsReason) {
+  GPUBENCH_REQUIRE_GPU();
+  if (device_count() < 2) {
+    GTEST_SKIP() << "peer copies need two GPUs";
+  }
+  ScratchDir scratch;
+  const std::string out = scratch.path("fit.json");
+  const Finished run =
+      run_process({GPUBENCH_BINARY, "--benchmark_filter=^peer/ce/write/(0to1|allto0)/",
+                   "--sizes=4K,4096G", "--benchmark_min_time=0.01", "--benchmark_out=" + out});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const BenchmarkJson json = read_benchmark_json(out);
+  ASSERT_TRUE(json.valid) << json.problem;
+  std::map<std::string, JsonBenchmark> by_name;
+  for (const JsonBenchmark& benchmark : json.benchmarks) {
+    by_name[benchmark.name] = benchmark;
+  }
+  const JsonBenchmark& fits = by_name["peer/ce/write/0to1/4096/manual_time"];
+  EXPECT_TRUE(fits.complete && !fits.error) << fits.message;
+  for (const char* name : {"peer/ce/write/0to1/4398046511104/manual_time",
+                           "peer/ce/write/allto0/4398046511104/manual_time"}) {
+    const JsonBenchmark& too_large = by_name[name];
+    EXPECT_TRUE(too_large.message.starts_with("skipped: 4TiB peer copies need 2 buffers of that "
+                                              "size on GPU"))
+        << name << ": " << too_large.message;
   }
 }
 

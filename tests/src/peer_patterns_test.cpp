@@ -56,5 +56,30 @@ TEST(PeerPatterns, RepresentativePairsAreNeighboursAndTheFarthestEachWay) {
   EXPECT_TRUE(representative_pairs({0}).empty());
 }
 
+// What a size's fit is checked against before anything is allocated: an all-to-one on eight GPUs
+// lands seven copies on its destination, each in a buffer of its own.
+TEST(PeerPatterns, BuffersToAllocateCountEveryCopyLandingOnAGpu) {
+  const auto none_held = [](int) { return false; };
+  const std::vector<PeerPattern> eight = peer_patterns({0, 1, 2, 3, 4, 5, 6, 7});
+  const std::map<int, std::size_t> all_to_3 = buffers_to_allocate(eight[3].pairs, none_held);
+  EXPECT_EQ(all_to_3.at(3), 2U + 6U);
+  for (const int source : {0, 1, 2, 4, 5, 6, 7}) {
+    EXPECT_EQ(all_to_3.at(source), 2U) << source;
+  }
+  // 5toall: one copy lands on each other GPU.
+  for (const auto& [ordinal, buffers] : buffers_to_allocate(eight[8 + 5].pairs, none_held)) {
+    EXPECT_EQ(buffers, 2U) << ordinal;
+  }
+  // One pair both ways (bidir), and the same where GPU 1 holds buffers of the size already.
+  EXPECT_EQ(buffers_to_allocate({{0, 1}, {1, 0}}, none_held),
+            (std::map<int, std::size_t>{{0, 2}, {1, 2}}));
+  EXPECT_EQ(buffers_to_allocate({{0, 1}, {1, 0}}, [](int ordinal) { return ordinal == 1; }),
+            (std::map<int, std::size_t>{{0, 2}}));
+  // A second copy landing on a GPU that holds the size still needs a buffer of its own there.
+  EXPECT_EQ(buffers_to_allocate({{0, 2}, {1, 2}}, [](int) { return true; }),
+            (std::map<int, std::size_t>{{2, 1}}));
+  EXPECT_TRUE(buffers_to_allocate({}, none_held).empty());
+}
+
 } // namespace
 } // namespace gpubench
