@@ -498,3 +498,32 @@ def test_a_kubernetes_job_applied_again_under_its_name_leaves_stale_files(
         row = [line for line in runs.splitlines() if f" {uuid} " in line]
         assert len(row) == 1 and row[0].split()[0] == "stale", runs
         assert "job gpubench:3f2a (newest here: gpubench:9c1d)" in row[0]
+
+
+@pytest.mark.parametrize("node, pod", [("gpu-node-07", "gpubench-3-x7k2p"),
+                                       ("ip-10-0-1-23.ec2.internal", "gpubench-12-q9zt4"),
+                                       ("dgx01", "gpubench-0-8fzlq")])
+def test_real_node_and_pod_names_are_read_as_the_pod_writes_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], node: str, pod: str) -> None:
+    """Kubernetes and Slurm node names, pod names with their random suffix and a Job's UID:
+    the log and the files read as the node's, the failed GPU its one row."""
+    log = run_pod(tmp_path, NODE_NAME=node, POD_NAME=pod,
+                  JOB_UID="0f8c3f2e-5a1b-4c2d-9e7f-1234567890ab")
+    for source in (log, tmp_path / "results"):
+        code, out, err = run(capsys, source, "--no-limits", "--fail-on-outlier")
+        assert (code, err) == (1, ""), out
+        assert list(records(out)) == [node] and records(out)[node][:3] == ["failed", node,
+                                                                          "GPU-b2"]
+
+
+@pytest.mark.parametrize("node, shown", [("node/1", "node/1"), ("node\n1", "$'node\\n1'"),
+                                         ("node 1", "node\\ 1")])
+def test_a_node_name_no_record_can_hold_is_refused_before_any_file(
+        tmp_path: Path, node: str, shown: str) -> None:
+    """A NODE_NAME that cannot name a file or fill a record line: one line naming it, exit 2,
+    no record fleet.py would read as damaged."""
+    log = run_pod(tmp_path, status=2, NODE_NAME=node)
+    assert log.read_text().splitlines() == [
+        f"gpubench-pod: NODE_NAME={shown}: holds a space, '/', '=', a control character or one "
+        "outside ASCII (it names the result files and fills their records)"]
+    assert not (tmp_path / "results").exists()

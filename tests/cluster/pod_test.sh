@@ -8,8 +8,9 @@
 # SIGTERM to the script, or the pod's own deadline, reaches the running gpubench, whose JSON is
 # marked interrupted, and no further GPU starts, the GPU not started recorded as such; a gpubench
 # ignoring it is killed; the exit status is the worst record's. A setting that is not a number,
-# and an nvidia-smi that cannot list the GPUs, are one line and a non-zero exit status, the
-# latter with a failed record. Bounded by ctest's TIMEOUT (tests/cluster/CMakeLists.txt).
+# a node, pod or Job name unfit for a file name or a record line, and an nvidia-smi that cannot
+# list the GPUs, are one line and a non-zero exit status, the latter with a failed record; real
+# names are taken as they are. Bounded by ctest's TIMEOUT (tests/cluster/CMakeLists.txt).
 set -euo pipefail
 
 if (($# != 1)); then
@@ -28,6 +29,7 @@ standin=$(realpath "$(dirname "$0")/standin")
 export PATH=$standin:$PATH
 export STANDIN_GPUS=GPU-a1,GPU-b2 NODE_NAME=node1 POD_NAME=gpubench-0-x JOB_NAME=gpubench
 field() { sed -n "s/^$2=//p" "$1"; }
+mkdir -p "$work/bin"
 
 # Two GPUs, the second failing.
 export GPUBENCH_RESULTS=$work/results STANDIN_BEHAVIOUR=GPU-b2=fail
@@ -119,9 +121,72 @@ GPUBENCH_POD_DEADLINE=2h STANDIN_LOG=$work/standin.log "$pod" > "$work/log" 2> "
 [[ ! -e $work/standin.log ]] || fail "a GPU started with a bad setting"
 echo "ok: a setting that is not a number is refused in one line"
 
+# A value that names the files or fills a record field and cannot: one line naming the variable
+# and the value, quoted with control characters escaped, exit 2, no file written, no GPU run.
+# Cases: variable, value, the value as the line shows it. hostname: a stand-in's output, where
+# NODE_NAME is unset.
+long_name=$(printf 'n%.0s' {1..129})
+bad_values=(
+  NODE_NAME node/1 node/1
+  NODE_NAME $'node\n1' "\$'node\\n1'"
+  NODE_NAME 'node 1' 'node\ 1'
+  NODE_NAME $'node\t1' "\$'node\\t1'"
+  NODE_NAME $'node1\e[31m' "\$'node1\\E[31m'"
+  NODE_NAME nodé "\$'nod\\303\\251'"
+  NODE_NAME .. ..
+  NODE_NAME "$long_name" "$long_name"
+  POD_NAME 'gpubench-0 x' 'gpubench-0\ x'
+  POD_NAME $'gpubench-0-x\r' "\$'gpubench-0-x\\r'"
+  JOB_NAME gpu=bench 'gpu=bench'
+  JOB_UID $'3f2a\n9c1d' "\$'3f2a\\n9c1d'"
+  hostname 'my host' 'my\ host'
+)
+cat > "$work/bin/hostname" << 'EOF'
+#!/bin/sh
+echo "$STANDIN_HOSTNAME"
+EOF
+chmod +x "$work/bin/hostname"
+for ((i = 0; i < ${#bad_values[@]}; i += 3)); do
+  variable=${bad_values[i]} value=${bad_values[i + 1]} shown=${bad_values[i + 2]}
+  rm -rf "$GPUBENCH_RESULTS" "$work/standin.log"
+  env=("$variable=$value")
+  [[ $variable != hostname ]] || env=(-u NODE_NAME "STANDIN_HOSTNAME=$value" "PATH=$work/bin:$PATH")
+  status=0
+  env "${env[@]}" STANDIN_LOG="$work/standin.log" "$pod" > "$work/log" 2> "$work/err" || status=$?
+  err=$(cat "$work/err")
+  if ((status != 2)) || [[ $(wc -l < "$work/err") != 1 || $err != "gpubench-pod: $variable=$shown: "* ]]; then
+    fail "$variable=$shown: exit status $status, stderr '$err', want 2 and one line 'gpubench-pod: $variable=$shown: ...'"
+  fi
+  [[ ! -s $work/log && ! -e $GPUBENCH_RESULTS && ! -e $work/standin.log ]] ||
+    fail "$variable=$shown: something was written or run before the value was refused"
+done
+echo "ok: a node, pod, Job name or UID unfit for a file name or a record line is refused in one line"
+
+# Real names (DNS-1123 nodes and pods, a Job's UID, the hostname where NODE_NAME and POD_NAME
+# are unset) name the files and fill the records as they are. Cases: node, task, job, the
+# pod's environment.
+uid=0f8c3f2e-5a1b-4c2d-9e7f-1234567890ab
+good_names=(
+  gpu-node-07 gpubench-3-x7k2p "gpubench:$uid" "NODE_NAME=gpu-node-07 POD_NAME=gpubench-3-x7k2p JOB_UID=$uid"
+  ip-10-0-1-23.ec2.internal gpubench-12-q9zt4 gpubench-h200 "NODE_NAME=ip-10-0-1-23.ec2.internal POD_NAME=gpubench-12-q9zt4 JOB_NAME=gpubench-h200"
+  dgx01 dgx01 gpubench "STANDIN_HOSTNAME=dgx01 PATH=$work/bin:$PATH"
+)
+for ((i = 0; i < ${#good_names[@]}; i += 4)); do
+  node=${good_names[i]} task=${good_names[i + 1]} job=${good_names[i + 2]}
+  rm -rf "$GPUBENCH_RESULTS"
+  read -ra assignments <<< "${good_names[i + 3]}"
+  env -u NODE_NAME -u POD_NAME "${assignments[@]}" STANDIN_GPUS=GPU-a1 STANDIN_BEHAVIOUR="" \
+    "$pod" > "$work/log" 2>&1 || fail "node $node: exit status not 0: $(cat "$work/log")"
+  record=$GPUBENCH_RESULTS/${node}_GPU-a1.status
+  [[ "$(field "$record" status) $(field "$record" node) $(field "$record" task) $(field "$record" job)" == "done $node $task $job" ]] ||
+    fail "node $node: $record is not done, node $node, task $task, job $job"
+  [[ $(tail -n 1 "$work/log") == "gpubench-pod: status=done exit=0 gpu_uuid=GPU-a1 node=$node job=$job task=$task device=GPU-a1 time="* ]] ||
+    fail "node $node: the last log line is not the record: $(tail -n 1 "$work/log")"
+done
+echo "ok: real node, pod and Job names are taken as they are"
+
 # nvidia-smi that cannot list the GPUs: one line naming the problem, one failed record fleet.py
 # reads (<node>_device0, exit 1), exit 1, no gpubench started, no file named after its output.
-mkdir -p "$work/bin"
 smi_cases=(
   'echo "NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver."; exit 9'
   "failed with status 9 (NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver.)"
