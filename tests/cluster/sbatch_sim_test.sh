@@ -9,7 +9,11 @@
 #     non-zero and names the tasks without a record;
 #   - a node that does not see the shared output directory: its tasks say so in one line each,
 #     create nothing in their view of it, and the job exits non-zero naming them;
-#   - srun exiting non-zero though every record says done: the job exits with srun's status.
+#   - srun exiting non-zero though every record says done: the job exits with srun's status;
+#   - a value that names files or fills records and cannot (a job id, attempt or task count that
+#     is not a number; a node name, SLURM_PROCID or GPU entry with a '/', a space, a control
+#     character): the batch step, or each task given it, says so in one line and exits 2
+#     before writing anything; real node names are taken as they are.
 # The GPUs are tests/cluster/standin's (its gpubench and nvidia-smi). The hidden directory needs
 # a mount namespace (unshare, as root); without one that case skips (exit 77 at the end), except
 # where GPUBENCH_CLUSTER_TESTS=required.
@@ -85,6 +89,64 @@ expect 1 "node n2 lost, one task per node" "job 13: tasks without a record: 1 (o
 STANDIN_SRUN_EXIT=1 run_job 14 "$results"
 check_done_only n1_GPU-a1 n1_GPU-a2 n2_GPU-b1 n2_GPU-b2
 expect 1 "srun fails, every record done" "job 14: srun exit status 1, though every record says done"
+
+# The batch step's values: one line, exit 2, no output directory made.
+bad_job_values=(
+  SLURM_JOB_ID ../21 "SLURM_JOB_ID=../21: not a whole number"
+  SLURM_JOB_ID $'21\n22' "SLURM_JOB_ID=\$'21\\n22': not a whole number"
+  SLURM_RESTART_COUNT one "SLURM_RESTART_COUNT=one: not a whole number"
+  SLURM_NTASKS '4 ' "SLURM_NTASKS=4\\ : not a whole number"
+)
+for ((i = 0; i < ${#bad_job_values[@]}; i += 3)); do
+  rm -rf "$results"
+  out=$work/bad-job.out
+  status=0
+  env SLURM_JOB_ID=21 "${bad_job_values[i]}=${bad_job_values[i + 1]}" \
+    bash "$sbatch_script" --gpubench="$standin/gpubench" "$results" > "$out" 2>&1 || status=$?
+  [[ $status == 2 && $(cat "$out") == "gpubench.sbatch: ${bad_job_values[i + 2]}" ]] ||
+    fail "${bad_job_values[i + 2]}: exit status $status, want 2 and that line alone"
+  [[ ! -e $results ]] || fail "${bad_job_values[i + 2]}: the output directory was made"
+done
+echo "ok: a job id, attempt or task count that is not a number stops the job in one line"
+
+# A task's values: each task given one says so in one line and exits 2, writing nothing; the
+# job names those tasks. Cases: the tasks' nodes, a variable they get (STANDIN_TASK_ENV), the
+# tasks that refuse it, and their line.
+printf '#!/bin/sh\necho "my host"\n' > "$work/hostname"
+chmod +x "$work/hostname"
+all_tasks="0 1 2 3"
+bad_task_values=(
+  "n/1=GPU-a1,GPU-a2 n2=GPU-b1,GPU-b2" "" "0 1" "SLURMD_NODENAME=n/1: holds a space, '/', '='"
+  "n1=GPU-a1,GPU-a2 n2=GPU-b1,GPU-b2" $'SLURMD_NODENAME=n1\nx' "$all_tasks" "SLURMD_NODENAME=\$'n1\\nx': holds"
+  "n1=GPU-a1,GPU-a2 n2=GPU-b1,GPU-b2" "SLURMD_NODENAME=n 1" "$all_tasks" "SLURMD_NODENAME=n\\ 1: holds"
+  "n1=GPU-a1,GPU-a2 n2=GPU-b1,GPU-b2" "SLURMD_NODENAME=" "$all_tasks" "hostname -s=my\\ host: holds"
+  "n1=GPU-a1,GPU-a2 n2=GPU-b1,GPU-b2" "SLURM_PROCID=x" "$all_tasks" "SLURM_PROCID=x: not a whole number"
+  "n1=GPU-a1,GPU-a2 n2=GPU-b1,GPU-b2" "CUDA_VISIBLE_DEVICES=0,../x" "$all_tasks" "an entry of CUDA_VISIBLE_DEVICES=../x: holds"
+)
+for ((i = 0; i < ${#bad_task_values[@]}; i += 4)); do
+  nodes=${bad_task_values[i]} task_env=${bad_task_values[i + 1]} line=${bad_task_values[i + 3]}
+  read -ra refusing <<< "${bad_task_values[i + 2]}"
+  STANDIN_NODES=$nodes STANDIN_TASK_ENV=$task_env PATH=$work:$PATH run_job 16 "$results"
+  for ((task = 0; task < 4; task++)); do
+    if [[ " ${refusing[*]} " == *" $task "* ]]; then
+      [[ $(grep -c "^$task: " "$out") == 1 ]] || fail "$line: task $task wrote more than one line"
+      grep -qF -- "$task: gpubench.sbatch: $line" "$out" || fail "$line: task $task does not say '$line'"
+    fi
+  done
+  expect 1 "$line" "job 16: tasks without a record: ${refusing[*]} (of 4;"
+  [[ $(find "$results" -mindepth 1 -not -name '.claims-*' | grep -v '/n2_' || true) == "" ]] ||
+    fail "$line: files of a refusing task: $(find "$results" -mindepth 1 | tr '\n' ' ')"
+done
+
+# Real node names: the files and records are named by them.
+STANDIN_NODES="gpu-node-07=GPU-a1,GPU-a2 ip-10-0-1-23.ec2.internal=GPU-b1,GPU-b2" run_job 17 "$results"
+check_done_only gpu-node-07_GPU-a1 gpu-node-07_GPU-a2 ip-10-0-1-23.ec2.internal_GPU-b1 ip-10-0-1-23.ec2.internal_GPU-b2
+expect 0 "real node names" "job 17: 4 done, 0 failed, 0 interrupted, 0 killed; exit status 0;"
+printf '#!/bin/sh\necho dgx01\n' > "$work/hostname"
+STANDIN_TASK_ENV=SLURMD_NODENAME= PATH=$work:$PATH run_job 18 "$results"
+check_done_only dgx01_GPU-a1 dgx01_GPU-a2 dgx01_GPU-b1 dgx01_GPU-b2
+grep -qx node=dgx01 "$results/dgx01_GPU-b2.status" || fail "the record does not name node dgx01"
+expect 0 "the host name where SLURMD_NODENAME is unset" "job 18: 4 done, 0 failed, 0 interrupted, 0 killed; exit status 0;"
 
 skipped=""
 if unshare --mount true 2> /dev/null; then
