@@ -806,6 +806,51 @@ TEST(HostileInput, FilterLengthIsALimitStated) {
                     {"saxpy/driver/1024/manual_time"}));
 }
 
+// Whether `text` is whole UTF-8 characters.
+bool whole_utf8(const std::string& text) {
+  std::size_t continuations = 0;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte & 0xC0U) == 0x80U) {
+      if (continuations-- == 0) {
+        return false;
+      }
+    } else if (continuations != 0) {
+      return false;
+    } else {
+      continuations = byte >= 0xF0U ? 3 : byte >= 0xE0U ? 2 : byte >= 0xC0U ? 1 : 0;
+    }
+  }
+  return continuations == 0;
+}
+
+// A value of 100 000 characters repeated in its error is shown by the line's start, which names
+// the flag, and its end, which names the problem: one line of about 2000 bytes, cut between whole
+// characters.
+TEST(HostileInput, LongValuesKeepTheLineShort) {
+  std::string sizes;
+  while (sizes.size() < 100000) {
+    sizes += "4K,";
+  }
+  std::string accents;
+  while (accents.size() < 100000) {
+    accents += "\xc3\xa9"; // é
+  }
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--sizes=" + sizes + "x"}, "bad size 'x': not a number"},
+      {{"--sizes=" + accents}, "': not a number"},
+      {{"--" + accents}, "' (see --help)"}};
+  for (const auto& [args, problem] : cases) {
+    const Finished run = gpubench(listing(args));
+    EXPECT_TRUE(one_line(run, exit_usage, args.front().substr(0, 20))) << escaped(args);
+    EXPECT_TRUE(run.err.ends_with(problem + "\n"))
+        << run.err.substr(run.err.size() > 100 ? run.err.size() - 100 : 0);
+    EXPECT_NE(run.err.find(" bytes left out ...] "), std::string::npos);
+    EXPECT_LT(run.err.size(), 2100U);
+    EXPECT_TRUE(whole_utf8(run.err)) << escaped(args);
+  }
+}
+
 // Shapes a backtracking matcher never finishes are matched in bounded time, with the right
 // answer.
 TEST(HostileInput, NestedQuantifiersAnswerPromptly) {
