@@ -9,7 +9,7 @@ reached). deploy/container/gpubench-pod writes the same files and a pod log: per
 lines (`gpubench-pod: status=...`, the last one per GPU wins), one JSON document per line and, for
 a run that did not exit 0, its stderr and `gpubench-pod: <node> <uuid>: exit status N`. Each kind
 of file has one reader in READERS; a file or line that cannot be read (the system refuses it, it
-is not UTF-8 text, not of its format) is a `damaged` record of the GPU its name gives, named and
+is no regular file, not UTF-8 text, not of its format) is a `damaged` record of the GPU its name gives, named and
 skipped, and the rest is read. A record saying `done` needs the GPU's result: without one it is
 a `missing` result. A result whose benchmarks failed (fleet_benchmark_errors) is a `failed` run;
 one whose run_status still says `running` (gpubench SIGKILLed, or still running) a `killed` one.
@@ -22,6 +22,7 @@ their results are no GPU's and are not read, their records are (`peer_records`).
 import json
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -452,16 +453,42 @@ def cannot_read(path: Path, error: OSError) -> FleetInputError:
 
 
 def files_read(path: Path) -> list[Path]:
-    """The files read for one input: every file READERS knows in a directory (not in its
-    subdirectories), or the file itself."""
+    """The files read for one input: every entry but a subdirectory that READERS knows by its
+    name in a directory, or the file itself."""
     try:
         if path.is_dir():
-            return sorted(p for p in path.iterdir() if p.is_file() and p.suffix in READERS)
-        if path.is_file():
+            return sorted(p for p in path.iterdir() if p.suffix in READERS and not p.is_dir())
+        if path.exists() or path.is_symlink():
             return [path]
     except OSError as error:
         raise cannot_read(path, error) from None
     raise FleetInputError(f"{path}: no such file or directory")
+
+
+# What a directory's entry is where it is no regular file, by the test of its mode.
+_SPECIAL_FILES = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def special_file(path: Path) -> str | None:
+    """Why a directory's entry named like a run's file is not read where it is no regular file:
+    a FIFO's writer could hold fleet.py, and a device such as /dev/zero holds no run. None for a
+    regular file, and for one that cannot be examined (its reader says why)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    return next((f"not a regular file: {kind}" for is_kind, kind in _SPECIAL_FILES
+                 if is_kind(mode)), None)
+
+
+def read_listed(file: Path) -> Found:
+    """A file a directory lists, by its reader; one that is no regular file is damaged."""
+    if problem := special_file(file):
+        if file.suffix in (".status", ".err"):
+            return damaged_record(file, problem)
+        return damaged(str(file), problem, file.stem)
+    return READERS[file.suffix](file)
 
 
 def peer_directory(path: Path) -> Path | None:
@@ -485,14 +512,15 @@ def read_inputs(paths: Iterable[str]) -> Found:
         path = Path(name)
         for file in files_read(path):
             of_directory(by_directory, file.parent).add(
-                READERS.get(file.suffix, read_result_file)(file))
+                READERS.get(file.suffix, read_result_file)(file) if file == path
+                else read_listed(file))
         if peer := peer_directory(path):
             found.skipped.append(str(peer))
             # A peer run's files are named by its node alone.
             of_directory(by_directory, path).peer_records += [
                 replace(record, host=record.host or file.stem)
                 for file in files_read(peer) if file.suffix in PEER_RECORDS
-                for record in READERS[file.suffix](file).records]
+                for record in read_listed(file).records]
     for directory in by_directory.values():
         found.damaged += [r for r in directory.records + directory.peer_records
                           if r.status == "damaged"]

@@ -150,6 +150,34 @@ def test_a_damaged_file_is_named_and_the_rest_reported(tmp_path: Path,
     assert {line.split()[0] for line in rows_with(section(out, "Slower"), "copy/")} == {"node05"}
 
 
+@pytest.mark.parametrize("make, listed, named", [
+    (os.mkfifo, "not a regular file: a FIFO", "file is empty"),
+    (lambda path: path.symlink_to("/dev/zero"), "not a regular file: a character device",
+     "larger than 32 MiB"),
+    (lambda path: path.symlink_to(path.with_name("gone.json")), "no such file", "no such file"),
+    (lambda path: path.symlink_to(path), "cannot read (Too many levels of symbolic links)",
+     "cannot read (Too many levels of symbolic links)"),
+], ids=["FIFO", "device", "dangling link", "link loop"])
+def test_an_entry_named_like_a_result_that_no_file_backs_is_damaged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], make, listed: str,
+        named: str) -> None:
+    """A directory's entry named like node03's result that is no regular file, or a link to none,
+    is node03's damaged row with one line on stderr, not an entry passed over; a FIFO or device
+    in a directory is not opened, so no writer can hold fleet.py. Given by name, the entry is
+    read (a FIFO without a writer: empty) and named as it is, not as missing."""
+    paths = fb.write_fleet(fb.example_fleet(0), tmp_path)
+    paths[3].unlink()
+    make(paths[3])
+    code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
+    assert code == 1
+    assert err == f"fleet.py: skipped {paths[3]}: {listed}\n"
+    row = rows_with(section(out, "Runs that did not finish"), "damaged")
+    assert row and row[0].split()[:3] == ["damaged", "node03", fb.uuid_of(3)], out
+    assert listed in row[0]
+    code, _, err = run(capsys, paths[3])
+    assert code == 0 and err.startswith(f"fleet.py: skipped {paths[3]}: {named}"), err
+
+
 def test_expected_hosts_and_gpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     fb.write_fleet(fb.build_fleet(8, 0), tmp_path / "fleet")
     expected = tmp_path / "hosts.txt"
