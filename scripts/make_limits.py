@@ -140,7 +140,7 @@ def result_files(inputs: list[str]) -> list[Path]:
         path = Path(name)
         if path.is_dir():
             files += sorted(path.glob("*.json"))
-        elif path.is_file():
+        elif path.exists() or path.is_symlink():  # the loader names what it cannot read
             files.append(path)
         else:
             raise ValueError(f"{path}: no such file or directory")

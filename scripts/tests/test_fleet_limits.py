@@ -2,6 +2,7 @@
 floors are judged as fleet.py's docs say."""
 
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -112,6 +113,19 @@ def test_make_limits_bad_input_is_one_line_and_exit_2(tmp_path: Path, run_script
     assert done.returncode == 2, done.stderr
     assert expected in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize("make, expected", [
+    (os.mkfifo, "file is empty"),
+    (lambda path: path.symlink_to(path), "cannot read (Too many levels of symbolic links)"),
+], ids=["FIFO", "link loop"])
+def test_make_limits_names_an_input_as_it_is(tmp_path: Path, run_script: RunScript, make,
+                                             expected: str) -> None:
+    """An input that exists but is no regular file is named as it is, not as missing."""
+    given = tmp_path / "given.json"
+    make(given)
+    done = run_script("make_limits.py", "-o", str(tmp_path / "l.json"), str(given))
+    assert (done.returncode, done.stderr) == (2, f"make_limits.py: {given}: {expected}\n")
 
 
 def test_a_requires_pattern_too_slow_to_match_refuses_its_file(tmp_path: Path) -> None:
