@@ -22,7 +22,6 @@ their results are no GPU's and are not read, their records are (`peer_records`).
 import json
 import os
 import re
-import stat
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -33,7 +32,7 @@ from fleet_jobs import job_of_context, newest_job
 from fleet_numbers import beyond_float
 from fleet_status import StatusError, attempt_of, describe, parse_record, uuids_of
 from gpubench_json import (MAX_RESULT_BYTES, Benchmark, GpubenchJsonError, Result,
-                           load_with_document, loads, read_bounded)
+                           load_with_document, loads, read_bounded, special_file)
 from safe_text import one_line
 
 # The statuses of a run that did not end well, worst first: how the report orders them. `stale`
@@ -463,23 +462,6 @@ def files_read(path: Path) -> list[Path]:
     except OSError as error:
         raise cannot_read(path, error) from None
     raise FleetInputError(f"{path}: no such file or directory")
-
-
-# What a directory's entry is where it is no regular file, by the test of its mode.
-_SPECIAL_FILES = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
-                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
-
-
-def special_file(path: Path) -> str | None:
-    """Why a directory's entry named like a run's file is not read where it is no regular file:
-    a FIFO's writer could hold fleet.py, and a device such as /dev/zero holds no run. None for a
-    regular file, and for one that cannot be examined (its reader says why)."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return None
-    return next((f"not a regular file: {kind}" for is_kind, kind in _SPECIAL_FILES
-                 if is_kind(mode)), None)
 
 
 def read_listed(file: Path) -> Found:

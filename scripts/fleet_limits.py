@@ -19,7 +19,7 @@ from typing import Any
 from fleet_inputs import FleetInputError, Gpu, read_text
 from fleet_numbers import beyond_float
 from fleet_outliers import sweep
-from gpubench_json import GBPS, json_loads
+from gpubench_json import GBPS, json_loads, special_file
 from name_filter import MATCH_SECONDS, FilterError, NameFilter, name_filter
 
 DEFAULT_DIRECTORY = Path(__file__).resolve().parent.parent / "results" / "limits"
@@ -97,10 +97,16 @@ def load_limits(path: Path) -> Limits:
 
 
 def default_limit_files() -> list[Path]:
-    """results/limits/*.json of this repository, named from the current directory."""
+    """results/limits/*.json of this repository, named from the current directory. Raises
+    FleetInputError for one that is no regular file, which is not opened: a FIFO's writer
+    could hold fleet.py."""
     if not DEFAULT_DIRECTORY.is_dir():
         return []
-    return [Path(os.path.relpath(path)) for path in sorted(DEFAULT_DIRECTORY.glob("*.json"))]
+    files = [Path(os.path.relpath(path)) for path in sorted(DEFAULT_DIRECTORY.glob("*.json"))]
+    for path in files:
+        if problem := special_file(path):
+            raise _problem(path, problem)
+    return files
 
 
 def judge_floors(gpus: list[Gpu], limits: list[Limits], corroborate: int) -> list[BelowFloor]:

@@ -620,6 +620,23 @@ def read_bounded(path: Path, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | Non
         os.close(fd)
 
 
+# What a directory's entry is where it is no regular file, by the test of its mode.
+_SPECIAL_FILES = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def special_file(path: Path) -> str | None:
+    """Why a file found by listing a directory is not opened where it is no regular file: a
+    FIFO's writer could hold the script, and a device such as /dev/zero holds no result. None
+    for a regular file, and for one that cannot be examined (its reader says why)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    return next((f"not a regular file: {kind}" for is_kind, kind in _SPECIAL_FILES
+                 if is_kind(mode)), None)
+
+
 def _group_runs(path: Path, entries: list[Any],
                 facts: dict[str, FamilyFacts]) -> dict[str, Benchmark]:
     medians: dict[str, tuple[dict[str, float], Any]] = {}

@@ -21,6 +21,7 @@ its L2 mode, a peer copy on the NVLink of its pair (`<s>to<d>`); copies to every
 """
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -30,7 +31,8 @@ import numpy as np
 from fleet_inputs import split_devices
 from gpubench_json import (GBPS, Benchmark, FamilyFacts, GpubenchJsonError,
                            OneLineArgumentParser, load, refuse_output_over_input,
-                           repeated_file, script_error, write_output, write_stdout)
+                           repeated_file, script_error, special_file, write_output,
+                           write_stdout)
 from safe_text import printable
 
 MIB = 1 << 20
@@ -134,12 +136,29 @@ def limits_document(model: str, measured: dict, sources: dict[str, str], toleran
     }
 
 
+def folder_results(folder: Path) -> list[Path]:
+    """The *.json files of `folder`. ValueError for a folder that holds none or cannot be listed,
+    and for one of them that is no regular file (named as it is and not opened: a FIFO's writer
+    could hold the script, a device holds no result)."""
+    try:
+        with os.scandir(folder) as entries:
+            found = sorted(Path(e.path) for e in entries if e.name.endswith(".json"))
+    except OSError as error:
+        raise ValueError(f"{folder}: cannot list the folder ({error.strerror or error})") from None
+    if not found:
+        raise ValueError(f"{folder}: no *.json file in the folder")
+    for path in found:
+        if problem := special_file(path):
+            raise ValueError(f"{path}: {problem}")
+    return found
+
+
 def result_files(inputs: list[str]) -> list[Path]:
     files = []
     for name in inputs:
         path = Path(name)
         if path.is_dir():
-            files += sorted(path.glob("*.json"))
+            files += folder_results(path)
         elif path.exists() or path.is_symlink():  # the loader names what it cannot read
             files.append(path)
         else:
@@ -170,7 +189,10 @@ def main(argv: list[str] | None = None) -> int:
         if not measured:
             raise ValueError(f"no device-timed bandwidth measurement of a {model} in the results")
         document = limits_document(model, measured, sources, args.tolerance, command)
-        write_output(args.output, json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+        # A path that is not UTF-8 (its bytes read as lone surrogates) is written as those
+        # surrogates' JSON escapes, which read back as the same path.
+        write_output(args.output, json.dumps(document, indent=1, ensure_ascii=False) + "\n",
+                     errors="backslashreplace")
     except (GpubenchJsonError, OSError) as error:
         return script_error("make_limits.py", error)
     except ValueError as error:

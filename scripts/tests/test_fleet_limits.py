@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import fleet_builder as fb
+import fleet_limits
 import make_limits
 from conftest import H200, SCRIPTS, RunScript
 from fleet_inputs import FleetInputError
@@ -126,6 +127,67 @@ def test_make_limits_names_an_input_as_it_is(tmp_path: Path, run_script: RunScri
     make(given)
     done = run_script("make_limits.py", "-o", str(tmp_path / "l.json"), str(given))
     assert (done.returncode, done.stderr) == (2, f"make_limits.py: {given}: {expected}\n")
+
+
+def run_make_limits(*args: object) -> subprocess.CompletedProcess[bytes]:
+    """make_limits.py as a process, within 20 s: arguments as bytes, since a name need not be
+    UTF-8."""
+    return subprocess.run([sys.executable, str(SCRIPTS / "make_limits.py"),
+                           *map(os.fsencode, map(str, args))], capture_output=True, timeout=20)
+
+
+@pytest.mark.parametrize("make, kind", [
+    (lambda path: path.symlink_to("/dev/zero"), "a character device"),
+    (os.mkfifo, "a FIFO"),
+], ids=["device", "FIFO with a writer"])
+def test_make_limits_names_a_folder_entry_that_is_no_file_without_opening_it(
+        tmp_path: Path, make, kind: str) -> None:
+    """A folder's *.json that is no regular file is named as it is, exit 2, and not opened:
+    a FIFO whose writer never writes holds no one, as it would a reader."""
+    folder = tmp_path / "results"
+    folder.mkdir()
+    (folder / "saxpy.json").write_bytes((H200 / "saxpy.json").read_bytes())
+    make(folder / "x.json")
+    writer = os.open(folder / "x.json", os.O_RDWR) if kind == "a FIFO" else None
+    try:
+        done = run_make_limits("-o", tmp_path / "l.json", folder)
+    finally:
+        if writer is not None:
+            os.close(writer)
+    assert (done.returncode, done.stderr.decode()) == (
+        2, f"make_limits.py: {folder / 'x.json'}: not a regular file: {kind}\n")
+
+
+def test_make_limits_a_folder_without_results_is_named(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("no result\n")
+    done = run_make_limits("-o", tmp_path / "l.json", tmp_path)
+    assert (done.returncode, done.stderr.decode()) == (
+        2, f"make_limits.py: {tmp_path}: no *.json file in the folder\n")
+
+
+def test_make_limits_reads_and_writes_paths_that_are_not_utf8(tmp_path: Path) -> None:
+    """A result's name and the output's that are not UTF-8 are read and written; the file names
+    the source as it is."""
+    folder = tmp_path / os.fsdecode(b"runs\xff")
+    folder.mkdir()
+    source = folder / os.fsdecode(b"saxpy\xfe.json")
+    source.write_bytes((H200 / "saxpy.json").read_bytes())
+    output = tmp_path / os.fsdecode(b"limits\xfd.json")
+    done = run_make_limits("-o", output, folder)
+    assert done.returncode == 0, done.stderr
+    assert list(json.loads(output.read_text())["sources"]) == [str(source)]
+
+
+def test_a_default_limits_file_that_is_no_file_is_named_without_opening_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """results/limits/ is listed: a FIFO there is refused by name, not opened (its writer
+    would hold fleet.py)."""
+    monkeypatch.setattr(fleet_limits, "DEFAULT_DIRECTORY", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    os.mkfifo(tmp_path / "h100.json")
+    with pytest.raises(FleetInputError, match=r"^h100\.json: not a limits file \(not a regular "
+                                              r"file: a FIFO\)$"):
+        fleet_limits.default_limit_files()
 
 
 def test_a_requires_pattern_too_slow_to_match_refuses_its_file(tmp_path: Path) -> None:
