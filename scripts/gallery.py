@@ -135,7 +135,8 @@ def readme_title(folder: Path) -> str | None:
 
 
 def entry_html(entry: Entry) -> str:
-    link = f'<a href="{esc(quote(entry.href), 10_000)}">{esc(entry.path)}</a>'
+    # The href's bytes, as the file system holds them: a name need not be UTF-8.
+    link = f'<a href="{esc(quote(os.fsencode(entry.href)), 10_000)}">{esc(entry.path)}</a>'
     if entry.skipped is not None:
         return f'<p class="note">{link}: left out ({esc(entry.skipped)})</p>'
     parts = []

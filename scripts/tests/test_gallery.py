@@ -140,6 +140,19 @@ def test_json_that_is_no_regular_file_is_left_out_unopened(tmp_path: Path) -> No
     assert 'href="m/r.json"' in page
 
 
+def test_names_that_are_not_utf8_are_linked_by_their_bytes(tmp_path: Path) -> None:
+    """A folder and a file whose names are not UTF-8: drawn, shown escaped, and linked by the
+    bytes the file system holds."""
+    machine = tmp_path / os.fsdecode(b"gpu\xff")
+    machine.mkdir()
+    write_json(machine / os.fsdecode(b"run\xfe.json"), document(full_suite()))
+    proc = gallery_process(tmp_path)
+    assert_kept_promise(proc, "gallery.py", succeeds=True)
+    page = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert 'href="gpu%FF/run%FE.json"' in page
+    assert "run\\udcfe.json</a>" in page
+
+
 @pytest.fixture
 def deep_machine(tmp_path: Path) -> Iterator[Path]:
     """one_machine, removed after the test by rm, which removes a tree of any depth, as
