@@ -980,18 +980,30 @@ def write_output(path: Path, text: str | bytes, errors: str = "strict") -> None:
     output file `path`, whole or not at all: into a new file beside it, renamed over it once
     complete, so a write that fails (a full disk, a signal) leaves an earlier output as it was
     and nothing under its name that is not whole. A symbolic link is written through (the file
-    it names is replaced, the link stays). A FIFO, a device or a descriptor (/dev/stdout) is
-    written to directly: it holds no file to lose; a FIFO no reader opens within
-    FIFO_READER_WAIT_S is refused. Raises OSError naming `path`."""
+    it names is replaced, the link stays); links that lead round in a loop are refused (ELOOP).
+    A FIFO, a device or a descriptor (/dev/stdout) is written to directly: it holds no file to
+    lose; a FIFO no reader opens within FIFO_READER_WAIT_S is refused. Raises OSError naming
+    `path`."""
     data = text if isinstance(text, bytes) else text.encode("utf-8", errors)
     try:
         if str(path).startswith(_DESCRIPTOR_FOLDERS) or (path.exists() and not path.is_file()):
             with os.fdopen(_open_directly(path), "wb") as stream:
                 stream.write(data)
         else:
-            _replace(Path(os.path.realpath(path)), data)
+            _replace(_followed(path), data)
     except OSError as error:
         raise OSError(error.errno, error.strerror or str(error), str(path)) from None
+
+
+def _followed(path: Path) -> Path:
+    """The file `path` names once its links are followed, or the name that file is created
+    under (a link to nothing is written through, as the shell's `>` writes it). OSError ELOOP
+    where its links lead round in a loop: no file ends them, and replacing the link would lose
+    it."""
+    target = Path(os.path.realpath(path))
+    if target.is_symlink():  # realpath leaves the link it meets a second time unresolved
+        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
+    return target
 
 
 def _open_directly(path: Path) -> int:

@@ -1,4 +1,5 @@
 import argparse
+import errno
 import json
 import os
 import threading
@@ -446,6 +447,21 @@ def test_an_output_fifo_whose_reader_comes_late_gets_the_text(tmp_path: Path) ->
     gj.write_output(fifo, text)
     reader.join(timeout=10)
     assert received == [text]
+
+
+@pytest.mark.parametrize("links", [["out.json"], ["out.json", "other.json"]],
+                         ids=["to itself", "to each other"])
+def test_an_output_whose_links_lead_round_in_a_loop_is_refused(tmp_path: Path,
+                                                               links: list[str]) -> None:
+    """As the shell's `>` refuses it; the links stay as they were, none replaced by a file."""
+    paths = [tmp_path / name for name in links]
+    for path, target in zip(paths, paths[1:] + paths[:1]):
+        path.symlink_to(target.name)
+    with pytest.raises(OSError) as error:
+        gj.write_output(paths[0], "text\n")
+    assert (error.value.filename, error.value.errno) == (str(paths[0]), errno.ELOOP)
+    assert [os.readlink(p) for p in paths] == [p.name for p in paths[1:] + paths[:1]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(links)
 
 
 @pytest.mark.parametrize(("padding", "problem"), [
