@@ -85,8 +85,9 @@ trap 'stopped TERM' TERM
 trap 'stopped INT' INT
 trap 'stopped HUP' HUP
 # An unusable baseline or compare.py flag is found before the runs, not minutes later:
-# compare.py reads the baseline (against itself) with the flags and says why in one line.
-if ! "$scripts/compare.py" "$baseline" "$baseline" "$@" > /dev/null 2> "$dir/report"; then
+# compare.py reads the baseline (against itself) with the flags and says why in one line. Its
+# files follow `--` and a file option's `=`, so that a name starting with a dash is no option.
+if ! "$scripts/compare.py" "$@" -- "$baseline" "$baseline" > /dev/null 2> "$dir/report"; then
   cat "$dir/report"
   exit 2
 fi
@@ -94,7 +95,7 @@ record "$out" || exit "$?"
 
 stage="while comparing"
 status=0
-"$scripts/compare.py" "$baseline" "$out" --missing-fails --changed-filter "$dir/changed" "$@" \
+"$scripts/compare.py" --missing-fails --changed-filter "$dir/changed" "$@" -- "$baseline" "$out" \
   > "$dir/report" 2>&1 || status=$?
 # No change found, or no comparison (another GPU, driver or CUDA; an unusable file).
 if [[ ! -s $dir/changed ]]; then
@@ -107,7 +108,7 @@ echo "ci_gate.sh: recording the suite again to confirm what changed: $filter" >&
 record "$confirm" || exit "$?"
 stage="while comparing"
 status=0
-"$scripts/compare.py" "$baseline" "$out" --missing-fails --confirm "$confirm" "$@" \
+"$scripts/compare.py" --missing-fails --confirm="$confirm" "$@" -- "$baseline" "$out" \
   > "$dir/report" 2>&1 || status=$?
 cat "$dir/report"
 printf '\nConfirmed by %d more runs of the suite, each change judged again on them alone: `%s`\n' \

@@ -115,5 +115,6 @@ for ((i = 1; i <= runs; i++)); do
   files+=("$dir/run_$i.json")
 done
 stage=merging
-python3 "$scripts/merge_runs.py" "${files[@]}" -o "$out" &
+# --output= and --: an OUT.json whose name starts with a dash is no option.
+python3 "$scripts/merge_runs.py" --output="$out" -- "${files[@]}" &
 wait "$!" || exit "$RECORDING_FAILED"

@@ -113,6 +113,22 @@ def test_a_slowdown_in_every_run_fails(tmp_path: Path) -> None:
     assert lines[-1].startswith("Confirmed by 5 more runs")
 
 
+def test_files_whose_names_start_with_a_dash_are_files(tmp_path: Path) -> None:
+    """A baseline and an OUT.json named `-...` are files to compare.py and merge_runs.py, not
+    options: the gate records, confirms and judges them as any others."""
+    program = install(tmp_path / "build", runs(SLOW), runs([47.3, 47.5, 47.6, 47.7, 47.9]))
+    write_json(tmp_path / "-baseline.json", BASELINE)
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), "-baseline.json",
+                           "-gpubench.json"], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path, env={**os.environ, "GPUBENCH_RUNS": "5"})
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("FAIL: 1 of 2 benchmark(s) regressed")
+    assert "SLOWER (confirmed)" in proc.stdout
+    assert len(load(tmp_path / "-gpubench.json").benchmarks[HTOD].repetition_values()) == 5
+    assert len(load(tmp_path / "-gpubench.confirm.json").benchmarks[HTOD].repetition_values()) \
+        == 5
+
+
 def test_changes_too_many_for_one_filter_are_each_judged_again(tmp_path: Path) -> None:
     """200 copy sizes all slower in the first runs: their names take more than a filter holds
     (the log names their family), and each is judged again on the confirming runs."""
