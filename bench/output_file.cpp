@@ -3,11 +3,14 @@
 #include "options.hpp"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <filesystem>
+#include <random>
 
 namespace gpubench::bench {
 namespace {
@@ -37,6 +40,28 @@ bool is_standard_stream(const struct stat& file) {
     }
   }
   return false;
+}
+
+// Creates a new file beside `target` for its next whole content and returns its descriptor
+// (-1 where it cannot be created), `temporary` its name: `.<name>.<16 hex digits>.tmp`, created
+// exclusively, so that no file already there is overwritten, and with the name cut to
+// `kept_name_bytes`, so that it fits in a directory entry however long the output's name is.
+int create_temporary(const std::string& target, std::string& temporary) {
+  namespace fs = std::filesystem;
+  constexpr std::size_t kept_name_bytes = 100;
+  constexpr int attempts = 16;
+  const fs::path path(target);
+  const std::string name = path.filename().string().substr(0, kept_name_bytes);
+  std::random_device random;
+  for (int attempt = 0; attempt < attempts; ++attempt) {
+    const std::uint64_t suffix = (std::uint64_t{random()} << 32U) | random();
+    temporary = (path.parent_path() / fmt::format(".{}.{:016x}.tmp", name, suffix)).string();
+    const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0 || errno != EEXIST) {
+      return fd;
+    }
+  }
+  return -1;
 }
 
 } // namespace
@@ -75,8 +100,8 @@ bool OutputFile::write(std::string_view text) {
     const bool written = write_all(fd, text);
     return close(fd) == 0 && written;
   }
-  const std::string temporary = target_ + ".tmp";
-  const int fd = open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  std::string temporary;
+  const int fd = create_temporary(target_, temporary);
   if (fd < 0) {
     return false;
   }

@@ -46,6 +46,15 @@ std::size_t count_of(const std::string& text, const std::string& what) {
   return count;
 }
 
+// The names of the files in `directory`.
+std::set<std::string> entries_of(const std::string& directory) {
+  std::set<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+    names.insert(entry.path().filename().string());
+  }
+  return names;
+}
+
 // Every entry once, whole, named as the probe names them; the count.
 std::size_t expect_whole_entries(const BenchmarkJson& json) {
   std::set<std::string> names;
@@ -88,7 +97,7 @@ TEST(FileReporter, EveryBenchmarkLeavesAValidDocument) {
   EXPECT_EQ(json.context.at("gpu_health_after"), "{\"a\": \"b\\c\"} ");
   EXPECT_EQ(json.benchmarks.size(), 3U);
   EXPECT_EQ(count_of(read_file(out), "\"run_status\""), 1U) << "a key set twice is written once";
-  EXPECT_FALSE(std::filesystem::exists(out + ".tmp"));
+  EXPECT_EQ(entries_of(scratch.dir()), std::set<std::string>{"run.json"}) << "a file left beside";
 }
 
 TEST(FileReporter, ClosingWithoutARunStillWritesTheContext) {
@@ -134,6 +143,41 @@ TEST(FileReporter, ReplacingKeepsAnExistingFilesPermissions) {
   struct stat status {};
   ASSERT_EQ(stat(out.c_str(), &status), 0);
   EXPECT_EQ(status.st_mode & 07777, 0640U);
+}
+
+// The new file each write renames over the output is one of its own: a file beside the output,
+// named as a temporary might be, is left as it was.
+TEST(FileReporter, FilesBesideTheOutputAreLeftAsTheyAre) {
+  ScratchDir scratch;
+  const std::string out = scratch.path("run.json");
+  for (const std::string name : {"run.json.tmp", ".run.json.tmp", "run.tmp"}) {
+    std::ofstream(scratch.path(name)) << "an earlier result";
+  }
+  Reporter file(out, "json");
+  file.ReportContext(context());
+  file.ReportRuns({run_named("probe/0")});
+  file.close();
+  EXPECT_TRUE(file.written());
+  const BenchmarkJson json = read_benchmark_json(out);
+  EXPECT_TRUE(json.valid) << json.problem << "\n" << read_file(out);
+  for (const std::string name : {"run.json.tmp", ".run.json.tmp", "run.tmp"}) {
+    EXPECT_EQ(read_file(scratch.path(name)), "an earlier result") << name;
+  }
+  EXPECT_EQ(entries_of(scratch.dir()).size(), 4U);
+}
+
+// An output whose name is as long as a directory entry allows (255 bytes) is written: the new
+// file beside it has a name of its own that fits.
+TEST(FileReporter, AnOutputNamedAsLongAsANameMayBeIsWritten) {
+  ScratchDir scratch;
+  const std::string out = scratch.path(std::string(250, 'r') + ".json");
+  Reporter file(out, "json");
+  file.ReportContext(context());
+  file.ReportRuns({run_named("probe/0")});
+  file.close();
+  EXPECT_TRUE(file.written());
+  EXPECT_TRUE(read_benchmark_json(out).valid) << read_file(out);
+  EXPECT_EQ(entries_of(scratch.dir()).size(), 1U) << "a file left beside";
 }
 
 // A symbolic link to the file: the file is replaced, the link stays.
