@@ -14,6 +14,9 @@
 set -uo pipefail
 out=${OUT:-$PWD/gpu-run}
 build=${BUILD_DIR:-build-gpu}
+# A name starting with a dash is a path to the commands it is passed to, not an option.
+[[ $out == -* ]] && out=./$out
+[[ $build == -* ]] && build=./$build
 failed=()
 step_pid=
 exec {session_stderr}>&2 # stop's line, from within a step's redirections
@@ -66,8 +69,8 @@ report_failures() {
   exit 1
 }
 
-if ! mkdir -p "$out"; then
-  echo "gpu_session: $out: cannot create the output directory (OUT)" >&2
+if ! error=$(mkdir -p "$out" 2>&1); then
+  echo "gpu_session: $out: cannot create the output directory (OUT): ${error##*: }" >&2
   exit 1
 fi
 gpu_state before

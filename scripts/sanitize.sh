@@ -8,6 +8,8 @@
 # exit status 2, before any run. Exit status 1: the sanitizer found errors (or a run failed).
 set -uo pipefail
 build=${1:-build}
+# A name starting with a dash is a path to the commands it is passed to, not an option.
+[[ $build == -* ]] && build=./$build
 programs=("$build/gpubench" "$build/tests/gpubench_gpu_tests")
 
 # The last word of the GPU's name, lower case (h200), from nvidia-smi; nothing where it has none.
@@ -39,8 +41,9 @@ if ((${#missing[@]})); then
   echo "sanitize.sh: missing: ${list%; }" >&2
   exit 2
 fi
-if ! mkdir -p "$out"; then
-  echo "sanitize.sh: $out: cannot create the output directory" >&2
+[[ $out == -* ]] && out=./$out
+if ! error=$(mkdir -p "$out" 2>&1); then
+  echo "sanitize.sh: $out: cannot create the output directory: ${error##*: }" >&2
   exit 2
 fi
 status=0

@@ -122,6 +122,27 @@ def test_each_failed_family_is_named(tmp_path: Path) -> None:
         f"1); latency (exit status 1) (logs in {tmp_path}/out)"]
 
 
+def test_names_starting_with_a_dash_are_paths(tmp_path: Path) -> None:
+    """OUT and BUILD_DIR named `-...` are folders to every command they are passed to."""
+    build = build_dir(tmp_path)
+    build.rename(tmp_path / "-build")
+    proc = gpu_session(tmp_path, Path("-build"), OUT="-out")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stderr == ""
+    assert all((tmp_path / "-out" / f"{family}.json").is_file() for family in FAMILIES)
+
+
+@pytest.mark.parametrize("make", [lambda path: path.write_text("a file"),
+                                  lambda path: path.symlink_to("nowhere/out")],
+                         ids=["a file", "a link to nothing"])
+def test_an_out_that_cannot_be_a_folder_is_one_line(tmp_path: Path, make) -> None:
+    make(tmp_path / "out")
+    proc = gpu_session(tmp_path, build_dir(tmp_path))
+    assert proc.returncode == 1
+    assert proc.stderr == (f"gpu_session: {tmp_path}/out: cannot create the output directory "
+                           "(OUT): File exists\n")
+
+
 def test_a_failed_family_leaves_no_earlier_result(tmp_path: Path) -> None:
     """An earlier session's copy.json would read as this session's result."""
     out = tmp_path / "out"
@@ -164,6 +185,20 @@ def test_sanitize_runs_with_everything_it_needs(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert len((tmp_path / "calls").read_text().splitlines()) == 3
     assert (tmp_path / "work" / "results" / "h200" / "sanitizer").is_dir()
+
+
+def test_sanitize_takes_names_starting_with_a_dash_as_paths(tmp_path: Path) -> None:
+    """A build directory and OUT named `-...` are folders to the commands, not options."""
+    (tmp_path / "work").mkdir()
+    build_dir(tmp_path).rename(tmp_path / "work" / "-build")
+    proc = subprocess.run([shutil.which("bash"), str(SCRIPTS / "sanitize.sh"), "-build"],
+                          cwd=tmp_path / "work", capture_output=True, text=True, timeout=120,
+                          env={"PATH": minimal_path(tmp_path, stand_ins(tmp_path)),
+                               "FAKE_SANITIZER_LOG": str(tmp_path / "calls"), "OUT": "-out"})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    calls = (tmp_path / "calls").read_text().splitlines()
+    assert len(calls) == 3 and all(" ./-build/" in call for call in calls), calls
+    assert (tmp_path / "work" / "-out" / "memcheck_tests.summary.txt").is_file()
 
 
 def test_sanitize_names_everything_missing_before_any_run(tmp_path: Path) -> None:
