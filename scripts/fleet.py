@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         write_stdout(report(findings, args.rule, args.markdown) + "\n")
         if args.output is not None:
             draw_heatmap(findings.groups, columns, args.output, args.rule)
-            print(f"heatmap: {args.output}")
+            write_stdout(f"heatmap: {args.output}\n")
     except (FleetInputError, OutputIsInputError) as error:
         print(one_line(f"fleet.py: {error}"), file=sys.stderr)
         return 2

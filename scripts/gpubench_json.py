@@ -893,7 +893,9 @@ def _check_number(where: str, key: str, number: float, aggregate: str | None,
 def _mean(reps: list[dict[str, float]]) -> dict[str, float]:
     if len(reps) == 1:  # a single run, as fleets hold by the thousand: nothing to average
         return dict(reps[0])
-    keys = set().union(*reps)
+    # In the order the file first names them, as a single run's are: a set's order changes with
+    # PYTHONHASHSEED, and the first us_per_ counter is a file's figure without facts.
+    keys = dict.fromkeys(k for r in reps for k in r)
     return {k: float(np.mean([r[k] for r in reps if k in r])) for k in keys}
 
 
@@ -954,11 +956,22 @@ def _float_option(text: str) -> float:
 
 
 def write_stdout(text: str) -> None:
-    """Writes and flushes `text`; a failed write (a closed pipe, a full disk) raises OSError
-    after pointing stdout at /dev/null, so the interpreter's last flush cannot fail again."""
+    """Writes and flushes `text`, all of it; a failed write (a closed pipe, a full disk, a file
+    size limit) raises OSError after pointing stdout at /dev/null, so the interpreter's last
+    flush cannot fail again. The bytes go to stdout's binary buffer until every one is taken:
+    a write that stops part-way (ulimit -f reached in the middle) returns a short count there,
+    which the text layer drops without an error, and the next write fails with the reason."""
+    stream = sys.stdout
     try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        stream.flush()
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:  # _ClosedStdout
+            stream.write(text)
+            return
+        data = memoryview(text.encode(stream.encoding or "utf-8", "backslashreplace"))
+        while data:
+            data = data[buffer.write(data):]
+        buffer.flush()
     except OSError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

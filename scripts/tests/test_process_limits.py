@@ -1,0 +1,64 @@
+"""The scripts under the process's limits and settings: a file size limit on stdout, a hash
+seed. Each script keeps the README's promise there too: its output whole, or one line
+`<script>: <problem>` and exit status 2; the same bytes for the same input, whatever the seed."""
+
+import json
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import H200, SCRIPTS
+from gbench_builder import document, run_entries
+from hostile_inputs import result_with_names, write_fleet_of, write_result
+
+STDOUT_LIMIT_BYTES = 64
+
+
+def stdout_arguments(script: str, work: Path) -> list[str | Path]:
+    """A call of `script` whose only output is more than STDOUT_LIMIT_BYTES on stdout."""
+    result = write_result(work / "r.json", result_with_names(["pinned", "pageable"]))
+    return {
+        "compare.py": [result, result],
+        "stability.py": [result],
+        "export.py": [result, "--format", "bencher"],
+        "launch_ratios.py": [H200 / "launch_paired_a.json"],
+        "fleet.py": [write_fleet_of(json.loads(result.read_text()), work / "fleet")],
+    }[script]
+
+
+def limit_file_size() -> None:
+    resource.setrlimit(resource.RLIMIT_FSIZE, (STDOUT_LIMIT_BYTES, STDOUT_LIMIT_BYTES))
+
+
+@pytest.mark.parametrize("script", ["compare.py", "stability.py", "export.py",
+                                    "launch_ratios.py", "fleet.py"])
+def test_stdout_cut_by_the_file_size_limit_is_one_line(tmp_path: Path, script: str) -> None:
+    """ulimit -f reached part-way through stdout: the write stops short, and the script says so
+    instead of exiting as if the file held its whole output."""
+    arguments = stdout_arguments(script, tmp_path)
+    with open(tmp_path / "stdout.txt", "wb") as stdout:
+        proc = subprocess.run([sys.executable, str(SCRIPTS / script), *map(str, arguments)],
+                              stdout=stdout, stderr=subprocess.PIPE, timeout=120,
+                              preexec_fn=limit_file_size)
+    assert (proc.returncode, proc.stderr.decode()) == (2, f"{script}: stdout: File too large\n")
+    assert (tmp_path / "stdout.txt").stat().st_size == STDOUT_LIMIT_BYTES
+
+
+def test_a_figure_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
+    """A file without facts or aggregates, two us_per_ counters in each repetition: its figure is
+    the first the file names (docs/family-facts.md), under every PYTHONHASHSEED."""
+    counters = [{"real_time": 1.0 + r, "us_per_zeta": 5.0 + r, "us_per_alpha": 7.0 + r}
+                for r in range(3)]
+    path = tmp_path / "r.json"
+    repetitions = run_entries("fam/x/1024/manual_time", counters)[:len(counters)]
+    path.write_text(json.dumps(document(repetitions)))
+    exports = {seed: subprocess.run(
+        [sys.executable, str(SCRIPTS / "export.py"), str(path), "--format", "bencher"],
+        capture_output=True, timeout=60, check=True,
+        env=dict(os.environ, PYTHONHASHSEED=str(seed))).stdout for seed in range(8)}
+    assert len(set(exports.values())) == 1, exports
+    (measure,) = json.loads(exports[0])["fam/x/1024"].values()
+    assert measure["value"] == 6.0  # the mean of us_per_zeta's 5, 6 and 7
