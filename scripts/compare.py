@@ -32,6 +32,7 @@ Exit status: 0 no regression (or a report), 1 regression, 2 unusable input, bad 
 without --report, 5 with --missing-fails, benchmarks of BASE that NEW lacks.
 """
 
+import script_process  # noqa: F401  (imported first)
 import argparse
 import math
 import re

@@ -23,6 +23,7 @@ Exit status: 0 written, 2 unusable input, an empty selection, a value that is no
 number, or an output that cannot be written or that is the result read.
 """
 
+import script_process  # noqa: F401  (imported first)
 import argparse
 import json
 import sys

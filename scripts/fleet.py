@@ -23,6 +23,7 @@ limits or expected-hosts file, a bad option). A result or record file the system
 read is a damaged row, as a damaged file is.
 """
 
+import script_process  # noqa: F401  (imported first)
 import argparse
 import os
 import sys

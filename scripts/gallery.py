@@ -19,6 +19,7 @@ cannot be read, a README.md that is no regular file or is larger than 1 MiB, or 
 could not be written or that would be written over a file the gallery reads.
 """
 
+import script_process  # noqa: F401  (imported first)
 import argparse
 import os
 import stat

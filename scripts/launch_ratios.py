@@ -23,6 +23,7 @@ launch/paired/ writes (in any benchmark that holds them, whatever its name), not
 figure, so the family facts have nothing to tell it.
 """
 
+import script_process  # noqa: F401  (imported first)
 import math
 import sys
 from collections.abc import Sequence

@@ -20,6 +20,7 @@ its L2 mode, a peer copy on the NVLink of its pair (`<s>to<d>`); copies to every
 (`..._all_devices`) depend on how many devices there are and get no floor.
 """
 
+import script_process  # noqa: F401  (imported first)
 import json
 import os
 import re

@@ -27,6 +27,7 @@ Exit status: 0 written, 2 unusable input, runs that do not belong together, a ru
 bad usage or an output that could not be written or that is one of the runs.
 """
 
+import script_process  # noqa: F401  (imported first)
 import json
 import sys
 from decimal import Decimal

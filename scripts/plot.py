@@ -26,6 +26,7 @@ Exit status: 0 figures written, 2 unusable input, more than a figure holds, an u
 or a file of DIR that is an input or no regular file (then nothing is written).
 """
 
+import script_process  # noqa: F401  (imported first)
 import argparse
 import sys
 from dataclasses import dataclass

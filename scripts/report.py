@@ -14,6 +14,7 @@ Exit status: 0 written (whatever the verdicts), 2 unusable input, bad usage, a r
 could not be written, or a file of DIR that is an input (then nothing is written).
 """
 
+import script_process  # noqa: F401  (imported first)
 import argparse
 import sys
 from pathlib import Path

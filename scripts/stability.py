@@ -10,6 +10,7 @@ varies by 10% and more. In files written before host_timed every other such figu
 the limit. Exit 1 if any benchmark is over its limit, 2 on bad input or bad usage.
 """
 
+import script_process  # noqa: F401  (imported first)
 import sys
 from pathlib import Path
 
