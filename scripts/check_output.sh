@@ -1,7 +1,8 @@
 # check_output SCRIPT OUT [INPUT...]: whether OUT can be written, found before a run rather than
 # minutes after it, and found without creating or removing anything. Not where OUT is one of the
 # INPUTs (by any path or link: writing there would destroy it), nor where it cannot be written.
-# Where not, one line on stderr says why, SCRIPT first. Sourced by ci_record.sh and ci_gate.sh.
+# Where not, one line on stderr says why, SCRIPT first. Sourced by ci_record.sh and ci_gate.sh,
+# as is temporary_folder.
 check_output() {
   local script=$1 out=$2 input target
   shift 2
@@ -28,4 +29,17 @@ replaceable() {
   else
     [[ (! -e $target || -w $target) && -d $folder && -w $folder ]]
   fi
+}
+
+# temporary_folder SCRIPT: makes a folder in TMPDIR (/tmp where unset) and prints its path. Where
+# it cannot (TMPDIR missing, a file, not writable), one line on stderr says why, SCRIPT first,
+# and the status is 1: the caller exits 2 before any run, as for an output it cannot write.
+temporary_folder() {
+  local made
+  if made=$(mktemp -d 2>&1); then
+    echo "$made"
+    return 0
+  fi
+  echo "$1: cannot make a temporary folder in TMPDIR: ${made//[^[:print:]]/?}" >&2
+  return 1
 }

@@ -29,8 +29,8 @@
 #
 # Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver or
 # CUDA); 2 bad usage (a compare.py flag, a setting of ci_record.sh out of its range), an unusable
-# baseline, or an output that cannot be written or that is the binary or the baseline, all found
-# before any run; 4 a recording failed (ci_record.sh's line says how); 5 the candidate lacks
+# baseline, an output that cannot be written or that is the binary or the baseline, or a
+# TMPDIR no folder can be made in, all found before any run; 4 a recording failed (ci_record.sh's line says how); 5 the candidate lacks
 # benchmarks of the baseline (one line names them); 128+N stopped by signal N.
 set -euo pipefail
 
@@ -78,7 +78,7 @@ stopped() {
   exit $((128 + $(kill -l "$signal")))
 }
 
-dir=$(mktemp -d)
+dir=$(temporary_folder ci_gate.sh) || exit 2
 trap 'rm -rf "$dir"' EXIT
 stage="while checking the baseline"
 trap 'stopped TERM' TERM

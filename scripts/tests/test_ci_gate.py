@@ -316,3 +316,23 @@ def test_a_report_lists_what_the_candidate_lacks_and_passes(tmp_path: Path) -> N
     proc = gate(tmp_path, dtoh_only, None, "--report")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Only in BASE (1), not compared" in proc.stdout
+
+
+@pytest.mark.parametrize("tmpdir", ["missing", "a_file"])
+@pytest.mark.parametrize("script", ["ci_gate.sh", "ci_record.sh"])
+def test_a_tmpdir_without_room_for_a_folder_is_one_line_before_any_run(
+        tmp_path: Path, script: str, tmpdir: str) -> None:
+    """Exit status 2, as for any setting that stops the gate before it runs: mktemp's own
+    status, 1, is the gate's "a regression"."""
+    (tmp_path / "a_file").write_text("")
+    program = install(tmp_path / "build", runs(SLOW))
+    baseline = [str(write_json(tmp_path / "baseline.json", BASELINE))] \
+        if script == "ci_gate.sh" else []
+    proc = subprocess.run([str(SCRIPTS / script), str(program), *baseline,
+                           str(tmp_path / "gpubench.json")],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "TMPDIR": str(tmp_path / tmpdir)})
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert proc.stderr.startswith(f"{script}: cannot make a temporary folder in TMPDIR: mktemp: ")
+    assert proc.stderr.count("\n") == 1 and str(tmp_path / tmpdir) in proc.stderr
+    assert not calls(tmp_path / "build") and not (tmp_path / "gpubench.json").exists()
