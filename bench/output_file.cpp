@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <random>
@@ -68,6 +69,10 @@ int create_temporary(const std::string& target, std::string& temporary) {
 
 OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
   namespace fs = std::filesystem;
+  // A write past the file size limit (ulimit -f) fails with EFBIG, as one to a full disk does,
+  // instead of killing the process with SIGXFSZ: the new file is removed, the last complete
+  // document stays, and the run says the file could not be written.
+  static_cast<void>(std::signal(SIGXFSZ, SIG_IGN));
   struct stat status {};
   if (stat(path.c_str(), &status) == 0) {
     if (!S_ISREG(status.st_mode) || is_standard_stream(status)) {

@@ -13,7 +13,8 @@ namespace gpubench::bench {
 // renamed over it, so a process killed at any moment leaves the last complete version. Anything that cannot be renamed over (/dev/stdout,
 // a FIFO, a terminal, a file this process's standard streams are open on) or a file in a
 // directory gpubench cannot write is written once, at the end of the run: a stream cannot take back what it has sent, and the document's context, at
-// its top, holds facts known only at the end.
+// its top, holds facts known only at the end. A write past the file size limit fails like any
+// other (SIGXFSZ is ignored from the first OutputFile on).
 class OutputFile {
 public:
   explicit OutputFile(const std::string& path);

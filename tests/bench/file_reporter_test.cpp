@@ -233,6 +233,23 @@ TEST(FileReporter, DevStdoutIntoAFileIsWrittenThrough) {
   EXPECT_EQ(json.benchmarks.size(), 3U);
 }
 
+// ulimit -f reached part-way through the run: the write that would pass it fails, and the run
+// ends saying so (the probe's exit status 1, as gpubench's line and status), not killed by
+// SIGXFSZ; the file keeps the last complete document and no new file is left beside it.
+TEST(FileReporter, AWritePastTheFileSizeLimitFailsAndKeepsTheLastDocument) {
+  ScratchDir scratch;
+  const std::string out = scratch.path("probe.json");
+  const Finished run = run_process({"/bin/sh", "-c", "ulimit -f 8 && exec \"$0\" \"$@\"",
+                                    FILE_REPORTER_PROBE, out, "json", "200", "0"});
+  EXPECT_EQ(run.signal, 0) << run.err;
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  const BenchmarkJson json = read_benchmark_json(out);
+  ASSERT_TRUE(json.valid) << json.problem << "\n" << read_file(out);
+  EXPECT_EQ(json.context.at("run_status"), "running");
+  EXPECT_GT(json.benchmarks.size(), 0U);
+  EXPECT_EQ(entries_of(scratch.path("")), std::set<std::string>{"probe.json"});
+}
+
 // The probe (file_reporter_probe.cpp) runs benchmarks of `ms` each until `count`, in a process
 // group of its own; returns once `at_least` are in its file.
 struct ProbeRun {
