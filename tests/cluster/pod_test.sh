@@ -8,7 +8,8 @@
 # SIGTERM to the script, or the pod's own deadline, reaches the running gpubench, whose JSON is
 # marked interrupted, and no further GPU starts, the GPU not started recorded as such; a gpubench
 # ignoring it is killed; the exit status is the worst record's. A setting that is not a number,
-# a node, pod or Job name unfit for a file name or a record line, and an nvidia-smi that cannot
+# a node, pod or Job name unfit for a file name or a record line, no folder for the results
+# (GPUBENCH_RESULTS unset, TMPDIR without room), and an nvidia-smi that cannot
 # list the GPUs, are one line and a non-zero exit status, the latter with a failed record; real
 # names are taken as they are. Bounded by ctest's TIMEOUT (tests/cluster/CMakeLists.txt).
 set -euo pipefail
@@ -214,4 +215,16 @@ for ((i = 0; i < ${#smi_cases[@]}; i += 2)); do
     fail "nvidia-smi '${smi_cases[i]}': the log lacks the exit line"
 done
 echo "ok: nvidia-smi failing, printing a line that is not a UUID, or listing none: one line, a failed record, exit 1"
+# GPUBENCH_RESULTS unset and a TMPDIR no folder can be made in: one line naming both, exit 2,
+# nothing run.
+rm -f "$work/standin.log"
+status=0
+env -u GPUBENCH_RESULTS TMPDIR="$work/no-such-folder" STANDIN_LOG="$work/standin.log" "$pod" \
+  > "$work/log" 2> "$work/err" || status=$?
+err=$(cat "$work/err")
+if ((status != 2)) || [[ $(wc -l < "$work/err") != 1 || $err != "gpubench-pod: GPUBENCH_RESULTS is unset and no folder can be made in TMPDIR: mktemp: "* ]]; then
+  fail "a TMPDIR without room for a folder: exit status $status, stderr '$err'"
+fi
+[[ ! -s $work/log && ! -e $work/standin.log ]] || fail "a TMPDIR without room for a folder: gpubench ran"
+echo "ok: GPUBENCH_RESULTS unset and a TMPDIR without room for a folder: one line, exit 2"
 echo "pod_test: passed"

@@ -13,7 +13,8 @@
 #   - a value that names files or fills records and cannot (a job id, attempt or task count that
 #     is not a number; a node name, SLURM_PROCID or GPU entry with a '/', a space, a control
 #     character): the batch step, or each task given it, says so in one line and exits 2
-#     before writing anything; real node names are taken as they are.
+#     before writing anything; real node names are taken as they are;
+#   - a TMPDIR no file can be made in: one line saying so, exit 2, before any task.
 # The GPUs are tests/cluster/standin's (its gpubench and nvidia-smi). The hidden directory needs
 # a mount namespace (unshare, as root); without one that case skips (exit 77 at the end), except
 # where GPUBENCH_CLUSTER_TESTS=required.
@@ -147,6 +148,12 @@ STANDIN_TASK_ENV=SLURMD_NODENAME= PATH=$work:$PATH run_job 18 "$results"
 check_done_only dgx01_GPU-a1 dgx01_GPU-a2 dgx01_GPU-b1 dgx01_GPU-b2
 grep -qx node=dgx01 "$results/dgx01_GPU-b2.status" || fail "the record does not name node dgx01"
 expect 0 "the host name where SLURMD_NODENAME is unset" "job 18: 4 done, 0 failed, 0 interrupted, 0 killed; exit status 0;"
+
+TMPDIR=$work/no-such-folder run_job 19 "$results"
+[[ ! -e $STANDIN_SRUN_LOG && -z $(ls -A "$results" 2> /dev/null) ]] ||
+  fail "a TMPDIR without room for a file: the job went on"
+[[ $(wc -l < "$out") == 1 ]] || fail "a TMPDIR without room for a file: not one line"
+expect 2 "a TMPDIR without room for a file" "gpubench.sbatch: cannot make a temporary file in TMPDIR: mktemp: "
 
 skipped=""
 if unshare --mount true 2> /dev/null; then
