@@ -8,7 +8,10 @@
   backslash in a benchmark or GPU name is drawn as written. `figure_text` makes a name one
   short printable line (no control characters or lone surrogates, which fonts cannot draw).
 - Matplotlib's warnings about layout and missing glyphs are off: a figure with a long or
-  unusual name is still right, and a script's stderr stays for problems.
+  unusual name is still right, and a script's stderr stays for problems. So are the warnings
+  it logs as it loads where its config or cache folder cannot be made (MPLCONFIGDIR,
+  XDG_CACHE_HOME or HOME unwritable): it then uses a temporary folder, and the figures are
+  the same.
 - `save_figure` writes the format the path's extension names, PNG where it names none, and
   never appends an extension: the file written is the path the script prints. It writes the
   file whole or not at all, as every output is written (gpubench_json.write_output).
@@ -16,11 +19,13 @@
 
 import errno
 import io
+import logging
 import os
 import warnings
 from pathlib import Path
 
 os.environ["MPLBACKEND"] = "Agg"
+logging.getLogger("matplotlib").setLevel(logging.ERROR)
 
 import matplotlib  # noqa: E402  (MPLBACKEND must be set first)
 

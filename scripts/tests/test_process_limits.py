@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import H200, SCRIPTS
 from gbench_builder import document, run_entries
-from hostile_inputs import result_with_names, write_fleet_of, write_result
+from hostile_inputs import (assert_kept_promise, result_with_names, run, script_arguments,
+                            write_fleet_of, write_result)
 
 STDOUT_LIMIT_BYTES = 64
 
@@ -95,3 +96,19 @@ def test_a_package_that_cannot_load_is_one_line(tmp_path: Path, script: str,
                           env=dict(os.environ, PYTHONPATH=str(tmp_path)))
     assert (proc.returncode, proc.stderr) == (2, f"{script}: {FAILED_LOADS[failure]}\n")
 
+
+
+@pytest.mark.parametrize("setting", ["MPLCONFIGDIR", "XDG_CACHE_HOME", "HOME"])
+@pytest.mark.parametrize("script", ["plot.py", "report.py", "fleet.py"])
+def test_a_config_folder_that_cannot_be_made_leaves_stderr_empty(tmp_path: Path, script: str,
+                                                                 setting: str) -> None:
+    """Matplotlib's config and cache folder under a file: it draws from a temporary one, the
+    figures are written, and a script that succeeds says nothing on stderr."""
+    (tmp_path / "a_file").write_text("")
+    result = write_result(tmp_path / "r.json", result_with_names(["pinned", "pageable"]))
+    # Each setting matplotlib would consult before `setting` is left out.
+    consulted = {"MPLCONFIGDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"}
+    environment = {k: v for k, v in os.environ.items() if k not in consulted}
+    environment[setting] = str(tmp_path / "a_file" / "folder")
+    proc = run(script, script_arguments(script, result, tmp_path), env=environment)
+    assert_kept_promise(proc, script, succeeds=True)
