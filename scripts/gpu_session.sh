@@ -5,11 +5,13 @@
 # with the seconds since it started, to show where a run's time goes. Each step removes its own
 # files of an earlier session before it runs, so what OUT holds of a step is this session's
 # (files of steps skipped or families not named stay as they were).
-# A failed configure or build, or no gpubench in BUILD_DIR, ends the session; any other step runs
-# even where one before it failed. The exit status is 0 where every step succeeded; else 1, with
-# a last line on stderr naming each step that failed and its exit status. A signal (HUP, INT,
-# TERM: a scheduler's time limit, Ctrl-C) passes to the running step, and the session ends with
-# 128 + the signal's number and a line naming it once that step has ended.
+# A tool a step needs missing from PATH (cmake, ctest, timeout, stdbuf, perl) is one line before
+# any step. A failed configure or build, or no gpubench in BUILD_DIR, ends the session; any
+# other step runs even where one before it failed. The exit status is 0 where every step
+# succeeded; else 1, with a last line on stderr naming each step that failed and its exit
+# status. A signal (HUP, INT, TERM: a scheduler's time limit, Ctrl-C) passes to the running
+# step, and the session ends with 128 + the signal's number and a line naming it once that step
+# has ended.
 # Usage: FAMILIES="saxpy launch" scripts/gpu_session.sh [gpubench flags]
 set -uo pipefail
 out=${OUT:-$PWD/gpu-run}
@@ -69,6 +71,21 @@ report_failures() {
   exit 1
 }
 
+# The tools the steps run, checked before any: one missing fails each step it is in with a status
+# that does not name it (a family's console output piped to no perl ends gpubench by SIGPIPE).
+families=${FAMILIES-saxpy launch copy peer latency}
+needed=()
+[[ ${SKIP_BUILD:-0} == 1 ]] || needed+=(cmake)
+[[ ${SKIP_TESTS:-0} == 1 ]] || needed+=(timeout ctest)
+[[ -z ${families//[[:space:]]/} ]] || needed+=(timeout stdbuf perl)
+missing=()
+for tool in "${needed[@]}"; do
+  type -P -- "$tool" > /dev/null || [[ " ${missing[*]} " == *" $tool "* ]] || missing+=("$tool")
+done
+if ((${#missing[@]})); then
+  echo "gpu_session: not found on PATH: ${missing[*]}" >&2
+  exit 1
+fi
 if ! error=$(mkdir -p "$out" 2>&1); then
   echo "gpu_session: $out: cannot create the output directory (OUT): ${error##*: }" >&2
   exit 1
@@ -101,7 +118,7 @@ if [[ ${SKIP_TESTS:-0} != 1 ]]; then
   echo "ctest rc=$status"; grep -E "tests passed|Failed|Not Run|\*\*\*Failed|Timeout" "$out/ctest.log" | head -20
   note ctest $status
 fi
-for family in ${FAMILIES-saxpy launch copy peer latency}; do
+for family in $families; do
   start=$(date +%s)
   rm -f "$out/$family.json" "$out/$family.txt"
   step timeout "${FAMILY_TIMEOUT:-300}" stdbuf -oL "$build/gpubench" --benchmark_filter="^$family/" \

@@ -279,3 +279,29 @@ def test_a_signal_to_the_session_stops_the_running_gpubench(tmp_path: Path,
         if process_alive(gpubench):
             os.kill(gpubench, signal.SIGKILL)
         session.kill()
+
+
+@pytest.mark.parametrize(("skipped", "missing"), [
+    ({}, "perl"), ({}, "stdbuf"), ({"FAMILIES": ""}, "ctest"),
+    ({"SKIP_TESTS": "1", "FAMILIES": "saxpy"}, "perl")])
+def test_a_tool_missing_from_path_is_named_before_any_step(tmp_path: Path, skipped: dict,
+                                                           missing: str) -> None:
+    """A family's console goes through stdbuf and perl: without one, gpubench ended by SIGPIPE
+    and the session named the family, not the tool."""
+    bin_dir = tmp_path / "path"
+    bin_dir.mkdir()
+    for tool in ("bash", "timeout", "stdbuf", "perl", "mkdir", "rm", "cat", "grep", "head",
+                 "date", "nproc"):
+        if tool != missing and (found := shutil.which(tool)):
+            (bin_dir / tool).symlink_to(found)
+    stand_ins(tmp_path)
+    if missing != "ctest":
+        (tmp_path / "bin" / "ctest").rename(bin_dir / "ctest")
+    (tmp_path / "bin" / "nvidia-smi").rename(bin_dir / "nvidia-smi")
+    proc = subprocess.run([str(bin_dir / "bash"), str(SCRIPTS / "gpu_session.sh")], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120,
+                          env={"PATH": str(bin_dir), "SKIP_BUILD": "1",
+                               "BUILD_DIR": str(build_dir(tmp_path)),
+                               "OUT": str(tmp_path / "out"), **skipped})
+    assert (proc.returncode, proc.stderr) == (1, f"gpu_session: not found on PATH: {missing}\n")
+    assert proc.stdout == "" and not (tmp_path / "out").exists()
