@@ -5,12 +5,21 @@ or matplotlib), file descriptors (EMFILE), or a package that cannot be loaded (n
 for this python3, or its shared object not mapped under an address-space limit) ends the script
 so; the line names the limit where one is set. Exit status 1 stays what it is: a verdict of
 compare.py and fleet.py.
+
+SIGINT, SIGTERM and SIGHUP (Ctrl-C, `timeout`, a CI cancel, a closed terminal) stop a script as
+one line `<script>: stopped by SIGTERM before it finished`, not a traceback (SIGINT's
+KeyboardInterrupt) or a silent death that leaves an output's temporary file behind (SIGTERM's
+and SIGHUP's default): the signal is raised as an exception where the script is, so the output
+being written is removed unfinished (gpubench_json.write_output) and an earlier one stays as it
+was; then the script ends by that signal, as it would have (exit status 128+N in a shell). A
+signal the script started with ignored (`nohup`, a background job of a script) stays ignored.
 """
 
 import contextlib
 import errno
 import os
 import resource
+import signal
 import sys
 from pathlib import Path
 from types import TracebackType
@@ -46,19 +55,57 @@ def environment_problem(error: BaseException) -> str | None:
     return None
 
 
-def _report_environment_problem(kind: type[BaseException], error: BaseException,
-                                traceback: TracebackType | None) -> None:
-    """sys.excepthook: one line and exit status 2 for what the machine lacks; a traceback, as
-    Python prints it, for anything else (a bug)."""
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+class Stopped(BaseException):
+    """A stop signal, raised where the script is; BaseException, as KeyboardInterrupt is, so
+    that no `except Exception` takes it for an error of the input."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(signal.Signals(number).name)
+        self.number = number
+
+
+def _raise_stopped(number: int, _frame: object) -> None:
+    raise Stopped(number)
+
+
+def _say(line: str) -> None:
+    # os.write: no buffer to allocate where memory ran out, and no flush left at exit to fail.
+    with contextlib.suppress(OSError):
+        os.write(2, f"{Path(sys.argv[0]).name}: {line}\n".encode("utf-8", "backslashreplace"))
+
+
+def _end_by_signal(number: int) -> None:
+    """Ends the process by signal `number`, as its default action would have, so the shell
+    and the scheduler see which signal stopped it."""
+    signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [number])
+    os.kill(os.getpid(), number)
+    os._exit(128 + number)  # reached only where the signal could not end the process
+
+
+def _report_outside_problem(kind: type[BaseException], error: BaseException,
+                            traceback: TracebackType | None) -> None:
+    """sys.excepthook: one line and exit status 2 for what the machine lacks, one line and the
+    signal's own end for a stop signal; a traceback, as Python prints it, for anything else (a
+    bug)."""
+    if isinstance(error, Stopped | KeyboardInterrupt):
+        for number in _STOP_SIGNALS:  # a second signal does not cut the line short
+            signal.signal(number, signal.SIG_IGN)
+        number = error.number if isinstance(error, Stopped) else signal.SIGINT
+        _say(f"stopped by {signal.Signals(number).name} before it finished")
+        _end_by_signal(number)
     problem = environment_problem(error)
     if problem is None:
         sys.__excepthook__(kind, error, traceback)
         return
-    line = f"{Path(sys.argv[0]).name}: {problem}\n"
-    # os.write: no buffer to allocate where memory ran out, and no flush left at exit to fail.
-    with contextlib.suppress(OSError):
-        os.write(2, line.encode("utf-8", "backslashreplace"))
+    _say(problem)
     os._exit(_ENVIRONMENT_FAILURE)
 
 
-sys.excepthook = _report_environment_problem
+sys.excepthook = _report_outside_problem
+for _number in _STOP_SIGNALS:
+    if signal.getsignal(_number) != signal.SIG_IGN:
+        signal.signal(_number, _raise_stopped)

@@ -1,0 +1,170 @@
+"""The scripts stopped by a signal as a user, `timeout`, a CI runner or a closed terminal stops
+them: SIGINT, SIGTERM or SIGHUP ends each with one line `<script>: stopped by SIGxxx before it
+finished`, no traceback, no temporary file and no output cut short, by the signal itself (what
+a shell reports as 128+N); a signal ignored from the start (`nohup`) stays ignored."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import SCRIPTS
+from hostile_inputs import write_large_result
+
+from gpubench_json import load
+
+STOP_SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
+# Large enough that every script is still reading it a second after it starts.
+INPUT_BYTES = 16 * 2**20
+# Small enough that merge_runs.py merges two in a few seconds.
+SMALL_INPUT_BYTES = 2**20
+
+
+def caught_signals(pid: int) -> int:
+    """The mask of signals the process `pid` has handlers for (SigCgt), 0 once it has ended."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    (line,) = [line for line in status.splitlines() if line.startswith("SigCgt:")]
+    return int(line.split()[1], 16)
+
+
+def start(arguments: list[str | Path], **kwargs: object) -> subprocess.Popen[bytes]:
+    """A script started as a user starts it, returned once it has its stop signals' handlers
+    (before them, Python's own defaults apply: the script has done nothing yet)."""
+    proc = subprocess.Popen([sys.executable, *map(str, arguments)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, **kwargs)
+    wanted = sum(1 << (number - 1) for number in STOP_SIGNALS)
+    deadline = time.monotonic() + 30
+    while caught_signals(proc.pid) & wanted != wanted:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the stop signals' handlers were never installed"
+        time.sleep(0.005)
+    return proc
+
+
+def write_inputs(folder: Path, size: int) -> dict[str, Path]:
+    """Two copies of a result of `size` bytes (a.json in a machine's folder), and a fleet of
+    three GPUs of it."""
+    (folder / "machine").mkdir()
+    first = write_large_result(folder / "machine" / "a.json", size)
+    second = folder / "b.json"
+    second.write_bytes(first.read_bytes())
+    fleet = folder / "fleet"
+    fleet.mkdir()
+    document = json.loads(first.read_text())
+    for gpu in range(3):
+        context = dict(document["context"], gpu_uuid=f"GPU-{gpu:08x}", host_name=f"node{gpu}")
+        (fleet / f"node{gpu}.json").write_text(json.dumps(dict(document, context=context)))
+    return {"first": first, "second": second, "fleet": fleet, "machines": folder}
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return write_inputs(tmp_path_factory.mktemp("inputs"), INPUT_BYTES)
+
+
+@pytest.fixture(scope="module")
+def small_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    return write_inputs(tmp_path_factory.mktemp("small_inputs"), SMALL_INPUT_BYTES)
+
+
+def script_call(script: str, inputs: dict[str, Path], work: Path) -> list[str | Path]:
+    """A call of `script` on the large inputs that writes its outputs under `work`."""
+    first, second = inputs["first"], inputs["second"]
+    return [SCRIPTS / script, *{
+        "compare.py": [first, second],
+        "report.py": [first, second, "-o", work / "report"],
+        "plot.py": [first, "-o", work / "figures"],
+        "gallery.py": [inputs["machines"], "-o", work / "index.html"],
+        "merge_runs.py": [first, second, "-o", work / "merged.json"],
+        "export.py": [first, "--format", "bencher", "-o", work / "export.json"],
+        "stability.py": [first],
+        "launch_ratios.py": [first],
+        "fleet.py": [inputs["fleet"], "-o", work / "heatmap.png"],
+        "make_limits.py": [first, "-o", work / "limits.json"],
+    }[script]]
+
+
+def assert_stopped(proc: subprocess.Popen[bytes], script: str, number: int,
+                   work: Path) -> None:
+    _, err = proc.communicate(timeout=60)
+    name = signal.Signals(number).name
+    assert (proc.returncode, err.decode()) == (
+        -number, f"{script}: stopped by {name} before it finished\n")
+    assert [path.name for path in work.rglob("*.tmp")] == []
+
+
+@pytest.mark.parametrize("number", STOP_SIGNALS, ids=lambda number: signal.Signals(number).name)
+@pytest.mark.parametrize("script", ["compare.py", "report.py", "plot.py", "gallery.py",
+                                    "merge_runs.py", "export.py", "stability.py",
+                                    "launch_ratios.py", "fleet.py", "make_limits.py"])
+def test_a_stop_signal_is_one_line_and_the_signal_s_end(tmp_path: Path, inputs: dict[str, Path],
+                                                         script: str, number: int) -> None:
+    """A signal while the script reads its input: one line, the process ended by the signal,
+    nothing written."""
+    proc = start(script_call(script, inputs, tmp_path))
+    time.sleep(0.3)
+    assert proc.poll() is None, "the script finished before it could be stopped"
+    proc.send_signal(number)
+    assert_stopped(proc, script, number, tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_second_signal_does_not_cut_the_line_short(tmp_path: Path,
+                                                     inputs: dict[str, Path]) -> None:
+    """SIGTERM to the script and at once SIGINT to its group, as `timeout` and Ctrl-C together
+    send them: the first signal's line and end."""
+    proc = start(script_call("compare.py", inputs, tmp_path), process_group=0)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGTERM)
+    os.killpg(proc.pid, signal.SIGINT)
+    assert_stopped(proc, "compare.py", signal.SIGTERM, tmp_path)
+
+
+@pytest.mark.parametrize("delay_s", [0.25 * step for step in range(16)])
+def test_an_output_is_whole_or_as_it_was_whenever_the_signal_comes(
+        tmp_path: Path, small_inputs: dict[str, Path], delay_s: float) -> None:
+    """merge_runs.py writing over an earlier output, stopped at a moment anywhere from its start
+    to its end: the earlier output as it was, or the new one whole, and no temporary file."""
+    output = tmp_path / "merged.json"
+    output.write_text("earlier\n")
+    proc = start(script_call("merge_runs.py", small_inputs, tmp_path))
+    time.sleep(delay_s)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert [path.name for path in tmp_path.rglob("*.tmp")] == []
+    if proc.returncode == 0:  # it finished first
+        assert load(output).benchmarks
+        assert err == b""
+    else:
+        assert (proc.returncode, err) == (-signal.SIGTERM, b"merge_runs.py: stopped by SIGTERM "
+                                          b"before it finished\n")
+        assert output.read_text() == "earlier\n" or load(output).benchmarks
+
+
+@pytest.mark.parametrize("number", STOP_SIGNALS, ids=lambda number: signal.Signals(number).name)
+def test_a_signal_ignored_from_the_start_stays_ignored(tmp_path: Path, inputs: dict[str, Path],
+                                                       number: int) -> None:
+    """`nohup script` (SIGHUP ignored), a background job of a shell script (SIGINT ignored):
+    the script runs on to its end."""
+    call = script_call("export.py", inputs, tmp_path)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import os, signal, sys; signal.signal(int(sys.argv[1]), "
+         "signal.SIG_IGN); os.execv(sys.executable, [sys.executable, *sys.argv[2:]])",
+         str(number), *map(str, call)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    others = sum(1 << (other - 1) for other in STOP_SIGNALS if other != number)
+    while caught_signals(proc.pid) & others != others:
+        assert time.monotonic() < deadline
+        time.sleep(0.005)
+    assert caught_signals(proc.pid) & (1 << (number - 1)) == 0
+    proc.send_signal(number)
+    _, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err) == (0, b"")
+    assert json.loads((tmp_path / "export.json").read_text())
