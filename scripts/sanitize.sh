@@ -6,6 +6,8 @@
 # What it needs (the build's gpubench and gpubench_gpu_tests, compute-sanitizer, and nvidia-smi
 # to name the GPU where OUT is unset) is checked first: anything missing is one line on stderr,
 # exit status 2, before any run. Exit status 1: the sanitizer found errors (or a run failed).
+# SIGHUP, SIGINT or SIGTERM stops the running compute-sanitizer and the program under it, waits
+# for them, so none is left holding the GPU, and exits 128 + the signal's number with one line.
 set -uo pipefail
 build=${1:-build}
 # A name starting with a dash is a path to the commands it is passed to, not an option.
@@ -27,6 +29,7 @@ for program in "${programs[@]}"; do
 done
 command -v compute-sanitizer > /dev/null ||
   missing+=("compute-sanitizer (the CUDA toolkit's bin directory on PATH)")
+command -v setsid > /dev/null || missing+=("setsid (util-linux)")
 out=${OUT:-}
 if [[ -z $out ]]; then
   gpu=$(gpu_name)
@@ -48,13 +51,42 @@ if ! error=$(mkdir -p "$out" 2>&1); then
 fi
 status=0
 
+# The running compute-sanitizer's process group (the sanitizer and the program under it), where
+# one runs: TERM reaches them all. (A background job starts with SIGINT ignored, so INT would not.)
+running=
+# shellcheck disable=SC2317 # run by the traps
+stop() { # signal name, number
+  trap '' HUP INT TERM
+  if [[ -n $running ]]; then
+    kill -s TERM -- "-$running" 2> /dev/null
+    wait "$running"
+    # The program may outlive the sanitizer: wait until nothing of the group runs, for at most
+    # a minute (gpubench stops at its next batch), then SIGKILL what is left.
+    local waited=0
+    while kill -0 -- "-$running" 2> /dev/null; do
+      ((waited++ < 600)) || { kill -s KILL -- "-$running" 2> /dev/null; break; }
+      sleep 0.1
+    done
+  fi
+  echo "sanitize.sh: stopped by SIG$1 (summaries so far in $out)" >&2
+  exit $((128 + $2))
+}
+trap 'stop HUP 1' HUP
+trap 'stop INT 2' INT
+trap 'stop TERM 15' TERM
+
 sanitize() { # name, tool, command...
   local name=$1 tool=$2
   shift 2
   local extra=()
   [[ $tool == memcheck ]] && extra=(--leak-check full)
-  compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$@" > "$out/$name.log" 2>&1
+  # In the background, in a process group of its own, so that a signal's trap runs meanwhile.
+  setsid compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 "$@" \
+    > "$out/$name.log" 2>&1 &
+  running=$!
+  wait "$running"
   local rc=$?
+  running=
   { echo "$ compute-sanitizer --tool $tool ${extra[*]} $*"; echo "exit status: $rc";
     grep -E "ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY|tests passed|PASSED|FAILED" \
       "$out/$name.log" | tail -5; } > "$out/$name.summary.txt"

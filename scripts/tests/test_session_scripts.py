@@ -52,7 +52,7 @@ echo "$*" >> "$FAKE_SANITIZER_LOG"
 echo "========= ERROR SUMMARY: 0 errors"
 """
 # What sanitize.sh runs besides the programs it checks for, for a PATH that holds nothing else.
-SANITIZE_TOOLS = ("awk", "cat", "grep", "head", "mkdir", "rm", "tail")
+SANITIZE_TOOLS = ("awk", "cat", "grep", "head", "mkdir", "rm", "setsid", "tail")
 
 
 def executable(path: Path, text: str) -> Path:
@@ -279,6 +279,52 @@ def test_a_signal_to_the_session_stops_the_running_gpubench(tmp_path: Path,
         if process_alive(gpubench):
             os.kill(gpubench, signal.SIGKILL)
         session.kill()
+
+
+# A compute-sanitizer that runs its program and waits for it, as the real one does.
+WAITING_SANITIZER = """#!/bin/sh
+while [ "${1#--}" != "$1" ] || [ "$1" = full ] || [ "$1" = memcheck ] || [ "$1" = 99 ]; do
+  shift
+done
+"$@"
+"""
+
+
+@pytest.mark.parametrize("signal_name", ["HUP", "INT", "TERM"])
+def test_a_signal_to_sanitize_stops_the_sanitizer_and_its_program(tmp_path: Path,
+                                                                   signal_name: str) -> None:
+    """`timeout`, Ctrl-C or a scheduler stopping sanitize.sh stops what runs under the sanitizer
+    too, instead of leaving it holding the GPU."""
+    build = tmp_path / "build"
+    executable(build / "gpubench", "#!/bin/sh\n")
+    executable(build / "tests" / "gpubench_gpu_tests",
+               LASTING_GPUBENCH.replace("{dir}", str(tmp_path)))
+    bin_dir = stand_ins(tmp_path)
+    executable(bin_dir / "compute-sanitizer", WAITING_SANITIZER)
+    sanitizer = subprocess.Popen(
+        [shutil.which("bash"), str(SCRIPTS / "sanitize.sh"), str(build)], cwd=tmp_path,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+             "OUT": str(tmp_path / "out")})
+    started = tmp_path / "started"
+    deadline = time.monotonic() + 30
+    while not started.is_file() or not started.read_text().strip():
+        assert time.monotonic() < deadline and sanitizer.poll() is None, sanitizer.communicate()
+        time.sleep(0.05)
+    program = int(started.read_text())
+    number = getattr(signal, f"SIG{signal_name}")
+    sanitizer.send_signal(number)
+    try:
+        stdout, stderr = sanitizer.communicate(timeout=30)
+        assert sanitizer.returncode == 128 + number, stdout + stderr
+        assert stderr.splitlines() == [
+            f"sanitize.sh: stopped by SIG{signal_name} (summaries so far in {tmp_path}/out)"]
+        assert (tmp_path / "signalled").read_text().strip() == "TERM"
+        assert not process_alive(program)
+    finally:
+        if process_alive(program):
+            os.kill(program, signal.SIGKILL)
+        sanitizer.kill()
 
 
 @pytest.mark.parametrize(("skipped", "missing"), [
