@@ -100,7 +100,17 @@ void check_stdout() {
   }
 }
 
-const char* signal_name(int signal) { return signal == SIGINT ? "SIGINT" : "SIGTERM"; }
+// The signals bench::install_interrupt_handlers handles.
+const char* signal_name(int signal) {
+  switch (signal) {
+  case SIGINT:
+    return "SIGINT";
+  case SIGHUP:
+    return "SIGHUP";
+  default:
+    return "SIGTERM";
+  }
+}
 
 int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flags,
         const std::vector<bench::FamilyBenchmarks>& configured) {

@@ -38,7 +38,8 @@ from safe_text import one_line
 # The statuses of a run that did not end well, worst first: how the report orders them. `stale`
 # last: where a GPU has a record of the newest job too, that record's status is the row's.
 STATUSES = ("missing", "killed", "failed", "damaged", "interrupted", "stale")
-_SIGNALLED = {137: "killed", 130: "interrupted", 143: "interrupted"}  # 128 + SIGKILL, INT, TERM
+# 128 + SIGKILL, SIGHUP, SIGINT, SIGTERM
+_SIGNALLED = {137: "killed", 129: "interrupted", 130: "interrupted", 143: "interrupted"}
 _POD_EXIT = re.compile(r"^gpubench-pod: (.*): exit status (.*)$")
 _POD_RECORD = "gpubench-pod: status="
 _POD_OVER_LIMIT = re.compile(r"^gpubench-pod: (.*): a JSON of \d+ bytes is over the log limit")

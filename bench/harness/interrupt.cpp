@@ -30,6 +30,13 @@ void install_interrupt_handlers() {
   handler.sa_flags = SA_RESTART;
   sigaction(SIGINT, &handler, nullptr);
   sigaction(SIGTERM, &handler, nullptr);
+  // A hangup (the terminal or ssh session closed) too, unless gpubench started with it ignored:
+  // `nohup gpubench` asks to run on past one.
+  struct sigaction hangup {};
+  sigaction(SIGHUP, nullptr, &hangup);
+  if (hangup.sa_handler != SIG_IGN) {
+    sigaction(SIGHUP, &handler, nullptr);
+  }
 }
 
 int interrupt_signal() noexcept { return g_signal.load(); }

@@ -5,7 +5,8 @@
 
 namespace gpubench::bench {
 
-// SIGINT and SIGTERM (a CI cancel, a scheduler's time limit, an eviction) stop a run between
+// SIGINT, SIGTERM and SIGHUP (a CI cancel, a scheduler's time limit, an eviction, a closed
+// terminal; SIGHUP not where it was ignored at the start, as under nohup) stop a run between
 // batches: the handler only records the signal; the timed loop sees it and throws Interrupted,
 // and the benchmark wrapper hands over to the action set with on_interrupt(), which saves what
 // was measured and exits. Later signals, however many and however delivered, are ignored: none

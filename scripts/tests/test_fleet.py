@@ -15,6 +15,7 @@ import fleet_builder as fb
 from conftest import SCRIPTS, RunScript
 from fleet import main
 from fleet_heatmap import MAX_HEATMAP_GPUS
+from fleet_inputs import status_of_exit
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
@@ -226,6 +227,15 @@ def test_pod_log_and_failed_runs(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert len(node09) == 1 and node09[0].split()[:3] == ["interrupted", "node09", fb.uuid_of(9)]
     assert "exit status 143" in node09[0]
     assert err.startswith("fleet.py: skipped ") and "nodes.jsonl:13: invalid JSON" in err
+
+
+@pytest.mark.parametrize(("status", "verdict"), [
+    (129, "interrupted"), (130, "interrupted"), (143, "interrupted"), (137, "killed"),
+    (1, "failed"), (2, "failed"), (131, "failed"), (139, "failed"), (None, "failed")])
+def test_an_exit_status_is_the_run_s_status(status: int | None, verdict: str) -> None:
+    """gpubench's own exit on SIGHUP, SIGINT and SIGTERM (its JSON marked interrupted), SIGKILL,
+    and the rest (a failed check, a bad flag, a crash on SIGQUIT or SIGSEGV, no status)."""
+    assert status_of_exit(status) == verdict
 
 
 def test_several_devices_in_one_file_are_several_gpus(tmp_path: Path,

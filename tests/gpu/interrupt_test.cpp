@@ -34,11 +34,23 @@ std::vector<std::string> short_run(const std::string& out, const char* min_time_
           std::string("--benchmark_min_time=") + min_time_s, "--benchmark_out=" + out};
 }
 
-// gpubench on the short run, in a process group of its own as a shell job is.
+// `command` run by `launcher` (such as nohup), which execs it.
+std::vector<std::string> launched(std::vector<std::string> launcher,
+                                  const std::vector<std::string>& command) {
+  launcher.insert(launcher.end(), command.begin(), command.end());
+  return launcher;
+}
+
+// gpubench on the short run, in a process group of its own as a shell job is, started by
+// `launcher` where one is given.
 struct ShortRun {
+  explicit ShortRun(std::vector<std::string> launcher = {})
+      : gpubench{launched(std::move(launcher), short_run(out)), Stream::captured, Stream::captured,
+                 Group::own} {}
+
   ScratchDir scratch;
   std::string out = scratch.path("interrupted.json");
-  Process gpubench{short_run(out), Stream::captured, Stream::captured, Group::own};
+  Process gpubench;
 
   // Returns once `at_least` benchmarks are in the file (it is replaced whole after each).
   void wait_for(std::size_t at_least) const {
@@ -108,6 +120,32 @@ TEST(Interrupt, SigintKeepsWhatWasMeasured) {
   run.wait_for(1);
   run.gpubench.send(SIGINT);
   expect_interrupted(run.out, run.gpubench.wait(), SIGINT, "SIGINT", 1);
+}
+
+// The terminal or ssh session gpubench was started from closes.
+TEST(Interrupt, SighupKeepsWhatWasMeasured) {
+  GPUBENCH_REQUIRE_GPU();
+  ShortRun run;
+  run.wait_for(1);
+  run.gpubench.send(SIGHUP);
+  expect_interrupted(run.out, run.gpubench.wait(), SIGHUP, "SIGHUP", 1);
+}
+
+// `nohup gpubench`: started with SIGHUP ignored, it runs on past a hangup to the end.
+TEST(Interrupt, NohupRunsOnPastAHangup) {
+  GPUBENCH_REQUIRE_GPU();
+  ShortRun run({"/usr/bin/nohup"});
+  run.wait_for(1);
+  run.gpubench.send(SIGHUP);
+  run.gpubench.send_to_group(SIGHUP);
+  const Finished finished = run.gpubench.wait();
+  EXPECT_EQ(finished.signal, 0);
+  EXPECT_EQ(finished.exit_code, 0) << finished.err;
+  const BenchmarkJson json = read_benchmark_json(run.out);
+  ASSERT_TRUE(json.valid) << json.problem << "\n" << read_file(run.out);
+  EXPECT_EQ(json.context.at("run_status"), "complete");
+  EXPECT_EQ(json.context.count("interrupted"), 0U);
+  EXPECT_EQ(expect_whole_entries(json), 75U);
 }
 
 // What `timeout` does when its time is up: the signal to the child, then at once to its group.
