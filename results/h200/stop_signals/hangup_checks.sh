@@ -17,7 +17,7 @@ check() {
   "$@" "$gpubench" "${args[@]}" --benchmark_out="$out/$name.json" \
     > "$out/$name.out" 2> "$out/$name.err" &
   local pid=$! waited=0
-  until [[ -s $out/$name.json ]] || ((waited++ > 600)); do sleep 0.1; done
+  until grep -qs '"run_name"' "$out/$name.json" || ((waited++ > 600)); do sleep 0.1; done
   kill -HUP "$pid"
   wait "$pid"
   local rc=$?
