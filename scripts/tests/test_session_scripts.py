@@ -248,6 +248,27 @@ def process_alive(pid: int) -> bool:
     return True
 
 
+def signal_once_started(proc: subprocess.Popen[str], tmp_path: Path,
+                        signal_name: str) -> tuple[str, bool]:
+    """`proc` sent SIG<signal_name> once the LASTING_GPUBENCH under it has started: its stderr
+    once it has ended, and whether that program outlived it (then killed)."""
+    started = tmp_path / "started"
+    deadline = time.monotonic() + 30
+    while not started.is_file() or not started.read_text().strip():
+        assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()
+        time.sleep(0.05)
+    program = int(started.read_text())
+    proc.send_signal(getattr(signal, f"SIG{signal_name}"))
+    try:
+        _, stderr = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    outlived = process_alive(program)
+    if outlived:
+        os.kill(program, signal.SIGKILL)
+    return stderr, outlived
+
+
 @pytest.mark.parametrize("signal_name", ["HUP", "INT", "TERM"])
 def test_a_signal_to_the_session_stops_the_running_gpubench(tmp_path: Path,
                                                              signal_name: str) -> None:
@@ -260,25 +281,12 @@ def test_a_signal_to_the_session_stops_the_running_gpubench(tmp_path: Path,
         stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PATH": path, "SKIP_BUILD": "1", "SKIP_TESTS": "1",
              "FAMILIES": "saxpy", "BUILD_DIR": str(build), "OUT": str(tmp_path / "out")})
-    started = tmp_path / "started"
-    deadline = time.monotonic() + 30
-    while not started.is_file() or not started.read_text().strip():
-        assert time.monotonic() < deadline and session.poll() is None, session.communicate()
-        time.sleep(0.05)
-    gpubench = int(started.read_text())
-    number = getattr(signal, f"SIG{signal_name}")
-    session.send_signal(number)
-    try:
-        stdout, stderr = session.communicate(timeout=30)
-        assert session.returncode == 128 + number, stdout + stderr
-        assert stderr.splitlines() == [
-            f"gpu_session: stopped by SIG{signal_name} (logs in {tmp_path}/out)"]
-        assert (tmp_path / "signalled").read_text().strip() == signal_name
-        assert not process_alive(gpubench)
-    finally:
-        if process_alive(gpubench):
-            os.kill(gpubench, signal.SIGKILL)
-        session.kill()
+    stderr, outlived = signal_once_started(session, tmp_path, signal_name)
+    assert session.returncode == 128 + getattr(signal, f"SIG{signal_name}"), stderr
+    assert stderr.splitlines() == [
+        f"gpu_session: stopped by SIG{signal_name} (logs in {tmp_path}/out)"]
+    assert (tmp_path / "signalled").read_text().strip() == signal_name
+    assert not outlived
 
 
 # A compute-sanitizer that runs its program and waits for it, as the real one does.
@@ -306,25 +314,12 @@ def test_a_signal_to_sanitize_stops_the_sanitizer_and_its_program(tmp_path: Path
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
              "OUT": str(tmp_path / "out")})
-    started = tmp_path / "started"
-    deadline = time.monotonic() + 30
-    while not started.is_file() or not started.read_text().strip():
-        assert time.monotonic() < deadline and sanitizer.poll() is None, sanitizer.communicate()
-        time.sleep(0.05)
-    program = int(started.read_text())
-    number = getattr(signal, f"SIG{signal_name}")
-    sanitizer.send_signal(number)
-    try:
-        stdout, stderr = sanitizer.communicate(timeout=30)
-        assert sanitizer.returncode == 128 + number, stdout + stderr
-        assert stderr.splitlines() == [
-            f"sanitize.sh: stopped by SIG{signal_name} (summaries so far in {tmp_path}/out)"]
-        assert (tmp_path / "signalled").read_text().strip() == "TERM"
-        assert not process_alive(program)
-    finally:
-        if process_alive(program):
-            os.kill(program, signal.SIGKILL)
-        sanitizer.kill()
+    stderr, outlived = signal_once_started(sanitizer, tmp_path, signal_name)
+    assert sanitizer.returncode == 128 + getattr(signal, f"SIG{signal_name}"), stderr
+    assert stderr.splitlines() == [
+        f"sanitize.sh: stopped by SIG{signal_name} (summaries so far in {tmp_path}/out)"]
+    assert (tmp_path / "signalled").read_text().strip() == "TERM"
+    assert not outlived
 
 
 @pytest.mark.parametrize(("skipped", "missing"), [

@@ -106,29 +106,28 @@ void expect_interrupted(const std::string& out, const Finished& run, int signal,
   EXPECT_EQ(entries, said_count) << "the line's count and the file's differ";
 }
 
-TEST(Interrupt, SigtermKeepsWhatWasMeasured) {
-  GPUBENCH_REQUIRE_GPU();
+// A short run sent `signal` once, after its first benchmark.
+void expect_one_signal_kept(int signal, const std::string& name) {
   ShortRun run;
   run.wait_for(1);
-  run.gpubench.send(SIGTERM);
-  expect_interrupted(run.out, run.gpubench.wait(), SIGTERM, "SIGTERM", 1);
+  run.gpubench.send(signal);
+  expect_interrupted(run.out, run.gpubench.wait(), signal, name, 1);
+}
+
+TEST(Interrupt, SigtermKeepsWhatWasMeasured) {
+  GPUBENCH_REQUIRE_GPU();
+  expect_one_signal_kept(SIGTERM, "SIGTERM");
 }
 
 TEST(Interrupt, SigintKeepsWhatWasMeasured) {
   GPUBENCH_REQUIRE_GPU();
-  ShortRun run;
-  run.wait_for(1);
-  run.gpubench.send(SIGINT);
-  expect_interrupted(run.out, run.gpubench.wait(), SIGINT, "SIGINT", 1);
+  expect_one_signal_kept(SIGINT, "SIGINT");
 }
 
 // The terminal or ssh session gpubench was started from closes.
 TEST(Interrupt, SighupKeepsWhatWasMeasured) {
   GPUBENCH_REQUIRE_GPU();
-  ShortRun run;
-  run.wait_for(1);
-  run.gpubench.send(SIGHUP);
-  expect_interrupted(run.out, run.gpubench.wait(), SIGHUP, "SIGHUP", 1);
+  expect_one_signal_kept(SIGHUP, "SIGHUP");
 }
 
 // `nohup gpubench`: started with SIGHUP ignored, it runs on past a hangup to the end.
