@@ -11,7 +11,8 @@ one line `<script>: stopped by SIGTERM before it finished`, not a traceback (SIG
 KeyboardInterrupt) or a silent death that leaves an output's temporary file behind (SIGTERM's
 and SIGHUP's default): the signal is raised as an exception where the script is, so the output
 being written is removed unfinished (gpubench_json.write_output) and an earlier one stays as it
-was; then the script ends by that signal, as it would have (exit status 128+N in a shell). A
+was (where Python discards the exception, the signal comes again a second later); then the
+script ends by that signal, as it would have (exit status 128+N in a shell). A
 signal the script started with ignored (`nohup`, a background job of a script) stays ignored.
 """
 
@@ -21,6 +22,8 @@ import os
 import resource
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 from types import TracebackType
 
@@ -67,8 +70,33 @@ class Stopped(BaseException):
         self.number = number
 
 
+# The stop signal being acted on, once one has come.
+_stopping: list[int] = []
+# How long a Stopped raised has to end the script before its signal is sent again.
+_DELIVERY_AGAIN_S = 1.0
+
+
 def _raise_stopped(number: int, _frame: object) -> None:
-    raise Stopped(number)
+    if not _stopping:
+        _stopping.append(number)
+        threading.Thread(target=_deliver_again, daemon=True).start()
+    raise Stopped(_stopping[0])
+
+
+def _deliver_again() -> None:
+    """A Stopped raised where Python discards exceptions (an import lock's weakref callback, a
+    C function that clears errors) would let the script run on: the signal is sent again each
+    _DELIVERY_AGAIN_S until the process has ended, far longer than a finally block takes."""
+    while True:
+        time.sleep(_DELIVERY_AGAIN_S)
+        os.kill(os.getpid(), _stopping[0])
+
+
+def _discard_stopped(unraisable: "sys.UnraisableHookArgs") -> None:
+    """sys.unraisablehook: a Stopped discarded so is no "Exception ignored" traceback (it is
+    raised again); anything else is reported as Python reports it."""
+    if not isinstance(unraisable.exc_value, Stopped):
+        sys.__unraisablehook__(unraisable)
 
 
 def _say(line: str) -> None:
@@ -106,6 +134,7 @@ def _report_outside_problem(kind: type[BaseException], error: BaseException,
 
 
 sys.excepthook = _report_outside_problem
+sys.unraisablehook = _discard_stopped
 for _number in _STOP_SIGNALS:
     if signal.getsignal(_number) != signal.SIG_IGN:
         signal.signal(_number, _raise_stopped)
