@@ -289,9 +289,10 @@ def test_a_signal_to_the_session_stops_the_running_gpubench(tmp_path: Path,
     assert not outlived
 
 
-# A compute-sanitizer that runs its program and waits for it, as the real one does.
+# A compute-sanitizer that runs its program (its first word that names a file, whatever the tool
+# and options before it) and waits for it, as the real one does.
 WAITING_SANITIZER = """#!/bin/sh
-while [ "${1#--}" != "$1" ] || [ "$1" = full ] || [ "$1" = memcheck ] || [ "$1" = 99 ]; do
+while [ "$#" -gt 0 ] && [ ! -f "$1" ]; do
   shift
 done
 "$@"

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -34,14 +35,15 @@ def caught_signals(pid: int) -> int:
     return int(line.split()[1], 16)
 
 
-def start(arguments: list[str | Path], **kwargs: object) -> subprocess.Popen[bytes]:
-    """A script started as a user starts it, returned once it has its stop signals' handlers
-    (before them, Python's own defaults apply: the script has done nothing yet)."""
+def start(arguments: list[str | Path], wanted: Sequence[int] = STOP_SIGNALS,
+          **kwargs: object) -> subprocess.Popen[bytes]:
+    """A script started as a user starts it, returned once it has handlers for the `wanted`
+    signals (before them, Python's own defaults apply: the script has done nothing yet)."""
     proc = subprocess.Popen([sys.executable, *map(str, arguments)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, **kwargs)
-    wanted = sum(1 << (number - 1) for number in STOP_SIGNALS)
+    mask = sum(1 << (number - 1) for number in wanted)
     deadline = time.monotonic() + 30
-    while caught_signals(proc.pid) & wanted != wanted:
+    while caught_signals(proc.pid) & mask != mask:
         assert proc.poll() is None, proc.communicate()
         assert time.monotonic() < deadline, "the stop signals' handlers were never installed"
         time.sleep(0.005)
@@ -157,15 +159,9 @@ def test_a_signal_ignored_from_the_start_stays_ignored(tmp_path: Path, inputs: d
     """`nohup script` (SIGHUP ignored), a background job of a shell script (SIGINT ignored):
     the script runs on to its end."""
     call = script_call("export.py", inputs, tmp_path)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", "import os, signal, sys; signal.signal(int(sys.argv[1]), "
-         "signal.SIG_IGN); os.execv(sys.executable, [sys.executable, *sys.argv[2:]])",
-         str(number), *map(str, call)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    others = sum(1 << (other - 1) for other in STOP_SIGNALS if other != number)
-    while caught_signals(proc.pid) & others != others:
-        assert time.monotonic() < deadline
-        time.sleep(0.005)
+    proc = start(["-c", "import os, signal, sys; signal.signal(int(sys.argv[1]), signal.SIG_IGN); "
+                  "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])", number, *call],
+                 wanted=[other for other in STOP_SIGNALS if other != number])
     assert caught_signals(proc.pid) & (1 << (number - 1)) == 0
     proc.send_signal(number)
     _, err = proc.communicate(timeout=120)
