@@ -67,7 +67,6 @@ class Stopped(BaseException):
 
     def __init__(self, number: int) -> None:
         super().__init__(signal.Signals(number).name)
-        self.number = number
 
 
 # The stop signal being acted on, once one has come.
@@ -116,13 +115,14 @@ def _end_by_signal(number: int) -> None:
 
 def _report_outside_problem(kind: type[BaseException], error: BaseException,
                             traceback: TracebackType | None) -> None:
-    """sys.excepthook: one line and exit status 2 for what the machine lacks, one line and the
-    signal's own end for a stop signal; a traceback, as Python prints it, for anything else (a
-    bug)."""
-    if isinstance(error, Stopped | KeyboardInterrupt):
+    """sys.excepthook: one line and the signal's own end once a stop signal has come, whatever
+    error ends the script (a Stopped, or another raised from it: pybind11 turns one in a module's
+    initialization into ImportError "initialization failed"); one line and exit status 2 for
+    what the machine lacks; a traceback, as Python prints it, for anything else (a bug)."""
+    if _stopping or isinstance(error, KeyboardInterrupt):
         for number in _STOP_SIGNALS:  # a second signal does not cut the line short
             signal.signal(number, signal.SIG_IGN)
-        number = error.number if isinstance(error, Stopped) else signal.SIGINT
+        number = _stopping[0] if _stopping else signal.SIGINT
         _say(f"stopped by {signal.Signals(number).name} before it finished")
         _end_by_signal(number)
     problem = environment_problem(error)

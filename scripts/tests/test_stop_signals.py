@@ -189,3 +189,27 @@ def test_a_stop_that_python_discards_comes_again(tmp_path: Path, where: str) -> 
     proc = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=30)
     assert (proc.returncode, proc.stderr.decode()) == (
         -signal.SIGTERM, "stopped.py: stopped by SIGTERM before it finished\n")
+
+
+# A stop that reaches the top inside another error: pybind11 turns any exception in a module's
+# initialization into ImportError("initialization failed") raised from it, as matplotlib's
+# _path, _image and _qhull do when the signal comes while they load; code that wraps an error
+# it catches does the same.
+WRAPPED = {
+    "cause": "except BaseException as stop:\n    raise ImportError('initialization failed') "
+             "from stop\n",
+    "context": "except BaseException:\n    raise ValueError('reading failed')\n",
+}
+
+
+@pytest.mark.parametrize("how", WRAPPED)
+def test_a_stop_inside_another_error_is_the_stop(tmp_path: Path, how: str) -> None:
+    """Not `cannot load ...: initialization failed` and exit status 2, nor a traceback: the
+    stop's line and end."""
+    script = tmp_path / "stopped.py"
+    script.write_text(f"import os, signal, sys, time\nsys.path.insert(0, {str(SCRIPTS)!r})\n"
+                      "import script_process\ntry:\n    os.kill(os.getpid(), signal.SIGHUP)\n"
+                      f"    time.sleep(5)\n{WRAPPED[how]}")
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=30)
+    assert (proc.returncode, proc.stderr.decode()) == (
+        -signal.SIGHUP, "stopped.py: stopped by SIGHUP before it finished\n")
