@@ -16,6 +16,7 @@ script ends by that signal, as it would have (exit status 128+N in a shell). A
 signal the script started with ignored (`nohup`, a background job of a script) stays ignored.
 """
 
+import atexit
 import contextlib
 import errno
 import os
@@ -25,7 +26,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from types import TracebackType
+from types import FrameType, TracebackType
 
 from safe_text import one_line
 
@@ -69,17 +70,33 @@ class Stopped(BaseException):
         super().__init__(signal.Signals(number).name)
 
 
-# The stop signal being acted on, once one has come.
+# The stop signal being acted on, once one has come, and when its last Stopped was raised.
 _stopping: list[int] = []
+_raised_at: list[float] = []
 # How long a Stopped raised has to end the script before its signal is sent again.
 _DELIVERY_AGAIN_S = 1.0
 
 
-def _raise_stopped(number: int, _frame: object) -> None:
+def _raise_stopped(number: int, frame: FrameType | None) -> None:
+    """The stop signals' handler. A signal that comes while a Stopped raised is still on its
+    way (a finally block or `except BaseException` cleanup runs, less than _DELIVERY_AGAIN_S
+    ago) or while the excepthook ends the script raises nothing: a second Stopped there would
+    cut the cleanup short, or end the script in a traceback and exit status 1."""
     if not _stopping:
         _stopping.append(number)
         threading.Thread(target=_deliver_again, daemon=True).start()
+    elif time.monotonic() - _raised_at[-1] < _DELIVERY_AGAIN_S or _ending(frame):
+        return
+    _raised_at.append(time.monotonic())
     raise Stopped(_stopping[0])
+
+
+def _ending(frame: FrameType | None) -> bool:
+    while frame is not None:
+        if frame.f_code is _report_outside_problem.__code__:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _deliver_again() -> None:
@@ -133,7 +150,15 @@ def _report_outside_problem(kind: type[BaseException], error: BaseException,
     os._exit(_ENVIRONMENT_FAILURE)
 
 
+def _ignore_stop_signals() -> None:
+    """At exit, once the script has done its work: a stop signal then would end a finished
+    script by the signal's default (Python restores it as it finalizes), without a line."""
+    for number in _STOP_SIGNALS:
+        signal.signal(number, signal.SIG_IGN)
+
+
 sys.excepthook = _report_outside_problem
+atexit.register(_ignore_stop_signals)
 sys.unraisablehook = _discard_stopped
 for _number in _STOP_SIGNALS:
     if signal.getsignal(_number) != signal.SIG_IGN:

@@ -169,6 +169,15 @@ def test_a_signal_ignored_from_the_start_stays_ignored(tmp_path: Path, inputs: d
     assert json.loads((tmp_path / "export.json").read_text())
 
 
+def run_stopped(tmp_path: Path, body: str) -> subprocess.CompletedProcess[bytes]:
+    """stopped.py, a script that imports script_process and then runs `body`."""
+    script = tmp_path / "stopped.py"
+    script.write_text(f"import os, signal, sys, time\nsys.path.insert(0, {str(SCRIPTS)!r})\n"
+                      f"import script_process\n{body}")
+    return subprocess.run([sys.executable, str(script)], capture_output=True, timeout=30,
+                          cwd=tmp_path)
+
+
 # Where Python discards the Stopped a signal raises: caught by code that takes every exception,
 # and raised in a finalizer, whose exceptions Python reports as "Exception ignored" and drops
 # (as it does in an import lock's weakref callback, where numpy's import met a signal).
@@ -182,11 +191,7 @@ SWALLOWED = {
 @pytest.mark.parametrize("where", SWALLOWED)
 def test_a_stop_that_python_discards_comes_again(tmp_path: Path, where: str) -> None:
     """The script would run on for good: the signal comes again and ends it, with one line."""
-    script = tmp_path / "stopped.py"
-    script.write_text(f"import os, signal, sys, time\nsys.path.insert(0, {str(SCRIPTS)!r})\n"
-                      f"import script_process\n{SWALLOWED[where]}"
-                      "while True:\n    time.sleep(0.01)\n")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=30)
+    proc = run_stopped(tmp_path, f"{SWALLOWED[where]}while True:\n    time.sleep(0.01)\n")
     assert (proc.returncode, proc.stderr.decode()) == (
         -signal.SIGTERM, "stopped.py: stopped by SIGTERM before it finished\n")
 
@@ -206,10 +211,38 @@ WRAPPED = {
 def test_a_stop_inside_another_error_is_the_stop(tmp_path: Path, how: str) -> None:
     """Not `cannot load ...: initialization failed` and exit status 2, nor a traceback: the
     stop's line and end."""
-    script = tmp_path / "stopped.py"
-    script.write_text(f"import os, signal, sys, time\nsys.path.insert(0, {str(SCRIPTS)!r})\n"
-                      "import script_process\ntry:\n    os.kill(os.getpid(), signal.SIGHUP)\n"
-                      f"    time.sleep(5)\n{WRAPPED[how]}")
-    proc = subprocess.run([sys.executable, str(script)], capture_output=True, timeout=30)
+    proc = run_stopped(tmp_path, "try:\n    os.kill(os.getpid(), signal.SIGHUP)\n"
+                       f"    time.sleep(5)\n{WRAPPED[how]}")
     assert (proc.returncode, proc.stderr.decode()) == (
         -signal.SIGHUP, "stopped.py: stopped by SIGHUP before it finished\n")
+
+
+def test_a_second_signal_does_not_cut_the_cleanup_short(tmp_path: Path) -> None:
+    """Ctrl-C as the cleanup of a SIGTERM runs (write_output removing its temporary file): the
+    cleanup ends, and the script ends by the first signal."""
+    proc = run_stopped(tmp_path, "try:\n    os.kill(os.getpid(), signal.SIGTERM)\n"
+                       "    time.sleep(5)\nfinally:\n    os.kill(os.getpid(), signal.SIGINT)\n"
+                       "    time.sleep(0.01)\n    open('cleaned', 'w').close()\n")
+    assert (proc.returncode, proc.stderr.decode()) == (
+        -signal.SIGTERM, "stopped.py: stopped by SIGTERM before it finished\n")
+    assert (tmp_path / "cleaned").exists()
+
+
+def test_a_second_signal_as_the_script_ends_is_no_traceback(tmp_path: Path) -> None:
+    """A signal that reaches the excepthook as it starts: its line and the first signal's end,
+    not 'Error in sys.excepthook', two tracebacks and exit status 1."""
+    proc = run_stopped(tmp_path, "hook = sys.excepthook\ndef late(*error):\n"
+                       "    os.kill(os.getpid(), signal.SIGINT)\n    hook(*error)\n"
+                       "sys.excepthook = late\nos.kill(os.getpid(), signal.SIGHUP)\n"
+                       "time.sleep(5)\n")
+    assert (proc.returncode, proc.stderr.decode()) == (
+        -signal.SIGHUP, "stopped.py: stopped by SIGHUP before it finished\n")
+
+
+def test_a_signal_once_the_work_is_done_changes_nothing(tmp_path: Path) -> None:
+    """A signal as Python finalizes a script that has done its work (Python has restored the
+    signal's default by then): the script's own exit status, not a silent death by it."""
+    proc = run_stopped(tmp_path, "class Late:\n    def __del__(self):\n"
+                       "        os.kill(os.getpid(), signal.SIGTERM)\n        time.sleep(0.2)\n"
+                       "late = Late()\n")
+    assert (proc.returncode, proc.stderr) == (0, b"")
