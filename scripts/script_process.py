@@ -14,6 +14,16 @@ being written is removed unfinished (gpubench_json.write_output) and an earlier 
 was (where Python discards the exception, the signal comes again a second later); then the
 script ends by that signal, as it would have (exit status 128+N in a shell). A
 signal the script started with ignored (`nohup`, a background job of a script) stays ignored.
+
+The OpenBLAS that numpy and scipy load cannot be stopped or asked when it runs out of address
+space: where it cannot allocate its buffer it spins forever (as scipy loads, where no signal
+reaches the script) or exits with lines of its own. So an address space of less than
+ADDRESS_SPACE_FLOOR (ulimit -v), in which it could, is one line and exit status 2 before
+anything loads; from the floor up, OpenBLAS's buffers fit as the packages load, and memory that
+runs out later (the largest files gpubench_json reads need more than the floor) is the one line
+`out of memory`. And OpenBLAS runs on one thread, whatever OPENBLAS_NUM_THREADS the environment
+sets: each further thread allocates a buffer of its own (32 MiB) as the library loads, and the
+scripts' arithmetic is too small to gain from them.
 """
 
 import atexit
@@ -30,7 +40,10 @@ from types import FrameType, TracebackType
 
 from safe_text import one_line
 
+os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
 _ENVIRONMENT_FAILURE = 2
+ADDRESS_SPACE_FLOOR = 1 << 30
 _MESSAGE_LIMIT = 400
 
 
@@ -163,3 +176,8 @@ sys.unraisablehook = _discard_stopped
 for _number in _STOP_SIGNALS:
     if signal.getsignal(_number) != signal.SIG_IGN:
         signal.signal(_number, _raise_stopped)
+_address_space = resource.getrlimit(resource.RLIMIT_AS)[0]
+if _address_space != resource.RLIM_INFINITY and _address_space < ADDRESS_SPACE_FLOOR:
+    _say(f"the scripts need an address space of {ADDRESS_SPACE_FLOOR >> 20} MiB or more"
+         f"{address_space_limit()}")
+    os._exit(_ENVIRONMENT_FAILURE)

@@ -7,6 +7,7 @@ import os
 import resource
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,45 @@ def test_a_config_folder_that_cannot_be_made_leaves_stderr_empty(tmp_path: Path,
     environment[setting] = str(tmp_path / "a_file" / "folder")
     proc = run(script, script_arguments(script, result, tmp_path), env=environment)
     assert_kept_promise(proc, script, succeeds=True)
+
+
+def limit_address_space(limit: int) -> Callable[[], None]:
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+@pytest.mark.parametrize("mib", range(64, 1024, 64))
+def test_an_address_space_below_the_floor_is_one_line(tmp_path: Path, mib: int) -> None:
+    """ulimit -v under what numpy, scipy and their OpenBLAS need: one line before they load, not
+    OpenBLAS spinning forever as scipy loads (192 MB with one thread, 216-272 MB with two) or
+    ending the script after lines of its own (280 MB with two threads, exit status 130)."""
+    result = write_result(tmp_path / "r.json", result_with_names(["pinned", "pageable"]))
+    proc = subprocess.run([sys.executable, str(SCRIPTS / "compare.py"), result, result],
+                          capture_output=True, text=True, timeout=30,
+                          preexec_fn=limit_address_space(mib << 20))
+    assert (proc.returncode, proc.stderr) == (
+        2, f"compare.py: the scripts need an address space of 1024 MiB or more (the address "
+           f"space is limited to {mib << 10} KiB: ulimit -v)\n")
+
+
+@pytest.mark.parametrize("script", ["compare.py", "plot.py"])
+def test_the_floor_of_address_space_is_enough(tmp_path: Path, script: str) -> None:
+    """At ulimit -v 1 GiB, with OPENBLAS_NUM_THREADS=64 as a 64-core node may set it: the script
+    does its work."""
+    result = write_result(tmp_path / "r.json", result_with_names(["pinned", "pageable"]))
+    proc = subprocess.run([sys.executable, str(SCRIPTS / script),
+                           *map(str, script_arguments(script, result, tmp_path))],
+                          capture_output=True, timeout=120,
+                          env=dict(os.environ, OPENBLAS_NUM_THREADS="64"),
+                          preexec_fn=limit_address_space(1 << 30))
+    assert_kept_promise(proc, script, succeeds=True)
+
+
+def test_openblas_runs_on_one_thread_whatever_the_environment_says() -> None:
+    """numpy's and scipy's OpenBLAS loaded after script_process, told 64 threads: no thread of
+    theirs starts (each would allocate a 32 MiB buffer as the library loads)."""
+    probe = ("import os, sys; sys.path.insert(0, sys.argv[1]); import script_process, numpy, "
+             "scipy.linalg; print(len(os.listdir('/proc/self/task')))")
+    proc = subprocess.run([sys.executable, "-c", probe, str(SCRIPTS)], capture_output=True,
+                          text=True, timeout=60, check=True,
+                          env=dict(os.environ, OPENBLAS_NUM_THREADS="64"))
+    assert proc.stdout == "1\n"
