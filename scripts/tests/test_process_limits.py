@@ -125,10 +125,9 @@ def test_an_address_space_below_the_floor_is_one_line(tmp_path: Path, mib: int) 
     OpenBLAS spinning forever as scipy loads (192 MB with one thread, 216-272 MB with two) or
     ending the script after lines of its own (280 MB with two threads, exit status 130)."""
     result = write_result(tmp_path / "r.json", result_with_names(["pinned", "pageable"]))
-    proc = subprocess.run([sys.executable, str(SCRIPTS / "compare.py"), result, result],
-                          capture_output=True, text=True, timeout=30,
-                          preexec_fn=limit_address_space(mib << 20))
-    assert (proc.returncode, proc.stderr) == (
+    proc = run("compare.py", [result, result], timeout=30,
+               preexec_fn=limit_address_space(mib << 20))
+    assert (proc.returncode, proc.stderr.decode()) == (
         2, f"compare.py: the scripts need an address space of 1024 MiB or more (the address "
            f"space is limited to {mib << 10} KiB: ulimit -v)\n")
 
@@ -138,11 +137,9 @@ def test_the_floor_of_address_space_is_enough(tmp_path: Path, script: str) -> No
     """At ulimit -v 1 GiB, with OPENBLAS_NUM_THREADS=64 as a 64-core node may set it: the script
     does its work."""
     result = write_result(tmp_path / "r.json", result_with_names(["pinned", "pageable"]))
-    proc = subprocess.run([sys.executable, str(SCRIPTS / script),
-                           *map(str, script_arguments(script, result, tmp_path))],
-                          capture_output=True, timeout=120,
-                          env=dict(os.environ, OPENBLAS_NUM_THREADS="64"),
-                          preexec_fn=limit_address_space(1 << 30))
+    proc = run(script, script_arguments(script, result, tmp_path), timeout=120,
+               env=dict(os.environ, OPENBLAS_NUM_THREADS="64"),
+               preexec_fn=limit_address_space(1 << 30))
     assert_kept_promise(proc, script, succeeds=True)
 
 
