@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Side by side: gpubench's peer copies, traffic patterns and all-device host copies against the
+nvbandwidth test cases run beside them, each cell within 1% or not.
+
+Usage: compare_bandwidth.py GPUBENCH.json NVBANDWIDTH.json [NVBANDWIDTH.json ...] --buffer-mib N
+
+N is nvbandwidth's -b (its buffer in MiB); gpubench's figure is the median over repetitions of
+bytes_per_second of the benchmark at N MiB. What each nvbandwidth cell measures, from its code
+(v0.8), by the gpubench benchmark that moves the same bytes from the same GPU's engine or kernel:
+  device_to_device_memcpy_write_<ce|sm>      [s][d]  peer/<e>/write/<s>to<d>  (s pushes)
+  device_to_device_memcpy_read_<ce|sm>       [d][s]  peer/<e>/read/<s>to<d>   (d pulls)
+  device_to_device_bidirectional_memcpy_write_<ce|sm>, its total rows [a][b]: peer/<e>/bidir/<a>to<b>,
+      and with two GPUs peer/<e>/write/bisect; the _read_ case's total: peer/<e>/read/bisect
+  all_to_one_write_<ce|sm>   column d  peer/<e>/write/allto<d>
+  one_to_all_write_<ce|sm>   column s  peer/<e>/write/<s>toall
+  all_to_one_read_ce         column s  peer/ce/read/<s>toall  (the others pull from s)
+  one_to_all_read_ce         column d  peer/ce/read/allto<d>  (d pulls from the others)
+  all_to_one_read_sm         column s  peer/sm/write/<s>toall (its kernel runs on s and writes)
+  one_to_all_read_sm         column d  peer/sm/write/allto<d> (its kernels run on the others)
+  host_to_all_memcpy_ce, all_to_host_memcpy_ce: the sum of the row, copy/<HtoD|DtoH>/pinned/
+      async_all_devices (each column is one GPU's copy while every other GPU copies too)
+A bidirectional case's JSON holds three matrices one after the other (each way, then the total).
+"""
+import argparse
+import json
+import math
+import statistics
+import sys
+from collections import defaultdict
+
+LIMIT = 0.01  # the issue's target: within 1% of nvbandwidth
+
+
+class InputError(Exception):
+    pass
+
+
+def read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise InputError(f"{path}: cannot read it as JSON ({e})") from None
+
+
+def gpubench_gbps(path):
+    """The median GB/s of each iteration benchmark, by name without /manual_time."""
+    doc = read_json(path)
+    benchmarks = doc.get("benchmarks") if isinstance(doc, dict) else None
+    if not isinstance(benchmarks, list):
+        raise InputError(f"{path}: not Google Benchmark JSON (no benchmarks list)")
+    values = defaultdict(list)
+    for b in benchmarks:
+        if not isinstance(b, dict) or b.get("run_type", "iteration") != "iteration":
+            continue
+        rate = b.get("bytes_per_second")
+        if isinstance(b.get("name"), str) and type(rate) in (int, float) and rate > 0:
+            values[b["name"].removesuffix("/manual_time")].append(rate / 1e9)
+    return {name: statistics.median(v) for name, v in values.items()}
+
+
+def nvbandwidth_cases(paths):
+    """name -> (status, matrix of floats or None) over every testcase of every file."""
+    found = {}
+    for path in paths:
+        doc = read_json(path)
+        try:
+            cases = doc["nvbandwidth"]["testcases"]
+            for case in cases:
+                rows = case.get("bandwidth_matrix", [])
+                if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+                    raise TypeError("bandwidth_matrix is not a list of rows")
+                matrix = [[gbps(v) for v in row] for row in rows]
+                found[case["name"]] = (case.get("status", "?"), matrix)
+        except (KeyError, TypeError, AttributeError, ValueError) as e:
+            raise InputError(f"{path}: not nvbandwidth -j output ({type(e).__name__}: {e})") \
+                from None
+    return found
+
+
+def gbps(text):
+    """A matrix cell: None where nvbandwidth measured nothing (N/A) or nothing positive."""
+    if text in ("N/A", ""):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) and value > 0 else None
+
+
+def last_square(matrix):
+    """A bidirectional case's total: the last of the matrices its JSON stacks."""
+    n = len(matrix[0]) if matrix else 0
+    return matrix[-n:] if n and len(matrix) % n == 0 else []
+
+
+def cells(case, matrix):
+    """(gpubench name without its size, nvbandwidth GB/s) for each cell `case` has."""
+    if case in ("host_to_all_memcpy_ce", "all_to_host_memcpy_ce"):
+        row = [v for v in matrix[0] if v is not None] if len(matrix) == 1 else []
+        if row:
+            way = "HtoD" if case.startswith("host") else "DtoH"
+            yield f"copy/{way}/pinned/async_all_devices", sum(row), "sum of the row"
+        return
+    prefix, _, engine = case.rpartition("_")
+    pairs = {"device_to_device_memcpy_write": ("write", False),
+             "device_to_device_memcpy_read": ("read", True)}
+    if prefix in pairs:
+        mode, row_is_destination = pairs[prefix]
+        for r, row in enumerate(matrix):
+            for c, value in enumerate(row):
+                if value is not None:
+                    s, d = (c, r) if row_is_destination else (r, c)
+                    yield f"peer/{engine}/{mode}/{s}to{d}", value, f"[{r}][{c}]"
+        return
+    if prefix.startswith("device_to_device_bidirectional_memcpy_"):
+        mode = prefix.rpartition("_")[2]
+        total = last_square(matrix)
+        for r, row in enumerate(total):
+            for c, value in enumerate(row):
+                if value is not None:
+                    if mode == "write":
+                        yield f"peer/{engine}/bidir/{r}to{c}", value, f"total [{r}][{c}]"
+                    if len(total) == 2 and r == 0:
+                        yield f"peer/{engine}/{mode}/bisect", value, f"total [{r}][{c}]"
+        return
+    patterns = {
+        ("all_to_one_write", "ce"): "write/allto{}", ("all_to_one_write", "sm"): "write/allto{}",
+        ("one_to_all_write", "ce"): "write/{}toall", ("one_to_all_write", "sm"): "write/{}toall",
+        ("all_to_one_read", "ce"): "read/{}toall", ("one_to_all_read", "ce"): "read/allto{}",
+        ("all_to_one_read", "sm"): "write/{}toall", ("one_to_all_read", "sm"): "write/allto{}",
+    }
+    if (prefix, engine) in patterns and len(matrix) == 1:
+        for c, value in enumerate(matrix[0]):
+            if value is not None:
+                yield f"peer/{engine}/" + patterns[(prefix, engine)].format(c), value, f"column {c}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("gpubench")
+    parser.add_argument("nvbandwidth", nargs="+")
+    parser.add_argument("--buffer-mib", type=int, required=True,
+                        help="nvbandwidth's -b: the size both ran at, in MiB")
+    args = parser.parse_args()
+    try:
+        ours = gpubench_gbps(args.gpubench)
+        theirs = nvbandwidth_cases(args.nvbandwidth)
+    except InputError as e:
+        print(f"compare_bandwidth.py: {e}", file=sys.stderr)
+        return 2
+    size = args.buffer_mib << 20
+    compared = within = 0
+    for case, (status, matrix) in sorted(theirs.items()):
+        if status != "Passed":
+            print(f"{case}: not compared, nvbandwidth's status is {status}")
+            continue
+        found = list(cells(case, matrix))
+        if not found:
+            print(f"{case}: not compared, no gpubench benchmark moves what it measures")
+        for base, ref, where in found:
+            name = f"{base}/{size}"
+            if name not in ours:
+                print(f"{case} {where}: no {name} in {args.gpubench}")
+                continue
+            ratio = ours[name] / ref
+            ok = abs(ratio - 1) <= LIMIT
+            compared += 1
+            within += ok
+            print(f"{case} {where}: {name} {ours[name]:.1f} GB/s, nvbandwidth {ref:.1f} GB/s, "
+                  f"{ratio:.3f}x {'within 1%' if ok else 'OUTSIDE 1%'}")
+    if not compared:
+        print(f"compare_bandwidth.py: nothing to compare: no gpubench benchmark at "
+              f"{args.buffer_mib} MiB matches a passed nvbandwidth case", file=sys.stderr)
+        return 2
+    print(f"{within} of {compared} within 1% of nvbandwidth")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
