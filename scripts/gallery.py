@@ -29,8 +29,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from family_figures import families, family_html, run_figures
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load, read_bounded,
-                           refuse_output_over_input, script_error, write_stdout)
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, dangling_link, load,
+                           read_bounded, refuse_output_over_input, script_error, write_stdout)
 from html_page import controls, esc, page
 from html_report import write_page
 from run_series import devices_named, select_device
@@ -122,6 +122,8 @@ def readme_title(folder: Path) -> str | None:
     Raises GpubenchJsonError for a README that is no regular file or holds more than
     README_MAX_BYTES: neither is opened or read whole."""
     readme = folder / "README.md"
+    if reason := dangling_link(readme):
+        raise GpubenchJsonError(f"{readme}: {reason}; the gallery reads a machine's README.md")
     if not readme.exists():
         return None
     reason = not_regular(readme)
@@ -197,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     output = args.output if args.output is not None else args.results / "index.html"
     try:
         if not args.results.is_dir():
-            raise GpubenchJsonError(f"{args.results}: not a folder")
+            why = dangling_link(args.results) or "not a folder"
+            raise GpubenchJsonError(f"{args.results}: {why}")
         refuse_output_over_input(output, [*json_files(args.results),
                                           *args.results.glob("*/README.md")])
         write_page(output, gallery_html(args.results, output.parent))

@@ -509,11 +509,25 @@ def _validated(doc: Any, path: Path, require_benchmarks: bool) -> Result:
     return Result(path, context, benchmarks)
 
 
+def dangling_link(path: Path) -> str | None:
+    """Why the symbolic link `path` leads to nothing, or None where `path` is no link or leads
+    to something: a name a script cannot use though it is taken."""
+    try:
+        os.stat(path)
+        return None
+    except (OSError, ValueError) as error:
+        if not isinstance(error, OSError) or not path.is_symlink():
+            return None
+        if error.errno == errno.ELOOP:
+            return "a link in a loop of links, which leads to no file"
+        return f"a link to {os.path.realpath(path)}, which does not exist"
+
+
 def _read_text(path: Path) -> str:
     try:
         data = read_bounded(path)
     except FileNotFoundError:
-        raise MissingFileError(f"{path}: no such file") from None
+        raise MissingFileError(f"{path}: {dangling_link(path) or 'no such file'}") from None
     except IsADirectoryError:
         raise MissingFileError(f"{path}: is a directory, not a result file") from None
     except OSError as e:

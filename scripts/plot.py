@@ -41,8 +41,8 @@ from family_plot import (Decorate, Panel, PlotError, Source, binary_size, curve_
                          family_figure, figure_file_name, ordered_families, panel_and_curve)
 from figure_setup import save_figure
 from gpubench_json import (GBPS, Benchmark, GpubenchJsonError, Metric, OneLineArgumentParser,
-                           Result, load, refuse_output_over_input, script_error, write_output,
-                           write_stdout)
+                           Result, dangling_link, load, refuse_output_over_input, script_error,
+                           write_output, write_stdout)
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from name_filter import FilterError, NameFilter, name_filter
 from pair_matrix import pair_matrix_figure
@@ -238,6 +238,8 @@ def check_outputs(outputs: list[Path], inputs: list[Path]) -> None:
 
 
 def prepare(output_dir: Path) -> None:
+    if reason := dangling_link(output_dir):
+        raise PlotError(f"{output_dir}: {reason}; give a folder")
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
     except FileExistsError:

@@ -28,7 +28,7 @@ from compare import (Comparison, add_comparison_options, compare, context_sectio
                      verdict_line)
 from family_plot import PlotError, Source, family_figure, figure_file_name, ordered_families
 from figure_setup import save_figure
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result,
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, dangling_link,
                            refuse_output_over_input, script_error, write_output, write_stdout)
 from name_filter import FilterError
 from safe_text import printable_lines
@@ -101,6 +101,8 @@ def write_report(comparison: Comparison, directory: Path, inputs: list[Path],
 def output_directory(path: Path) -> None:
     """Creates the report's folder where its parent exists; OSError with a one-line reason
     otherwise."""
+    if reason := dangling_link(path):
+        raise NotADirectoryError(20, f"{reason}; give a folder", str(path))
     if path.exists() and not path.is_dir():
         raise NotADirectoryError(20, "exists and is not a directory", str(path))
     if not path.parent.is_dir():

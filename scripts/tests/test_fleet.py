@@ -155,7 +155,8 @@ def test_a_damaged_file_is_named_and_the_rest_reported(tmp_path: Path,
     (os.mkfifo, "not a regular file: a FIFO", "file is empty"),
     (lambda path: path.symlink_to("/dev/zero"), "not a regular file: a character device",
      "larger than 32 MiB"),
-    (lambda path: path.symlink_to(path.with_name("gone.json")), "no such file", "no such file"),
+    (lambda path: path.symlink_to(path.with_name("gone.json")),
+     "a link to {gone}, which does not exist", "a link to {gone}, which does not exist"),
     (lambda path: path.symlink_to(path), "cannot read (Too many levels of symbolic links)",
      "cannot read (Too many levels of symbolic links)"),
 ], ids=["FIFO", "device", "dangling link", "link loop"])
@@ -169,6 +170,8 @@ def test_an_entry_named_like_a_result_that_no_file_backs_is_damaged(
     paths = fb.write_fleet(fb.example_fleet(0), tmp_path)
     paths[3].unlink()
     make(paths[3])
+    gone = os.path.realpath(paths[3].with_name("gone.json"))
+    listed, named = listed.format(gone=gone), named.format(gone=gone)
     code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1
     assert err == f"fleet.py: skipped {paths[3]}: {listed}\n"

@@ -115,6 +115,29 @@ def test_readme_that_is_no_regular_file_is_one_line(tmp_path: Path, kind: str) -
     assert not (tmp_path / "index.html").exists()
 
 
+@pytest.mark.parametrize("kind", ["to nothing", "loop"])
+def test_readme_that_is_a_link_to_no_file_is_one_line(tmp_path: Path, kind: str) -> None:
+    """A machine's README.md that cannot be read is no README left out in silence."""
+    readme = one_machine(tmp_path) / "README.md"
+    readme.symlink_to(tmp_path / "gone.md" if kind == "to nothing" else readme)
+    proc = gallery_process(tmp_path)
+    assert_kept_promise(proc, "gallery.py", succeeds=False)
+    reason = (f"a link to {os.path.realpath(tmp_path / 'gone.md')}, which does not exist"
+              if kind == "to nothing" else "a link in a loop of links, which leads to no file")
+    assert proc.stderr.decode() == f"gallery.py: {readme}: {reason}; the gallery reads a " \
+        "machine's README.md\n"
+    assert not (tmp_path / "index.html").exists()
+
+
+def test_results_folder_that_is_a_link_to_nothing_is_one_line(tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    results.symlink_to(tmp_path / "gone")
+    proc = run("gallery.py", [results], timeout=30)
+    assert_kept_promise(proc, "gallery.py", succeeds=False)
+    assert proc.stderr.decode() == f"gallery.py: {results}: a link to " \
+        f"{os.path.realpath(tmp_path / 'gone')}, which does not exist\n"
+
+
 def test_readme_larger_than_a_readme_is_one_line(tmp_path: Path) -> None:
     readme = one_machine(tmp_path) / "README.md"
     readme.write_bytes(b"# title\n" + b"x" * gallery.README_MAX_BYTES)

@@ -496,3 +496,29 @@ def test_a_key_given_twice_with_one_value_is_read(tmp_path: Path) -> None:
     path = tmp_path / "r.json"
     path.write_text(text.replace('"host_name": ', '"host_name": "gpu-runner", "host_name": ', 1))
     assert gj.load(path).context["host_name"] == "gpu-runner"
+
+
+def test_a_result_that_is_a_link_to_nothing_names_the_file_it_lacks(tmp_path: Path) -> None:
+    """Not 'no such file' for a name that is there: the link and where it leads."""
+    given = tmp_path / "run.json"
+    given.symlink_to(tmp_path / "moved" / "run.json")
+    with pytest.raises(gj.MissingFileError) as error:
+        gj.load(given)
+    lacked = os.path.realpath(tmp_path / "moved" / "run.json")
+    assert str(error.value) == f"{given}: a link to {lacked}, which does not exist"
+
+
+@pytest.mark.parametrize("make, reason", [
+    (lambda path, tmp: None, None),
+    (lambda path, tmp: path.mkdir(), None),
+    (lambda path, tmp: path.symlink_to(tmp), None),
+    (lambda path, tmp: path.symlink_to(path), "a link in a loop of links, which leads to no file"),
+    (lambda path, tmp: (path.symlink_to("middle"), (tmp / "middle").symlink_to("end")),
+     "a link to {tmp}/end, which does not exist"),
+], ids=["nothing", "folder", "link to a folder", "loop", "chain to nothing"])
+def test_dangling_link_says_why_only_of_a_link_that_leads_nowhere(tmp_path: Path, make,
+                                                                  reason: str | None) -> None:
+    path = tmp_path / "x"
+    make(path, tmp_path)
+    real = os.path.realpath(tmp_path)
+    assert gj.dangling_link(path) == (reason.format(tmp=real) if reason else None)

@@ -361,14 +361,22 @@ def test_nothing_to_plot(tmp_path: Path, run_script: RunScript, entries: list[An
     assert not (tmp_path / "figs").exists()
 
 
-@pytest.mark.parametrize("output", ["file", "under_file", "/proc/gpubench-plot-test/figs"])
+@pytest.mark.parametrize("output", ["file", "under_file", "/proc/gpubench-plot-test/figs",
+                                    "link to nothing", "link loop"])
 def test_unusable_output_dir(tmp_path: Path, run_script: RunScript, output: str) -> None:
     result = write_json(tmp_path / "r.json", document(full_suite()))
     a_file = tmp_path / "taken"
     a_file.write_text("")
-    target = {"file": a_file, "under_file": a_file / "figs"}.get(output, output)
-    one_line_error(run_script("plot.py", result, "-o", target))
+    target = {"file": a_file, "under_file": a_file / "figs"}.get(output, Path(output))
+    if output.startswith("link"):
+        target = tmp_path / "figs"
+        target.symlink_to(tmp_path / "gone" if output == "link to nothing" else target)
+    proc = run_script("plot.py", result, "-o", target)
+    one_line_error(proc)
     assert a_file.read_text() == ""
+    if output.startswith("link"):
+        assert proc.stderr.endswith("; give a folder\n") and "a link" in proc.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["figs", "r.json", "taken"]
 
 
 @pytest.mark.parametrize("taken, spelling", [

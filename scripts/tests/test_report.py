@@ -153,6 +153,20 @@ def test_output_directory_is_created_when_its_parent_exists(tmp_path: Path,
     assert (tmp_path / "new_dir" / "report.md").is_file()
 
 
+@pytest.mark.parametrize("kind", ["to nothing", "loop"])
+def test_output_directory_that_is_a_link_to_no_folder_is_one_line(
+        tmp_path: Path, run_script: RunScript, kind: str) -> None:
+    base = write_json(tmp_path / "b.json", document(launch_run("driver", "submit", 0, 2.0)))
+    out = tmp_path / "report"
+    out.symlink_to(tmp_path / "gone" if kind == "to nothing" else out)
+    proc = run_script("report.py", base, base, "-o", out)
+    reason = (f"a link to {os.path.realpath(tmp_path / 'gone')}, which does not exist"
+              if kind == "to nothing" else "a link in a loop of links, which leads to no file")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == f"report.py: {out}: {reason}; give a folder\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json", "report"]
+
+
 def test_report_md_shows_no_control_character_of_a_name(tmp_path: Path,
                                                         run_script: RunScript) -> None:
     """Names reach report.md's largest changes and benchmarks in one file only, not only its
