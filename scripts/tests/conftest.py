@@ -13,12 +13,17 @@ H200 = SCRIPTS.parent / "results" / "h200"
 RunScript = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def default_signals() -> None:
-    """A child's preexec_fn: SIGINT, SIGHUP and SIGTERM at their default disposition, as a shell
-    started from a terminal has them. pytest started in the background (`nohup pytest &`) hands
-    them on ignored, and a shell cannot trap a signal that was ignored when it started."""
-    for number in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
-        signal.signal(number, signal.SIG_DFL)
+def pytest_configure(config: pytest.Config) -> None:
+    """Every process the tests start gets SIGINT, SIGHUP and SIGTERM at their default
+    disposition, as a terminal's shell hands them on. pytest started in the background
+    (`nohup pytest &`, or `cmd &` in a script) has them ignored, and a process keeps a signal
+    ignored when it starts so (the scripts and a shell's trap alike), so every test that sends
+    one would wait for an end that never comes."""
+    for number in (signal.SIGHUP, signal.SIGTERM):
+        if signal.getsignal(number) == signal.SIG_IGN:
+            signal.signal(number, signal.SIG_DFL)
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture

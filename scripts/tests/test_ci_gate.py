@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SCRIPTS, default_signals
+from conftest import SCRIPTS
 from fake_gpubench import calls, install, running
 from gbench_builder import copy_run, document, write_json
 
@@ -209,7 +209,7 @@ def test_a_signal_stops_the_gate_and_the_run_in_progress(tmp_path: Path,
     gate_process = subprocess.Popen(
         [str(SCRIPTS / "ci_gate.sh"), str(program),
          str(write_json(tmp_path / "baseline.json", BASELINE)), str(out)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=default_signals,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "GPUBENCH_RUNS": "3"})
     try:
         while len(calls(tmp_path / "build")) < 2:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SCRIPTS, RunScript, default_signals
+from conftest import SCRIPTS, RunScript
 from fake_gpubench import calls, install, running
 from gbench_builder import bad_results, copy_run, document, launch_run, write_bad, write_json
 
@@ -253,7 +253,6 @@ def record(fake: Path, out: Path, **env: str) -> subprocess.Popen[str]:
     """ci_record.sh of `fake` into `out`, three runs, started."""
     return subprocess.Popen([str(SCRIPTS / "ci_record.sh"), str(fake), str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=default_signals,
                             env={**os.environ, "GPUBENCH_RUNS": "3", **env})
 
 
