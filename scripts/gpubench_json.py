@@ -472,8 +472,15 @@ def load_with_document(path: str | Path, require_benchmarks: bool = True
     more of the file than a Result keeps: from the one read, since a pipe (`<(...)`) can be
     read only once."""
     path = Path(path)
-    doc = _parse_json(_read_text(path), path)
+    doc = read_json(path)
     return _validated(doc, path, require_benchmarks), doc
+
+
+def read_json(path: str | Path) -> Any:
+    """Any JSON file (another tool's output), read within the limits and with the messages of a
+    result file: GpubenchJsonError names what keeps it from being read."""
+    path = Path(path)
+    return _parse_json(_read_text(path), path)
 
 
 def loads(text: str, path: Path, require_benchmarks: bool = True) -> Result:
@@ -525,6 +532,17 @@ def dangling_link(path: Path) -> str | None:
 
 def _read_text(path: Path) -> str:
     try:
+        return read_file(path).decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidJsonError(f"{path}: not JSON (not UTF-8 text)") from None
+
+
+def read_file(path: str | Path) -> bytes:
+    """The bytes of the file at `path`, at most MAX_RESULT_BYTES of them; GpubenchJsonError
+    names what keeps it from being read (no such file, a link to nothing, a folder, too
+    large)."""
+    path = Path(path)
+    try:
         data = read_bounded(path)
     except FileNotFoundError:
         raise MissingFileError(f"{path}: {dangling_link(path) or 'no such file'}") from None
@@ -537,10 +555,7 @@ def _read_text(path: Path) -> str:
     if data is None:
         raise TooLargeError(f"{path}: larger than {MAX_RESULT_BYTES // 2**20} MiB, the largest "
                             "result file the scripts read")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InvalidJsonError(f"{path}: not JSON (not UTF-8 text)") from None
+    return data
 
 
 def _parse_json(text: str, path: Path) -> Any:

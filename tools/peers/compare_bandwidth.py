@@ -21,69 +21,25 @@ bytes_per_second of the benchmark at N MiB. What each nvbandwidth cell measures,
       async_all_devices (each column is one GPU's copy while every other GPU copies too)
 A bidirectional case's JSON holds three matrices one after the other (each way, then the total).
 """
+import peer_files  # noqa: F401  (first: it finds the scripts' modules)
 import argparse
-import json
-import math
-import statistics
 import sys
-from collections import defaultdict
 
+from gpubench_json import GpubenchJsonError, OneLineArgumentParser, script_error
+from peer_files import gpubench_medians, nvbandwidth_cases, print_comparison
+from safe_text import ascii_decimal, printable
+
+TOOL = "compare_bandwidth.py"
 LIMIT = 0.01  # the issue's target: within 1% of nvbandwidth
 
 
-class InputError(Exception):
-    pass
-
-
-def read_json(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise InputError(f"{path}: cannot read it as JSON ({e})") from None
-
-
-def gpubench_gbps(path):
-    """The median GB/s of each iteration benchmark, by name without /manual_time."""
-    doc = read_json(path)
-    benchmarks = doc.get("benchmarks") if isinstance(doc, dict) else None
-    if not isinstance(benchmarks, list):
-        raise InputError(f"{path}: not Google Benchmark JSON (no benchmarks list)")
-    values = defaultdict(list)
-    for b in benchmarks:
-        if not isinstance(b, dict) or b.get("run_type", "iteration") != "iteration":
-            continue
-        rate = b.get("bytes_per_second")
-        if isinstance(b.get("name"), str) and type(rate) in (int, float) and rate > 0:
-            values[b["name"].removesuffix("/manual_time")].append(rate / 1e9)
-    return {name: statistics.median(v) for name, v in values.items()}
-
-
-def nvbandwidth_cases(paths):
-    """name -> (status, matrix of floats or None) over every testcase of every file."""
-    found = {}
-    for path in paths:
-        doc = read_json(path)
-        try:
-            cases = doc["nvbandwidth"]["testcases"]
-            for case in cases:
-                rows = case.get("bandwidth_matrix", [])
-                if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
-                    raise TypeError("bandwidth_matrix is not a list of rows")
-                matrix = [[gbps(v) for v in row] for row in rows]
-                found[case["name"]] = (case.get("status", "?"), matrix)
-        except (KeyError, TypeError, AttributeError, ValueError) as e:
-            raise InputError(f"{path}: not nvbandwidth -j output ({type(e).__name__}: {e})") \
-                from None
-    return found
-
-
-def gbps(text):
-    """A matrix cell: None where nvbandwidth measured nothing (N/A) or nothing positive."""
-    if text in ("N/A", ""):
-        return None
-    value = float(text)
-    return value if math.isfinite(value) and value > 0 else None
+def buffer_mib(text):
+    """nvbandwidth's -b: a whole number of MiB, at least 1."""
+    value = ascii_decimal(text)
+    if not value:
+        raise argparse.ArgumentTypeError(f"must be a whole number of MiB, at least 1, not "
+                                         f"{text!r}")
+    return value
 
 
 def last_square(matrix):
@@ -134,46 +90,49 @@ def cells(case, matrix):
                 yield f"peer/{engine}/" + patterns[(prefix, engine)].format(c), value, f"column {c}"
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("gpubench")
-    parser.add_argument("nvbandwidth", nargs="+")
-    parser.add_argument("--buffer-mib", type=int, required=True,
-                        help="nvbandwidth's -b: the size both ran at, in MiB")
-    args = parser.parse_args()
-    try:
-        ours = gpubench_gbps(args.gpubench)
-        theirs = nvbandwidth_cases(args.nvbandwidth)
-    except InputError as e:
-        print(f"compare_bandwidth.py: {e}", file=sys.stderr)
-        return 2
-    size = args.buffer_mib << 20
-    compared = within = 0
+def comparison(ours, theirs, size, gpubench_path):
+    """The lines of the comparison and how many cells were compared."""
+    lines, compared, within = [], 0, 0
     for case, (status, matrix) in sorted(theirs.items()):
+        shown = printable(case)
         if status != "Passed":
-            print(f"{case}: not compared, nvbandwidth's status is {status}")
+            lines.append(f"{shown}: not compared, nvbandwidth's status is {printable(status)}")
             continue
         found = list(cells(case, matrix))
         if not found:
-            print(f"{case}: not compared, no gpubench benchmark moves what it measures")
+            lines.append(f"{shown}: not compared, no gpubench benchmark moves what it measures")
         for base, ref, where in found:
             name = f"{base}/{size}"
             if name not in ours:
-                print(f"{case} {where}: no {name} in {args.gpubench}")
+                lines.append(f"{shown} {where}: no {name} in {printable(gpubench_path)}")
                 continue
-            ratio = ours[name] / ref
+            gbps = ours[name] / 1e9
+            ratio = gbps / ref
             ok = abs(ratio - 1) <= LIMIT
             compared += 1
             within += ok
-            print(f"{case} {where}: {name} {ours[name]:.1f} GB/s, nvbandwidth {ref:.1f} GB/s, "
-                  f"{ratio:.3f}x {'within 1%' if ok else 'OUTSIDE 1%'}")
-    if not compared:
-        print(f"compare_bandwidth.py: nothing to compare: no gpubench benchmark at "
-              f"{args.buffer_mib} MiB matches a passed nvbandwidth case", file=sys.stderr)
-        return 2
-    print(f"{within} of {compared} within 1% of nvbandwidth")
-    return 0
+            lines.append(f"{shown} {where}: {name} {gbps:.1f} GB/s, nvbandwidth {ref:.1f} GB/s, "
+                         f"{ratio:.3f}x {'within 1%' if ok else 'OUTSIDE 1%'}")
+    lines.append(f"{within} of {compared} within 1% of nvbandwidth")
+    return lines, compared
 
+
+def main(argv=None):
+    parser = OneLineArgumentParser(prog=TOOL, description=__doc__.split("\n\n")[0])
+    parser.add_argument("gpubench")
+    parser.add_argument("nvbandwidth", nargs="+")
+    parser.add_argument("--buffer-mib", type=buffer_mib, required=True, metavar="N",
+                        help="nvbandwidth's -b: the size both ran at, in MiB")
+    args = parser.parse_args(argv)
+    try:
+        ours = gpubench_medians(args.gpubench, "bytes_per_second")
+        theirs = nvbandwidth_cases(args.nvbandwidth)
+    except GpubenchJsonError as error:
+        return script_error(TOOL, error)
+    lines, compared = comparison(ours, theirs, args.buffer_mib << 20, args.gpubench)
+    return print_comparison(TOOL, lines if compared else [],
+                            f"no gpubench benchmark at {args.buffer_mib} MiB matches a passed "
+                            "nvbandwidth case")
 
 if __name__ == "__main__":
     sys.exit(main())

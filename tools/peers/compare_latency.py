@@ -12,93 +12,130 @@ GPU; gpubench's peer/<s>to<d> is s's memory chased by d, so it reads row d, colu
 Plateaus: each tool's median over the sizes in a band (L1: 8-64 KiB, L2 near: 1-8 MiB,
 HBM: 128-256 MiB, past the L2 and within what the coarse gpu-latency build reaches).
 """
-import argparse
-import json
+import peer_files  # noqa: F401  (first: it finds the scripts' modules)
 import math
 import statistics
 import sys
-from collections import defaultdict
 
+from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, read_file,
+                           script_error)
+from peer_files import nvbandwidth_cases, print_comparison
+from safe_text import ascii_decimal, printable
+
+TOOL = "compare_latency.py"
 BANDS = {"L1 (8-64 KiB)": (8 << 10, 64 << 10), "L2 near (1-8 MiB)": (1 << 20, 8 << 20),
          "HBM (128-256 MiB)": (128 << 20, 256 << 20)}
+LIMIT = 0.10  # the issue's target: within 10% of the peers
 
 
-def gpubench_ns(path):
-    values = defaultdict(list)
-    for b in json.load(open(path))["benchmarks"]:
-        if b.get("run_type", "iteration") == "iteration" and "ns_per_load" in b:
-            values[b["name"].removesuffix("/manual_time")].append(b["ns_per_load"])
-    return {name: statistics.median(v) for name, v in values.items()}
+def gpubench_chases(path):
+    """(where, size, device, GPUs of a peer chase) -> the median ns_per_load of each
+    latency/chase benchmark: where is device, host_pinned or peer (with (s, d)); device is the
+    GPU of a name's /device:N (None without one)."""
+    found = {}
+    for bench in load(path).benchmarks.values():
+        parts = bench.parts
+        chase, _, place = parts.series.partition("/")
+        where, _, pair = place.partition("/")
+        gpus = tuple(map(ascii_decimal, pair.split("to"))) if where == "peer" else ()
+        known = (where in ("device", "host_pinned") and not pair
+                 or where == "peer" and len(gpus) == 2 and None not in gpus)
+        values = [run["ns_per_load"] for run in bench.repetitions if "ns_per_load" in run]
+        if (parts.family == "latency" and chase == "chase" and known
+                and parts.argument is not None and (values or "ns_per_load" in bench.values)):
+            ns = statistics.median(values) if values else bench.values["ns_per_load"]
+            found[bench.name] = (where, parts.argument, parts.device, gpus, ns)
+    return found
 
 
 def gpu_latency_points(path):
+    """(bytes, ns per load) of each line "iters clock_MHz KiB ms cycles" gpu-latency printed;
+    lines of another shape, or of numbers that are no count, size or time, are left out."""
     points = []
-    for line in open(path):
+    for line in read_file(path).decode("utf-8", "replace").splitlines():
         fields = line.split()
-        if len(fields) == 5:
-            try:
-                iters, _, kib, ms, _ = map(float, fields)
-            except ValueError:
-                continue
+        if len(fields) != 5:
+            continue
+        try:
+            iters, _, kib, ms, _ = map(float, fields)
+        except ValueError:
+            continue
+        values = (iters, kib, ms)
+        if all(math.isfinite(v) and v > 0 for v in values) and kib * 1024 >= 1:
             points.append((int(kib * 1024), ms * 1e6 / iters))
     return points
-
-
-def nvbandwidth_matrices(paths):
-    found = {}
-    for path in paths:
-        for case in json.load(open(path))["nvbandwidth"]["testcases"]:
-            if "bandwidth_matrix" in case:
-                found[case["name"]] = [[float(v) if v not in ("N/A", "") else None for v in row]
-                                       for row in case["bandwidth_matrix"]]
-    return found
 
 
 def pct(a, b):
     return f"{100 * (a / b - 1):+.1f}%"
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("gpubench")
-    parser.add_argument("--gpu-latency")
-    parser.add_argument("--nvbandwidth", nargs="*", default=[])
-    args = parser.parse_args()
-    ours = gpubench_ns(args.gpubench)
-    device = {int(n.split("/")[3]): ns for n, ns in ours.items()
-              if n.startswith("latency/chase/device/") and "/device:" not in n}
-    if args.gpu_latency and device:
-        theirs = gpu_latency_points(args.gpu_latency)
-        print("device: gpubench vs gpu-latency (nearest size), ns per load")
-        for size, ns in sorted(device.items()):
-            near = min(theirs, key=lambda p: abs(math.log(p[0] / size)))
-            print(f"  {size >> 10:>8} KiB  gpubench {ns:8.1f}  gpu-latency {near[1]:8.1f} "
-                  f"at {near[0] >> 10} KiB  {pct(ns, near[1])}")
-        print("plateaus (median over the band):")
-        for band, (lo, hi) in BANDS.items():
-            a = [ns for s, ns in device.items() if lo <= s <= hi]
-            b = [ns for s, ns in theirs if lo <= s <= hi]
-            if a and b:
-                ma, mb = statistics.median(a), statistics.median(b)
-                verdict = "within 10%" if abs(ma / mb - 1) <= 0.10 else "OUTSIDE 10%"
-                print(f"  {band:<20} gpubench {ma:8.1f} ({len(a)} sizes)  gpu-latency {mb:8.1f} "
-                      f"({len(b)} sizes)  {pct(ma, mb)}  {verdict}")
-    matrices = nvbandwidth_matrices(args.nvbandwidth)
-    for name, ns in sorted(ours.items()):
-        parts = name.split("/")
-        if parts[2] == "host_pinned" and "host_device_latency_sm" in matrices:
-            gpu = int(parts[-1].split(":")[1]) if parts[-1].startswith("device:") else 0
-            ref = matrices["host_device_latency_sm"][0][gpu]
-        elif parts[2] == "peer" and "device_to_device_latency_sm" in matrices:
-            s, d = map(int, parts[3].split("to"))
-            ref = matrices["device_to_device_latency_sm"][d][s]
+def verdict(a, b):
+    return "within 10%" if abs(a / b - 1) <= LIMIT else "OUTSIDE 10%"
+
+
+def device_lines(device, theirs):
+    lines = ["device: gpubench vs gpu-latency (nearest size), ns per load"]
+    for size, ns in sorted(device.items()):
+        near = min(theirs, key=lambda p: abs(math.log(p[0] / size)))
+        lines.append(f"  {size >> 10:>8} KiB  gpubench {ns:8.1f}  gpu-latency {near[1]:8.1f} "
+                     f"at {near[0] >> 10} KiB  {pct(ns, near[1])}")
+    lines.append("plateaus (median over the band):")
+    for band, (lo, hi) in BANDS.items():
+        a = [ns for s, ns in device.items() if lo <= s <= hi]
+        b = [ns for s, ns in theirs if lo <= s <= hi]
+        if a and b:
+            ma, mb = statistics.median(a), statistics.median(b)
+            lines.append(f"  {band:<20} gpubench {ma:8.1f} ({len(a)} sizes)  gpu-latency "
+                         f"{mb:8.1f} ({len(b)} sizes)  {pct(ma, mb)}  {verdict(ma, mb)}")
+    return lines
+
+
+def cell(matrices, case, row, column):
+    matrix = matrices.get(case)
+    if matrix is None or row >= len(matrix) or column >= len(matrix[row]):
+        return None
+    return matrix[row][column]
+
+
+def link_lines(chases, matrices):
+    lines = []
+    for name, (where, _, device, gpus, ns) in sorted(chases.items()):
+        if where == "host_pinned":
+            ref = cell(matrices, "host_device_latency_sm", 0, device or 0)
+        elif where == "peer":
+            s, d = gpus
+            ref = cell(matrices, "device_to_device_latency_sm", d, s)
         else:
             continue
         if ref:
-            verdict = "within 10%" if abs(ns / ref - 1) <= 0.10 else "OUTSIDE 10%"
-            print(f"{name:<40} gpubench {ns:8.1f}  nvbandwidth {ref:8.1f}  {pct(ns, ref)}  {verdict}")
-    return 0
+            lines.append(f"{printable(name):<40} gpubench {ns:8.1f}  nvbandwidth {ref:8.1f}  "
+                         f"{pct(ns, ref)}  {verdict(ns, ref)}")
+    return lines
 
+
+def main(argv=None):
+    parser = OneLineArgumentParser(prog=TOOL, description=__doc__.split("\n\n")[0])
+    parser.add_argument("gpubench")
+    parser.add_argument("--gpu-latency", metavar="TXT")
+    parser.add_argument("--nvbandwidth", nargs="*", default=[], metavar="JSON")
+    args = parser.parse_args(argv)
+    try:
+        chases = gpubench_chases(args.gpubench)
+        theirs = gpu_latency_points(args.gpu_latency) if args.gpu_latency else []
+        matrices = {name: matrix for name, (status, matrix)
+                    in nvbandwidth_cases(args.nvbandwidth).items() if status == "Passed"}
+    except GpubenchJsonError as error:
+        return script_error(TOOL, error)
+    if args.gpu_latency and not theirs:
+        return script_error(TOOL, f"{args.gpu_latency}: no line of gpu-latency's output "
+                                  "(iters clock_MHz KiB ms cycles)")
+    device = {size: ns for where, size, gpu, _, ns in chases.values()
+              if where == "device" and gpu is None}
+    lines = device_lines(device, theirs) if theirs and device else []
+    lines += link_lines(chases, matrices)
+    return print_comparison(TOOL, lines, f"no latency/chase benchmark of "
+                                         f"{printable(args.gpubench)} meets a peer's figure")
 
 if __name__ == "__main__":
     sys.exit(main())
