@@ -24,16 +24,17 @@ A bidirectional case's JSON holds three matrices one after the other (each way, 
 import peer_files  # noqa: F401  (first: it finds the scripts' modules)
 import argparse
 import sys
+from collections.abc import Iterator
 
 from gpubench_json import GpubenchJsonError, OneLineArgumentParser, script_error
-from peer_files import gpubench_medians, nvbandwidth_cases, print_comparison
+from peer_files import Matrix, gpubench_medians, nvbandwidth_cases, print_comparison
 from safe_text import ascii_decimal, printable
 
 TOOL = "compare_bandwidth.py"
 LIMIT = 0.01  # the issue's target: within 1% of nvbandwidth
 
 
-def buffer_mib(text):
+def buffer_mib(text: str) -> int:
     """nvbandwidth's -b: a whole number of MiB, at least 1."""
     value = ascii_decimal(text)
     if not value:
@@ -42,13 +43,13 @@ def buffer_mib(text):
     return value
 
 
-def last_square(matrix):
+def last_square(matrix: Matrix) -> Matrix:
     """A bidirectional case's total: the last of the matrices its JSON stacks."""
     n = len(matrix[0]) if matrix else 0
     return matrix[-n:] if n and len(matrix) % n == 0 else []
 
 
-def cells(case, matrix):
+def cells(case: str, matrix: Matrix) -> Iterator[tuple[str, float, str]]:
     """(gpubench name without its size, nvbandwidth GB/s) for each cell `case` has."""
     if case in ("host_to_all_memcpy_ce", "all_to_host_memcpy_ce"):
         row = [v for v in matrix[0] if v is not None] if len(matrix) == 1 else []
@@ -90,7 +91,8 @@ def cells(case, matrix):
                 yield f"peer/{engine}/" + patterns[(prefix, engine)].format(c), value, f"column {c}"
 
 
-def comparison(ours, theirs, size, gpubench_path):
+def comparison(ours: dict[str, float], theirs: dict[str, tuple[str, Matrix]], size: int,
+               gpubench_path: str) -> tuple[list[str], int]:
     """The lines of the comparison and how many cells were compared."""
     lines, compared, within = [], 0, 0
     for case, (status, matrix) in sorted(theirs.items()):
@@ -117,7 +119,7 @@ def comparison(ours, theirs, size, gpubench_path):
     return lines, compared
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = OneLineArgumentParser(prog=TOOL, description=__doc__.split("\n\n")[0])
     parser.add_argument("gpubench")
     parser.add_argument("nvbandwidth", nargs="+")

@@ -19,19 +19,20 @@ import sys
 
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, read_file,
                            script_error)
-from peer_files import nvbandwidth_cases, print_comparison
+from peer_files import Matrix, nvbandwidth_cases, print_comparison
 from safe_text import ascii_decimal, printable
 
 TOOL = "compare_latency.py"
 BANDS = {"L1 (8-64 KiB)": (8 << 10, 64 << 10), "L2 near (1-8 MiB)": (1 << 20, 8 << 20),
          "HBM (128-256 MiB)": (128 << 20, 256 << 20)}
 LIMIT = 0.10  # the issue's target: within 10% of the peers
+# A chase: where (device, host_pinned, peer), its bytes, the GPU of its /device:N (None without
+# one), the GPUs of a peer chase (s, d), and its median ns per load.
+Chase = tuple[str, int, int | None, tuple[int, ...], float]
 
 
-def gpubench_chases(path):
-    """(where, size, device, GPUs of a peer chase) -> the median ns_per_load of each
-    latency/chase benchmark: where is device, host_pinned or peer (with (s, d)); device is the
-    GPU of a name's /device:N (None without one)."""
+def gpubench_chases(path: str) -> dict[str, Chase]:
+    """Each latency/chase benchmark that names a place the peers measure, by its name."""
     found = {}
     for bench in load(path).benchmarks.values():
         parts = bench.parts
@@ -48,7 +49,7 @@ def gpubench_chases(path):
     return found
 
 
-def gpu_latency_points(path):
+def gpu_latency_points(path: str) -> list[tuple[int, float]]:
     """(bytes, ns per load) of each line "iters clock_MHz KiB ms cycles" gpu-latency printed;
     lines of another shape, or of numbers that are no count, size or time, are left out."""
     points = []
@@ -66,15 +67,15 @@ def gpu_latency_points(path):
     return points
 
 
-def pct(a, b):
+def pct(a: float, b: float) -> str:
     return f"{100 * (a / b - 1):+.1f}%"
 
 
-def verdict(a, b):
+def verdict(a: float, b: float) -> str:
     return "within 10%" if abs(a / b - 1) <= LIMIT else "OUTSIDE 10%"
 
 
-def device_lines(device, theirs):
+def device_lines(device: dict[int, float], theirs: list[tuple[int, float]]) -> list[str]:
     lines = ["device: gpubench vs gpu-latency (nearest size), ns per load"]
     for size, ns in sorted(device.items()):
         near = min(theirs, key=lambda p: abs(math.log(p[0] / size)))
@@ -91,14 +92,14 @@ def device_lines(device, theirs):
     return lines
 
 
-def cell(matrices, case, row, column):
+def cell(matrices: dict[str, Matrix], case: str, row: int, column: int) -> float | None:
     matrix = matrices.get(case)
     if matrix is None or row >= len(matrix) or column >= len(matrix[row]):
         return None
     return matrix[row][column]
 
 
-def link_lines(chases, matrices):
+def link_lines(chases: dict[str, Chase], matrices: dict[str, Matrix]) -> list[str]:
     lines = []
     for name, (where, _, device, gpus, ns) in sorted(chases.items()):
         if where == "host_pinned":
@@ -114,7 +115,7 @@ def link_lines(chases, matrices):
     return lines
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = OneLineArgumentParser(prog=TOOL, description=__doc__.split("\n\n")[0])
     parser.add_argument("gpubench")
     parser.add_argument("--gpu-latency", metavar="TXT")

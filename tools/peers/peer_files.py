@@ -14,6 +14,10 @@ from gpubench_json import (GpubenchJsonError, load, read_json, script_error,  # 
 from safe_text import printable  # noqa: E402
 
 
+# nvbandwidth's matrix: rows of cells, None where it measured nothing.
+Matrix = list[list[float | None]]
+
+
 class NotNvbandwidthError(GpubenchJsonError):
     pass
 
@@ -58,10 +62,10 @@ def _testcases(doc: object) -> list[dict[str, object]]:
     return cases
 
 
-def nvbandwidth_cases(paths: list[str]) -> dict[str, tuple[str, list[list[float | None]]]]:
+def nvbandwidth_cases(paths: list[str]) -> dict[str, tuple[str, Matrix]]:
     """name -> (status, matrix of cells) over every test case of every file; a case twice (in
     one file or two) is refused, since which of its figures counts would be a guess."""
-    found: dict[str, tuple[str, list[list[float | None]]]] = {}
+    found: dict[str, tuple[str, Matrix]] = {}
     where: dict[str, str] = {}
     for path in paths:
         doc = read_json(path)
