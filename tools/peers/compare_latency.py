@@ -61,9 +61,9 @@ def gpu_latency_points(path: str) -> list[tuple[int, float]]:
             iters, _, kib, ms, _ = map(float, fields)
         except ValueError:
             continue
-        values = (iters, kib, ms)
-        if all(math.isfinite(v) and v > 0 for v in values) and kib * 1024 >= 1:
-            points.append((int(kib * 1024), ms * 1e6 / iters))
+        size, ns = kib * 1024, ms * 1e6 / iters if iters > 0 else math.nan
+        if math.isfinite(size) and size >= 1 and math.isfinite(ns) and ns > 0:
+            points.append((int(size), ns))
     return points
 
 

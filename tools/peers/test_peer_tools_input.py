@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from test_compare_bandwidth import MIB, gpubench_file, nvbandwidth_file
@@ -205,6 +205,9 @@ def test_any_json_in_any_place_of_nvbandwidths_output(files, tool, place, value)
 
 
 @PROCESS_SETTINGS
+@example(lines=["1000000 1980 1e308 17.2 34.0"])  # a size past a double's range
+@example(lines=["1e300 1980 16 1e-300 34.0"])  # a time that rounds to 0 ns
+@example(lines=["1e-300 1980 16 1e300 34.0"])  # a time past a double's range
 @given(lines=st.lists(st.lists(st.one_of(
     st.sampled_from(["0", "-1", "nan", "inf", "1e308", "1e-320", "1000000", "1980", "17.2"]),
     st.text(st.characters(exclude_categories=()), max_size=6)), min_size=5, max_size=5)
