@@ -250,3 +250,21 @@ def test_chase_names_of_every_odd_shape_are_left_out_or_compared(files):
     assert_kept_promise(proc, "compare_latency.py", succeeds=True)
     compared = [line.split()[0] for line in proc.stdout.decode().splitlines()]
     assert compared == ["latency/chase/peer/0to1/2097152"]
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+@PROCESS_SETTINGS
+@given(text=st.text(st.characters(exclude_categories=()), min_size=1, max_size=30))
+def test_any_text_in_gpubench_names(files, tool, text):
+    """Text of any characters where a chase's place, a peer pair or a size stands: compared,
+    left out, or the file refused in one line."""
+    ours, theirs = files
+    doc = json.loads(ours.read_text())
+    template = next(e for e in doc["benchmarks"] if e["name"].startswith("latency/"))
+    for name in (f"latency/chase/{text}/4096", f"latency/chase/peer/{text}/4096",
+                 f"latency/chase/device/{text}", f"peer/ce/write/{text}/{MIB << 20}"):
+        doc["benchmarks"].append(dict(template, name=name, run_name=name, repetitions=1,
+                                      repetition_index=0))
+    hostile = ours.with_name("hostile_names.json")
+    hostile.write_text(json.dumps(doc, ensure_ascii=True))
+    assert_kept_promise(run(tool, *arguments(tool, hostile, theirs)), tool)
