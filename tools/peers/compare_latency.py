@@ -19,7 +19,7 @@ import sys
 
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, read_file,
                            script_error)
-from peer_files import Matrix, nvbandwidth_cases, print_comparison
+from peer_files import Matrix, median_of, nvbandwidth_cases, print_comparison
 from safe_text import ascii_decimal, printable
 
 TOOL = "compare_latency.py"
@@ -41,10 +41,9 @@ def gpubench_chases(path: str) -> dict[str, Chase]:
         gpus = tuple(map(ascii_decimal, pair.split("to"))) if where == "peer" else ()
         known = (where in ("device", "host_pinned") and not pair
                  or where == "peer" and len(gpus) == 2 and None not in gpus)
-        values = [run["ns_per_load"] for run in bench.repetitions if "ns_per_load" in run]
+        ns = median_of(bench, "ns_per_load")
         if (parts.family == "latency" and chase == "chase" and known
-                and parts.argument is not None and (values or "ns_per_load" in bench.values)):
-            ns = statistics.median(values) if values else bench.values["ns_per_load"]
+                and parts.argument is not None and ns is not None):
             found[bench.name] = (where, parts.argument, parts.device, gpus, ns)
     return found
 

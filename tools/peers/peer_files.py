@@ -9,8 +9,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 import script_process  # noqa: E402,F401  (before the packages gpubench_json loads)
-from gpubench_json import (GpubenchJsonError, load, read_json, script_error,  # noqa: E402
-                           write_stdout)
+from gpubench_json import (Benchmark, GpubenchJsonError, load, read_json,  # noqa: E402
+                           script_error, write_stdout)
 from safe_text import printable  # noqa: E402
 
 
@@ -22,16 +22,23 @@ class NotNvbandwidthError(GpubenchJsonError):
     pass
 
 
+def median_of(bench: Benchmark, key: str) -> float | None:
+    """The median over repetitions of counter `key` (the median aggregate in a file of
+    aggregates only); None where the benchmark has no such counter."""
+    values = [run[key] for run in bench.repetitions if key in run]
+    if values:
+        return statistics.median(values)
+    return bench.values.get(key)
+
+
 def gpubench_medians(path: str, key: str) -> dict[str, float]:
-    """The median over repetitions of counter `key` of each benchmark that has it, by its name
-    without Google Benchmark's suffixes (the median aggregate in a file of aggregates only)."""
+    """median_of each benchmark that has counter `key`, by its name without Google Benchmark's
+    suffixes."""
     found = {}
     for bench in load(path).benchmarks.values():
-        values = [run[key] for run in bench.repetitions if key in run]
-        if values:
-            found[bench.name] = statistics.median(values)
-        elif key in bench.values:
-            found[bench.name] = bench.values[key]
+        value = median_of(bench, key)
+        if value is not None:
+            found[bench.name] = value
     return found
 
 
