@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plant slowdowns in a real gpubench result and check compare.py's verdicts on them.
 
-  plant_slowdowns.py BASE.json NEW.json PLANTED.json
+  plant_slowdowns.py BASE.json NEW.json PLANTED.json [COMPARE.PY FLAGS]
 
 writes PLANTED.json, a copy of NEW.json in which every GPU-timed copy of 1 MiB and more (but
 pageable ones, which the driver stages on the host), every saxpy at N >= 2^20 and every peer
@@ -9,7 +9,8 @@ copy is 1.05 times slower, and every host-timed launch figure 1.5 times slower (
 multiplied, rates divided, aggregates recomputed). Which figures are host-timed comes from
 gpubench's host_timed counter, or, in files written before it, from the README's table (launch
 on the host clock; copies: sync and pageable). It then compares BASE.json with PLANTED.json
-under compare.py's default rules and prints one line per planted benchmark: its verdict, the
+under compare.py's rules (its defaults, or the flags given after the files, e.g. --alpha=0.05)
+and prints one line per planted benchmark: its verdict, the
 change seen and its resolution. Exit 0 when every planted benchmark is SLOWER, every other one
 SAME; 1 otherwise, naming them.
 
@@ -64,14 +65,14 @@ def plant(doc: dict) -> tuple[dict, dict[str, float]]:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 3:
-        print("plant_slowdowns.py: usage: plant_slowdowns.py BASE.json NEW.json PLANTED.json",
-              file=sys.stderr)
+    if len(argv) < 3:
+        print("plant_slowdowns.py: usage: plant_slowdowns.py BASE.json NEW.json PLANTED.json "
+              "[COMPARE.PY FLAGS]", file=sys.stderr)
         return 2
-    base_path, new_path, out_path = map(Path, argv)
+    base_path, new_path, out_path = map(Path, argv[:3])
+    rules = cmp.rules_from(cmp.parse_args([*argv[3:], str(base_path), str(out_path)]))
     doc, planted = plant(load_json(new_path))
     write_json(out_path, doc)
-    rules = cmp.rules_from(cmp.parse_args([str(base_path), str(out_path)]))
     comparison = cmp.compare(load(base_path), load(out_path), rules)
     wrong = []
     for row in comparison.rows:
