@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The files under results/ that a script prints from other committed files, and the commands.
+
+  derived_results.py            check: exit 1 naming each file the command no longer prints
+  derived_results.py --write    write each file anew from its command
+
+Every command runs from the project's root, as the results' READMEs give it, so the input paths
+a script prints are the committed ones. A change to a script that moves a verdict, a figure or
+a line of its output shows in test_derived_results.py, and this writes the files anew; the
+READMEs' sentences about them are then read again by hand.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+SCRIPTS = Path(__file__).resolve().parent.parent
+ROOT = SCRIPTS.parent
+H200 = "results/h200"
+VERDICTS = f"{H200}/verdicts"
+
+
+@dataclass(frozen=True)
+class Derived:
+    """`output` (from the root) is what `script` prints with `args`; "{tmp}" in an argument is a
+    scratch folder of the run's own."""
+    output: str
+    script: str
+    args: tuple[str, ...]
+
+
+def stability(name: str) -> Derived:
+    return Derived(f"{H200}/stability/{name}.txt", "stability.py",
+                   (f"{H200}/stability/{name}.json",))
+
+
+DERIVED = (
+    Derived(f"{VERDICTS}/aa.txt", "compare.py", (f"{VERDICTS}/aa_1.json", f"{VERDICTS}/aa_2.json")),
+    Derived(f"{VERDICTS}/planted.txt", "tests/plant_slowdowns.py",
+            (f"{VERDICTS}/aa_1.json", f"{VERDICTS}/aa_2.json", "{tmp}/planted.json",
+             "--alpha=0.05")),
+    Derived(f"{VERDICTS}/planted_reversed.txt", "tests/plant_slowdowns.py",
+            (f"{VERDICTS}/aa_2.json", f"{VERDICTS}/aa_1.json", "{tmp}/planted.json",
+             "--alpha=0.05")),
+    Derived(f"{VERDICTS}/splits/cards.txt", "compare.py",
+            (f"{VERDICTS}/splits/card_a.json", f"{VERDICTS}/splits/card_b.json")),
+    Derived(f"{H200}/comparison/a_a.txt", "compare.py",
+            (f"{H200}/comparison/ci_new_1.json", f"{H200}/comparison/ci_new_2.json")),
+    Derived(f"{H200}/comparison/old_vs_new.txt", "compare.py",
+            (f"{H200}/comparison/ci_old.json", f"{H200}/comparison/ci_new_1.json")),
+    Derived(f"{H200}/speed/compare_before_after.txt", "compare.py",
+            ("--report", f"{H200}/speed/subset_before.json", f"{H200}/speed/subset_after.json")),
+    Derived(f"{H200}/speed/compare_before_after_resolution_only.txt", "compare.py",
+            ("--report", "--alpha=0.999", f"{H200}/speed/subset_before.json",
+             f"{H200}/speed/subset_after.json")),
+    Derived(f"{H200}/harness/compare_before_after.txt", "compare.py",
+            ("--report", f"{H200}/harness/subset_before.json",
+             f"{H200}/harness/subset_after.json")),
+    Derived(f"{H200}/facts/compare_before_after.txt", "compare.py",
+            (f"{H200}/facts/suite_before.json", f"{H200}/facts/suite_after.json")),
+    *(stability(name) for name in (
+        "launch_10rep", "suite_5rep", "saxpy_10rep", "pinned_launch_submit_10rep",
+        "pinned_copy_10rep", "launch_submit_interleaved_10rep", "copy_64m_256m_interleaved_10rep",
+        "copy_1g_interleaved_10rep", "launch_submit_halfsecond_10rep",
+        "pageable_sync_consecutive_10rep")),
+)
+
+
+def printed(derived: Derived) -> str:
+    """What the command prints to stdout today; its stderr must be empty."""
+    with tempfile.TemporaryDirectory() as tmp:
+        args = [a.replace("{tmp}", tmp) for a in derived.args]
+        proc = subprocess.run([sys.executable, str(SCRIPTS / derived.script), *args], cwd=ROOT,
+                              capture_output=True, text=True, timeout=300)
+    if proc.stderr:
+        raise RuntimeError(f"{derived.script} {' '.join(derived.args)}: {proc.stderr.strip()}")
+    return proc.stdout
+
+
+FLEET = "results/fleet/fleet.txt"
+HEATMAP = "results/fleet/heatmap.png"
+
+
+def fleet_printed(heatmap: Path | None = None) -> str:
+    """fleet.txt as results/fleet/README.md's two commands print it from the root, run in a
+    scratch folder (the first writes fleet/ where it runs): the limits files' folder and the
+    heatmap are named as from the root. With `heatmap`, the drawing is copied there."""
+    with tempfile.TemporaryDirectory() as tmp:
+        def run(script: str, *args: str) -> str:
+            proc = subprocess.run([sys.executable, str(SCRIPTS / script), *args], cwd=tmp,
+                                  capture_output=True, text=True, timeout=300)
+            if proc.returncode != 0 or proc.stderr:
+                raise RuntimeError(f"{script}: exit {proc.returncode}: {proc.stderr.strip()}")
+            return proc.stdout
+        run("tests/fleet_builder.py", "fleet/")
+        text = run("fleet.py", "fleet/", "--expect", "18", "-o", "heatmap.png", "--markdown")
+        if heatmap is not None:
+            shutil.copyfile(Path(tmp) / "heatmap.png", heatmap)
+        limits = os.path.relpath(ROOT / "results" / "limits", tmp)
+    return (text.replace(f"| {limits}/", "| results/limits/")
+            .replace("heatmap: heatmap.png", f"heatmap: {HEATMAP}"))
+
+
+def main(argv: list[str]) -> int:
+    if argv not in ([], ["--write"]):
+        print("derived_results.py: usage: derived_results.py [--write]", file=sys.stderr)
+        return 2
+    stale = []
+    for derived in DERIVED:
+        text, path = printed(derived), ROOT / derived.output
+        if argv:
+            path.write_text(text, encoding="utf-8")
+        elif path.read_text(encoding="utf-8") != text:
+            stale.append(derived.output)
+    if argv:
+        (ROOT / FLEET).write_text(fleet_printed(ROOT / HEATMAP), encoding="utf-8")
+    elif (ROOT / FLEET).read_text(encoding="utf-8") != fleet_printed():
+        stale.append(FLEET)
+    for output in stale:
+        print(f"derived_results.py: {output} is not what its command prints", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,14 @@
+"""The files under results/ that a script prints from committed files are what it prints today
+(derived_results.py lists each with its command; `derived_results.py --write` makes them anew)."""
+
+import pytest
+from derived_results import DERIVED, FLEET, ROOT, Derived, fleet_printed, printed
+
+
+@pytest.mark.parametrize("derived", DERIVED, ids=[d.output for d in DERIVED])
+def test_a_committed_output_is_what_its_command_prints(derived: Derived) -> None:
+    assert printed(derived) == (ROOT / derived.output).read_text(encoding="utf-8")
+
+
+def test_the_example_fleet_is_what_its_commands_print() -> None:
+    assert fleet_printed() == (ROOT / FLEET).read_text(encoding="utf-8")
