@@ -26,11 +26,12 @@ VERDICTS = f"{H200}/verdicts"
 
 @dataclass(frozen=True)
 class Derived:
-    """`output` (from the root) is what `script` prints with `args`; "{tmp}" in an argument is a
-    scratch folder of the run's own."""
+    """`output` (from the root) is what `script` prints with `args`, or with `writes` the file
+    it writes to "{out}" in them; "{tmp}" in an argument is a scratch folder of the run's own."""
     output: str
     script: str
     args: tuple[str, ...]
+    writes: bool = False
 
 
 def stability(name: str, result: str = "") -> Derived:
@@ -62,6 +63,9 @@ DERIVED = (
              f"{H200}/harness/subset_after.json")),
     Derived(f"{H200}/facts/compare_before_after.txt", "compare.py",
             (f"{H200}/facts/suite_before.json", f"{H200}/facts/suite_after.json")),
+    Derived(f"{H200}/h200_vs_h200x2_gpu0.html", "report.py",
+            (f"{H200}/gpubench.json", "results/h200x2/all_devices.json", "--device", "0",
+             "--report", "--filter", "^copy/", "-o", "{out}"), writes=True),
     *(stability(name) for name in (
         "launch_10rep", "saxpy_10rep", "pinned_launch_submit_10rep",
         "pinned_copy_10rep", "launch_submit_interleaved_10rep", "copy_64m_256m_interleaved_10rep",
@@ -74,14 +78,15 @@ DERIVED = (
 
 
 def printed(derived: Derived) -> str:
-    """What the command prints to stdout today; its stderr must be empty."""
+    """What the command prints to stdout (or writes) today; its stderr must be empty."""
     with tempfile.TemporaryDirectory() as tmp:
-        args = [a.replace("{tmp}", tmp) for a in derived.args]
+        out = Path(tmp) / Path(derived.output).name
+        args = [a.replace("{tmp}", tmp).replace("{out}", str(out)) for a in derived.args]
         proc = subprocess.run([sys.executable, str(SCRIPTS / derived.script), *args], cwd=ROOT,
                               capture_output=True, text=True, timeout=300)
-    if proc.stderr:
-        raise RuntimeError(f"{derived.script} {' '.join(derived.args)}: {proc.stderr.strip()}")
-    return proc.stdout
+        if proc.stderr:
+            raise RuntimeError(f"{derived.script} {' '.join(derived.args)}: {proc.stderr.strip()}")
+        return out.read_text(encoding="utf-8") if derived.writes else proc.stdout
 
 
 FLEET = "results/fleet/fleet.txt"
