@@ -77,16 +77,24 @@ DERIVED = (
 )
 
 
+def run(script: str, args: list[str], cwd: Path | str) -> subprocess.CompletedProcess[str]:
+    """`script` (under scripts/) run with `args` in `cwd`; RuntimeError where it says anything on
+    stderr. Its exit status is the caller's to judge (compare.py exits 1 on a regression)."""
+    proc = subprocess.run([sys.executable, str(SCRIPTS / script), *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+    if proc.stderr:
+        raise RuntimeError(f"{script} {' '.join(args)}: exit {proc.returncode}: "
+                           f"{proc.stderr.strip()}")
+    return proc
+
+
 def printed(derived: Derived) -> str:
-    """What the command prints to stdout (or writes) today; its stderr must be empty."""
+    """What the command prints to stdout (or writes) today."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / Path(derived.output).name
         args = [a.replace("{tmp}", tmp).replace("{out}", str(out)) for a in derived.args]
-        proc = subprocess.run([sys.executable, str(SCRIPTS / derived.script), *args], cwd=ROOT,
-                              capture_output=True, text=True, timeout=300)
-        if proc.stderr:
-            raise RuntimeError(f"{derived.script} {' '.join(derived.args)}: {proc.stderr.strip()}")
-        return out.read_text(encoding="utf-8") if derived.writes else proc.stdout
+        stdout = run(derived.script, args, ROOT).stdout
+        return out.read_text(encoding="utf-8") if derived.writes else stdout
 
 
 FLEET = "results/fleet/fleet.txt"
@@ -98,14 +106,11 @@ def fleet_printed(heatmap: Path | None = None) -> str:
     scratch folder (the first writes fleet/ where it runs): the limits files' folder and the
     heatmap are named as from the root. With `heatmap`, the drawing is copied there."""
     with tempfile.TemporaryDirectory() as tmp:
-        def run(script: str, *args: str) -> str:
-            proc = subprocess.run([sys.executable, str(SCRIPTS / script), *args], cwd=tmp,
-                                  capture_output=True, text=True, timeout=300)
-            if proc.returncode != 0 or proc.stderr:
-                raise RuntimeError(f"{script}: exit {proc.returncode}: {proc.stderr.strip()}")
-            return proc.stdout
-        run("tests/fleet_builder.py", "fleet/")
-        text = run("fleet.py", "fleet/", "--expect", "18", "-o", "heatmap.png", "--markdown")
+        run("tests/fleet_builder.py", ["fleet/"], tmp).check_returncode()
+        fleet = run("fleet.py", ["fleet/", "--expect", "18", "-o", "heatmap.png", "--markdown"],
+                    tmp)
+        fleet.check_returncode()
+        text = fleet.stdout
         if heatmap is not None:
             shutil.copyfile(Path(tmp) / "heatmap.png", heatmap)
         limits = os.path.relpath(ROOT / "results" / "limits", tmp)
