@@ -22,9 +22,11 @@ their results are no GPU's and are not read, their records are (`peer_records`).
 import json
 import os
 import re
-from collections.abc import Callable, Iterable, Sequence
+import stat
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import BinaryIO
 
 from fleet_benchmark_errors import FailedBenchmark, failed_benchmarks
 from fleet_health import field_beyond_float
@@ -60,9 +62,15 @@ _NEVER_ENDED = "running"
 _EXIT_STATUS = re.compile(r"[0-9]{1,3}")
 # The numbers of a result's context fleet.py computes with, beside its health records.
 _CONTEXT_NUMBERS = ("mhz_per_cpu",)
-# A pod log holds a result line per GPU, each up to the pod's log limit (8 MiB by default); the
-# other files are a few lines. Eight results of the largest size a result file may have.
+# The files fleet.py reads whole (.err and .status records, limits, --expect-hosts) hold a few
+# lines: eight results of the largest size a result file may have is far above any. A pod log
+# that is a regular file is read a line at a time, with no bound on its whole (a fleet's
+# collected log holds a result line per GPU, each up to the pod's log limit, 8 MiB by default),
+# each line up to the largest result.
 MAX_TEXT_BYTES = 8 * MAX_RESULT_BYTES
+# A line a pod writes of its own, between two GPUs' runs: no run's message.
+_LINE_BUFFER_BYTES = 2**20
+_POD_DEADLINE = re.compile(r"^gpubench-pod: .*: the pod's deadline \(.*\) has passed")
 NOT_TEXT = "cannot read (not UTF-8 text)"
 
 
@@ -364,24 +372,36 @@ def read_pod_log(path: Path) -> Found:
     """A pod log of deploy/container/gpubench-pod. Its record lines are read as `.status` files,
     the last one per GPU standing; an exit line names the node and GPU (or, in older logs, the
     device ordinal, whose UUID the JSON line of the same node and ordinal gives). A line that
-    is not UTF-8 text is damaged alone."""
+    is not UTF-8 text is damaged alone; a log that cannot be read is damaged whole."""
     try:
-        data = read_bytes(path)
+        return pod_log_found(path, pod_log_lines(path))
     except FleetInputError as error:
         return damaged(str(path), error)
+
+
+def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
+    """What the lines of the pod log `path` hold (read_pod_log)."""
     found = Found()
+    # The first line of a failed run's stderr: the lines after its JSON (or its record line
+    # before the run, where it left none) up to its exit line.
     message = ""
     uuids: dict[tuple[str, str], str] = {}  # (host, gpu ordinal): uuid
     records: dict[tuple[str, str], RunRecord] = {}  # (node, uuid): its last record line
     over_limit: dict[tuple[str, str], str] = {}  # (node, uuid): where its JSON is instead
-    for number, raw in enumerate(data.splitlines(), start=1):
+    for number, raw in enumerate(lines, start=1):
         where = f"{path}:{number}"
+        if raw is None:
+            found.add(damaged(where, f"a line longer than {MAX_RESULT_BYTES // 2**20} MiB, the "
+                                     "largest result fleet.py reads"))
+            message = ""
+            continue
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
             found.add(damaged(where, NOT_TEXT))
             continue
         if line.startswith("{"):
+            message = ""
             try:
                 more = result_found(where, loads(line, Path(where), require_benchmarks=False),
                                     failed_in_line(line))
@@ -392,6 +412,7 @@ def read_pod_log(path: Path) -> Found:
                 uuids[(gpu.host, str(gpu.context.get("gpu_ordinal", "")))] = gpu.uuid
             found.add(more)
         elif line.startswith(_POD_RECORD):
+            message = ""
             try:
                 fields = parse_record(line.removeprefix("gpubench-pod: ").split())
             except StatusError as error:
@@ -414,13 +435,47 @@ def read_pod_log(path: Path) -> Found:
         elif limit := _POD_OVER_LIMIT.match(line):
             host, uuid = pod_gpu(limit[1], uuids)
             over_limit[(host, uuid or "")] = line.removeprefix("gpubench-pod: ")
-        elif line.strip() and not message:
+        elif line.strip() and not message and not _POD_DEADLINE.match(line):
             message = line.strip()
     for (node, gpu), record in records.items():
         if record.status == "done" and (node, gpu) in over_limit:
             record = replace(record, detail=f"{record.detail}; {over_limit[(node, gpu)]}")
         found.records.append(record)
     return found
+
+
+def pod_log_lines(path: Path) -> Iterator[bytes | None]:
+    """The lines of a pod log without their line ends, None for one longer than the largest
+    result (MAX_RESULT_BYTES): a regular file a line at a time, so a fleet's collected log of any
+    size is read; anything else (a FIFO, a device such as /dev/zero) whole, as read_bytes bounds
+    it. FleetInputError where it cannot be opened or read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO without a writer: no wait
+    except OSError as error:
+        raise FleetInputError(f"{path}: cannot read ({error.strerror or error})") from None
+    try:
+        is_regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        is_regular = False
+    if not is_regular:
+        os.close(fd)
+        return iter(read_bytes(path).splitlines())
+    os.set_blocking(fd, True)
+    return _bounded_lines(path, open(fd, "rb", buffering=_LINE_BUFFER_BYTES))
+
+
+def _bounded_lines(path: Path, lines: BinaryIO) -> Iterator[bytes | None]:
+    with lines:
+        try:
+            while line := lines.readline(MAX_RESULT_BYTES + 1):
+                if len(line) <= MAX_RESULT_BYTES or line.endswith(b"\n"):
+                    yield line.rstrip(b"\r\n")
+                    continue
+                while (rest := lines.readline(_LINE_BUFFER_BYTES)) and not rest.endswith(b"\n"):
+                    pass  # the rest of a line too long to keep
+                yield None
+        except OSError as error:
+            raise FleetInputError(f"{path}: cannot read ({error.strerror or error})") from None
 
 
 def pod_gpu(named: str, uuids: dict[tuple[str, str], str]) -> tuple[str, str | None]:

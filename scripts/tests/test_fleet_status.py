@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 import fleet_builder as fb
+from fleet_inputs import MAX_TEXT_BYTES
+from gpubench_json import MAX_RESULT_BYTES
 from conftest import SCRIPTS
 from test_fleet import run, section, with_permissions
 
@@ -498,6 +500,46 @@ def test_a_kubernetes_job_applied_again_under_its_name_leaves_stale_files(
         row = [line for line in runs.splitlines() if f" {uuid} " in line]
         assert len(row) == 1 and row[0].split()[0] == "stale", runs
         assert "job gpubench:3f2a (newest here: gpubench:9c1d)" in row[0]
+
+
+def test_each_failed_gpu_of_a_collected_log_holds_its_own_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`kubectl logs -l` puts the pods' logs one after another: node1's pod stopped at its
+    deadline, its last line saying so; node2's GPU fails at CUDA's start. node2's row holds its
+    own message, not the line node1's pod wrote last."""
+    logs = []
+    for pod, env in (("a", dict(NODE_NAME="node1", STANDIN_GPUS="GPU-a1,GPU-a2",
+                                STANDIN_BEHAVIOUR="GPU-a1=slow", GPUBENCH_POD_DEADLINE="1")),
+                     ("b", dict(NODE_NAME="node2", STANDIN_GPUS="GPU-b1",
+                                STANDIN_BEHAVIOUR="GPU-b1=dead"))):
+        (tmp_path / pod).mkdir()
+        logs.append(run_pod(tmp_path / pod, status=143 if pod == "a" else 1, **env))
+    assert "the pod's deadline" in logs[0].read_text().splitlines()[-1]
+    (tmp_path / "k8s.jsonl").write_text("".join(log.read_text() for log in logs))
+    code, out, err = run(capsys, tmp_path / "k8s.jsonl", "--no-limits")
+    assert err == "", err
+    rows = records(out)
+    assert rows["node2"][:3] == ["failed", "node2", "GPU-b1"], out
+    assert "CUDA_ERROR" in " ".join(rows["node2"]) and "deadline" not in " ".join(rows["node2"])
+
+
+def test_a_collected_log_larger_than_any_file_is_read_a_line_at_a_time(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A fleet's collected log is as large as its results together: past the bound on the files
+    fleet.py reads whole (a log padded to it by a line longer than a result may be, which alone
+    is damaged), every GPU is read."""
+    fleet = fb.build_fleet(9, 0)
+    log = tmp_path / "k8s.jsonl"
+    with log.open("w") as out:
+        out.write("".join(json.dumps(doc) + "\n" for doc in fleet[:8]))
+        out.truncate(MAX_TEXT_BYTES + 1)  # a line of NUL bytes, sparse
+        out.seek(0, os.SEEK_END)
+        out.write("\n" + json.dumps(fleet[8]) + "\n")
+    code, out, err = run(capsys, log, "--no-limits")
+    assert "9 GPU result(s)" in out, out
+    assert err.splitlines() == [f"fleet.py: skipped {log}:9: a line longer than 32 MiB, the "
+                                "largest result fleet.py reads"], err
+    assert MAX_RESULT_BYTES < MAX_TEXT_BYTES
 
 
 @pytest.mark.parametrize("node, pod", [("gpu-node-07", "gpubench-3-x7k2p"),
