@@ -10,8 +10,9 @@
 # ignoring it is killed; the exit status is the worst record's. A setting that is not a number,
 # a node, pod or Job name unfit for a file name or a record line, no folder for the results
 # (GPUBENCH_RESULTS unset, TMPDIR without room), and an nvidia-smi that cannot
-# list the GPUs, are one line and a non-zero exit status, the latter with a failed record; real
-# names are taken as they are. Bounded by ctest's TIMEOUT (tests/cluster/CMakeLists.txt).
+# list the GPUs (failing, or not answering), are one line and a non-zero exit status, the latter
+# with a failed record; so are --device and --benchmark_out, which the pod sets, and a run that
+# exits 0 without a JSON is failed; real names are taken as they are. Bounded by ctest's TIMEOUT (tests/cluster/CMakeLists.txt).
 set -euo pipefail
 
 if (($# != 1)); then
@@ -117,10 +118,45 @@ echo "ok: a run ignoring SIGTERM at the deadline is killed, its record says so"
 rm -rf "$GPUBENCH_RESULTS" "$work/standin.log"
 status=0
 GPUBENCH_POD_DEADLINE=2h STANDIN_LOG=$work/standin.log "$pod" > "$work/log" 2> "$work/err" || status=$?
-((status == 2)) && [[ $(cat "$work/err") == "gpubench-pod: GPUBENCH_POD_DEADLINE=2h: not a whole number" ]] ||
+((status == 2)) && [[ $(cat "$work/err") == "gpubench-pod: GPUBENCH_POD_DEADLINE=2h: not a whole number of 1-9 digits without a leading 0" ]] ||
   fail "GPUBENCH_POD_DEADLINE=2h: exit status $status, stderr '$(cat "$work/err")'"
 [[ ! -e $work/standin.log ]] || fail "a GPU started with a bad setting"
-echo "ok: a setting that is not a number is refused in one line"
+# A leading 0: bash's arithmetic would read 010 as 8 seconds, and 0009 not at all.
+for setting in GPUBENCH_POD_DEADLINE=0009 GPUBENCH_POD_KILL_AFTER=010 GPUBENCH_POD_SMI_LIMIT=01; do
+  status=0
+  env "$setting" STANDIN_LOG="$work/standin.log" "$pod" > "$work/log" 2> "$work/err" || status=$?
+  ((status == 2)) && [[ $(cat "$work/err") == "gpubench-pod: $setting: not a whole number of 1-9 digits without a leading 0" ]] ||
+    fail "$setting: exit status $status, stderr '$(cat "$work/err")'"
+  [[ ! -e $work/standin.log ]] || fail "$setting: a GPU started"
+done
+echo "ok: a setting that is not a number, or has a leading 0, is refused in one line"
+
+# The flags the pod sets itself: one line naming the flag, exit 2, nothing run or written.
+for flag in --benchmark_out=/tmp/elsewhere.json --device=1 --benchmark_out_format=csv; do
+  rm -rf "$GPUBENCH_RESULTS"
+  status=0
+  STANDIN_LOG=$work/standin.log "$pod" "$flag" > "$work/log" 2> "$work/err" || status=$?
+  ((status == 2)) && [[ $(cat "$work/err") == "gpubench-pod: $flag: the pod sets --device and --benchmark_out itself" ]] ||
+    fail "$flag: exit status $status, stderr '$(cat "$work/err")'"
+  [[ ! -s $work/log && ! -e $GPUBENCH_RESULTS && ! -e $work/standin.log ]] || fail "$flag: something ran or was written"
+done
+echo "ok: --device and --benchmark_out given to the pod are refused in one line"
+
+# A run that exits 0 without a JSON (a flag that runs no benchmark) measured nothing: failed,
+# its .err and the log saying so, exit 1.
+rm -rf "$GPUBENCH_RESULTS"
+status=0
+STANDIN_BEHAVIOUR="" "$pod" --benchmark_list_tests > "$work/log" 2>&1 || status=$?
+((status == 1)) || fail "--benchmark_list_tests: exit status $status, want 1"
+for uuid in GPU-a1 GPU-b2; do
+  record=$GPUBENCH_RESULTS/node1_$uuid
+  [[ "$(field "$record.status" status) $(field "$record.status" exit)" == "failed 0" ]] ||
+    fail "--benchmark_list_tests: $record.status is not failed, exit 0"
+  [[ $(head -n 1 "$record.err") == "gpubench-pod: gpubench exited 0 and wrote no result" ]] ||
+    fail "--benchmark_list_tests: $record.err does not say why"
+  grep -q "^gpubench-pod: node1 $uuid: exit status 0$" "$work/log" || fail "--benchmark_list_tests: no exit line for $uuid"
+done
+echo "ok: a run that exits 0 without a result is failed, exit 1"
 
 # A value that names the files or fills a record field and cannot: one line naming the variable
 # and the value, quoted with control characters escaped, exit 2, no file written, no GPU run.
@@ -195,13 +231,15 @@ smi_cases=(
   "printed 'Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error', not a GPU UUID"
   'exit 0'
   "listed no GPU"
+  'sleep 30'
+  "did not answer in 1 s"
 )
 for ((i = 0; i < ${#smi_cases[@]}; i += 2)); do
   printf '#!/bin/sh\n%s\n' "${smi_cases[i]}" > "$work/bin/nvidia-smi"
   chmod +x "$work/bin/nvidia-smi"
   rm -rf "$GPUBENCH_RESULTS" "$work/standin.log"
   status=0
-  PATH=$work/bin:$PATH STANDIN_LOG=$work/standin.log "$pod" > "$work/log" 2> "$work/err" || status=$?
+  PATH=$work/bin:$PATH STANDIN_LOG=$work/standin.log GPUBENCH_POD_SMI_LIMIT=1 "$pod" > "$work/log" 2> "$work/err" || status=$?
   want="gpubench-pod: node1: nvidia-smi --query-gpu=uuid ${smi_cases[i + 1]}: no GPU measured"
   ((status == 1)) && [[ $(cat "$work/err") == "$want" ]] ||
     fail "nvidia-smi '${smi_cases[i]}': exit status $status, stderr '$(cat "$work/err")', want 1, '$want'"
@@ -214,7 +252,7 @@ for ((i = 0; i < ${#smi_cases[@]}; i += 2)); do
   [[ $(tail -n 2 "$work/log" | head -n 1) == "gpubench-pod: node1 device0: exit status 1" ]] ||
     fail "nvidia-smi '${smi_cases[i]}': the log lacks the exit line"
 done
-echo "ok: nvidia-smi failing, printing a line that is not a UUID, or listing none: one line, a failed record, exit 1"
+echo "ok: nvidia-smi failing, not answering, printing a line that is not a UUID, or listing none: one line, a failed record, exit 1"
 # GPUBENCH_RESULTS unset and a TMPDIR no folder can be made in: one line naming both, exit 2,
 # nothing run.
 rm -f "$work/standin.log"

@@ -10,10 +10,14 @@
 #   - a node that does not see the shared output directory: its tasks say so in one line each,
 #     create nothing in their view of it, and the job exits non-zero naming them;
 #   - srun exiting non-zero though every record says done: the job exits with srun's status;
+#   - gpubench exiting 0 without a result (a flag that runs no benchmark): each record failed,
+#     the job exits 1; peer benchmarks only on nodes of one GPU: each task says it measures
+#     nothing, and the job, with no record, exits 1;
+#   - an nvidia-smi that does not answer (--smi-limit): one line per GPU, the job goes on;
 #   - a value that names files or fills records and cannot (a job id, attempt or task count that
-#     is not a number; a node name, SLURM_PROCID or GPU entry with a '/', a space, a control
-#     character): the batch step, or each task given it, says so in one line and exits 2
-#     before writing anything; real node names are taken as they are;
+#     is not a number, or has a leading 0; a node name, SLURM_PROCID or GPU entry with a '/',
+#     a space, a control character): the batch step, or each task given it, says so in one line
+#     and exits 2 before writing anything; real node names are taken as they are;
 #   - a TMPDIR no file can be made in: one line saying so, exit 2, before any task.
 # The GPUs are tests/cluster/standin's (its gpubench and nvidia-smi). The hidden directory needs
 # a mount namespace (unshare, as root); without one that case skips (exit 77 at the end), except
@@ -91,12 +95,46 @@ STANDIN_SRUN_EXIT=1 run_job 14 "$results"
 check_done_only n1_GPU-a1 n1_GPU-a2 n2_GPU-b1 n2_GPU-b2
 expect 1 "srun fails, every record done" "job 14: srun exit status 1, though every record says done"
 
+# A flag that runs no benchmark: each run exits 0 without a JSON, measuring nothing: failed.
+run_job 20 "$results" --benchmark_list_tests
+expect 1 "gpubench exiting 0 without a result" "job 20: 0 done, 4 failed, 0 interrupted, 0 killed; exit status 1;"
+[[ $(head -n 1 "$results/n2_GPU-b1.err") == "gpubench.sbatch: gpubench exited 0 and wrote no result" ]] ||
+  fail "a run without a result: its .err does not say so"
+
+# Peer benchmarks only, on nodes of one GPU each: nothing to measure, each task says so and the
+# job exits non-zero.
+STANDIN_GPUS=GPU-x,GPU-y STANDIN_NODES="n1=GPU-a1 n2=GPU-b1" SLURM_NTASKS=2 \
+  run_job 21 --per-node "$results" --benchmark_filter=^peer/
+for task in 0 1; do
+  grep -qF "$task: gpubench.sbatch: task $task on n$((task + 1)): the filter selects peer benchmarks only, which need two GPUs or more: 1 here, nothing measured" "$out" ||
+    fail "peer benchmarks on one GPU: task $task does not say it measures nothing"
+done
+expect 1 "peer benchmarks only, on nodes of one GPU" "job 21 left no record (srun exit status 0): nothing measured"
+
+# An nvidia-smi that does not answer for GPU 0 of each node: named in one line, the job goes on
+# and the GPU's files take the UUID gpubench measured.
+mkdir -p "$work/smi"
+printf '#!/usr/bin/env bash
+[[ " $* " != *" --id=0 "* ]] || exec sleep 30
+exec %q "$@"
+' \
+  "$standin/nvidia-smi" > "$work/smi/nvidia-smi"
+chmod +x "$work/smi/nvidia-smi"
+PATH=$work/smi:$PATH run_job 22 --smi-limit=1 "$results"
+check_done_only n1_GPU-a1 n1_GPU-a2 n2_GPU-b1 n2_GPU-b2
+for task in 0 2; do
+  grep -qF "$task: gpubench.sbatch: n$((task / 2 + 1)): nvidia-smi --id=0 did not answer in 1 s: GPU 0 named by its entry" "$out" ||
+    fail "nvidia-smi not answering: task $task does not say so"
+done
+expect 0 "nvidia-smi not answering" "job 22: 4 done, 0 failed, 0 interrupted, 0 killed; exit status 0;"
+
 # The batch step's values: one line, exit 2, no output directory made.
 bad_job_values=(
-  SLURM_JOB_ID ../21 "SLURM_JOB_ID=../21: not a whole number"
-  SLURM_JOB_ID $'21\n22' "SLURM_JOB_ID=\$'21\\n22': not a whole number"
-  SLURM_RESTART_COUNT one "SLURM_RESTART_COUNT=one: not a whole number"
-  SLURM_NTASKS '4 ' "SLURM_NTASKS=4\\ : not a whole number"
+  SLURM_JOB_ID ../21 "SLURM_JOB_ID=../21: not a whole number of 1-9 digits without a leading 0"
+  SLURM_JOB_ID $'21\n22' "SLURM_JOB_ID=\$'21\\n22': not a whole number of 1-9 digits without a leading 0"
+  SLURM_RESTART_COUNT one "SLURM_RESTART_COUNT=one: not a whole number of 1-9 digits without a leading 0"
+  SLURM_NTASKS '4 ' "SLURM_NTASKS=4\\ : not a whole number of 1-9 digits without a leading 0"
+  SLURM_NTASKS 08 "SLURM_NTASKS=08: not a whole number of 1-9 digits without a leading 0"
 )
 for ((i = 0; i < ${#bad_job_values[@]}; i += 3)); do
   rm -rf "$results"
