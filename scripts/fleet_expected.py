@@ -1,7 +1,7 @@
 """The fleet an operator expected, against what its runs left: the GPUs that are missing.
 
 --expect N: N GPUs. --expect-hosts FILE: one entry a line, `HOST` (at least one GPU),
-`HOST N` (N GPUs) or a GPU UUID (`GPU-...`); `#` starts a comment. A GPU is accounted for by
+`HOST N` (N GPUs) or a GPU UUID (`GPU-...`), each once; `#` starts a comment. A GPU is accounted for by
 its result or by the record of its run (failed, interrupted, killed, damaged); a run that left
 no UUID (gpubench found no GPU) counts as one GPU of its host.
 """
@@ -39,8 +39,14 @@ def read_expected_hosts(path: Path) -> Expected:
             raise FleetInputError(f"--expect-hosts {path}:{number}: not `HOST`, `HOST GPUS` or "
                                   f"a GPU UUID: {line.strip()[:60]!r}")
         if _UUID.match(words[0]) and len(words) == 1:
+            if words[0] in expected.uuids:
+                raise FleetInputError(f"--expect-hosts {path}:{number}: GPU {words[0]} is "
+                                      "listed twice")
             expected.uuids.append(words[0])
         else:
+            if words[0] in expected.hosts:
+                raise FleetInputError(f"--expect-hosts {path}:{number}: host "
+                                      f"{words[0][:60]!r} is listed twice: give its GPUs once")
             expected.hosts[words[0]] = int(words[1]) if len(words) == 2 else 1
     if not expected.given:
         raise FleetInputError(f"--expect-hosts {path}: no host or GPU in it")

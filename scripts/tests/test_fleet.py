@@ -405,6 +405,8 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     (tmp_path / "hosts.txt").write_text("node01 two\n")
     (tmp_path / "superscript.txt").write_text("node01 \u00b2\n")
     (tmp_path / "digits.txt").write_text(f"node01 {'9' * 5000}\n")
+    (tmp_path / "twice.txt").write_text("node99 2\nnode00\nnode99 1\n")
+    (tmp_path / "uuid_twice.txt").write_text(f"{fb.uuid_of(1)}\n{fb.uuid_of(1)}\n")
     good_dir = str(tmp_path / "good")
     return {
         "missing": ([str(tmp_path / "nowhere")], "no such file or directory"),
@@ -431,6 +433,10 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
             [good_dir, "--expect-hosts", str(tmp_path / "superscript.txt")], "superscript.txt:1"),
         "expected hosts with 5000 digits": (
             [good_dir, "--expect-hosts", str(tmp_path / "digits.txt")], "digits.txt:1"),
+        "expected host twice": ([good_dir, "--expect-hosts", str(tmp_path / "twice.txt")],
+                                "twice.txt:3: host 'node99' is listed twice"),
+        "expected GPU twice": ([good_dir, "--expect-hosts", str(tmp_path / "uuid_twice.txt")],
+                               f"uuid_twice.txt:2: GPU {fb.uuid_of(1)} is listed twice"),
         "heatmap into a directory": ([good_dir, "-o", str(tmp_path)], "directory"),
         "heatmap into a missing directory": (
             [good_dir, "-o", str(tmp_path / "no" / "h.png")], "cannot write"),
@@ -444,6 +450,7 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     "bad --corroborate", "bad --expect", "bad --headline", "limits without a floor",
     "limits with a bad expression", "limits with a floor beyond a float", "limits not there",
     "bad expected hosts", "expected hosts with other digits", "expected hosts with 5000 digits",
+    "expected host twice", "expected GPU twice",
     "heatmap into a directory", "heatmap into a missing directory", "heatmap of no group"])
 def test_unusable_input_is_one_line_and_exit_2(tmp_path: Path, run_script: RunScript,
                                                case: str) -> None:
