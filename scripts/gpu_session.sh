@@ -11,7 +11,8 @@
 # succeeded; else 1, with a last line on stderr naming each step that failed and its exit
 # status. A signal (HUP, INT, TERM: a scheduler's time limit, Ctrl-C) passes to the running
 # step, and the session ends with 128 + the signal's number and a line naming it once that step
-# has ended.
+# has ended. Steps are bounded: --info by INFO_TIMEOUT (120 s), ctest by TEST_TIMEOUT (300 s),
+# each family by FAMILY_TIMEOUT (300 s); one that runs out fails with exit status 124.
 # Usage: FAMILIES="saxpy launch" scripts/gpu_session.sh [gpubench flags]
 set -uo pipefail
 out=${OUT:-$PWD/gpu-run}
@@ -24,8 +25,10 @@ step_pid=
 exec {session_stderr}>&2 # stop's line, from within a step's redirections
 
 # A signal to the session passes to the running step, and the session ends when the step has:
-# timeout runs its command in a process group of its own, which a signal to the session's group
-# does not reach, and passes on to it what it is sent.
+# every step runs under timeout, which runs its command in a process group of its own (which a
+# signal to the session's group does not reach), passes on to the whole group what it is sent
+# (ninja and the compilers under cmake --build with it), and gives its command default handling
+# of SIGINT, which bash leaves ignored in a background command.
 stop() {
   if [[ -n $step_pid ]]; then
     kill -s "$1" "$step_pid" 2> /dev/null
@@ -74,10 +77,10 @@ report_failures() {
 # The tools the steps run, checked before any: one missing fails each step it is in with a status
 # that does not name it (a family's console output piped to no perl ends gpubench by SIGPIPE).
 families=${FAMILIES-saxpy launch copy peer latency}
-needed=()
+needed=(timeout)
 [[ ${SKIP_BUILD:-0} == 1 ]] || needed+=(cmake)
-[[ ${SKIP_TESTS:-0} == 1 ]] || needed+=(timeout ctest)
-[[ -z ${families//[[:space:]]/} ]] || needed+=(timeout stdbuf perl)
+[[ ${SKIP_TESTS:-0} == 1 ]] || needed+=(ctest)
+[[ -z ${families//[[:space:]]/} ]] || needed+=(stdbuf perl)
 missing=()
 for tool in "${needed[@]}"; do
   type -P -- "$tool" > /dev/null || [[ " ${missing[*]} " == *" $tool "* ]] || missing+=("$tool")
@@ -93,11 +96,12 @@ fi
 gpu_state before
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
   rm -f "$out/configure.log" "$out/build.log"
-  step cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  # timeout 0: no time limit, the signals passed on as for every step.
+  step timeout 0 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     ${GPUBENCH_GIT_COMMIT:+-DGPUBENCH_GIT_COMMIT="$GPUBENCH_GIT_COMMIT"} > "$out/configure.log" 2>&1 ||
     { tail -40 "$out/configure.log"; failed+=("configure"); report_failures; }
   start=$(date +%s)
-  step cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 ||
+  step timeout 0 cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 ||
     { grep -E "error|FAILED" "$out/build.log" | head -40; failed+=("build"); report_failures; }
   echo "build: $(( $(date +%s) - start )) s"
 fi
@@ -106,7 +110,8 @@ if [[ ! -x $build/gpubench ]]; then
   report_failures
 fi
 rm -f "$out/info.txt"
-step "$build/gpubench" --info > "$out/info.txt" 2>&1
+# --info answers in seconds; a GPU or driver in trouble can hold it for good.
+step timeout "${INFO_TIMEOUT:-120}" "$build/gpubench" --info > "$out/info.txt" 2>&1
 note "gpubench --info" $?
 cat "$out/info.txt"
 if [[ ${SKIP_TESTS:-0} != 1 ]]; then

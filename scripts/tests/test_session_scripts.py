@@ -289,6 +289,43 @@ def test_a_signal_to_the_session_stops_the_running_gpubench(tmp_path: Path,
     assert not outlived
 
 
+# The build's gpubench whose --info never returns (a GPU or driver in trouble) and that ends on
+# a signal, SIGINT among them: bash leaves it ignored in a command it runs in the background.
+HANGING_INFO_GPUBENCH = r"""#!/bin/sh
+for signal in HUP INT TERM; do
+  trap "echo $signal > '{dir}/signalled'; exit 1" $signal
+done
+case "$*" in *--info*) echo $$ > '{dir}/started' ;; *) exit 0 ;; esac
+while :; do sleep 0.05; done
+"""
+
+
+@pytest.mark.parametrize("signal_name", ["INT", "TERM"])
+def test_a_signal_stops_a_gpubench_info_that_never_returns(tmp_path: Path,
+                                                           signal_name: str) -> None:
+    build = tmp_path / "build"
+    executable(build / "gpubench", HANGING_INFO_GPUBENCH.replace("{dir}", str(tmp_path)))
+    path = f"{stand_ins(tmp_path)}{os.pathsep}{os.environ['PATH']}"
+    session = subprocess.Popen(
+        ["bash", str(SCRIPTS / "gpu_session.sh")], cwd=tmp_path, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PATH": path, "SKIP_BUILD": "1", "SKIP_TESTS": "1",
+             "FAMILIES": "", "BUILD_DIR": str(build), "OUT": str(tmp_path / "out")})
+    stderr, outlived = signal_once_started(session, tmp_path, signal_name)
+    assert session.returncode == 128 + getattr(signal, f"SIG{signal_name}"), stderr
+    assert (tmp_path / "signalled").read_text().strip() == signal_name
+    assert not outlived
+
+
+def test_a_gpubench_info_that_never_returns_fails_at_its_limit(tmp_path: Path) -> None:
+    build = tmp_path / "build"
+    executable(build / "gpubench", HANGING_INFO_GPUBENCH.replace("{dir}", str(tmp_path)))
+    proc = gpu_session(tmp_path, build, SKIP_TESTS="1", FAMILIES="", INFO_TIMEOUT="1")
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr == (f"gpu_session: failed: gpubench --info (exit status 124) (logs in "
+                           f"{tmp_path}/out)\n")
+
+
 # A compute-sanitizer that runs its program (its first word that names a file, whatever the tool
 # and options before it) and waits for it, as the real one does.
 WAITING_SANITIZER = """#!/bin/sh
