@@ -232,7 +232,8 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
     bench::finish_interrupted(); // a signal after the last benchmark's last check
   }
   if (file) {
-    close_file("complete");
+    // After a fault the run went on with every later benchmark skipped: no complete run.
+    close_file(bench::device_fault() ? "faulted" : "complete");
   }
   health.reset();
   bench::close_sessions();

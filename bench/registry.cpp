@@ -123,6 +123,7 @@ void Registry::register_case(const std::string& name, Body body, const CaseArgs&
           for (const int ordinal : reachable) {
             sessions.push_back(&bench::session(ordinal));
           }
+          session.bind_host();
           session.make_current();
           Harness harness(state, session, sessions, options);
           body(harness, value.value_or(0));

@@ -13,12 +13,15 @@ namespace {
 // Ordered by ordinal; the first opened is the default session.
 std::map<int, std::unique_ptr<Session>> g_sessions;
 int g_first = -1;
+// The NUMA node the main thread was last bound to; none before the first session.
+std::optional<int> g_bound_node;
 } // namespace
 
 Session::Session(int ordinal, const std::vector<KernelSymbol>& kernels)
     : device_(query_device(ordinal)),
       numa_placement_(bind_to_numa_node(device_.host_numa_node)), nvml_(Nvml::open()),
       context_(device_at(ordinal)) {
+  g_bound_node = device_.host_numa_node;
   make_current();
   for (const KernelSymbol& kernel : kernels) {
     static_cast<void>(kernel_attributes(driver_function(kernel.symbol)));
@@ -31,6 +34,13 @@ Session::~Session() {
     make_current();
   } catch (const std::exception&) {
     // A faulted context cannot be made current; the releases below then fail quietly.
+  }
+}
+
+void Session::bind_host() const {
+  if (g_bound_node != device_.host_numa_node) {
+    static_cast<void>(bind_to_numa_node(device_.host_numa_node));
+    g_bound_node = device_.host_numa_node;
   }
 }
 
@@ -55,12 +65,14 @@ void open_sessions(const std::vector<int>& ordinals) {
       g_first = ordinal;
     }
   }
+  session(g_first).bind_host();
   session(g_first).make_current();
 }
 
 void close_sessions() noexcept {
   g_sessions.clear();
   g_first = -1;
+  g_bound_node.reset();
 }
 
 Session& session() { return session(g_first); }

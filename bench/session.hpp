@@ -38,8 +38,13 @@ public:
   [[nodiscard]] CUcontext context() const noexcept { return context_.get(); }
   // Makes this device's context current for the driver and the runtime.
   void make_current() const;
-  // Where the host thread and its memory were placed relative to the GPU.
+  // Where the host thread and its memory are placed relative to the GPU, as binding to the
+  // GPU's NUMA node did when the session opened.
   [[nodiscard]] const std::string& numa_placement() const noexcept { return numa_placement_; }
+  // Binds the calling thread and its new memory to this GPU's NUMA node (bind_to_numa_node),
+  // where it is bound to another: each binding replaces the last, so the device a benchmark
+  // measures binds before its body runs.
+  void bind_host() const;
   // Null where NVML is unavailable.
   [[nodiscard]] const Nvml* nvml() const noexcept { return nvml_.get(); }
   // The device's clocks, temperature and power now; nullopt without NVML.

@@ -55,8 +55,8 @@ _NAMED_BY_UUID = re.compile(r"^(?P<host>.+?)_(?P<uuid>(?:GPU|MIG)-[0-9A-Za-z-]+)
 _NAMED_BY_TASK = re.compile(r"^(?P<host>.+)_(?:task|device)\d+$")
 _DEVICE_COMPONENT = re.compile(r"/device:(\d+)(?=/|$)")
 _ERR_STATUS = "exit status "
-# gpubench's context run_status until its run ends (then `complete` or `interrupted`): what a
-# result left by a SIGKILLed run, or one still running, says.
+# gpubench's context run_status until its run ends (then `complete`, `faulted` or
+# `interrupted`): what a result left by a SIGKILLed run, or one still running, says.
 _NEVER_ENDED = "running"
 # An exit status as a shell's $? writes it (0-255), as in fleet_status's records.
 _EXIT_STATUS = re.compile(r"[0-9]{1,3}")

@@ -118,15 +118,18 @@ std::optional<std::vector<std::string>> clock_limits_that_grew(const GpuHealth& 
 }
 
 std::uint64_t clock_limited_ns(const ClockLimits& before, const ClockLimits& after) {
-  std::uint64_t grew = 0;
+  std::uint64_t longest = 0;
   for (const auto& [name, ns] : after) {
+    if (name == "applications_clocks" || name == "below_base_clocks") {
+      continue;
+    }
     // A policy not read before has no start to count from: it adds nothing.
     const auto was = limit_of(before, name);
     if (was && ns > *was) {
-      grew += ns - *was;
+      longest = std::max(longest, ns - *was);
     }
   }
-  return grew;
+  return longest;
 }
 
 std::string format_health_json(const GpuHealth& h, const HealthDuringRun* during) {

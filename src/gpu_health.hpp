@@ -69,8 +69,11 @@ struct HealthDuringRun {
 [[nodiscard]] std::optional<std::vector<std::string>> clock_limits_that_grew(
     const GpuHealth& before, const GpuHealth& after);
 
-// The nanoseconds the clocks were held down from `before` to `after`, over every policy
-// (a policy that grew in several counts each).
+// The nanoseconds the clocks were held down from `before` to `after`: the longest growth of one
+// cause (power, thermal, sync boost, board limit, reliability). Causes can act at once, so the
+// longest is a floor of their union, never more than the time; NVML's totals
+// (applications_clocks, which counts any limiter and low utilisation, and below_base_clocks)
+// overlap the causes and are not counted.
 [[nodiscard]] std::uint64_t clock_limited_ns(const ClockLimits& before, const ClockLimits& after);
 
 // The health as one line of JSON with the fields the fleet report reads: numbers, true/false,

@@ -23,7 +23,7 @@ std::string_view trim(std::string_view text) {
 }
 
 std::size_t multiplier(std::string_view suffix, std::string_view text) {
-  if (suffix.ends_with("iB")) {
+  if (suffix.size() == 3 && suffix.ends_with("iB")) { // KiB, MiB, GiB; "iB" alone is no unit
     suffix.remove_suffix(2);
   } else if (suffix.ends_with('B')) {
     suffix.remove_suffix(1);

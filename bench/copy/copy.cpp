@@ -31,8 +31,14 @@ std::size_t batch_copies(std::size_t bytes) {
 }
 
 // Why `bytes` cannot run here, if it cannot: four device buffers and, on the host, the expected
-// bytes, a readback and two buffers of the size.
-std::optional<std::string> does_not_fit(std::size_t bytes) {
+// bytes, a readback and two buffers of the size, for each of `devices` GPUs copying at once.
+// Buffers held for `held_bytes`, a smaller size, are freed before the larger ones are made:
+// their device memory counts as free.
+std::optional<std::string> does_not_fit(std::size_t bytes, std::size_t held_bytes,
+                                        std::size_t devices = 1) {
+  if (bytes <= held_bytes) {
+    return std::nullopt;
+  }
   // Four buffers of `bytes`, compared without computing 4 * bytes, which wraps for a size of
   // 2^62 bytes or more (--sizes takes up to 2^63 - 1).
   constexpr std::size_t buffers = 4;
@@ -41,15 +47,17 @@ std::optional<std::string> does_not_fit(std::size_t bytes) {
                ? fmt::format("{} x {}", buffers, format_size(bytes))
                : format_size(buffers * bytes);
   };
-  const std::size_t free_bytes = free_device_bytes();
+  const std::size_t free_bytes = free_device_bytes() + buffers * held_bytes;
   if (bytes > free_bytes / buffers) {
     return fmt::format("{} copies need {} of device memory, {} is free", format_size(bytes), need(),
                        format_size(free_bytes));
   }
   const std::size_t host_bytes = host_memory_bytes();
-  if (bytes > host_bytes / 2 / buffers) {
-    return fmt::format("{} copies need {} of host memory, the machine has {}", format_size(bytes),
-                       need(), format_size(host_bytes));
+  if (bytes > host_bytes / 2 / buffers / devices) {
+    return fmt::format("{} copies need {}{} of host memory, the machine has {}",
+                       format_size(bytes), need(),
+                       devices > 1 ? fmt::format(" for each of {} GPUs", devices) : "",
+                       format_size(host_bytes));
   }
   return std::nullopt;
 }
@@ -68,11 +76,11 @@ std::optional<std::string> far_node_lacks(const CopyBuffers& buffers, std::size_
 }
 
 void measure_copy(const CopyCase& c, Harness& h, std::size_t bytes) {
-  if (const auto why = does_not_fit(bytes)) {
-    throw SkipBenchmark(*why);
-  }
   Session& session = h.session();
   auto& buffers = session.state<CopyBuffers>();
+  if (const auto why = does_not_fit(bytes, buffers.capacity.size())) {
+    throw SkipBenchmark(*why);
+  }
   buffers.ensure_capacity(bytes);
   if (c.far_node()) {
     if (const auto why = far_node_lacks(buffers, bytes)) {
@@ -136,10 +144,10 @@ void measure_all_devices(bool to_device, const std::vector<int>& devices, Harnes
   for (const int ordinal : devices) {
     Session& s = h.session_on(ordinal);
     s.make_current();
-    if (const auto why = does_not_fit(bytes)) {
+    auto& buffers = s.state<CopyBuffers>();
+    if (const auto why = does_not_fit(bytes, buffers.capacity.size(), devices.size())) {
       throw SkipBenchmark(fmt::format("GPU{}: {}", ordinal, *why));
     }
-    auto& buffers = s.state<CopyBuffers>();
     buffers.ensure_capacity(bytes);
     const Place host = Place::host(*buffers.host(pinned).a, pinned);
     const Place device = Place::device(*buffers.device_a);

@@ -69,6 +69,14 @@ void CopyBuffers::ensure_capacity(std::size_t bytes) {
 HostBuffers& CopyBuffers::host(const HostMemoryKind& kind) {
   auto& slot = host_buffers[kind.name];
   if (!slot) {
+    // Each kind used keeps its two buffers of the capacity. Where one more pair, beside them and
+    // the expected bytes and readback, would take more than half the host's memory (the most
+    // does_not_fit allows one kind), the other kinds' pairs go first: the kernel's OOM killer,
+    // not an error, would answer pageable memory the host does not have.
+    const std::size_t pairs = host_buffers.size(); // with this kind's
+    if ((2 * pairs + 2) * capacity.size() > host_memory_bytes() / 2) {
+      std::erase_if(host_buffers, [&](const auto& held) { return held.first != kind.name; });
+    }
     slot = std::make_unique<HostBuffers>(
         HostBuffers{kind.allocate(capacity.size(), far_node.value_or(-1)),
                     kind.allocate(capacity.size(), far_node.value_or(-1))});

@@ -13,9 +13,9 @@ class Session;
 
 // Watches the clocks (NVML) across a benchmark's timed loop, so a figure taken with its clocks
 // held down says so: the counters sm_clock_start_mhz / sm_clock_end_mhz (the SM clock at each
-// end) and clock_limited_ms (how long any clock-limiting policy, power, thermal, reliability,
-// board or sync-boost limit, held the clocks down during the loop, from NVML's violation
-// times), and the label "throttled" when the SM clock fell by more than 10% or any limit held
+// end) and clock_limited_ms (how long one clock-limiting cause, power, thermal, reliability,
+// board or sync-boost limit, held the clocks down during the loop at the longest, from NVML's
+// violation times: clock_limited_ns), and the label "throttled" when the SM clock fell by more than 10% or any limit held
 // the clocks during the loop. Does nothing without NVML; a counter NVML cannot give is left out.
 // Beside NVML's view, sm_clock_kernel_mhz: the SM clock as a kernel reads it right after the
 // loop (kernel_clock_probe.hpp), reported as it is; the label follows NVML's readings alone,

@@ -30,22 +30,31 @@ void make_current(CUcontext context);
 // together, so the time is that of the lanes running at once: the longest lane, start to stop.
 // Without one (work the driver stages on the host), the events bracket the work as it is
 // queued. The caller keeps `count` well under a stream's queue depth (~1000 entries).
+// A batch that throws before its release releases the gate on the way out: the held lanes run
+// on at once rather than spin until the gate's timeout, and the next batch holds a fresh gate.
 template <typename Enqueue>
 double batch_seconds(StreamGate* gate, std::span<Lane> lanes, std::size_t count,
                      Enqueue&& enqueue) {
-  for (Lane& lane : lanes) {
-    make_current(lane.context);
-    if (gate != nullptr) {
-      gate->hold(lane.stream);
+  try {
+    for (Lane& lane : lanes) {
+      make_current(lane.context);
+      if (gate != nullptr) {
+        gate->hold(lane.stream);
+      }
+      lane.start.record(lane.stream);
     }
-    lane.start.record(lane.stream);
-  }
-  make_current(lanes.front().context);
-  for (std::size_t i = 0; i < count; ++i) {
-    enqueue();
-  }
-  for (Lane& lane : lanes) {
-    lane.stop.record(lane.stream);
+    make_current(lanes.front().context);
+    for (std::size_t i = 0; i < count; ++i) {
+      enqueue();
+    }
+    for (Lane& lane : lanes) {
+      lane.stop.record(lane.stream);
+    }
+  } catch (...) {
+    if (gate != nullptr) {
+      gate->release();
+    }
+    throw;
   }
   if (gate != nullptr) {
     gate->release();

@@ -85,6 +85,10 @@ void guarded(benchmark::State& state, const std::function<void()>& body) {
     }
     fail(state, error.what());
   } catch (const std::exception& error) {
+    // A fault can surface first as another error (a library's, a check that read garbage).
+    if (!context_works()) {
+      record_fault(error.what());
+    }
     fail(state, error.what());
   }
 }

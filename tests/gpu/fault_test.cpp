@@ -1,7 +1,8 @@
 // A sticky CUDA error mid-run, through gpubench_fault_probe: gpubench's main with one more
 // family, first in the run, whose kernel writes to an illegal address. The benchmark that meets
 // the fault fails with the error's name, every later one is skipped with one reason naming it,
-// the JSON is valid and complete, stderr ends with one line naming it, and the exit is 1.
+// the JSON is valid and closed with run_status faulted, stderr ends with one line naming it, and
+// the exit is 1.
 #include "benchmark_json.hpp"
 #include "gpu_test.hpp"
 #include "process.hpp"
@@ -40,6 +41,7 @@ TEST(Fault, StickyErrorFailsOneBenchmarkAndSkipsTheRest) {
   ASSERT_TRUE(json.valid) << json.problem << "\n" << read_file(out);
   EXPECT_EQ(json.context.count("gpu_state_after"), 1U) << "the file was not completed";
   EXPECT_EQ(json.context.count("interrupted"), 0U);
+  EXPECT_EQ(json.context.at("run_status"), "faulted");
   // The fault, then HtoD and DtoH pinned async copies at 4 KiB and 64 KiB.
   ASSERT_EQ(json.benchmarks.size(), 5U);
   const JsonBenchmark& fault = json.benchmarks.front();

@@ -108,10 +108,17 @@ TEST(GpuHealth, ClockLimitsThatGrewDuringTheRun) {
   EXPECT_EQ(clock_limit_policy_name(11), "below_base_clocks");
 }
 
-TEST(GpuHealth, ClockLimitedTimeIsTheGrowthOfEveryPolicy) {
-  const ClockLimits before = {{"power", 100}, {"thermal", 5}};
+TEST(GpuHealth, ClockLimitedTimeIsTheLongestGrowthOfOneCause) {
+  const ClockLimits before = {{"power", 100}, {"thermal", 5}, {"applications_clocks", 0},
+                              {"below_base_clocks", 0}};
   EXPECT_EQ(clock_limited_ns(before, before), 0U);
-  EXPECT_EQ(clock_limited_ns(before, {{"power", 1100}, {"thermal", 7}}), 1002U);
+  EXPECT_EQ(clock_limited_ns(before, {{"power", 1100}, {"thermal", 7}}), 1000U)
+      << "causes held the clocks at once: their sum would count that time twice";
+  EXPECT_EQ(clock_limited_ns(before, {{"power", 1100},
+                                      {"applications_clocks", 5000},
+                                      {"below_base_clocks", 900}}),
+            1000U)
+      << "NVML's totals overlap the causes (and count low utilisation)";
   EXPECT_EQ(clock_limited_ns(before, {{"power", 100}, {"sync_boost", 900}}), 0U)
       << "a policy not read before adds nothing";
   EXPECT_EQ(clock_limited_ns(before, {}), 0U);

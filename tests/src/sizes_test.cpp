@@ -19,7 +19,8 @@ TEST(ParseSize, AcceptsBinarySuffixes) {
 }
 
 TEST(ParseSize, RejectsWhatIsNotASize) {
-  for (const char* bad : {"", "0", "-4K", "abc", "4T", "K", "1.5M", "99999999999999999999"}) {
+  for (const char* bad : {"", "0", "-4K", "abc", "4T", "K", "1.5M", "99999999999999999999", "4iB",
+                          "4iiB", "4KiiB"}) {
     EXPECT_THROW(static_cast<void>(parse_size(bad)), std::invalid_argument) << bad;
   }
 }
