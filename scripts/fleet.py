@@ -35,7 +35,8 @@ from fleet_expected import Expected, missing, read_expected_hosts, unexpected_ho
 from fleet_health import judge_health
 from fleet_heatmap import check_heatmap_size, draw_heatmap, headline_benchmarks
 from fleet_inputs import FleetInputError, Gpu, files_read, read_inputs
-from fleet_limits import default_limit_files, judge_floors, load_limits, models_without_limits
+from fleet_limits import (default_limit_files, judge_floors, load_all_limits,
+                          models_without_limits)
 from fleet_outliers import Rule, group_gpus, judge
 from fleet_report import Findings, report
 from gpubench_json import (OneLineArgumentParser, OutputIsInputError, refuse_output_over_input,
@@ -132,7 +133,7 @@ def findings_of(args: argparse.Namespace) -> Findings:
                               + " ".join(args.inputs))
     check_unique(found.gpus)
     limit_files = [] if args.no_limits else (args.limits or default_limit_files())
-    limits = [load_limits(path) for path in limit_files]
+    limits = load_all_limits(limit_files)
     expected = expected_fleet(args)
     groups = group_gpus(found.gpus)
     for group in groups:

@@ -21,6 +21,7 @@ from fleet_numbers import beyond_float
 from fleet_outliers import sweep
 from gpubench_json import GBPS, json_loads, special_file
 from name_filter import MATCH_SECONDS, FilterError, NameFilter, name_filter
+from safe_text import one_line
 
 DEFAULT_DIRECTORY = Path(__file__).resolve().parent.parent / "results" / "limits"
 
@@ -94,6 +95,20 @@ def load_limits(path: Path) -> Limits:
                 from None
         floors[name] = Floor(float(value), patterns)
     return Limits(str(path), doc["gpu_name"], floors)
+
+
+def load_all_limits(paths: list[Path]) -> list[Limits]:
+    """The limits files, one per GPU model: a second file naming a model already given is
+    refused (FleetInputError naming both), where judging by one would leave the other's floors
+    silently unapplied."""
+    limits: dict[str, Limits] = {}
+    for path in paths:
+        limit = load_limits(path)
+        if earlier := limits.get(limit.gpu_name):
+            raise FleetInputError(f"{path}: limits for {one_line(limit.gpu_name, 80)!r} again, as "
+                                  f"in {earlier.source}: give one file per GPU model")
+        limits[limit.gpu_name] = limit
+    return list(limits.values())
 
 
 def default_limit_files() -> list[Path]:

@@ -262,7 +262,9 @@ MAX_RESULT_BYTES = 32 * 2**20
 # (json_counts).
 MAX_CONTAINERS = 2**17
 MAX_VALUES = 2**21
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+# A JSON string, or an unterminated one to the end of the text: one match from each opening
+# quote, so a text of escaped quotes never closed is scanned once, not once per quote in it.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*(?:"|\\?\Z)')
 _READ_CHUNK_BYTES = 2**20
 # Context keys the scripts decide on; gpubench writes each as a string.
 _CONTEXT_STRINGS = ("gpubench_version", "gpu_name", "driver_version", "cuda_runtime_version")

@@ -36,9 +36,9 @@ from typing import Any
 
 import numpy as np
 
-from gpubench_json import (NS_EXPONENT, TIME_FIELDS, GpubenchJsonError, OneLineArgumentParser,
-                           load_with_document, refuse_output_over_input, repeated_file,
-                           script_error, write_output, write_stdout)
+from gpubench_json import (MAX_CONTAINERS, NS_EXPONENT, TIME_FIELDS, GpubenchJsonError,
+                           OneLineArgumentParser, load_with_document, refuse_output_over_input,
+                           repeated_file, script_error, write_output, write_stdout)
 
 SCRIPT = "merge_runs.py"
 # Equal in every run merged: the same GPU, software and build.
@@ -58,7 +58,8 @@ def read_run(path: Path) -> dict[str, Any]:
     """The document of one run, validated as gpubench_json.load validates a result."""
     doc = load_with_document(path)[1]
     count = doc["context"].get("merged_runs", 1)
-    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+    # Each run gives a file one entry or more, and a file holds at most MAX_CONTAINERS objects.
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_CONTAINERS:
         raise MergeError(f"{path}: merged_runs {str(count)[:40]!r} is no count of runs")
     if "interrupted" in doc["context"]:
         raise MergeError(f"{path}: an interrupted run ({doc['context']['interrupted']}); "
@@ -195,7 +196,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         refuse_output_over_input(args.output, args.runs)
         merged = merge(args.runs)
-        write_output(args.output, json.dumps(merged, indent=1, allow_nan=False) + "\n")
+        try:
+            text = json.dumps(merged, indent=1, allow_nan=False) + "\n"
+        except ValueError as error:  # a NaN, or a count past what int() writes, in the context
+            return script_error(SCRIPT, f"the merged runs cannot be written as JSON: {error}")
+        write_output(args.output, text)
         write_stdout(f"wrote {args.output}: {merged['context']['merged_runs']} runs, "
                      f"{sum(e['run_type'] == 'iteration' for e in merged['benchmarks'])} "
                      "repetitions\n")

@@ -17,6 +17,8 @@ from fleet import main
 from fleet_heatmap import MAX_HEATMAP_GPUS
 from fleet_inputs import status_of_exit
 
+LIMITS = SCRIPTS.parent / "results" / "limits" / "h200.json"
+
 
 def run(capsys: pytest.CaptureFixture[str], *args: object) -> tuple[int, str, str]:
     code = main([str(a) for a in args])

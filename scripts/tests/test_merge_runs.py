@@ -107,7 +107,7 @@ def test_recordings_pool_their_runs(tmp_path: Path, run_script: RunScript) -> No
     assert pooled.benchmarks[COPY].value() == pytest.approx(50.0)
 
 
-@pytest.mark.parametrize("count", [0, -2, 2.5, True, "5", None, [3]])
+@pytest.mark.parametrize("count", [0, -2, 2.5, True, "5", None, [3], 2**17 + 1, 9 * 10**4299])
 def test_a_merged_run_count_that_is_no_count_is_refused(tmp_path: Path, run_script: RunScript,
                                                         count: object) -> None:
     a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
@@ -115,6 +115,18 @@ def test_a_merged_run_count_that_is_no_count_is_refused(tmp_path: Path, run_scri
     proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
     assert proc.stderr.startswith(f"merge_runs.py: {b}: merged_runs ")
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_a_context_no_json_can_hold_is_one_line(tmp_path: Path, run_script: RunScript) -> None:
+    """A NaN in the first run's context (the loader reads one): one line, no file written."""
+    a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
+    a.write_text(a.read_text().replace('"context": {', '"context": {"cpu_load": NaN, ', 1))
+    b = write_json(tmp_path / "b.json", one_run(50.0, 4.0))
+    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+    assert proc.stderr == ("merge_runs.py: the merged runs cannot be written as JSON: Out of "
+                           "range float values are not JSON compliant: nan\n")
     assert not (tmp_path / "m.json").exists()
 
 
