@@ -80,8 +80,10 @@ def collect(paths: list[Path], gpu_name: str | None) -> tuple[str, dict, dict[st
     sources: dict[str, str] = {}
     model = gpu_name
     results = [load(path) for path in paths]
-    host_paced = {name for result in results for name, bench in result.benchmarks.items()
-                  if bench.host_paced}
+    # By the names of each device's benchmarks, as they are judged below.
+    host_paced = {name for path, result in zip(paths, results)
+                  for gpu in split_devices(str(path), result)
+                  for name, bench in gpu.benchmarks.items() if bench.host_paced}
     for path, result in zip(paths, results):
         if model is None:
             model = result.gpu_name

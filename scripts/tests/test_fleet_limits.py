@@ -68,6 +68,33 @@ def test_a_floor_needs_its_sweep_corroborated() -> None:
     assert verdict(fleet).below_floor == {"node03"}
 
 
+def test_a_run_over_several_devices_gives_the_floors_of_one_device(tmp_path: Path) -> None:
+    """The suite as a --device=0,1 run writes it (.../device:N names, device_N in the context):
+    the same floors per device as the one-device file gives, host-paced copies (pageable) none."""
+    single = H200 / "gpubench.json"
+    doc = json.loads(single.read_text())
+    uuid = doc["context"]["gpu_uuid"]
+    entries = []
+    for device in (0, 1):
+        for entry in doc["benchmarks"]:
+            named = {key: entry[key].replace("/manual_time", f"/device:{device}/manual_time")
+                     for key in ("name", "run_name") if key in entry}
+            entries.append({**entry, **named})
+    doc["benchmarks"] = entries
+    doc["context"].update(device_0=f"NVIDIA H200, {uuid}, 0000:00:06.0",
+                          device_1="NVIDIA H200, GPU-11111111-f1ee-4000-8000-000000000000, "
+                                   "0000:00:07.0")
+    several = tmp_path / "several.json"
+    several.write_text(json.dumps(doc))
+    floors = {}
+    for source in (single, several):
+        out = tmp_path / f"{source.stem}_limits.json"
+        assert make_limits.main(["-o", str(out), str(source)]) == 0
+        floors[source.stem] = set(load_limits(out).floors)
+    assert floors["several"] == floors["gpubench"]
+    assert not any("/pageable/" in name for name in floors["several"])
+
+
 def test_make_limits_writes_what_fleet_reads(tmp_path: Path) -> None:
     out = tmp_path / "limits.json"
     assert make_limits.main(["-o", str(out), "--tolerance=20",
