@@ -268,6 +268,10 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
     verdict = SAME
     if change_pct(ratio) > resolution and significant:
         verdict = FASTER if ratio > 1 else SLOWER
+    elif significant and min(b_value, c_value) == 0 < max(b_value, c_value):
+        # A figure of 0 on one side (a gap of 0 ns) has no ratio, and any change from it is past
+        # every resolution.
+        verdict = FASTER if (c_value > b_value) == metric.bigger_is_better else SLOWER
     return Row(base.name, metric, b_value, c_value, ratio, b_spread, c_spread, host_timed,
                resolution, p_value, p_reachable, verdict)
 

@@ -36,6 +36,7 @@ import secrets
 import stat
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 
-from safe_text import ascii_decimal, one_line, printable
+from safe_text import ascii_decimal, one_line, printable, shorten
 
 
 class GpubenchJsonError(Exception):
@@ -329,7 +330,9 @@ class Benchmark:
         metric = metric or self.metric
         values = self.repetition_values(metric)
         if values.size >= 2:
-            return float(100 * np.std(values, ddof=1) / np.mean(values)), int(values.size)
+            mean = float(np.mean(values))  # 0: a figure of 0 (a gap of 0 ns) has no relative spread
+            cv = float(100 * np.std(values, ddof=1) / mean) if mean else math.nan
+            return cv, int(values.size)
         if self.cv is not None and self.cv_repetitions >= 2 and metric.key in self.cv:
             return 100 * self.cv[metric.key], self.cv_repetitions
         return None
@@ -342,6 +345,8 @@ class Benchmark:
         if values.size < 2:
             return None
         median = float(np.median(values))
+        if not median:
+            return math.nan
         return float(100 * _MAD_TO_SD * np.median(np.abs(values - median)) / median)
 
     @property
@@ -427,8 +432,10 @@ class Result:
         return value if value else None
 
     def describe(self) -> str:
-        """The GPU and driver as one printable line (a newline in either is shown escaped)."""
-        return f"{printable(self.gpu_name)}, driver {printable(self.driver_version)}"
+        """The GPU and driver as one printable line (a newline in either is shown escaped), each
+        at most 200 characters: it heads reports and each entry of an export."""
+        return (f"{shorten(printable(self.gpu_name), 200)}, "
+                f"driver {shorten(printable(self.driver_version), 200)}")
 
     def family(self, family: str) -> list[Benchmark]:
         return [b for b in self.benchmarks.values() if b.family == family]
@@ -588,8 +595,12 @@ class DuplicateKeyError(ValueError):
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
+        # The repeated keys' values alone are written out to compare: a value under a key given
+        # once, however large, is not (each level of a nested object would write its whole
+        # subtree again).
+        counts = Counter(key for key, _ in pairs)
         for key, value in pairs:
-            if not _same_json(obj[key], value):
+            if counts[key] > 1 and not _same_json(obj[key], value):
                 raise DuplicateKeyError(f"the key {_shown(key)} appears twice in one object, "
                                         "with different values")
     return obj

@@ -821,3 +821,23 @@ def test_a_report_shows_no_control_character_of_a_name(tmp_path: Path, run_scrip
     assert proc.returncode in (0, 1), proc.stderr
     assert "Only in BASE" in proc.stdout and "Largest changes" in proc.stdout, proc.stdout[:2000]
     assert all(line.isprintable() for line in proc.stdout.split("\n")), proc.stdout[:2000]
+
+
+@pytest.mark.parametrize(("base_ns", "new_ns", "verdict", "code"),
+                         [(0.0, 50000.0, "SLOWER", 1), (50000.0, 0.0, "FASTER", 0)])
+def test_a_figure_of_zero_on_one_side_is_a_change(tmp_path: Path, run_script: RunScript,
+                                                  base_ns: float, new_ns: float, verdict: str,
+                                                  code: int) -> None:
+    """A GPU gap of 0 ns against 50 µs has no ratio: it is a change all the same, not SAME."""
+    paths = []
+    for name, gap in (("base", base_ns), ("new", new_ns)):
+        doc = json.loads((H200 / "launch_gpu_gap.json").read_text())
+        for entry in doc["benchmarks"]:
+            if "gap_ns" in entry and entry.get("aggregate_name") not in ("stddev", "cv"):
+                entry["gap_ns"] = gap
+        paths.append(tmp_path / f"{name}.json")
+        paths[-1].write_text(json.dumps(doc))
+    proc = run_script("compare.py", *paths)
+    assert (proc.returncode, proc.stderr) == (code, ""), proc.stdout + proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("launch/gpu_gap/")]
+    assert rows and all(line.split()[-1] == verdict for line in rows), proc.stdout

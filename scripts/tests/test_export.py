@@ -5,7 +5,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import RunScript
+from conftest import H200, RunScript
 from gbench_builder import copy_run, document, launch_run, module_run, saxpy_run, write_json
 
 # The Bencher Metric Format's JSON schema, as Bencher publishes it.
@@ -67,6 +67,21 @@ def test_github_smaller_is_better_to_file(result: Path, tmp_path: Path,
     # real_time in ms, exported in µs, spread included.
     assert (module["unit"], module["value"], module["range"]) == ("µs", pytest.approx(1000.0),
                                                                   "± 200")
+
+
+def test_a_long_gpu_name_is_shortened_in_each_entry(tmp_path: Path,
+                                                    run_script: RunScript) -> None:
+    """Each entry names the GPU: a name of 1 MB, written out whole in each, made an export of
+    gigabytes from a file of megabytes."""
+    doc = json.loads((H200 / "saxpy.json").read_text())
+    doc["context"]["gpu_name"] = "H" * (1 << 20)
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(doc))
+    proc = run_script("export.py", path, "--format", "github", "--direction", "bigger")
+    assert proc.returncode == 0, proc.stderr
+    entries = strict_json(proc.stdout)
+    assert entries and all(len(e["extra"]) < 1000 for e in entries)
+    assert all(e["extra"].startswith("H" * 199 + "…, driver ") for e in entries)
 
 
 def test_bencher(result: Path, tmp_path: Path, run_script: RunScript) -> None:
