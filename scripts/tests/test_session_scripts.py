@@ -269,26 +269,6 @@ def signal_once_started(proc: subprocess.Popen[str], tmp_path: Path,
     return stderr, outlived
 
 
-@pytest.mark.parametrize("signal_name", ["HUP", "INT", "TERM"])
-def test_a_signal_to_the_session_stops_the_running_gpubench(tmp_path: Path,
-                                                             signal_name: str) -> None:
-    """A scheduler's time limit or Ctrl-C must not leave gpubench holding the GPU."""
-    build = tmp_path / "build"
-    executable(build / "gpubench", LASTING_GPUBENCH.replace("{dir}", str(tmp_path)))
-    path = f"{stand_ins(tmp_path)}{os.pathsep}{os.environ['PATH']}"
-    session = subprocess.Popen(
-        ["bash", str(SCRIPTS / "gpu_session.sh")], cwd=tmp_path, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PATH": path, "SKIP_BUILD": "1", "SKIP_TESTS": "1",
-             "FAMILIES": "saxpy", "BUILD_DIR": str(build), "OUT": str(tmp_path / "out")})
-    stderr, outlived = signal_once_started(session, tmp_path, signal_name)
-    assert session.returncode == 128 + getattr(signal, f"SIG{signal_name}"), stderr
-    assert stderr.splitlines() == [
-        f"gpu_session: stopped by SIG{signal_name} (logs in {tmp_path}/out)"]
-    assert (tmp_path / "signalled").read_text().strip() == signal_name
-    assert not outlived
-
-
 # The build's gpubench whose --info never returns (a GPU or driver in trouble) and that ends on
 # a signal, SIGINT among them: bash leaves it ignored in a command it runs in the background.
 HANGING_INFO_GPUBENCH = r"""#!/bin/sh
@@ -300,19 +280,28 @@ while :; do sleep 0.05; done
 """
 
 
-@pytest.mark.parametrize("signal_name", ["INT", "TERM"])
-def test_a_signal_stops_a_gpubench_info_that_never_returns(tmp_path: Path,
-                                                           signal_name: str) -> None:
+SIGNALLED_STEPS = {"family": (LASTING_GPUBENCH, "saxpy"), "info": (HANGING_INFO_GPUBENCH, "")}
+
+
+@pytest.mark.parametrize(("step", "signal_name"), [
+    ("family", "HUP"), ("family", "INT"), ("family", "TERM"), ("info", "INT"), ("info", "TERM")])
+def test_a_signal_to_the_session_stops_the_running_gpubench(tmp_path: Path, step: str,
+                                                             signal_name: str) -> None:
+    """A scheduler's time limit or Ctrl-C must not leave gpubench holding the GPU: in a
+    family's run, or in an --info that never returns."""
+    program, families = SIGNALLED_STEPS[step]
     build = tmp_path / "build"
-    executable(build / "gpubench", HANGING_INFO_GPUBENCH.replace("{dir}", str(tmp_path)))
+    executable(build / "gpubench", program.replace("{dir}", str(tmp_path)))
     path = f"{stand_ins(tmp_path)}{os.pathsep}{os.environ['PATH']}"
     session = subprocess.Popen(
         ["bash", str(SCRIPTS / "gpu_session.sh")], cwd=tmp_path, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PATH": path, "SKIP_BUILD": "1", "SKIP_TESTS": "1",
-             "FAMILIES": "", "BUILD_DIR": str(build), "OUT": str(tmp_path / "out")})
+             "FAMILIES": families, "BUILD_DIR": str(build), "OUT": str(tmp_path / "out")})
     stderr, outlived = signal_once_started(session, tmp_path, signal_name)
     assert session.returncode == 128 + getattr(signal, f"SIG{signal_name}"), stderr
+    assert stderr.splitlines() == [
+        f"gpu_session: stopped by SIG{signal_name} (logs in {tmp_path}/out)"]
     assert (tmp_path / "signalled").read_text().strip() == signal_name
     assert not outlived
 
