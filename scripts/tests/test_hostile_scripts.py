@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from gpubench_json import MAX_CONTAINERS, MAX_RESULT_BYTES
-from safe_text import printable
+from safe_text import printable, shorten
 
 SCRIPT_NAMES = ["plot.py", "compare.py", "stability.py", "export.py", "report.py", "fleet.py"]
 
@@ -48,8 +48,8 @@ def test_hostile_names_and_context(tmp_path_factory: pytest.TempPathFactory, scr
         read = [json.loads(json.dumps(name)) for name in names]
         assert all(printable(name) in out for name in read), out[:2000]
         # The GPU and driver are the first name and the last: the header and the mode line show
-        # them on their one line.
-        setup = f"{printable(read[0])}, driver {printable(read[-1])}"
+        # them on their one line, each shortened to 200 characters.
+        setup = f"{shorten(printable(read[0]), 200)}, driver {shorten(printable(read[-1]), 200)}"
         assert f"({setup})" in out and f"({setup}, CUDA " in out, out[:2000]
 
 
