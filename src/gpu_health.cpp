@@ -102,6 +102,14 @@ std::optional<std::string> clock_limit_policy_name(int policy) {
   }
 }
 
+namespace {
+// NVML's totals: applications_clocks counts any limiter and low utilisation, below_base_clocks
+// any time under the base clock; both grow while the GPU idles, and neither names a cause.
+bool is_clock_limit_total(const std::string& name) {
+  return name == "applications_clocks" || name == "below_base_clocks";
+}
+} // namespace
+
 std::optional<std::vector<std::string>> clock_limits_that_grew(const GpuHealth& before,
                                                                const GpuHealth& after) {
   if (after.clock_limit_ns.empty()) {
@@ -110,7 +118,7 @@ std::optional<std::vector<std::string>> clock_limits_that_grew(const GpuHealth& 
   std::vector<std::string> grew;
   for (const auto& [name, ns] : after.clock_limit_ns) {
     // A policy not read before the run counts from zero: its whole time is the run's.
-    if (ns > limit_of(before.clock_limit_ns, name).value_or(0)) {
+    if (!is_clock_limit_total(name) && ns > limit_of(before.clock_limit_ns, name).value_or(0)) {
       grew.push_back(name);
     }
   }
@@ -120,7 +128,7 @@ std::optional<std::vector<std::string>> clock_limits_that_grew(const GpuHealth& 
 std::uint64_t clock_limited_ns(const ClockLimits& before, const ClockLimits& after) {
   std::uint64_t longest = 0;
   for (const auto& [name, ns] : after) {
-    if (name == "applications_clocks" || name == "below_base_clocks") {
+    if (is_clock_limit_total(name)) {
       continue;
     }
     // A policy not read before has no start to count from: it adds nothing.

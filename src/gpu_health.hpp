@@ -64,8 +64,8 @@ struct HealthDuringRun {
 // waits for the host, which every benchmark does between batches).
 [[nodiscard]] std::optional<std::string> clock_limit_policy_name(int policy);
 
-// The policies whose clock-limit time grew from `before` to `after`; nullopt where `after`
-// reports none.
+// The causes (the policies clock_limited_ns counts) whose clock-limit time grew from `before` to
+// `after`; nullopt where `after` reports none.
 [[nodiscard]] std::optional<std::vector<std::string>> clock_limits_that_grew(
     const GpuHealth& before, const GpuHealth& after);
 

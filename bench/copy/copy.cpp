@@ -160,7 +160,8 @@ void measure_all_devices(bool to_device, const std::vector<int>& devices, Harnes
     lanes.push_back({s.stream(), s.context()});
     sessions.push_back(&s);
   }
-  h.energy_per(EnergyPer::bytes(legs.size() * bytes), sessions);
+  h.runs_on(sessions);
+  h.energy_per(EnergyPer::bytes(legs.size() * bytes));
   const LoopTimes times =
       h.exec(GpuBatches{.ops = batch_copies(bytes), .lanes = lanes}, [&] {
         for (const CopyLeg& leg : legs) {

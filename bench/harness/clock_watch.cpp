@@ -3,6 +3,8 @@
 #include "kernel_clock_probe.hpp"
 #include "session.hpp"
 
+#include <algorithm>
+
 namespace gpubench::bench {
 namespace {
 std::optional<int> sm_clock_mhz(const Session& session) {
@@ -11,26 +13,58 @@ std::optional<int> sm_clock_mhz(const Session& session) {
 }
 } // namespace
 
-ClockWatch::ClockWatch(const Session& session)
-    : session_(session), start_mhz_(sm_clock_mhz(session)), start_limits_(session.clock_limits()) {}
+LoopClocks loop_clocks(std::span<const DeviceClocks> devices) {
+  LoopClocks loop;
+  for (const DeviceClocks& d : devices) {
+    if (d.start_mhz && d.end_mhz) {
+      loop.throttled =
+          loop.throttled || *d.end_mhz < (1.0 - ClockWatch::throttle_drop) * *d.start_mhz;
+      if (!loop.end_mhz || *d.end_mhz < *loop.end_mhz) {
+        loop.start_mhz = d.start_mhz;
+        loop.end_mhz = d.end_mhz;
+      }
+    }
+    if (d.kernel_mhz) {
+      loop.kernel_mhz = std::min(loop.kernel_mhz.value_or(*d.kernel_mhz), *d.kernel_mhz);
+    }
+    if (d.limited_ns) {
+      loop.limited_ns = std::max(loop.limited_ns.value_or(0), *d.limited_ns);
+      loop.throttled = loop.throttled || *d.limited_ns > 0;
+    }
+  }
+  return loop;
+}
+
+ClockWatch::ClockWatch(const std::vector<const Session*>& sessions) {
+  for (const Session* session : sessions) {
+    starts_.push_back({session, sm_clock_mhz(*session), session->clock_limits()});
+  }
+}
 
 void ClockWatch::finish(benchmark::State& state, const std::string& label) const {
-  // First, while the clock is where the loop left it.
-  if (const auto kernel_mhz = kernel_sm_clock_mhz(session_)) {
-    state.counters["sm_clock_kernel_mhz"] = *kernel_mhz;
+  std::vector<DeviceClocks> devices;
+  for (const Start& start : starts_) {
+    // First, while the clock is where the loop left it.
+    DeviceClocks d{start.mhz, std::nullopt, std::nullopt, kernel_sm_clock_mhz(*start.session)};
+    d.end_mhz = sm_clock_mhz(*start.session);
+    if (const auto end_limits = start.session->clock_limits(); start.limits && end_limits) {
+      d.limited_ns = clock_limited_ns(*start.limits, *end_limits);
+    }
+    devices.push_back(d);
   }
-  const auto end_mhz = sm_clock_mhz(session_);
-  bool throttled = start_mhz_ && end_mhz && *end_mhz < (1.0 - throttle_drop) * *start_mhz_;
-  if (start_mhz_ && end_mhz) {
-    state.counters["sm_clock_start_mhz"] = *start_mhz_;
-    state.counters["sm_clock_end_mhz"] = *end_mhz;
+  const LoopClocks loop = loop_clocks(devices);
+  if (loop.kernel_mhz) {
+    state.counters["sm_clock_kernel_mhz"] = *loop.kernel_mhz;
   }
-  if (const auto end_limits = session_.clock_limits(); start_limits_ && end_limits) {
-    const std::uint64_t limited_ns = clock_limited_ns(*start_limits_, *end_limits);
-    state.counters["clock_limited_ms"] = static_cast<double>(limited_ns) * 1e-6;
-    throttled = throttled || limited_ns > 0;
+  if (loop.start_mhz && loop.end_mhz) {
+    state.counters["sm_clock_start_mhz"] = *loop.start_mhz;
+    state.counters["sm_clock_end_mhz"] = *loop.end_mhz;
   }
-  const std::string full = throttled ? (label.empty() ? "throttled" : label + ",throttled") : label;
+  if (loop.limited_ns) {
+    state.counters["clock_limited_ms"] = static_cast<double>(*loop.limited_ns) * 1e-6;
+  }
+  const std::string full =
+      loop.throttled ? (label.empty() ? "throttled" : label + ",throttled") : label;
   if (!full.empty()) {
     state.SetLabel(full);
   }

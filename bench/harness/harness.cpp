@@ -32,14 +32,21 @@ Session& Harness::session_on(int ordinal) const {
   throw std::logic_error("a benchmark reached for a device it was not handed");
 }
 
-void Harness::energy_per(EnergyPer per, std::vector<Session*> devices) {
-  energy_per_ = per;
-  energy_devices_ = std::move(devices);
+void Harness::energy_per(EnergyPer per) { energy_per_ = per; }
+
+void Harness::runs_on(std::vector<Session*> devices) { devices_ = std::move(devices); }
+
+std::vector<Session*> Harness::devices() const {
+  return devices_.empty() ? std::vector<Session*>{&session_} : devices_;
+}
+
+std::vector<const Session*> Harness::watched() const {
+  const std::vector<Session*> all = devices();
+  return {all.begin(), all.end()};
 }
 
 void Harness::measure_energy(std::size_t ops, double seconds_per_op) {
-  const std::vector<Session*> devices =
-      energy_devices_.empty() ? std::vector<Session*>{&session_} : energy_devices_;
+  const std::vector<Session*> devices = this->devices();
   // Each window's poll reads what the poller last read of its device's counter.
   std::optional<EnergyPoller> poller;
   std::vector<EnergyPoller::Read> reads;

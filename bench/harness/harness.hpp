@@ -147,18 +147,22 @@ public:
   std::size_t run_once();
 
   // Where the run measures energy (HarnessOptions::energy), the window after the timed loop runs
-  // this benchmark's operation and reports its energy in `per`'s unit, summed over `devices`
-  // (default: the benchmark's own; a copy between GPUs draws on both). Call before exec(), for
-  // an operation that repeats as it is (not one a HostClock `prepare` sets up each batch). The
-  // window runs the operation as the timed loop calls it (a graph replay where it replays one),
-  // in batches waited for on the host (EnergyBatching), with no gate and no L2 flush,
-  // for at least EnergyWindowLimits; its operations count in ops_performed(). Counters, where
-  // every device has an energy counter (the context says why one has none): `per.unit.counter`
-  // and `<counter>_above_idle` (the idle power over the window taken off), power_w and
-  // idle_power_w (summed over the devices), energy_window_s (between the two updates),
-  // energy_steps (updates in it), energy_step_ms (the counter's step used) and energy_ops (the
-  // operations between the two updates).
-  void energy_per(EnergyPer per, std::vector<Session*> devices = {});
+  // this benchmark's operation and reports its energy in `per`'s unit, summed over the devices
+  // it runs on (runs_on). Call before exec(), for an operation that repeats as it is (not one a
+  // HostClock `prepare` sets up each batch). The window runs the operation as the timed loop
+  // calls it (a graph replay where it replays one), in batches waited for on the host
+  // (EnergyBatching), with no gate and no L2 flush, for at least EnergyWindowLimits; its
+  // operations count in ops_performed(). Counters, where every device has an energy counter (the
+  // context says why one has none): `per.unit.counter` and `<counter>_above_idle` (the idle power
+  // over the window taken off), power_w and idle_power_w (summed over the devices),
+  // energy_window_s (between the two updates), energy_steps (updates in it), energy_step_ms (the
+  // counter's step used) and energy_ops (the operations between the two updates).
+  void energy_per(EnergyPer per);
+
+  // The devices the operation runs on and draws from (default: the benchmark's own), whose
+  // clocks the timed loop watches (ClockWatch) and whose energy the window sums: a copy between
+  // GPUs runs on both. Call before exec().
+  void runs_on(std::vector<Session*> devices);
 
   // Operations performed through this harness so far: warm-up, timed batches, energy window and
   // run_once().
@@ -182,6 +186,9 @@ private:
   // Writes the energy counters of energy_per's unit.
   void report_energy(const EnergyPerOp& energy);
   void check_last_error() const;
+  // The devices of runs_on(), or the benchmark's own.
+  [[nodiscard]] std::vector<Session*> devices() const;
+  [[nodiscard]] std::vector<const Session*> watched() const;
 
   // Sets up the call (the op, or a replay of a graph of graph_ops ops) and runs the timed loop
   // over time_batch(call).
@@ -221,7 +228,7 @@ private:
       return seconds;
     };
     warm_up([&] { static_cast<void>(run_once()); }, timed);
-    const LoopTimes times = timed_loop(state_, session_, ops, clock, timed, label);
+    const LoopTimes times = timed_loop(state_, watched(), ops, clock, timed, label);
     if (energy_wanted()) {
       measure_energy(ops, times.seconds_per_op);
     }
@@ -235,7 +242,7 @@ private:
   std::vector<CUstream> wait_streams_;
   CUcontext batch_context_ = nullptr; // made current before a batch is queued; null: as is
   std::optional<EnergyPer> energy_per_;
-  std::vector<Session*> energy_devices_;
+  std::vector<Session*> devices_;         // runs_on(); empty: the benchmark's own
   std::optional<GraphExec> energy_graph_; // the operations without their flushes, where captured
   bool energy_waits_each_ = false;
   std::optional<GraphExec> graph_;

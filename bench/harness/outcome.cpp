@@ -38,7 +38,8 @@ bool is_sticky(int code) {
 // Whether the current context still works after an error: a faulted one fails even a sync.
 bool context_works() noexcept {
   const DriverApi* api = loaded_driver_api();
-  return api == nullptr || api->cuCtxSynchronize == nullptr || api->cuCtxSynchronize() == CUDA_SUCCESS;
+  return api == nullptr || api->cuCtxSynchronize == nullptr ||
+         api->cuCtxSynchronize() == CUDA_SUCCESS;
 }
 
 void record_fault(const std::string& what) {

@@ -51,13 +51,14 @@ std::vector<double> time_batches(std::size_t required_batches, TimeBatch&& time_
 // (and never fewer than cover the iterations Google Benchmark asked for), then handed to Google
 // Benchmark with their counters (report_loop): its real_time is the median batch per operation.
 // With gpubench's default --benchmark_min_time of 0, Google Benchmark accepts that first call; a
-// larger one makes it call again for more, as it does for any benchmark. The SM clock of
-// `session`'s device is watched across the loop (ClockWatch; `label` is the benchmark's own
+// larger one makes it call again for more, as it does for any benchmark. The clocks of the
+// devices of `sessions` are watched across the loop (ClockWatch; `label` is the benchmark's own
 // label).
 template <typename TimeBatch>
-LoopTimes timed_loop(benchmark::State& state, const Session& session, std::size_t batch,
-                     Clock clock, TimeBatch&& time_batch, const std::string& label = "") {
-  const ClockWatch clock_watch(session);
+LoopTimes timed_loop(benchmark::State& state, const std::vector<const Session*>& sessions,
+                     std::size_t batch, Clock clock, TimeBatch&& time_batch,
+                     const std::string& label = "") {
+  const ClockWatch clock_watch(sessions);
   const std::vector<double> batches =
       time_batches(batches_covering(state.max_iterations, batch), time_batch);
   clock_watch.finish(state, label);

@@ -57,6 +57,7 @@ void measure_chase(const ChaseCase& c, Harness& h, std::size_t bytes) {
                                     "which they lack",
                                     c.owner, c.chaser));
   }
+  h.runs_on(peer ? std::vector<Session*>{&chaser, &owner} : std::vector<Session*>{&chaser});
   chaser.make_current();
   const ChasedMemory memory(c.where, owner, chaser, bytes);
   const ChaseRing& ring = chaser.state<ChaseRings>().of(bytes / chase_slot_bytes);

@@ -211,7 +211,8 @@ void measure_peer(Engine engine, Mode mode, const std::vector<PeerPair>& pairs, 
   for (const int ordinal : ordinals) {
     devices.push_back(&h.session_on(ordinal));
   }
-  h.energy_per(EnergyPer::bytes(legs.size() * bytes), devices);
+  h.runs_on(devices);
+  h.energy_per(EnergyPer::bytes(legs.size() * bytes));
   // Without peer access CUDA stages the copy through the host, which a gate would deadlock.
   const LoopTimes times = h.exec(GpuBatches{.ops = batch_copies(bytes),
                                             .gated = access,

@@ -103,6 +103,10 @@ TEST(GpuHealth, ClockLimitsThatGrewDuringTheRun) {
             (std::vector<std::string>{"thermal", "sync_boost"}));
   after.clock_limit_ns = {{"power", 100}};
   EXPECT_EQ(clock_limits_that_grew(before, after), std::vector<std::string>{});
+  after.clock_limit_ns = {{"power", 100}, {"applications_clocks", 3'000'000'000},
+                          {"below_base_clocks", 3'000'000'000}};
+  EXPECT_EQ(clock_limits_that_grew(before, after), std::vector<std::string>{})
+      << "NVML's totals grow while the GPU idles and name no cause";
   EXPECT_EQ(clock_limit_policy_name(0), "power");
   EXPECT_EQ(clock_limit_policy_name(4), std::nullopt) << "low utilization is no clock limit";
   EXPECT_EQ(clock_limit_policy_name(11), "below_base_clocks");
