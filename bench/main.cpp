@@ -23,12 +23,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <numeric>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -100,18 +100,6 @@ void check_stdout() {
   }
 }
 
-// The signals bench::install_interrupt_handlers handles.
-const char* signal_name(int signal) {
-  switch (signal) {
-  case SIGINT:
-    return "SIGINT";
-  case SIGHUP:
-    return "SIGHUP";
-  default:
-    return "SIGTERM";
-  }
-}
-
 int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flags,
         const std::vector<bench::FamilyBenchmarks>& configured) {
   const std::string families_json = bench::family_facts_json(bench::families());
@@ -140,13 +128,20 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
   }
   const std::vector<int> peer_devices = devices.size() > 1 ? devices : first_n(present.value_or(2));
   const gpubench::NameFilter name_filter(options.filter);
-  bench::Registry registry(
-      devices, peer_devices, [&](const std::string& name) { return name_filter.selects(name); },
-      bench::HarnessOptions{.energy = options.energy});
+  const auto selects = [&](const std::string& name) {
+    try {
+      return name_filter.selects(name);
+    } catch (const std::length_error& error) {
+      throw gpubench::UsageError(
+          fmt::format("--benchmark_filter={}: {}", options.filter, error.what()));
+    }
+  };
+  bench::Registry registry(devices, peer_devices, selects,
+                           bench::HarnessOptions{.energy = options.energy});
   bench::register_families(registry, configured);
   std::vector<std::string> notes;
   for (const bench::Registry::Note& note : registry.notes()) {
-    if (name_filter.selects(note.example)) {
+    if (selects(note.example)) {
       notes.push_back(note.text);
     }
   }
@@ -219,11 +214,11 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
     std::cout.flush();
     std::string where;
     if (file) {
-      file->set_context("interrupted", signal_name(signal));
+      file->set_context("interrupted", bench::signal_name(signal));
       close_file("interrupted");
       where = fmt::format("; the {} completed are in {}", file->reported(), options.out_file);
     }
-    bench::say(fmt::format("interrupted by {}{}", signal_name(signal), where));
+    bench::say(fmt::format("interrupted by {}{}", bench::signal_name(signal), where));
   });
 
   const std::size_t matched =
@@ -246,7 +241,14 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
     die(exit_failure,
         fmt::format("the GPU faulted and the rest of the run was skipped: {}", *fault));
   }
-  // Running nothing is no success.
+  // Running nothing is no success, nor is a run whose every benchmark was skipped (a size that
+  // does not fit, a second NUMA node the host lacks): it measured nothing.
+  if (matched > 0 && bench::failure_count() == 0 && bench::completed_count() == 0) {
+    if (const auto why = bench::first_skip()) {
+      die(exit_failure,
+          fmt::format("every benchmark selected was skipped, so nothing was measured: {}", *why));
+    }
+  }
   return matched > 0 && bench::failure_count() == 0 ? 0 : exit_failure;
 }
 

@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <random>
+#include <thread>
 
 namespace gpubench::bench {
 namespace {
@@ -65,6 +67,29 @@ int create_temporary(const std::string& target, std::string& temporary) {
   return -1;
 }
 
+// Opens `path` to write it whole, once. A FIFO is opened once a reader has it open, waiting for
+// one at most fifo_reader_wait (a blocking open would wait forever, deaf to every signal); then
+// it is written blocking, as a stream is read.
+int open_stream(const std::string& path) {
+  constexpr auto fifo_reader_wait = std::chrono::seconds(3);
+  const auto deadline = std::chrono::steady_clock::now() + fifo_reader_wait;
+  for (;;) {
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      const int flags = fcntl(fd, F_GETFL);
+      if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        close(fd);
+        return -1;
+      }
+      return fd;
+    }
+    if (errno != ENXIO || std::chrono::steady_clock::now() >= deadline) {
+      return -1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 } // namespace
 
 OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
@@ -98,7 +123,7 @@ OutputFile::OutputFile(const std::string& path) : path_(path), target_(path) {
 
 bool OutputFile::write(std::string_view text) {
   if (!replaceable_) {
-    const int fd = open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    const int fd = open_stream(path_);
     if (fd < 0) {
       return false;
     }

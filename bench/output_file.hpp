@@ -10,11 +10,13 @@ namespace gpubench::bench {
 // The --benchmark_out file, written whole each time so that a reader never sees part of a
 // document. A regular file (or a new name) in a writable directory is replaced atomically: a
 // new file beside it (`.<file>.<random>.tmp`, no file already there) is written, fsynced and
-// renamed over it, so a process killed at any moment leaves the last complete version. Anything that cannot be renamed over (/dev/stdout,
-// a FIFO, a terminal, a file this process's standard streams are open on) or a file in a
-// directory gpubench cannot write is written once, at the end of the run: a stream cannot take back what it has sent, and the document's context, at
-// its top, holds facts known only at the end. A write past the file size limit fails like any
-// other (SIGXFSZ is ignored from the first OutputFile on).
+// renamed over it, so a process killed at any moment leaves the last complete version. Anything
+// that cannot be renamed over (/dev/stdout, a FIFO, a terminal, a file this process's standard
+// streams are open on) or a file in a directory gpubench cannot write is written once, at the end
+// of the run: a stream cannot take back what it has sent, and the document's context, at its
+// top, holds facts known only at the end; a FIFO no reader opens within 3 s then fails. A write
+// past the file size limit fails like any other (SIGXFSZ is ignored from the first OutputFile
+// on).
 class OutputFile {
 public:
   explicit OutputFile(const std::string& path);

@@ -340,7 +340,7 @@ private:
 
 } // namespace
 
-NameFilter::NameFilter(std::string_view filter) {
+NameFilter::NameFilter(std::string_view filter, std::size_t max_steps) : max_steps_(max_steps) {
   if (filter.size() > max_chars) {
     refuse(
         fmt::format("{} characters, more than the {} a filter may have", filter.size(), max_chars));
@@ -386,6 +386,12 @@ bool NameFilter::search(std::string_view name) const {
         continue;
       }
       seen[index] = pos;
+      if (++steps_ > max_steps_) {
+        throw std::length_error(fmt::format(
+            "matching it visited more than {} states of its automaton over the benchmarks' "
+            "names; a simpler filter, or fewer --sizes",
+            max_steps_));
+      }
       const State& state = states_[index];
       switch (state.kind) {
       case Kind::bytes:

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 namespace gpubench {
 namespace {
@@ -201,7 +202,8 @@ void require_creatable_file(std::string_view flag, const std::string& path, bool
 }
 
 // The output file must be writable, checked without changing it: an existing file is opened for
-// writing, not truncated, and written nothing; a new name is created and removed again (`probe`).
+// writing, not truncated, and written nothing (a FIFO is not opened); a new name is created and
+// removed again (`probe`). Neither the file standard output goes to nor standard error's.
 // Without the probe, the permission bits alone decide, which root passes everywhere (/proc, /sys).
 // A dangling symbolic link is followed to the name it leads to, which is what gets written; the
 // kernel follows the others (/dev/stdout's to a pipe too).
@@ -225,8 +227,21 @@ void require_writable_file(std::string_view flag, const std::string& path, bool 
   if (S_ISDIR(status.st_mode)) {
     throw UsageError(fmt::format("{}: is a directory", flag));
   }
-  const int fd = probe ? open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-                       : (access(path.c_str(), W_OK) == 0 ? -2 : -1);
+  // The file the console table goes to: the JSON, written at the end, would take its place (or
+  // land in the middle of it).
+  for (const auto& [fd, stream] : {std::pair{STDOUT_FILENO, "standard output"},
+                                   std::pair{STDERR_FILENO, "standard error"}}) {
+    struct stat open_on {};
+    if (S_ISREG(status.st_mode) && fstat(fd, &open_on) == 0 && open_on.st_dev == status.st_dev &&
+        open_on.st_ino == status.st_ino) {
+      throw UsageError(fmt::format("{}: is the file {} goes to; name another for the JSON", flag,
+                                   stream));
+    }
+  }
+  // A FIFO is not opened: opening and closing it would end its reader's input before the JSON.
+  const bool opened = probe && !S_ISFIFO(status.st_mode);
+  const int fd = opened ? open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                        : (access(path.c_str(), W_OK) == 0 ? -2 : -1);
   if (fd == -1) {
     throw UsageError(fmt::format("{}: cannot be written: {}", flag, std::strerror(errno)));
   }
@@ -394,7 +409,9 @@ Options parse_options(const std::vector<std::string>& args,
                       const std::vector<ExtraFlag>& extra_flags, MinTimeSyntax min_time,
                       const std::vector<FlagFromEnvironment>& environment) {
   Options options;
-  options.benchmark_args.push_back(args.empty() ? "gpubench" : args.front());
+  // Google Benchmark writes it into the JSON as `executable`, escaping only a few characters: a
+  // control character or a byte that is not UTF-8 would leave the file invalid.
+  options.benchmark_args.push_back(args.empty() ? "gpubench" : printable(args.front()));
   std::string out_origin;
   for (const Argument& arg : arguments(args, environment)) {
     try {

@@ -30,12 +30,28 @@ void install_interrupt_handlers() {
   handler.sa_flags = SA_RESTART;
   sigaction(SIGINT, &handler, nullptr);
   sigaction(SIGTERM, &handler, nullptr);
+  // A write to the closed pipe fails (EPIPE) and the run stops at the next check, saving what
+  // it measured, where the default action would end it at once, the file left "running".
+  sigaction(SIGPIPE, &handler, nullptr);
   // A hangup (the terminal or ssh session closed) too, unless gpubench started with it ignored:
   // `nohup gpubench` asks to run on past one.
   struct sigaction hangup {};
   sigaction(SIGHUP, nullptr, &hangup);
   if (hangup.sa_handler != SIG_IGN) {
     sigaction(SIGHUP, &handler, nullptr);
+  }
+}
+
+const char* signal_name(int signal) noexcept {
+  switch (signal) {
+  case SIGINT:
+    return "SIGINT";
+  case SIGHUP:
+    return "SIGHUP";
+  case SIGPIPE:
+    return "SIGPIPE";
+  default:
+    return "SIGTERM";
   }
 }
 

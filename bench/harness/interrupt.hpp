@@ -5,13 +5,16 @@
 
 namespace gpubench::bench {
 
-// SIGINT, SIGTERM and SIGHUP (a CI cancel, a scheduler's time limit, an eviction, a closed
-// terminal; SIGHUP not where it was ignored at the start, as under nohup) stop a run between
-// batches: the handler only records the signal; the timed loop sees it and throws Interrupted,
+// SIGINT, SIGTERM, SIGHUP and SIGPIPE (a CI cancel, a scheduler's time limit, an eviction, a
+// closed terminal, the reader of the console output gone as `| head` goes; SIGHUP not where it
+// was ignored at the start, as under nohup) stop a run between batches: the handler only records the signal; the timed loop sees it and throws Interrupted,
 // and the benchmark wrapper hands over to the action set with on_interrupt(), which saves what
 // was measured and exits. Later signals, however many and however delivered, are ignored: none
 // may end the process while it writes what was measured.
 void install_interrupt_handlers();
+
+// The name of a signal the handlers handle ("SIGINT", ...).
+[[nodiscard]] const char* signal_name(int signal) noexcept;
 
 // The signal that interrupted the run, or 0.
 [[nodiscard]] int interrupt_signal() noexcept;

@@ -10,8 +10,10 @@
 namespace gpubench::bench {
 namespace {
 std::atomic<int> g_failures{0};
-std::mutex g_fault_mutex;
+std::atomic<int> g_completed{0};
+std::mutex g_mutex; // guards g_fault and g_first_skip
 std::optional<std::string> g_fault;
+std::optional<std::string> g_first_skip;
 
 // Errors after which the context is unusable and every later CUDA call fails too (the CUDA
 // programming guide's "sticky" errors). The runtime's codes for these equal the driver's.
@@ -43,7 +45,7 @@ bool context_works() noexcept {
 }
 
 void record_fault(const std::string& what) {
-  const std::lock_guard lock(g_fault_mutex);
+  const std::lock_guard lock(g_mutex);
   if (!g_fault) {
     g_fault = what;
   }
@@ -56,13 +58,26 @@ void fail(benchmark::State& state, const std::string& why) {
 }
 
 void skip(benchmark::State& state, const std::string& why) {
+  {
+    const std::lock_guard lock(g_mutex);
+    if (!g_first_skip) {
+      g_first_skip = why;
+    }
+  }
   state.SkipWithError(("skipped: " + why).c_str());
 }
 
 int failure_count() noexcept { return g_failures.load(std::memory_order_relaxed); }
 
+int completed_count() noexcept { return g_completed.load(std::memory_order_relaxed); }
+
+std::optional<std::string> first_skip() {
+  const std::lock_guard lock(g_mutex);
+  return g_first_skip;
+}
+
 std::optional<std::string> device_fault() {
-  const std::lock_guard lock(g_fault_mutex);
+  const std::lock_guard lock(g_mutex);
   return g_fault;
 }
 
@@ -76,6 +91,7 @@ void guarded(benchmark::State& state, const std::function<void()>& body) {
   }
   try {
     body();
+    g_completed.fetch_add(1, std::memory_order_relaxed);
   } catch (const Interrupted&) {
     finish_interrupted();
   } catch (const SkipBenchmark& why) {

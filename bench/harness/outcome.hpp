@@ -31,6 +31,12 @@ void skip(benchmark::State& state, const std::string& why);
 
 [[nodiscard]] int failure_count() noexcept;
 
+// The benchmark calls whose body ran to its end: neither skipped nor failed.
+[[nodiscard]] int completed_count() noexcept;
+
+// The reason the first skipped benchmark gave, once one was skipped.
+[[nodiscard]] std::optional<std::string> first_skip();
+
 // The sticky error that left a device unusable, once one has: every later benchmark on any
 // device is skipped naming it, since a faulted context fails every call that follows.
 [[nodiscard]] std::optional<std::string> device_fault();

@@ -12,6 +12,7 @@
 
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +25,8 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 namespace gpubench::testing {
@@ -678,9 +681,85 @@ TEST(BadInput, TenThousandSizesListPromptly) {
   EXPECT_EQ(lines_of(run.out).size(), 10000U);
 }
 
+// --benchmark_out naming the file stdout or stderr is sent to: the JSON, written at the end,
+// would truncate the console table or land in the middle of it. Refused before anything runs,
+// the file left as the shell made it.
+TEST(BadInput, OutputFileThatStandardOutputOrErrorGoesToIsRefused) {
+  ScratchDir scratch;
+  const std::string file = scratch.path("run.json");
+  const std::string history = "an earlier run's lines\n";
+  for (const auto& [redirection, stream] :
+       {std::pair{std::string(">"), "standard output"}, std::pair{std::string(">>"), "standard output"},
+        std::pair{std::string("2>>"), "standard error"}}) {
+    std::ofstream(file) << history;
+    const Finished run = run_process(
+        {"/bin/sh", "-c",
+         fmt::format("exec \"$0\" --benchmark_filter=^saxpy/driver/1024/ "
+                     "--benchmark_out=\"$1\" {} \"$1\"",
+                     redirection),
+         GPUBENCH_BINARY, file});
+    const std::string what = redirection + " " + stream;
+    EXPECT_TRUE(ended_cleanly(run)) << what;
+    EXPECT_EQ(run.exit_code, exit_usage) << what;
+    const std::string line = fmt::format("gpubench: --benchmark_out={}: is the file {} goes to; "
+                                         "name another for the JSON\n",
+                                         file, stream);
+    if (redirection == "2>>") {
+      EXPECT_EQ(read_file(file), history + line) << what;
+    } else {
+      EXPECT_EQ(run.err, line) << what;
+      EXPECT_EQ(read_file(file), redirection == ">" ? "" : history) << what;
+    }
+  }
+}
+
+// A FIFO named as the output is not opened before the run: its reader, waiting for the JSON,
+// is not handed an end of file first.
+TEST(BadInput, AFifoOutputKeepsItsReader) {
+  ScratchDir scratch;
+  const std::string fifo = scratch.path("fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] { received = read_file(fifo); });
+  const Finished run = gpubench({"--benchmark_filter=^nothing_is_called_this$",
+                                 "--benchmark_out=" + fifo});
+  EXPECT_TRUE(ended_cleanly(run));
+  EXPECT_EQ(run.exit_code, exit_failure) << run.err;
+  // The reader is still there to be written to; where it is not, its end of file came first.
+  const int fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+  EXPECT_GE(fd, 0) << "the reader was gone: gpubench opened and closed the FIFO";
+  if (fd >= 0) {
+    EXPECT_EQ(write(fd, "the JSON", 8), 8);
+    close(fd);
+  } else {
+    close(open(fifo.c_str(), O_RDWR)); // lets a reader still in open() through
+  }
+  reader.join();
+  EXPECT_EQ(received, fd >= 0 ? "the JSON" : "");
+}
+
+// A filter whose automaton visits thousands of states per byte, over many sizes: within its
+// stated limits each, but minutes of matching together. Refused in one line once matching
+// passes its bound, in bounded time.
+TEST(HostileInput, ACostlyFilterOverManySizesIsALimitStated) {
+  const std::string filter = "(.?){255}(.?){255}(.?){255}(.?){255}z";
+  std::string sizes = "1";
+  for (int i = 2; i <= 2000; ++i) {
+    sizes += fmt::format(",{}", i);
+  }
+  const auto begin = std::chrono::steady_clock::now();
+  const Finished run = gpubench_as(
+      {"gpubench", "--benchmark_list_tests", "--benchmark_filter=" + filter, "--sizes=" + sizes},
+      {}, std::chrono::seconds(120));
+  EXPECT_TRUE(one_line(run, exit_usage,
+                       "--benchmark_filter=" + filter + ": matching it visited more than"));
+  EXPECT_LT(std::chrono::steady_clock::now() - begin, std::chrono::seconds(60));
+}
+
 // Output that could not be written is an error (exit 1, one line where stderr can take it);
-// nothing aborts when stderr is closed or full; an error keeps its own exit code.
-TEST(BadInput, StandardStreamsClosedOrFull) {
+// nothing aborts, nor ends by SIGPIPE, when stderr is closed, full or a pipe nobody reads; an
+// error keeps its own exit code.
+TEST(BadInput, StandardStreamsClosedFullOrBroken) {
   struct Case {
     std::vector<std::string> args;
     int exit_code;    // where stdout and stderr work
@@ -689,6 +768,7 @@ TEST(BadInput, StandardStreamsClosedOrFull) {
   const std::vector<Case> cases{
       {listing({}), 0, ""},
       {{"--help"}, 0, ""},
+      {{"--describe"}, 0, ""},
       {{"--device=abc"}, exit_usage, "--device=abc: not a device number"},
       {{"--benchmark_list_tests", "--benchmark_filter=^nothing_is_called_this$"},
        exit_failure,
@@ -706,8 +786,8 @@ TEST(BadInput, StandardStreamsClosedOrFull) {
     } else {
       EXPECT_TRUE(one_line(plain, c.exit_code, c.text)) << what;
     }
-    // stdout full or closed: what was to be printed is lost.
-    for (const Stream out : {Stream::full, Stream::closed}) {
+    // stdout full, closed or a pipe nobody reads: what was to be printed is lost.
+    for (const Stream out : {Stream::full, Stream::closed, Stream::broken}) {
       const Finished run = gpubench(c.args, out);
       if (writes_stdout) {
         EXPECT_TRUE(one_line(run, exit_failure, "standard output could not be written")) << what;
@@ -715,8 +795,8 @@ TEST(BadInput, StandardStreamsClosedOrFull) {
         EXPECT_TRUE(one_line(run, c.exit_code, c.text)) << what;
       }
     }
-    // stderr closed or full: the same exit, and no abort.
-    for (const Stream err : {Stream::full, Stream::closed}) {
+    // stderr closed, full or a pipe nobody reads: the same exit, and no abort.
+    for (const Stream err : {Stream::full, Stream::closed, Stream::broken}) {
       const Finished run = gpubench(c.args, Stream::captured, err);
       EXPECT_TRUE(ended_cleanly(run)) << what;
       EXPECT_EQ(run.exit_code, c.exit_code) << what;

@@ -1,7 +1,8 @@
 // A stand-in for gpubench's run loop without a GPU: the FileReporter and the interrupt handling
 // gpubench uses, around benchmarks that only sleep. Each benchmark is reported as Google
 // Benchmark reports one; a signal stops the loop at its next check, as the timed loop does.
-//   file_reporter_probe OUT FORMAT COUNT MS_PER_BENCHMARK
+// With `console`, each benchmark's name is also printed on stdout, as the console table is.
+//   file_reporter_probe OUT FORMAT COUNT MS_PER_BENCHMARK [console]
 #include "file_reporter.hpp"
 #include "interrupt.hpp"
 
@@ -31,10 +32,12 @@ benchmark::BenchmarkReporter::Run run_named(const std::string& name) {
 } // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    static_cast<void>(std::fputs("usage: file_reporter_probe OUT FORMAT COUNT MS\n", stderr));
+  if (argc != 5 && !(argc == 6 && std::string(argv[5]) == "console")) {
+    static_cast<void>(
+        std::fputs("usage: file_reporter_probe OUT FORMAT COUNT MS [console]\n", stderr));
     return 2;
   }
+  const bool console = argc == 6;
   const std::string out = argv[1];
   const int count = std::stoi(argv[3]);
   const auto pause = std::chrono::milliseconds(std::stoi(argv[4]));
@@ -42,7 +45,7 @@ int main(int argc, char** argv) {
   bench::FileReporter file(out, argv[2]);
   file.set_context("run_status", "running");
   bench::on_interrupt([&](int signal) {
-    file.set_context("interrupted", signal == SIGINT ? "SIGINT" : "SIGTERM");
+    file.set_context("interrupted", bench::signal_name(signal));
     file.set_context("run_status", "interrupted");
     file.close();
     fmt::print(stderr, "interrupted; the {} completed are in {}\n", file.reported(), out);
@@ -61,6 +64,10 @@ int main(int argc, char** argv) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     file.ReportRuns({run_named(fmt::format("probe/{}", i))});
+    if (console) {
+      fmt::print("probe/{}\n", i);
+      static_cast<void>(std::fflush(stdout));
+    }
   }
   if (bench::interrupt_signal() != 0) {
     bench::finish_interrupted();

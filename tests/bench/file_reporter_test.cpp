@@ -219,6 +219,20 @@ TEST(FileReporter, AFifoGetsTheWholeDocumentOnce) {
   EXPECT_EQ(count_of(received, "\"context\""), 1U);
 }
 
+// A FIFO nobody reads by the end of the run: the write fails once no reader has come for 3 s
+// (the probe's exit status 1, as gpubench's line and status) where waiting for a reader would
+// never end, not even on SIGTERM.
+TEST(FileReporter, AFifoWithoutAReaderFailsAfterItsWait) {
+  ScratchDir scratch;
+  const std::string fifo = scratch.path("fifo");
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  Process probe({FILE_REPORTER_PROBE, fifo, "json", "2", "1"});
+  const Finished run = probe.wait(std::chrono::seconds(20));
+  EXPECT_FALSE(run.timed_out) << "waited for a reader";
+  EXPECT_EQ(run.signal, 0);
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+}
+
 // --benchmark_out=/dev/stdout with stdout sent to a file: the document is written through the
 // stream, once, not renamed over the file (which would cut stdout off from its name).
 TEST(FileReporter, DevStdoutIntoAFileIsWrittenThrough) {
@@ -292,6 +306,24 @@ TEST(FileReporterSignals, OneSigterm) {
   probe.wait_for(3);
   probe.process.send(SIGTERM);
   expect_interrupted(probe, SIGTERM, "SIGTERM", 3);
+}
+
+// The console's reader gone (`gpubench | head`): SIGPIPE at the next line printed stops the run
+// as the other signals do, the file kept, where its default action would end the process at
+// once, the file left "running", and nothing said.
+TEST(FileReporterSignals, AClosedPipeOnStdout) {
+  ScratchDir scratch;
+  const std::string out = scratch.path("probe.json");
+  Process probe({FILE_REPORTER_PROBE, out, "json", "100000", "5", "console"}, Stream::broken);
+  const Finished run = probe.wait(std::chrono::seconds(20));
+  EXPECT_FALSE(run.timed_out);
+  EXPECT_EQ(run.signal, 0) << "killed by SIGPIPE instead of handling it";
+  EXPECT_EQ(run.exit_code, 128 + SIGPIPE) << run.err;
+  const BenchmarkJson json = read_benchmark_json(out);
+  ASSERT_TRUE(json.valid) << json.problem << "\n" << read_file(out);
+  EXPECT_EQ(json.context.at("run_status"), "interrupted");
+  EXPECT_EQ(json.context.at("interrupted"), "SIGPIPE");
+  EXPECT_EQ(expect_whole_entries(json), 1U) << "the first line printed met the closed pipe";
 }
 
 TEST(FileReporterSignals, OneSigint) {

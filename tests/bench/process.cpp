@@ -30,7 +30,19 @@ std::string temp_file() {
   return path;
 }
 
-void redirect(posix_spawn_file_actions_t& actions, int fd, Stream stream, const std::string& path) {
+// A pipe's write end whose read end is closed already: every write to it fails (EPIPE, and
+// SIGPIPE). Closed on exec: the child has it only where redirect() places it.
+int broken_pipe() {
+  int ends[2];
+  if (pipe2(ends, O_CLOEXEC) != 0) {
+    throw std::runtime_error("pipe2 failed");
+  }
+  close(ends[0]);
+  return ends[1];
+}
+
+void redirect(posix_spawn_file_actions_t& actions, int fd, Stream stream, const std::string& path,
+              int broken) {
   switch (stream) {
   case Stream::captured:
     posix_spawn_file_actions_addopen(&actions, fd, path.c_str(), O_WRONLY | O_TRUNC, 0);
@@ -40,6 +52,9 @@ void redirect(posix_spawn_file_actions_t& actions, int fd, Stream stream, const 
     break;
   case Stream::full:
     posix_spawn_file_actions_addopen(&actions, fd, "/dev/full", O_WRONLY, 0);
+    break;
+  case Stream::broken:
+    posix_spawn_file_actions_adddup2(&actions, broken, fd);
     break;
   }
 }
@@ -69,10 +84,11 @@ Process::Process(const std::vector<std::string>& argv, Stream out, Stream err, G
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  redirect(actions, 1, out, out_path_);
-  redirect(actions, 2, err, err_path_);
-  // The child starts with SIGINT and SIGTERM at their defaults and unblocked, whatever the test
-  // runner does with them.
+  const int broken = broken_pipe();
+  redirect(actions, 1, out, out_path_, broken);
+  redirect(actions, 2, err, err_path_, broken);
+  // The child starts with SIGINT, SIGTERM and SIGPIPE at their defaults and unblocked, whatever
+  // the test runner does with them.
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
   sigset_t signals;
@@ -80,6 +96,7 @@ Process::Process(const std::vector<std::string>& argv, Stream out, Stream err, G
   posix_spawnattr_setsigmask(&attributes, &signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGPIPE);
   posix_spawnattr_setsigdefault(&attributes, &signals);
   short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
   if (own_group_) {
@@ -104,6 +121,7 @@ Process::Process(const std::vector<std::string>& argv, Stream out, Stream err, G
       posix_spawn(&pid_, program.c_str(), &actions, &attributes, args.data(), env.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
+  close(broken);
   if (error != 0) {
     pid_ = -1;
     throw std::runtime_error("posix_spawn " + argv.front() + " failed");

@@ -11,8 +11,9 @@
 
 namespace gpubench::testing {
 
-// What a child's stdout or stderr is: a file the test reads, closed (`2>&-`), or /dev/full.
-enum class Stream { captured, closed, full };
+// What a child's stdout or stderr is: a file the test reads, closed (`2>&-`), /dev/full, or a
+// pipe whose reader is gone (`| head` once head has ended).
+enum class Stream { captured, closed, full, broken };
 
 struct Finished {
   int exit_code = -1;     // as a shell reports it: 128 + the signal where a signal ended it

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include <random>
+#include <stdexcept>
 #include <regex>
 #include <string>
 #include <vector>
@@ -155,6 +156,24 @@ TEST(Printable, EscapesWhatBreaksALine) {
     EXPECT_EQ(printable(once), once);
     EXPECT_EQ(once.find_first_of(std::string("\n\r\x1b\0", 4)), std::string::npos);
   }
+}
+
+TEST(NameFilter, StatesVisitedOverEveryNameAreBounded) {
+  // `^saxpy/` visits a few states per name; `(.?){255}z` hundreds per byte.
+  const NameFilter cheap("^saxpy/", 10'000);
+  const NameFilter costly("(.?){255}z", 10'000);
+  const std::string name = "copy/HtoD/pinned/async/1048576/manual_time";
+  for (int i = 0; i < 100; ++i) {
+    EXPECT_FALSE(cheap.selects(name));
+  }
+  EXPECT_THROW(
+      {
+        for (int i = 0; i < 100; ++i) {
+          static_cast<void>(costly.selects(name));
+        }
+      },
+      std::length_error);
+  EXPECT_TRUE(NameFilter("(.?){255}z").selects("copy/HtoD/pageable/zerocopy")) << "unbounded";
 }
 
 } // namespace

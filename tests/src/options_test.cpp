@@ -24,6 +24,15 @@ TEST(ParseOptions, DefaultsToDeviceZero) {
   EXPECT_EQ(options.benchmark_args, std::vector<std::string>{"gpubench"});
 }
 
+// Google Benchmark writes argv[0] into the JSON as `executable`, escaping only a few characters:
+// a control character or a byte that is not UTF-8 in it would leave the file invalid.
+TEST(ParseOptions, TheProgramNameGoogleBenchmarkWritesIsText) {
+  EXPECT_EQ(parse_options({"gpu\x01" "bench\xff"}).benchmark_args,
+            std::vector<std::string>{"gpu\\x01bench\\xff"});
+  EXPECT_EQ(parse_options({"/opt/caf\xc3\xa9/gpubench"}).benchmark_args,
+            std::vector<std::string>{"/opt/caf\xc3\xa9/gpubench"});
+}
+
 TEST(ParseOptions, OwnFlags) {
   const Options options = parse({"--device=3", "--info"});
   EXPECT_EQ(options.devices, std::vector<int>{3});
