@@ -574,6 +574,28 @@ TEST(BadInput, SizePastMemoryIsSkipped) {
       << json.benchmarks[1].message;
 }
 
+// Every benchmark selected skipped (here: a size no GPU holds): nothing was measured, which is
+// no success: exit 1 and the last line says why.
+TEST(BadInput, EveryBenchmarkSkippedIsNoSuccess) {
+  if (!has_gpu()) {
+    GTEST_SKIP() << "no CUDA device";
+  }
+  ScratchDir scratch;
+  const Finished run =
+      gpubench({"--benchmark_filter=^copy/HtoD/pinned/async/", "--sizes=4294967296G",
+                "--benchmark_out=" + scratch.path("run.json")});
+  EXPECT_TRUE(ended_cleanly(run));
+  EXPECT_EQ(run.exit_code, exit_failure) << run.err;
+  const std::vector<std::string> lines = lines_of(run.err);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_TRUE(lines.back().starts_with("gpubench: every benchmark selected was skipped, so "
+                                       "nothing was measured: 4194304TiB copies need"))
+      << run.err;
+  const BenchmarkJson json = read_benchmark_json(scratch.path("run.json"));
+  ASSERT_TRUE(json.valid) << json.problem;
+  EXPECT_EQ(json.benchmarks.size(), 1U);
+}
+
 // Every Google Benchmark flag with a value missing, empty, garbage, negative, not finite or
 // overflowing is taken (a listing, nothing on stderr) or refused in one line naming it: never
 // Google Benchmark's usage (exit 0), an abort or a hang. --benchmark_list_tests is left out: its
