@@ -23,13 +23,16 @@ and host_timed are read too: their spread comes from the repetitions alone, and 
 has the --threshold floor.
 
 When both files come from the same GPU, driver and CUDA runtime (context gpu_name,
-driver_version, cuda_runtime_version) this is a regression check: exit 1 if any benchmark is
-SLOWER. When they differ it is no regression check: one line says so, exit 3, unless --report
-asks for a comparison report (exit 0, also on the same setup).
+driver_version, cuda_runtime_version) and measured alike (--energy on or off in both, context
+energy; where saxpy is compared, the same --l2, context saxpy_l2, where both files state it),
+this is a regression check: exit 1 if any benchmark is SLOWER. When they differ it is no
+regression check (a warm L2 against a cold one is a change of setting, not of code): one line
+names what differs, exit 3, unless --report asks for a comparison report (exit 0, also on the
+same setup), whose mode line names it.
 
 Exit status: 0 no regression (or a report), 1 regression, 2 unusable input, bad usage or a
---changed-filter file that is one of the results read, 3 a different GPU, driver or CUDA
-without --report, 5 with --missing-fails, benchmarks of BASE that NEW lacks.
+--changed-filter file that is one of the results read, 3 a different GPU, driver, CUDA or
+measurement setting without --report, 5 with --missing-fails, benchmarks of BASE that NEW lacks.
 """
 
 import script_process  # noqa: F401  (imported first)
@@ -43,10 +46,10 @@ from pathlib import Path
 
 import numpy as np
 
-from gpubench_json import (REAL_TIME_US, THROTTLE_DROP, Benchmark, GpubenchJsonError, Metric,
-                           OneLineArgumentParser, Result, load, open_unit_interval,
-                           positive_finite, refuse_output_over_input, same_file,
-                           script_error, write_output, write_stdout)
+from gpubench_json import (MEASUREMENT_SETTINGS, REAL_TIME_US, THROTTLE_DROP, Benchmark,
+                           GpubenchJsonError, Metric, OneLineArgumentParser, Result, load,
+                           open_unit_interval, positive_finite, refuse_output_over_input,
+                           same_file, script_error, setting_text, write_output, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
 from name_filter import (MAX_FILTER_CHARS, FilterError, NameFilter, name_filter,
                          changed_filter)
@@ -60,6 +63,7 @@ IDENTITY_KEYS = ("gpu_name", "driver_version", "cuda_runtime_version")
 # measured 1.6% apart on saxpy at 2^28 (results/h200/verdicts/splits/).
 CARD_KEY = "gpu_uuid"
 CARD_SHOWN = 80  # characters of a gpu_uuid shown (a UUID has 40)
+SETTING_SHOWN = 80  # characters of a measurement setting's value shown
 # Shown first among the context differences: what a reader looks for.
 LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpubench_version",
                         "gpu_state_before", "gpu_state_after")
@@ -143,6 +147,9 @@ class Comparison:
     rules: Rules
     regression_check: bool
     context_differences: list[tuple[str, str, str]]  # key, base value, contender value
+    # Measurement settings both files state otherwise (key, BASE's, NEW's), of those that apply
+    # to a family compared: gpubench_json.MEASUREMENT_SETTINGS.
+    differing_settings: list[tuple[str, str, str]]
     only_base: list[str]
     only_cont: list[str]
     confirm: Result | None = None  # runs that judged NEW's changes again
@@ -276,6 +283,27 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
                resolution, p_value, p_reachable, verdict)
 
 
+def settings_differences(base: Result, cont: Result,
+                         families: set[str]) -> list[tuple[str, str, str]]:
+    """Each measurement setting that applies to one of `families` and that both files state,
+    otherwise: (key, BASE's, NEW's), each value one line of at most SETTING_SHOWN characters. A
+    file that does not say (no saxpy_l2) differs in nothing."""
+    differing = []
+    for setting in MEASUREMENT_SETTINGS:
+        if setting.family is not None and setting.family not in families:
+            continue
+        b, c = setting_text(base.context, setting), setting_text(cont.context, setting)
+        if b is not None and c is not None and b != c:
+            differing.append((setting.key, one_line(b, SETTING_SHOWN),
+                              one_line(c, SETTING_SHOWN)))
+    return differing
+
+
+def settings_text(differing: list[tuple[str, str, str]]) -> str:
+    """'saxpy_l2 cold vs warm, energy off vs on' (BASE's vs NEW's)."""
+    return ", ".join(f"{key} {b} vs {c}" for key, b, c in differing)
+
+
 def context_differences(base: Result, cont: Result) -> list[tuple[str, str, str]]:
     keys = sorted(base.context.keys() | cont.context.keys(),
                   key=lambda k: (LEADING_CONTEXT_KEYS.index(k) if k in LEADING_CONTEXT_KEYS
@@ -314,9 +342,10 @@ def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False
     rows = sorted((compare_benchmark(base.benchmarks[n], cont.benchmarks[n], rules)
                    for n in common), key=lambda row: row_order(row, families))
     same_setup = all(base.context_text(k) == cont.context_text(k) for k in IDENTITY_KEYS)
+    settings = settings_differences(base, cont, {row.family for row in rows})
     return Comparison(
-        base, cont, rows, rules, same_setup and not force_report,
-        context_differences(base, cont),
+        base, cont, rows, rules, same_setup and not settings and not force_report,
+        context_differences(base, cont), settings,
         sorted(base_names - common, key=lambda n: (families.get(n.split("/", 1)[0], 0),
                                                    natural_key(n))),
         sorted(cont_names - common, key=lambda n: (families.get(n.split("/", 1)[0], 0),
@@ -355,6 +384,10 @@ def confirmed(comparison: Comparison, confirm: Result) -> Comparison:
                 f"{confirm.path}: {key} {one_line(confirm.context_text(key) or '(absent)', 80)} "
                 f"differs from NEW's ({one_line(c.cont.context_text(key) or '(absent)', 80)}): "
                 "the confirming runs must be of NEW's build on NEW's GPU")
+    if differing := settings_differences(c.cont, confirm, {row.family for row in c.rows}):
+        raise GpubenchJsonError(f"{confirm.path}: measured otherwise than NEW "
+                                f"({settings_text(differing)}, NEW's first): the confirming "
+                                "runs must be measured as NEW was")
     return replace(c, rows=confirm_rows(c.rows, c.base, confirm, c.rules), confirm=confirm)
 
 
@@ -447,7 +480,9 @@ def mode_line(comparison: Comparison) -> str:
                 f"but another card (BASE {cards[0]}, NEW {cards[1]}): what differs between two "
                 "cards of one model shows here as a change.")
     differing = c.differing_identity
-    why = (f"{', '.join(differing)} differ" if differing else "--report")
+    why = "; ".join([*([f"{', '.join(differing)} differ"] if differing else []),
+                     *([f"measured otherwise: {settings_text(c.differing_settings)}"]
+                       if c.differing_settings else [])]) or "--report"
     return (f"Comparison report, not a regression check ({why}): "
             f"{setup_text(c.base)} vs {setup_text(c.cont)}.")
 
@@ -645,11 +680,16 @@ def render_comparison(comparison: Comparison, markdown: bool = False,
 
 
 def different_setup_line(comparison: Comparison) -> str:
-    """Why a comparison cannot be a regression check, in one line."""
+    """Why a comparison cannot be a regression check, in one line: the GPU, driver or CUDA that
+    differ, else the measurement settings."""
     c = comparison
-    return (f"cannot compare: {', '.join(c.differing_identity)} differ (BASE {c.base.path}: "
-            f"{setup_text(c.base)}; NEW {c.cont.path}: {setup_text(c.cont)}); record a "
-            "baseline on this GPU, driver and CUDA, or pass --report for a comparison report")
+    if c.differing_identity:
+        return (f"cannot compare: {', '.join(c.differing_identity)} differ (BASE {c.base.path}: "
+                f"{setup_text(c.base)}; NEW {c.cont.path}: {setup_text(c.cont)}); record a "
+                "baseline on this GPU, driver and CUDA, or pass --report for a comparison report")
+    return (f"cannot compare: measured otherwise ({settings_text(c.differing_settings)}; BASE "
+            f"{c.base.path}, NEW {c.cont.path}): a change of setting is no change of code; "
+            "record a baseline with NEW's settings, or pass --report for a comparison report")
 
 
 def missing_line(comparison: Comparison) -> str:
@@ -748,7 +788,8 @@ def main(argv: list[str] | None = None) -> int:
                                      + ([args.confirm] if args.confirm is not None else []))
         base, cont = load_pair(args.baseline, args.contender, args.filter)
         comparison = compare(base, cont, rules_from(args), args.report, args.filter)
-        if comparison.differing_identity and not args.report:
+        if (comparison.differing_identity or comparison.differing_settings) \
+                and not args.report:
             script_error(SCRIPT, different_setup_line(comparison))
             return DIFFERENT_SETUP
         if args.missing_fails and comparison.regression_check and comparison.only_base:

@@ -47,6 +47,32 @@ import numpy as np
 from safe_text import ascii_decimal, one_line, printable, shorten
 
 
+@dataclass(frozen=True)
+class Setting:
+    """A context key that says how a run measured, beyond its GPU and build."""
+    key: str
+    family: str | None  # the family whose figures it changes; None: every family
+    absent: str | None  # what a file without the key measured; None: not known
+
+
+# gpubench's measurement settings, in which merge_runs.py pools and compare.py judges only runs
+# alike: saxpy_l2 is --l2, whether saxpy flushes the L2 before each timed launch (every run
+# writes it); energy, written with --energy alone, is about a second more of each benchmark's
+# operation after its timed loop, which warms the GPU for the next benchmark.
+MEASUREMENT_SETTINGS = (Setting("saxpy_l2", "saxpy", None), Setting("energy", None, "off"))
+
+
+def setting_text(context: dict[str, Any], setting: Setting) -> str | None:
+    """How a run measured in `setting`, as text: energy "on" or "off" (its text says how a
+    window is taken, the same in one build), saxpy_l2 as written; None where not known."""
+    if setting.key not in context:
+        return setting.absent
+    if setting.key == "energy":
+        return "on"
+    value = context[setting.key]
+    return value if isinstance(value, str) else repr(value)
+
+
 class GpubenchJsonError(Exception):
     """A result file that cannot be used; str() is a one-line message naming the file."""
 

@@ -16,7 +16,11 @@ A recording merged before (a file with `merged_runs` in its context) gives each 
 repetitions as a run of its own, so the runs of two recordings pool (a baseline recorded in
 two parts, say). A benchmark holds as many repetitions as the runs that measured it. The runs
 must agree on gpu_uuid, driver, CUDA and gpubench version: a result merged from two GPUs or two
-builds is no measurement of either. A benchmark's times are written in the time_unit of the first
+builds is no measurement of either. They must also have measured alike: the same devices
+(selected_devices and each device_<N>), --energy on or off in all (its work after each timed
+loop warms the GPU for the next benchmark), and where a run holds saxpy benchmarks, the same
+saxpy_l2 (--l2: cold and warm are two measurements of one name). The first run differing names
+the key and both values in one line. A benchmark's times are written in the time_unit of the first
 run that measured it; a run in another unit has its times converted by shifting their decimal
 digits, so the one rounding is the one to the nearest float that reading them makes.
 
@@ -29,21 +33,36 @@ bad usage or an output that could not be written or that is one of the runs.
 
 import script_process  # noqa: F401  (imported first)
 import json
+import re
 import sys
+from collections.abc import Iterable
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from gpubench_json import (MAX_CONTAINERS, NS_EXPONENT, TIME_FIELDS, GpubenchJsonError,
-                           OneLineArgumentParser, load_with_document, refuse_output_over_input,
-                           repeated_file, script_error, write_output, write_stdout)
+from gpubench_json import (MAX_CONTAINERS, MEASUREMENT_SETTINGS, NS_EXPONENT, TIME_FIELDS,
+                           GpubenchJsonError, OneLineArgumentParser, load_with_document,
+                           refuse_output_over_input, repeated_file, script_error, setting_text,
+                           write_output, write_stdout)
+from safe_text import one_line
 
 SCRIPT = "merge_runs.py"
 # Equal in every run merged: the same GPU, software and build.
 SAME_IN_EVERY_RUN = ("gpu_name", "gpu_uuid", "driver_version", "cuda_runtime_version",
                      "gpubench_version")
+# Equal in every run merged: the devices measured, by ordinal and by identity.
+SAME_DEVICES = "selected_devices"
+_DEVICE_KEY = re.compile(r"device_[0-9]+")
+SHOWN_CHARS = 80  # of a context value named in a refusal
+
+
+def shown(value: object) -> str:
+    """A context value as a refusal names it: one line, at most SHOWN_CHARS characters."""
+    return one_line("(absent)" if value is None else repr(value), SHOWN_CHARS)
+
+
 # Fields of an entry that say where it sits in its run rather than what it measured.
 _PLACEMENT = {"repetition_index", "repetitions", "family_index", "per_family_instance_index",
               "run_type", "aggregate_name", "aggregate_unit"}
@@ -67,14 +86,32 @@ def read_run(path: Path) -> dict[str, Any]:
     return doc
 
 
+def families(docs: Iterable[dict[str, Any]]) -> set[str]:
+    """The families the runs hold benchmarks of."""
+    return {entry["name"].split("/", 1)[0] for doc in docs for entry in doc["benchmarks"]}
+
+
 def check_together(paths: list[Path], docs: list[dict[str, Any]]) -> None:
+    """MergeError naming the first key, and both values, in which a run differs from the
+    first: its GPU, software or build, the devices it measured, or a measurement setting that
+    applies to a family the runs hold."""
     first = docs[0]["context"]
+    held = families(docs)
+    settings = [s for s in MEASUREMENT_SETTINGS if s.family is None or s.family in held]
     for path, doc in zip(paths[1:], docs[1:]):
-        for key in SAME_IN_EVERY_RUN:
-            if doc["context"].get(key) != first.get(key):
-                raise MergeError(f"{path}: {key} {doc['context'].get(key)!r} differs from "
-                                 f"{first.get(key)!r} in {paths[0]}: runs of one build on one "
-                                 "GPU only")
+        context = doc["context"]
+        devices = sorted({k for c in (first, context) for k in c if _DEVICE_KEY.fullmatch(k)},
+                         key=lambda k: (len(k), k))
+        differing = [(key, context.get(key), first.get(key), "runs of one build on one GPU only")
+                     for key in SAME_IN_EVERY_RUN]
+        differing += [(key, context.get(key), first.get(key), "runs of the same devices only")
+                      for key in (SAME_DEVICES, *devices)]
+        differing += [(s.key, setting_text(context, s), setting_text(first, s),
+                       "runs measured alike only") for s in settings]
+        for key, value, first_value, only in differing:
+            if value != first_value:
+                raise MergeError(f"{path}: {key} {shown(value)} differs from "
+                                 f"{shown(first_value)} in {paths[0]}: {only}")
 
 
 def is_number(value: Any) -> bool:
@@ -198,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         merged = merge(args.runs)
         try:
             text = json.dumps(merged, indent=1, allow_nan=False) + "\n"
-        except ValueError as error:  # a NaN, or a count past what int() writes, in the context
+        # A NaN or an infinity load reads: in the context, or in a list an entry holds.
+        except ValueError as error:
             return script_error(SCRIPT, f"the merged runs cannot be written as JSON: {error}")
         write_output(args.output, text)
         write_stdout(f"wrote {args.output}: {merged['context']['merged_runs']} runs, "

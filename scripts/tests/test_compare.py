@@ -382,6 +382,59 @@ def test_driver_or_cuda_change_cannot_be_compared(tmp_path: Path, run_script: Ru
     assert report.returncode == 0 and f"({key} differ)" in report.stdout
 
 
+ENERGY = "NVML's energy counter from one of its updates to the first at least 10 updates later"
+SAXPY = "saxpy/vec4/1048576"
+
+
+def saxpy_suite(gbps: float = 1000.0) -> list[dict]:
+    return suite() + saxpy_run("vec4", 1 << 20, [gbps, gbps * 1.001, gbps * 0.999], 4800.0)
+
+
+@pytest.mark.parametrize(("base_context", "cont_context", "differing"), [
+    ({"saxpy_l2": "warm"}, {"saxpy_l2": "cold"}, "saxpy_l2 warm vs cold"),
+    ({}, {"energy": ENERGY}, "energy off vs on"),
+    ({"energy": ENERGY, "saxpy_l2": "cold"}, {"saxpy_l2": "warm\n" + "x" * 500},
+     "saxpy_l2 cold vs warm x"),
+])
+def test_runs_measured_otherwise_are_no_regression_check(
+        tmp_path: Path, run_script: RunScript, base_context: dict, cont_context: dict,
+        differing: str) -> None:
+    """A warm L2 against a cold one (or --energy on one side) moves figures with no change of
+    code: no verdict of a regression check, one line naming the settings and exit 3; with
+    --report, a report whose mode line names them."""
+    b = write_json(tmp_path / "base.json", document(saxpy_suite(), **base_context))
+    c = write_json(tmp_path / "cont.json", document(saxpy_suite(600.0), **cont_context))
+    proc = run_script("compare.py", b, c)
+    assert (proc.returncode, proc.stdout) == (3, ""), proc.stderr
+    assert proc.stderr.count("\n") == 1 and len(proc.stderr) < 700
+    assert proc.stderr.startswith(f"compare.py: cannot compare: measured otherwise ({differing}")
+    report = run_script("compare.py", b, c, "--report")
+    assert report.returncode == 0, report.stderr
+    assert f"Comparison report, not a regression check (measured otherwise: {differing}" \
+        in report.stdout
+
+
+def test_saxpy_l2_is_no_setting_where_saxpy_is_not_compared(tmp_path: Path,
+                                                             run_script: RunScript) -> None:
+    """--l2 changes saxpy alone; a file that does not state it differs in nothing."""
+    b = write_json(tmp_path / "base.json", document(saxpy_suite(), saxpy_l2="warm"))
+    c = write_json(tmp_path / "cont.json", document(saxpy_suite(), saxpy_l2="cold"))
+    proc = run_script("compare.py", b, c, "--filter", "^copy/")
+    assert proc.returncode == 0 and "Regression check: same GPU" in proc.stdout, proc.stderr
+    unstated = write_json(tmp_path / "unstated.json", document(saxpy_suite()))
+    assert run_script("compare.py", b, unstated).returncode == 0
+
+
+def test_confirming_runs_measured_otherwise_are_one_line(tmp_path: Path,
+                                                         run_script: RunScript) -> None:
+    confirm = write_json(tmp_path / "confirm.json",
+                         document(suite(gbps=40.0), energy=ENERGY))
+    proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--confirm", confirm)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"compare.py: {confirm}: measured otherwise than NEW "
+                                  "(energy off vs on, NEW's first)")
+
+
 @pytest.mark.parametrize("uuid", ["GPU-1111", "GPU-\x1b[31m\n" + "9" * 200])
 def test_another_card_of_the_same_model_is_named(tmp_path: Path, run_script: RunScript,
                                                  uuid: str) -> None:

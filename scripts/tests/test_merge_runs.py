@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 from conftest import SCRIPTS, RunScript
 from fake_gpubench import calls, install, running
-from gbench_builder import bad_results, copy_run, document, launch_run, write_bad, write_json
+from gbench_builder import (bad_results, copy_run, document, launch_run, saxpy_run, write_bad,
+                            write_json)
 
 import merge_runs
 from gpubench_json import load
@@ -141,6 +142,52 @@ def test_runs_of_another_gpu_or_build_are_refused(tmp_path: Path, run_script: Ru
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
     assert proc.stderr.startswith(f"merge_runs.py: {b}: {key} ")
     assert not (tmp_path / "m.json").exists()
+
+
+ENERGY = "NVML's energy counter from one of its updates to the first at least 10 updates later"
+
+
+@pytest.mark.parametrize(("first", "second", "line"), [
+    ({"saxpy_l2": "cold"}, {"saxpy_l2": "warm"}, "saxpy_l2 'warm' differs from 'cold'"),
+    ({"saxpy_l2": "cold"}, {}, "saxpy_l2 (absent) differs from 'cold'"),
+    ({}, {"energy": ENERGY}, "energy 'on' differs from 'off'"),
+    ({"energy": ENERGY}, {}, "energy 'off' differs from 'on'"),
+    ({"selected_devices": "0"}, {"selected_devices": "0,1"},
+     "selected_devices '0,1' differs from '0'"),
+    ({"device_1": "NVIDIA H200, GPU-1, 0000:01:00.0"},
+     {"device_1": "NVIDIA H200, GPU-2, 0000:02:00.0"},
+     "device_1 'NVIDIA H200, GPU-2, 0000:02:00.0' differs from "
+     "'NVIDIA H200, GPU-1, 0000:01:00.0'"),
+    ({}, {"device_12": "NVIDIA H200, GPU-1, 0000:01:00.0"}, "device_12 'NVIDIA H200, GPU-1, "),
+])
+def test_runs_measured_otherwise_are_refused(tmp_path: Path, run_script: RunScript,
+                                             first: dict, second: dict, line: str) -> None:
+    """Runs of one build on one GPU that measured otherwise (saxpy's L2 cold or warm, --energy
+    on or off, other devices) are no repetitions of one measurement: one line names the key and
+    both values."""
+    saxpy = saxpy_run("vec4", 1 << 20, 1000.0, 4800.0)
+    a = write_json(tmp_path / "a.json", document(saxpy, **first))
+    b = write_json(tmp_path / "b.json", document(saxpy, **second))
+    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+    assert proc.stderr.startswith(f"merge_runs.py: {b}: {line}") and proc.stderr.count("\n") == 1
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_saxpy_l2_is_no_setting_of_runs_without_saxpy(tmp_path: Path,
+                                                      run_script: RunScript) -> None:
+    """--l2 changes saxpy alone: copies and launches of runs with another saxpy_l2 pool."""
+    a = write_json(tmp_path / "a.json", one_run(50.0, 4.0, saxpy_l2="cold"))
+    b = write_json(tmp_path / "b.json", one_run(51.0, 4.0, saxpy_l2="warm"))
+    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_long_differing_value_is_named_shortened(tmp_path: Path, run_script: RunScript) -> None:
+    a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
+    b = write_json(tmp_path / "b.json", one_run(50.0, 4.0, driver_version="5\n" * 100_000))
+    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and len(proc.stderr) < 600
 
 
 def test_an_interrupted_run_is_refused(tmp_path: Path, run_script: RunScript) -> None:
