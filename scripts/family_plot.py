@@ -13,6 +13,7 @@ L2 size (the context's l2_bytes) where its sizes reach it. A colour is a curve, 
 marker a file.
 """
 
+import hashlib
 import math
 import re
 import textwrap
@@ -139,6 +140,26 @@ def figure_file_name(family: str, index: int) -> str:
     """`<family>.png`, or `family<index>.png` for a name no file should carry (a NUL, a
     leading dot, hundreds of characters)."""
     return f"{family}.png" if _FILE_NAME.fullmatch(family) else f"family{index}.png"
+
+
+def figure_stems(families: Iterable[str], suffixes: tuple[str, ...] = ("",)) -> list[str]:
+    """A file stem per family, in order, such that no two families' files (stem + suffix +
+    ".png" for each of `suffixes`) share a name, even on a file system that folds case: the stem
+    of figure_file_name, or where a file of it is taken (a family `family1` beside one drawn to
+    family1.png, `Copy` beside `copy`, `peer_pairs` beside the pairs of `peer`), that stem and
+    the first 8 hex digits of the family name's SHA-256, then a count where that is taken too."""
+    taken: set[str] = set()
+    stems = []
+    for index, family in enumerate(families):
+        base = figure_file_name(family, index).removesuffix(".png")
+        digest = hashlib.sha256(family.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        candidates = (base, f"{base}-{digest}",
+                      *(f"{base}-{digest}-{n}" for n in range(2, len(taken) + 3)))
+        stem = next(c for c in candidates
+                    if not any(f"{c}{suffix}.png".casefold() in taken for suffix in suffixes))
+        taken.update(f"{stem}{suffix}.png".casefold() for suffix in suffixes)
+        stems.append(stem)
+    return stems
 
 
 def ordered_families(results: Iterable[Result]) -> dict[str, FamilyFacts]:

@@ -8,7 +8,9 @@ file beneath it, in path order, with its figures, drawn as the HTML report draws
 per series with its band, the figures without an argument, the matrices of GPU pairs), each
 figure linked to the JSON file behind it. A result measured on several GPUs is drawn once per
 GPU. JSON files that are not gpubench results are listed with the reason they are left out,
-among them any that is no regular file (a FIFO, a device), which the gallery does not open. The
+among them any that is no regular file (a FIFO, a device), which the gallery does not open, and
+any whose series of GPU pairs name more GPUs than gpubench measures at once
+(pair_matrix.check_pair_gpus: a matrix grows as the square of its GPUs). The
 folders are walked to any depth without entering links to folders, so a link loop ends. A
 filter box narrows the figures to the names holding its text.
 
@@ -33,6 +35,7 @@ from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, dan
                            read_bounded, refuse_output_over_input, script_error, write_stdout)
 from html_page import controls, esc, page
 from html_report import write_page
+from pair_matrix import check_pair_gpus
 from run_series import devices_named, select_device
 from safe_text import one_line, printable, shorten
 
@@ -95,6 +98,7 @@ def read_entry(root: Path, path: Path, page_folder: Path) -> Entry:
         return Entry(relative, href, [], reason)
     try:
         result = load(path)
+        check_pair_gpus(result)
     except GpubenchJsonError as error:
         return Entry(relative, href, [], one_line(str(error).removeprefix(f"{path}: "), 200))
     devices = devices_named(result)

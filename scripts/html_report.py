@@ -7,7 +7,9 @@ against the first, the largest changes first, a panel per series with every run'
 band (smallest to largest repetition) and the ratio to the first run, the figures without an
 argument, the matrices of GPU pairs and the clocks each run's benchmarks started at. Runs are
 labelled by GPU and driver (and by file where those are alike); checkboxes hide a run, a filter
-box narrows the figures and rows to the names holding its text.
+box narrows the figures and rows to the names holding its text. A run whose series of GPU pairs
+name more than pair_matrix.MAX_PAIR_GPUS GPUs (64, the most gpubench measures at once) is
+refused: a matrix grows as the square of its GPUs.
 """
 
 import argparse
@@ -30,6 +32,7 @@ from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, loa
 from html_page import controls, esc, page, table
 from launch_ratios import RatioRow, pooling_note, ratio_rows
 from name_filter import FilterError, NameFilter
+from pair_matrix import check_pair_gpus
 from plot import file_labels
 from run_series import devices_named, select_device
 from svg_chart import colour
@@ -303,6 +306,8 @@ def family_order(names: list[str], comparisons: list[Comparison]) -> list[str]:
 
 def build_report(results: list[Result], rules: Rules, force_report: bool,
                  multi_device: list[bool], only_changed: bool = False) -> Report:
+    for result in results:
+        check_pair_gpus(result)
     labels = run_labels(results, multi_device)
     runs = [run_figures(i, label, r) for i, (label, r) in enumerate(zip(labels, results))]
     comparisons = [compare(results[0], r, rules, force_report) for r in results[1:]]

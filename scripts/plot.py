@@ -6,7 +6,10 @@ facts each file's context declares (gpubench_families; inferred for files withou
 panel per figure and first series component, a colour per curve (series and device: a
 `/device:N` benchmark is a curve of its own), a line style and marker per file, named by its file
 stem; benchmarks without an argument are bars. A family whose name is no safe file name
-(family_plot.figure_file_name) is drawn to family<N>.png. Axes are logarithmic where values span a decade.
+(family_plot.figure_file_name) is drawn to family<N>.png; where two families' files would share a
+name (`Copy` and `copy` on a file system that folds case, `peer_pairs` and the pairs of `peer`),
+the later one's name gets a short hash of the family (family_plot.figure_stems), so no figure is
+written over another. Axes are logarithmic where values span a decade.
 
 Also fits t(s) = t0 + s/B to every curve of GB/s that also carries a time per operation (its
 family's µs figure, lower better), prints t0, B and s_half = t0*B and writes that table to
@@ -17,7 +20,8 @@ there, which would pull B above what memory gives: it is fitted above the L2 onl
 
 A family whose series name ordered pairs of GPUs (`<s>to<d>`, as peer copies do) also gets
 DIR/<family>_pairs.png: a source × destination matrix per series at its largest argument
-(pair_matrix).
+(pair_matrix); a series whose pairs name more than 64 GPUs, the most gpubench measures at once,
+is refused.
 
 Names from the files are drawn as text, cut to 80 characters. A figure holds at most 12 panels
 and 128 curves (--filter selects fewer).
@@ -38,17 +42,18 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from family_plot import (Decorate, Panel, PlotError, Source, binary_size, curve_label,
-                         family_figure, figure_file_name, ordered_families, panel_and_curve)
+                         family_figure, figure_stems, ordered_families, panel_and_curve)
 from figure_setup import save_figure
 from gpubench_json import (GBPS, Benchmark, GpubenchJsonError, Metric, OneLineArgumentParser,
                            Result, dangling_link, load, refuse_output_over_input, script_error,
                            write_output, write_stdout)
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from name_filter import FilterError, NameFilter, name_filter
-from pair_matrix import pair_matrix_figure
+from pair_matrix import check_pair_gpus, pair_matrix_figure
 from text_table import render
 
 FIT_TABLE_NAME = "fit.txt"
+PAIRS_SUFFIX = "_pairs"  # of a family's matrix of GPU pairs: DIR/<family>_pairs.png
 # Dashed is kept for the fits, so no file is drawn dashed.
 FILE_LINESTYLES = ("-", ":", "-.", (0, (8, 2, 1, 2, 1, 2)), (0, (1, 4)), (0, (6, 3)))
 FILE_MARKERS = ("o", "s", "^", "D", "v", "P")
@@ -198,6 +203,8 @@ def figure_title(family: str, results: list[Result]) -> str:
 def draw(sources: list[Source], output_dir: Path, inputs: list[Path]) -> None:
     """Write the fit table and one figure per family: each drawn and each output path checked
     first, so that nothing is written where one would replace an input or cannot be written."""
+    for source in sources:
+        check_pair_gpus(source.result)
     series = fit_series(sources)
     table = fit_table(series) + "\n" if series else None
     figures = family_figures(sources, series, output_dir)
@@ -216,15 +223,15 @@ def family_figures(sources: list[Source], series: list[FitSeries],
     """Each family's figure and its matrix of GPU pairs where it has one, with their paths."""
     results = [s.result for s in sources]
     figures = []
-    for index, family in enumerate(ordered_families(results)):
+    families = list(ordered_families(results))
+    for family, stem in zip(families, figure_stems(families, ("", PAIRS_SUFFIX))):
         title = figure_title(family, results)
-        path = output_dir / figure_file_name(family, index)
         fig = family_figure(sources, family, title, fit_drawer(series, family))
         if fig is not None:
-            figures.append((path, fig))
+            figures.append((output_dir / f"{stem}.png", fig))
         matrix = pair_matrix_figure(sources, family, title)
         if matrix is not None:
-            figures.append((path.with_name(f"{path.stem}_pairs.png"), matrix))
+            figures.append((output_dir / f"{stem}{PAIRS_SUFFIX}.png", matrix))
     return figures
 
 

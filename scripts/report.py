@@ -26,7 +26,7 @@ from compare import (Comparison, add_comparison_options, compare, context_sectio
                      family_tables, header_section, load_pair, notes_section,
                      only_in_one_section, paired_section, rules_from, summary_section,
                      verdict_line)
-from family_plot import PlotError, Source, family_figure, figure_file_name, ordered_families
+from family_plot import PlotError, Source, family_figure, figure_stems, ordered_families
 from figure_setup import save_figure
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, dangling_link,
                            refuse_output_over_input, script_error, write_output, write_stdout)
@@ -52,13 +52,15 @@ def sources_of(results: tuple[Result, Result]) -> list[Source]:
 
 
 def family_figures(comparison: Comparison, directory: Path) -> list[tuple[Path, Figure]]:
-    """One figure per family either file holds, both files overlaid, with its path."""
+    """One figure per family either file holds, both files overlaid, with its path: a name of
+    its own (family_plot.figure_stems), so no figure is written over another."""
     sources = sources_of((comparison.base, comparison.cont))
     figures = []
-    for index, family in enumerate(ordered_families(s.result for s in sources)):
+    families = list(ordered_families(s.result for s in sources))
+    for family, stem in zip(families, figure_stems(families)):
         fig = family_figure(sources, family, f"{family}: BASE solid, NEW dashed")
         if fig is not None:
-            figures.append((directory / figure_file_name(family, index), fig))
+            figures.append((directory / f"{stem}.png", fig))
     return figures
 
 

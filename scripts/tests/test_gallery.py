@@ -46,6 +46,22 @@ def test_gallery_of_every_machine(tmp_path: Path, run_script: RunScript) -> None
     assert 'class="matrix run-0"' in page
 
 
+def test_a_result_of_more_gpus_than_gpubench_measures_is_left_out(
+        tmp_path: Path, run_script: RunScript) -> None:
+    """Its matrix of pairs would grow as the square of its GPUs: the file is named, left out
+    with the reason, and the others are drawn."""
+    root = results_tree(tmp_path / "results")
+    write_json(root / "b200x2" / "chain.json",
+               document([e for gpu in range(65)
+                         for e in peer_run("ce", "read", gpu, gpu + 1, 4096, 300.0)]))
+    proc = run_script("gallery.py", root)
+    assert proc.returncode == 0, proc.stderr
+    page = (root / "index.html").read_text(encoding="utf-8")
+    assert ("b200x2/chain.json</a>: left out (peer/ce/read/*: pairs of more than 64 GPUs, the "
+            "most gpubench measures at once)") in page
+    assert page.count('<td class="cell"') == 4  # peer.json's 2 × 2
+
+
 def test_links_are_relative_to_the_page(tmp_path: Path, run_script: RunScript) -> None:
     root = results_tree(tmp_path / "results")
     (tmp_path / "site").mkdir()

@@ -302,3 +302,27 @@ def test_the_page_shows_paired_launch_ratios_and_whether_the_runs_agree(
                     r'<td>launch/paired/submit/params:0</td><td>driver</td><td>runtime</td>'
                     r'.*?</tr>', text)
     assert row is not None and row.group(0).endswith("<td>NO</td></tr>")
+
+
+def chain_of_pairs(gpus: int) -> dict:
+    """Peer copies 0to1, 1to2, ...: pairs naming `gpus` GPUs, one series."""
+    return document([e for gpu in range(gpus - 1)
+                     for e in peer_run("ce", "read", gpu, gpu + 1, 4096, 300.0)])
+
+
+def test_a_matrix_of_more_gpus_than_gpubench_measures_is_one_line(
+        tmp_path: Path, run_script: RunScript) -> None:
+    """A matrix is a table of GPUs by GPUs: a file naming 10 000 GPUs in a chain of pairs would
+    make 10^8 cells. Past the 64 gpubench measures at once, one line and no page; 64 are drawn."""
+    most = write_json(tmp_path / "most.json", chain_of_pairs(64))
+    out = tmp_path / "r.html"
+    proc = run_script("report.py", most, most, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text(encoding="utf-8").count('<td class="cell"') == 64 * 64 * 2
+    out.unlink()
+    over = write_json(tmp_path / "over.json", chain_of_pairs(65))
+    proc = run_script("report.py", most, over, "-o", out)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (f"report.py: {over}: peer/ce/read/*: pairs of more than 64 GPUs, the "
+                           "most gpubench measures at once\n")
+    assert not out.exists()

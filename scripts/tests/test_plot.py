@@ -1,4 +1,5 @@
 import errno
+import hashlib
 import itertools
 import json
 import os
@@ -443,6 +444,71 @@ def test_a_family_name_that_is_no_file_name(tmp_path: Path, run_script: RunScrip
     assert (proc.returncode, proc.stderr) == (0, "")
     assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == [
         "family0.png", "family1.png", "family2.png", "family3.png", "ok.png"]
+
+
+PAIRS = [e for pair in ((0, 1), (1, 0)) for e in peer_run("ce", "read", *pair, 4096, 300.0)]
+
+
+@pytest.mark.parametrize(("families", "pairs", "count"), [
+    (["family1", "a\0b"], False, 2),  # a safe name, and one drawn to family<index>.png
+    (["Copy", "copy"], False, 2),  # one name on a file system that folds case
+    (["peer_pairs", "peer"], True, 3),  # a family's name, and another's matrix of pairs
+])
+def test_families_whose_files_would_share_a_name_get_names_of_their_own(
+        tmp_path: Path, run_script: RunScript, families: list[str], pairs: bool,
+        count: int) -> None:
+    """No figure is written over another: a file name taken, also by case alone, gets the
+    family's short hash, and each figure is drawn once."""
+    entries = [e for family in families
+               for e in run_entries(f"{family}/x/4096/manual_time", [{"real_time": 1.0}])]
+    path = write_json(tmp_path / "r.json", document(entries + (PAIRS if pairs else [])))
+    proc = run_script("plot.py", path, "-o", tmp_path / "figs")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    written = [line.removeprefix("wrote ") for line in proc.stdout.splitlines()
+               if line.startswith("wrote ") and line.endswith(".png")]
+    assert len(written) == count == len({w.casefold() for w in written})
+    assert len([p for p in (tmp_path / "figs").iterdir() if p.suffix == ".png"]) == count
+
+
+def test_figure_stems_are_distinct_whatever_the_names() -> None:
+    digest = hashlib.sha256(b"X").hexdigest()[:8]
+    families = [f"x-{digest}", "x", "X", "\ud800", "family3", "\ud800\ud800"]
+    stems = family_plot.figure_stems(families, ("", "_pairs"))
+    assert stems[:3] == [f"x-{digest}", "x", f"X-{digest}-2"]
+    assert stems[3] == "family3" and stems[4].startswith("family3-")
+    files = [f"{stem}{suffix}.png".casefold() for stem in stems for suffix in ("", "_pairs")]
+    assert len(set(files)) == len(files) == 12
+    # Names that do not meet keep their own.
+    assert family_plot.figure_stems(["copy", "launch", "a\0b"]) == ["copy", "launch", "family2"]
+
+
+def chain_of_pairs(gpus: int) -> dict[str, Any]:
+    """Peer copies 0to1, 1to2, ...: pairs naming `gpus` GPUs, one series."""
+    return document([e for gpu in range(gpus - 1)
+                     for e in peer_run("ce", "read", gpu, gpu + 1, 4096, 300.0)])
+
+
+def test_a_matrix_of_more_gpus_than_gpubench_measures_is_one_line(
+        tmp_path: Path, run_script: RunScript) -> None:
+    """A matrix grows as the square of its GPUs: pairs naming more than the 64 GPUs gpubench
+    measures at once are refused, before anything is written."""
+    path = write_json(tmp_path / "r.json", chain_of_pairs(pair_matrix.MAX_PAIR_GPUS + 1))
+    proc = run_script("plot.py", path, "-o", tmp_path / "figs")
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (f"plot.py: {path}: peer/ce/read/*: pairs of more than 64 GPUs, the "
+                           "most gpubench measures at once\n")
+    assert not (tmp_path / "figs").exists()
+
+
+def test_a_matrix_of_more_gpus_than_it_numbers_draws_every_gpu(tmp_path: Path) -> None:
+    """Past MAX_NUMBERED GPUs a side, the cells are colour alone; no GPU is left out."""
+    gpus = pair_matrix.MAX_NUMBERED + 4
+    fig = pair_matrix.pair_matrix_figure(sources(("r", chain_of_pairs(gpus)), tmp_path=tmp_path),
+                                         "peer", "peer")
+    (ax,) = [ax for ax in fig.axes if ax.get_images()]
+    assert ax.get_images()[0].get_array().shape == (gpus, gpus)
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(g) for g in range(gpus)]
+    assert not ax.texts
 
 
 SUITE = SCRIPTS.parent / "results" / "h200" / "speed" / "suite_after.json"

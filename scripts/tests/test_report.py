@@ -184,6 +184,25 @@ def test_report_md_shows_no_control_character_of_a_name(tmp_path: Path,
     assert all(line.isprintable() for line in text.split("\n")), text[:2000]
 
 
+def test_families_one_file_name_apart_get_a_figure_each(tmp_path: Path,
+                                                       run_script: RunScript) -> None:
+    """`Copy` and `copy` are one file on a file system that folds case; `family1` and a name
+    drawn to family<index>.png are one file anywhere: each family gets a figure of its own."""
+    names = ["Copy", "copy", "family3", "\0"]
+    entries = [e for family in names
+               for e in launch_run("x", "submit", 0, [2.0, 2.1, 1.9])
+               for e in [dict(e, name=e["name"].replace("launch/", f"{family}/", 1),
+                              run_name=e["run_name"].replace("launch/", f"{family}/", 1))]]
+    base = write_json(tmp_path / "b.json", document(entries))
+    new = write_json(tmp_path / "n.json", document(entries))
+    out = tmp_path / "r"
+    proc = run_script("report.py", base, new, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    figures = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", (out / "report.md").read_text())
+    assert len(figures) == 4 == len({f.casefold() for f in figures})
+    assert sorted(p.name for p in out.glob("*.png")) == sorted(figures)
+
+
 @pytest.mark.parametrize("taken, spelling", [
     ("report.md", "same"), ("copy.png", "same"), ("saxpy.png", "link to DIR"),
     ("launch.png", "hard link")])
