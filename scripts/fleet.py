@@ -83,10 +83,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "health, below floor, slower than its group)")
     parser.add_argument("--markdown", action="store_true", help="markdown tables")
     args = parser.parse_args(argv)
-    for name in ("k", "margin", "host_k", "host_margin"):
+    for name in ("k", "host_k"):
         value = getattr(args, name)
         if not (np.isfinite(value) and value >= 0):
             parser.error(f"--{name.replace('_', '-')}={value}: must be a finite number >= 0")
+    # A loss is 1 - speed, below 100% for any GPU that ran: a margin of 100% or more flags none.
+    for name in ("margin", "host_margin"):
+        value = getattr(args, name)
+        if not (np.isfinite(value) and 0 <= value < 100):
+            parser.error(f"--{name.replace('_', '-')}={value}: must be a percent from 0 to "
+                         "below 100 (a loss of 100% or more is no GPU's: nothing would be "
+                         "flagged)")
     if args.corroborate < 1:
         parser.error(f"--corroborate={args.corroborate}: must be 1 or more")
     if args.min_gpus < 3:
@@ -151,6 +158,7 @@ def findings_of(args: argparse.Namespace) -> Findings:
         unexpected_hosts=unexpected_hosts(expected, found.gpus),
         skipped=found.skipped,
         peer_records=found.peer_records,
+        superseded=found.superseded,
     )
 
 

@@ -14,7 +14,9 @@ skipped, and the rest is read. A record saying `done` needs the GPU's result: wi
 a `missing` result. A result whose benchmarks failed (fleet_benchmark_errors) is a `failed` run;
 one whose run_status still says `running` (gpubench SIGKILLed, or still running) a `killed` one.
 A directory holds one job's files: what an earlier job or an earlier attempt of a requeued job
-than its newest left there (fleet_jobs) is a `stale` record, not a result. Its `peer/`
+than its newest left there (fleet_jobs) is a `stale` record, not a result, and what it left of a
+GPU the newest measured again is superseded, not read (a pod log keeps every run's lines, each
+run's of the job its record lines name). Its `peer/`
 subdirectory (deploy/slurm --per-node) holds per-node runs over several GPUs:
 their results are no GPU's and are not read, their records are (`peer_records`).
 """
@@ -34,7 +36,8 @@ from fleet_jobs import job_of_context, newest_job
 from fleet_numbers import beyond_float
 from fleet_status import StatusError, attempt_of, describe, parse_record, uuids_of
 from gpubench_json import (MAX_RESULT_BYTES, Benchmark, GpubenchJsonError, Result,
-                           load_with_document, loads, read_bounded, special_file)
+                           load_with_document, loads, open_to_read, read_descriptor,
+                           special_file)
 from safe_text import one_line
 
 # The statuses of a run that did not end well, worst first: how the report orders them. `stale`
@@ -90,6 +93,7 @@ class Gpu:
     host: str
     gpu_name: str
     benchmarks: dict[str, Benchmark]  # names without the /device:N of a several-device run
+    job: str | None = None  # in a pod log, the job of the record line before its run
 
     @property
     def context(self) -> dict:
@@ -135,6 +139,9 @@ class Found:
     peer_records: list[RunRecord] = field(default_factory=list)  # records of peer/ runs
     # Every file or line that cannot be read, also where its run's row holds it (read_inputs).
     damaged: list[RunRecord] = field(default_factory=list)
+    # Per directory, what earlier jobs left of GPUs its newest job measured again, in words
+    # (without_stale).
+    superseded: list[str] = field(default_factory=list)
 
     def add(self, other: "Found") -> None:
         self.gpus += other.gpus
@@ -142,6 +149,7 @@ class Found:
         self.skipped += other.skipped
         self.peer_records += other.peer_records
         self.damaged += other.damaged
+        self.superseded += other.superseded
 
 
 def host_of(context: dict) -> str:
@@ -286,15 +294,35 @@ def read_bytes(path: Path, label: str | None = None) -> bytes:
     --expect-hosts), bounded as results are: a device such as /dev/zero or a FIFO with no
     writer is one line, not a hang. `label` names it in that line (the path)."""
     label = label or str(path)
+    fd, info = opened(path, label)
+    return bytes_of(fd, info, label)
+
+
+def opened(path: Path, label: str) -> tuple[int, os.stat_result]:
+    """open_to_read, its failure a FleetInputError naming `label`."""
     try:
-        data = read_bounded(path, MAX_TEXT_BYTES)
+        return open_to_read(path)
     except (OSError, ValueError) as error:
-        reason = getattr(error, "strerror", None) or error
-        raise FleetInputError(f"{label}: cannot read ({reason})") from None
+        raise unreadable(label, error) from None
+
+
+def bytes_of(fd: int, info: os.stat_result, label: str) -> bytes:
+    """What the descriptor `opened` gave holds, up to MAX_TEXT_BYTES; closed after."""
+    try:
+        data = read_descriptor(fd, info, MAX_TEXT_BYTES)
+    except OSError as error:
+        raise unreadable(label, error) from None
+    finally:
+        os.close(fd)
     if data is None:
         raise FleetInputError(f"{label}: larger than {MAX_TEXT_BYTES // 2**20} MiB, the largest "
                               "file fleet.py reads")
     return data
+
+
+def unreadable(label: str, error: OSError | ValueError) -> FleetInputError:
+    """A file the system refuses to read, named by `label` with the system's reason."""
+    return FleetInputError(f"{label}: cannot read ({getattr(error, 'strerror', None) or error})")
 
 
 def read_text(path: Path, label: str | None = None) -> str:
@@ -370,9 +398,11 @@ def read_status(path: Path) -> Found:
 
 def read_pod_log(path: Path) -> Found:
     """A pod log of deploy/container/gpubench-pod. Its record lines are read as `.status` files,
-    the last one per GPU standing; an exit line names the node and GPU (or, in older logs, the
-    device ordinal, whose UUID the JSON line of the same node and ordinal gives). A line that
-    is not UTF-8 text is damaged alone; a log that cannot be read is damaged whole."""
+    the last one per GPU and job standing; a JSON, exit or over-limit line is of the job of its
+    GPU's record line before it (the pod writes one just before each run). An exit line names
+    the node and GPU (or, in older logs, the device ordinal, whose UUID the JSON line of the
+    same node and ordinal gives). A line that is not UTF-8 text is damaged alone; a log that
+    cannot be read is damaged whole."""
     try:
         return pod_log_found(path, pod_log_lines(path))
     except FleetInputError as error:
@@ -386,8 +416,11 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
     # before the run, where it left none) up to its exit line.
     message = ""
     uuids: dict[tuple[str, str], str] = {}  # (host, gpu ordinal): uuid
-    records: dict[tuple[str, str], RunRecord] = {}  # (node, uuid): its last record line
-    over_limit: dict[tuple[str, str], str] = {}  # (node, uuid): where its JSON is instead
+    # A run's lines follow the record line the pod writes just before it: the job of a GPU's
+    # last record line is that of its JSON, exit and over-limit lines.
+    job_of: dict[str, str | None] = {}  # uuid: the job of its last record line
+    records: dict[tuple[str, str, str | None], RunRecord] = {}  # (node, uuid, job): its last
+    over_limit: dict[tuple[str, str, str | None], str] = {}  # (node, uuid, job): where its JSON is
     for number, raw in enumerate(lines, start=1):
         where = f"{path}:{number}"
         if raw is None:
@@ -410,6 +443,8 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
                 continue
             for gpu in more.gpus:
                 uuids[(gpu.host, str(gpu.context.get("gpu_ordinal", "")))] = gpu.uuid
+            job = job_of.get(first_uuid(where, more.gpus[0].result)) if more.gpus else None
+            more.gpus = [replace(gpu, job=job) for gpu in more.gpus]
             found.add(more)
         elif line.startswith(_POD_RECORD):
             message = ""
@@ -419,8 +454,9 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
                 found.add(damaged(where, f"not a status record: {error}"))
                 continue
             node, gpu = fields.get("node", ""), fields.get("gpu_uuid", "")
-            records[(node, gpu)] = status_record(fields, where, f"{path}:{node}_{gpu}", node,
-                                                 None)
+            record = status_record(fields, where, f"{path}:{node}_{gpu}", node, None)
+            job_of[gpu] = record.job
+            records[(node, gpu, record.job)] = record
         elif exit_line := _POD_EXIT.match(line):
             status = exit_status(exit_line[2])
             if status is None:
@@ -430,16 +466,18 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
             found.records.append(RunRecord(
                 status_of_exit(status), host, uuid,
                 f"{message or '(no message)'} (exit status {exit_line[2]})",
-                f"{where} ({exit_line[1]})", name=f"{path}:{host}_{uuid or ''}"))
+                f"{where} ({exit_line[1]})", name=f"{path}:{host}_{uuid or ''}",
+                job=job_of.get(uuid or "")))
             message = ""
         elif limit := _POD_OVER_LIMIT.match(line):
             host, uuid = pod_gpu(limit[1], uuids)
-            over_limit[(host, uuid or "")] = line.removeprefix("gpubench-pod: ")
+            over_limit[(host, uuid or "", job_of.get(uuid or ""))] = line.removeprefix(
+                "gpubench-pod: ")
         elif line.strip() and not message and not _POD_DEADLINE.match(line):
             message = line.strip()
-    for (node, gpu), record in records.items():
-        if record.status == "done" and (node, gpu) in over_limit:
-            record = replace(record, detail=f"{record.detail}; {over_limit[(node, gpu)]}")
+    for key, record in records.items():
+        if record.status == "done" and key in over_limit:
+            record = replace(record, detail=f"{record.detail}; {over_limit[key]}")
         found.records.append(record)
     return found
 
@@ -449,18 +487,9 @@ def pod_log_lines(path: Path) -> Iterator[bytes | None]:
     result (MAX_RESULT_BYTES): a regular file a line at a time, so a fleet's collected log of any
     size is read; anything else (a FIFO, a device such as /dev/zero) whole, as read_bytes bounds
     it. FleetInputError where it cannot be opened or read."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO without a writer: no wait
-    except OSError as error:
-        raise FleetInputError(f"{path}: cannot read ({error.strerror or error})") from None
-    try:
-        is_regular = stat.S_ISREG(os.fstat(fd).st_mode)
-    except OSError:
-        is_regular = False
-    if not is_regular:
-        os.close(fd)
-        return iter(read_bytes(path).splitlines())
-    os.set_blocking(fd, True)
+    fd, info = opened(path, str(path))
+    if not stat.S_ISREG(info.st_mode):
+        return iter(bytes_of(fd, info, str(path)).splitlines())
     return _bounded_lines(path, open(fd, "rb", buffering=_LINE_BUFFER_BYTES))
 
 
@@ -475,7 +504,7 @@ def _bounded_lines(path: Path, lines: BinaryIO) -> Iterator[bytes | None]:
                     pass  # the rest of a line too long to keep
                 yield None
         except OSError as error:
-            raise FleetInputError(f"{path}: cannot read ({error.strerror or error})") from None
+            raise unreadable(str(path), error) from None
 
 
 def pod_gpu(named: str, uuids: dict[tuple[str, str], str]) -> tuple[str, str | None]:
@@ -559,10 +588,10 @@ def read_inputs(paths: Iterable[str]) -> Found:
                 replace(record, host=record.host or file.stem)
                 for file in files_read(peer) if file.suffix in PEER_RECORDS
                 for record in read_listed(file).records]
-    for directory in by_directory.values():
+    for where, directory in by_directory.items():
         found.damaged += [r for r in directory.records + directory.peer_records
                           if r.status == "damaged"]
-        found.add(without_stale(directory))
+        found.add(without_stale(directory, where))
     found.records = [said_once(r) for r in merge_records(results_of_done(found))]
     found.peer_records = [said_once(r) for r in
                           merge_records([r for r in found.peer_records if r.status != "done"])]
@@ -574,10 +603,14 @@ def of_directory(by_directory: dict[str, Found], directory: Path) -> Found:
     return by_directory.setdefault(os.path.realpath(directory), Found())
 
 
-def without_stale(found: Found) -> Found:
+def without_stale(found: Found, directory: str) -> Found:
     """What one directory (its peer/ records with it) holds, less what a job earlier than its
     newest, or an earlier attempt of its newest job (fleet_jobs), left there: those results and
-    records become `stale` records, each naming its job, and their figures are not judged."""
+    records become `stale` records, each naming its job, and their figures are not judged. Of a
+    GPU the newest run has a result of, what earlier runs left is superseded: dropped, as the
+    newest run's files replace theirs, and said once in `superseded`. Only a pod log holds
+    both: its lines are never replaced (a Job applied again under its name, its earlier pods'
+    logs collected with the later's)."""
     records, peer_records, result_runs = with_runs(found)
     latest: dict[str, str] = {job: "" for job, _ in result_runs if job}
     for record in records + peer_records:
@@ -603,12 +636,30 @@ def without_stale(found: Found) -> Found:
         said = stale_of((record.job, record.attempt))
         return replace(record, status="stale", stale_of=said) if said else record
 
+    measured = {gpu.uuid for gpu, run in zip(found.gpus, result_runs) if run == newest_run}
+    superseded: dict[str, set[str]] = {}  # a GPU measured again: the earlier runs of it
+
+    def kept(run: JobRun, uuid: str | None) -> bool:
+        """Whether what `run` left of a GPU is not superseded (noted where it is)."""
+        if not stale_of(run) or uuid not in measured:
+            return True
+        superseded.setdefault(uuid, set()).add(named(run))
+        return False
+
+    gpus = [(gpu, run) for gpu, run in zip(found.gpus, result_runs) if kept(run, gpu.uuid)]
+    records = [r for r in records if kept((r.job, r.attempt), r.uuid)]
     stale_results = [RunRecord("stale", gpu.host, gpu.uuid, "its result", gpu.source, job=run[0],
                                attempt=run[1], stale_of=stale_of(run))
-                     for gpu, run in zip(found.gpus, result_runs) if stale_of(run)]
-    return Found([gpu for gpu, run in zip(found.gpus, result_runs) if not stale_of(run)],
+                     for gpu, run in gpus if stale_of(run)]
+    said = []
+    if superseded:
+        earlier = ", ".join(sorted(set().union(*superseded.values())))
+        said.append(one_line(f"{directory}: what job {earlier} left of {len(superseded)} GPU(s) "
+                             f"the newest job here, {named(newest_run)}, measured again is not "
+                             "judged"))
+    return Found([gpu for gpu, run in gpus if not stale_of(run)],
                  stale_results + [judged(r) for r in records], found.skipped,
-                 [judged(r) for r in peer_records])
+                 [judged(r) for r in peer_records], superseded=said)
 
 
 def with_runs(found: Found) -> tuple[list[RunRecord], list[RunRecord], list[JobRun]]:
@@ -631,7 +682,7 @@ def with_runs(found: Found) -> tuple[list[RunRecord], list[RunRecord], list[JobR
 
     def run_of(gpu: Gpu) -> JobRun:
         record = by_uuid.get(first_uuid(gpu.source, gpu.result))
-        job = job_of_context(gpu.context) or (record.job if record else None)
+        job = job_of_context(gpu.context) or gpu.job or (record.job if record else None)
         return job, record.attempt if record is not None and record.job == job else 0
 
     result_runs = [run_of(gpu) for gpu in found.gpus]

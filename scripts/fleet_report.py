@@ -5,7 +5,7 @@ than their group. Every GPU is named by host and UUID. Text from the files goes 
 whose cells are escaped (text_table), never interpreted.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -32,6 +32,8 @@ class Findings:
     unexpected_hosts: list[str]
     skipped: list[str]  # peer/ directories of per-node peer runs: their figures not compared
     peer_records: list[RunRecord]  # peer runs that did not end well
+    # What earlier jobs left of GPUs a newer job measured again, per directory: not judged.
+    superseded: list[str] = field(default_factory=list)
 
     def attention(self) -> int:
         """GPUs the report asks an operator to act on (a missing host counts its GPUs, a peer
@@ -232,6 +234,7 @@ def report(findings: Findings, rule: Rule, markdown: bool) -> str:
         lines.append(f"Not compared: {directory} (per-node peer runs, each over several GPUs: "
                      f"those that did not finish are listed below; `scripts/fleet.py "
                      f"{directory}` compares the nodes' peer runs).")
+    lines += [f"Superseded: {text}." for text in findings.superseded]
     lines += records_section(findings.records, findings.peer_records, markdown)
     lines += health_section(findings, markdown)
     lines += floor_section(findings, markdown)

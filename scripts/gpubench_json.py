@@ -664,26 +664,45 @@ def _check_counts(text: str, path: Path) -> None:
                             "the scripts read holds")
 
 
-def read_bounded(path: Path, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:
-    """The bytes of `path`, or None where it holds more than `limit_bytes`: a regular file by
-    its size, before reading; a device or pipe (/dev/zero) once that much has come. A FIFO no
-    writer holds open reads as empty instead of waiting for one."""
+def open_to_read(path: Path) -> tuple[int, os.stat_result]:
+    """A blocking descriptor reading `path`, and its status: opened without waiting for a FIFO's
+    writer (a FIFO no writer holds open then reads as empty instead of holding the script), a
+    directory refused (IsADirectoryError). The caller closes it. OSError (ValueError for a NUL in
+    the path) where it cannot be opened or examined."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        if stat.S_ISREG(info.st_mode) and info.st_size > limit_bytes:
-            return None
         os.set_blocking(fd, True)  # a pipe's writer may still be writing: wait for its data
-        chunks, size = [], 0
-        while size <= limit_bytes:
-            chunk = os.read(fd, _READ_CHUNK_BYTES)
-            if not chunk:
-                return b"".join(chunks)
-            chunks.append(chunk)
-            size += len(chunk)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
+def read_descriptor(fd: int, info: os.stat_result, limit_bytes: int) -> bytes | None:
+    """The bytes of the descriptor `fd` that open_to_read gave with `info`, or None where it
+    holds more than `limit_bytes`: a regular file by its size, before reading; a device or pipe
+    (/dev/zero) once that much has come."""
+    if stat.S_ISREG(info.st_mode) and info.st_size > limit_bytes:
         return None
+    chunks, size = [], 0
+    while size <= limit_bytes:
+        chunk = os.read(fd, _READ_CHUNK_BYTES)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+    return None
+
+
+def read_bounded(path: Path, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:
+    """The bytes of `path` (open_to_read), or None where it holds more than `limit_bytes`
+    (read_descriptor)."""
+    fd, info = open_to_read(path)
+    try:
+        return read_descriptor(fd, info, limit_bytes)
     finally:
         os.close(fd)
 

@@ -416,6 +416,10 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "nothing to read": ([str(tmp_path / "empty")], "no gpubench result, .status, .err or pod log"),
         "bad --k": ([good_dir, "--k=nan"], "--k"),
         "bad --host-margin": ([good_dir, "--host-margin=-1"], "--host-margin"),
+        "--margin of 100%": ([good_dir, "--margin=100"], "--margin=100.0: must be a percent "
+                             "from 0 to below 100"),
+        "--host-margin over 100%": ([good_dir, "--host-margin=250"], "--host-margin=250.0"),
+        "--margin of nan": ([good_dir, "--margin=nan"], "--margin=nan"),
         "bad --corroborate": ([good_dir, "--corroborate=0"], "--corroborate"),
         "bad --expect": ([good_dir, "--expect=0"], "--expect"),
         "bad --headline": ([good_dir, "--headline=("], "--headline"),
@@ -449,7 +453,8 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
 
 @pytest.mark.parametrize("case", [
     "missing", "same GPU twice", "nothing to read", "bad --k", "bad --host-margin",
-    "bad --corroborate", "bad --expect", "bad --headline", "limits without a floor",
+    "--margin of 100%", "--host-margin over 100%", "--margin of nan", "bad --corroborate",
+    "bad --expect", "bad --headline", "limits without a floor",
     "limits with a bad expression", "limits with a floor beyond a float", "limits not there",
     "bad expected hosts", "expected hosts with other digits", "expected hosts with 5000 digits",
     "expected host twice", "expected GPU twice",

@@ -502,6 +502,35 @@ def test_a_kubernetes_job_applied_again_under_its_name_leaves_stale_files(
         assert "job gpubench:3f2a (newest here: gpubench:9c1d)" in row[0]
 
 
+@pytest.mark.parametrize("order", ["earlier job first", "later job first"])
+def test_a_collected_log_of_a_job_applied_again_judges_the_newest_run_of_each_gpu(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], order: str) -> None:
+    """Two Jobs named gpubench (the manifest applied again, the earlier pods' logs collected
+    with the later's, in either order): the first fails GPU-b2, the second measures GPU-a1 and
+    GPU-b2 again, both done, and never reaches GPU-c3. Each GPU is judged by its newest run:
+    GPU-a1 and GPU-b2 by the second job's, their first runs superseded, said in one line and
+    neither a row nor a second result; GPU-c3, which only the first job reached, is stale."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    logs = [run_pod(tmp_path / "a", JOB_UID="3f2a")]
+    time.sleep(1.1)  # records say the second, and the newest job has the latest
+    logs.append(run_pod(tmp_path / "b", status=0, JOB_UID="9c1d", STANDIN_GPUS="GPU-a1,GPU-b2",
+                        STANDIN_BEHAVIOUR=""))
+    log = tmp_path / "k8s.jsonl"
+    log.write_text("".join(p.read_text() for p in (logs if order == "earlier job first"
+                                                      else logs[::-1])))
+    code, out, err = run(capsys, log, "--no-limits", "--fail-on-outlier")
+    assert (code, err) == (1, ""), out
+    assert "2 GPU result(s)" in out
+    assert (f"Superseded: {tmp_path}: what job gpubench:3f2a left of 2 GPU(s) the newest job "
+            "here, gpubench:9c1d, measured again is not judged.") in out.splitlines()
+    rows = [line.split() for line in section(out, "Runs that did not finish").splitlines()[3:]
+            if line.strip()]
+    assert [(row[0], row[2]) for row in rows] == [("stale", "GPU-c3")], out
+    assert "job gpubench:3f2a (newest here: gpubench:9c1d)" in " ".join(rows[0])
+    assert out.rstrip().endswith("1 GPU(s) need attention.")
+
+
 def test_each_failed_gpu_of_a_collected_log_holds_its_own_message(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`kubectl logs -l` puts the pods' logs one after another: node1's pod stopped at its

@@ -552,3 +552,35 @@ def test_a_repeated_key_compares_its_own_values_alone(tmp_path: Path) -> None:
     with pytest.raises(gj.DuplicateKeyError, match="appears twice in one object"):
         gj.json_loads('{"a": 1, "a": 2}')
     assert gj.json_loads('{"a": [1], "b": 2, "a": [1]}') == {"a": [1], "b": 2}
+
+
+def test_one_opener_serves_the_bounded_reader_and_the_pod_log_reader(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """open_to_read opens a FIFO without a writer at once and reads it as empty, refuses a
+    directory in one error, and hands back a blocking descriptor; read_bounded and fleet.py's
+    pod log reader open through it."""
+    import fleet_inputs
+    fifo = tmp_path / "log.fifo"
+    os.mkfifo(fifo)
+    fd, info = gj.open_to_read(fifo)
+    try:
+        assert os.get_blocking(fd) and gj.read_descriptor(fd, info, 10) == b""
+    finally:
+        os.close(fd)
+    with pytest.raises(IsADirectoryError):
+        gj.open_to_read(tmp_path)
+    opened: list[Path] = []
+    open_to_read = gj.open_to_read
+
+    def counted(path: Path) -> tuple[int, os.stat_result]:
+        opened.append(path)
+        return open_to_read(path)
+
+    log = tmp_path / "pod.jsonl"
+    log.write_bytes(b"a\nb\n")
+    monkeypatch.setattr(gj, "open_to_read", counted)
+    monkeypatch.setattr(fleet_inputs, "open_to_read", counted)
+    assert gj.read_bounded(log) == b"a\nb\n"
+    assert list(fleet_inputs.pod_log_lines(log)) == [b"a", b"b"]
+    assert list(fleet_inputs.pod_log_lines(fifo)) == []
+    assert opened == [log, log, fifo]

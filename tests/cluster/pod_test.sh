@@ -12,7 +12,9 @@
 # (GPUBENCH_RESULTS unset, TMPDIR without room), and an nvidia-smi that cannot
 # list the GPUs (failing, or not answering), are one line and a non-zero exit status, the latter
 # with a failed record; so are --device and --benchmark_out, which the pod sets, and a run that
-# exits 0 without a JSON is failed; real names are taken as they are. Bounded by ctest's TIMEOUT (tests/cluster/CMakeLists.txt).
+# exits 0 without a JSON is failed; results that cannot be written (a file size limit, a full
+# disk) are one line naming the file, a failed record and exit status 1; real names are taken
+# as they are. Bounded by ctest's TIMEOUT (tests/cluster/CMakeLists.txt).
 set -euo pipefail
 
 if (($# != 1)); then
@@ -158,6 +160,68 @@ for uuid in GPU-a1 GPU-b2; do
 done
 echo "ok: a run that exits 0 without a result is failed, exit 1"
 
+# A crash that leaves its last stderr line open: the exit status on a line of its own in the
+# .err and the log, the run failed, not read as one that never returned.
+rm -rf "$GPUBENCH_RESULTS"
+status=0
+STANDIN_BEHAVIOUR=GPU-a1=crash "$pod" > "$work/log" 2>&1 || status=$?
+((status == 139)) || fail "a crash: exit status $status, want 139"
+[[ $(cat "$GPUBENCH_RESULTS/node1_GPU-a1.err") == "gpubench: cuMemcpy: an illegal memory acc"$'\n'"exit status 139" ]] ||
+  fail "a crash mid-line: the .err does not end with its exit status on a line of its own"
+grep -qx "gpubench: cuMemcpy: an illegal memory acc" "$work/log" && grep -qx "gpubench-pod: node1 GPU-a1: exit status 139" "$work/log" ||
+  fail "a crash mid-line: the log lacks its stderr or its exit line"
+echo "ok: a crash that leaves a line open: its exit status on a line of its own"
+
+# Results that cannot be written. A file size limit no record fits under (ulimit -f 0; the log,
+# a pipe, has none): one line naming the first record and the reason, every GPU's record line
+# failed, no GPU run, exit 1 (not SIGXFSZ).
+limited() { # runs the pod under `ulimit -f $1`, the rest its environment; the log in $work/log
+  local blocks=$1
+  shift
+  status=$( (ulimit -f "$blocks"; env "$@" "$pod" 2>&1; echo "$?") | cat > "$work/log"; tail -n 1 "$work/log")
+  sed -i '$d' "$work/log"
+}
+rm -rf "$GPUBENCH_RESULTS" "$work/standin.log"
+limited 0 STANDIN_BEHAVIOUR= STANDIN_LOG="$work/standin.log"
+((status == 1)) || fail "a file size limit of 0: exit status $status, want 1: $(cat "$work/log")"
+[[ $(grep -c "cannot write" "$work/log") == 1 ]] &&
+  grep -qx "gpubench-pod: node1: cannot write $GPUBENCH_RESULTS/node1_GPU-a1.status (File too large): no further GPU starts" "$work/log" ||
+  fail "a file size limit of 0: no one line naming the record: $(cat "$work/log")"
+for uuid in GPU-a1 GPU-b2; do
+  [[ $(grep -c "^gpubench-pod: status=failed exit=none gpu_uuid=$uuid " "$work/log") == 1 ]] ||
+    fail "a file size limit of 0: the log lacks $uuid's failed record"
+done
+[[ ! -e $work/standin.log ]] || fail "a file size limit of 0: a GPU started"
+[[ -z $(find "$GPUBENCH_RESULTS" -name '*.tmp') ]] || fail "a file size limit of 0: a temporary file left"
+# A JSON over the limit, records under it: that GPU failed, its .err saying so, the next measured.
+rm -rf "$GPUBENCH_RESULTS"
+limited 2 STANDIN_BEHAVIOUR=GPU-a1=big
+((status == 1)) || fail "a JSON over the file size limit: exit status $status, want 1: $(cat "$work/log")"
+record=$GPUBENCH_RESULTS/node1_GPU-a1
+[[ "$(field "$record.status" status) $(field "$record.status" exit)" == "failed 1" ]] &&
+  [[ $(cat "$record.err") == "gpubench: --benchmark_out=$record.json: could not be written"$'\n'"exit status 1" ]] ||
+  fail "a JSON over the file size limit: GPU-a1 is not failed with its .err saying why"
+[[ $(field "$GPUBENCH_RESULTS/node1_GPU-b2.status" status) == 'done' ]] || fail "a JSON over the file size limit: GPU-b2 not measured"
+# The disk full (ENOSPC: a link to /dev/full) once GPU-a1's run has ended: one line, its record
+# failed in the log and in its file (written in place), GPU-b2 never started, exit 1.
+rm -rf "$GPUBENCH_RESULTS"
+# shellcheck disable=SC2016 # the stand-in's script, expanded when it runs
+printf '#!/bin/sh\n"%s/gpubench" "$@"\nstatus=$?\nln -s /dev/full "%s.status.tmp"\nexit $status\n' \
+  "$standin" "$record" > "$work/bin/gpubench"
+chmod +x "$work/bin/gpubench"
+status=0
+PATH=$work/bin:$PATH STANDIN_BEHAVIOUR="" "$pod" > "$work/log" 2>&1 || status=$?
+rm "$work/bin/gpubench"
+((status == 1)) || fail "a full disk: exit status $status, want 1: $(cat "$work/log")"
+grep -qx "gpubench-pod: node1: cannot write $record.status (No space left on device): no further GPU starts" "$work/log" ||
+  fail "a full disk: no line naming the record: $(cat "$work/log")"
+[[ $(grep "gpu_uuid=GPU-a1 " "$work/log" | tail -n 1) == "gpubench-pod: status=failed exit=0 gpu_uuid=GPU-a1 "* ]] &&
+  [[ "$(field "$record.status" status) $(field "$record.status" exit)" == "failed 0" && -s $record.json ]] ||
+  fail "a full disk: GPU-a1's record does not say failed"
+[[ ! -e $record.status.tmp ]] || fail "a full disk: a temporary file left"
+never_started GPU-b2
+echo "ok: results that cannot be written (a file size limit, a full disk): one line, a failed record, exit 1"
+
 # A value that names the files or fills a record field and cannot: one line naming the variable
 # and the value, quoted with control characters escaped, exit 2, no file written, no GPU run.
 # Cases: variable, value, the value as the line shows it. hostname: a stand-in's output, where
@@ -265,4 +329,11 @@ if ((status != 2)) || [[ $(wc -l < "$work/err") != 1 || $err != "gpubench-pod: G
 fi
 [[ ! -s $work/log && ! -e $work/standin.log ]] || fail "a TMPDIR without room for a folder: gpubench ran"
 echo "ok: GPUBENCH_RESULTS unset and a TMPDIR without room for a folder: one line, exit 2"
+# GPUBENCH_RESULTS under a file: one line with the system's reason, exit 2, nothing run.
+status=0
+GPUBENCH_RESULTS=$work/log/results STANDIN_LOG=$work/standin.log "$pod" > "$work/out" 2> "$work/err" || status=$?
+((status == 2)) && [[ $(cat "$work/err") == "gpubench-pod: $work/log/results: not a writable directory (GPUBENCH_RESULTS): Not a directory" ]] ||
+  fail "GPUBENCH_RESULTS under a file: exit status $status, stderr '$(cat "$work/err")'"
+[[ ! -s $work/out && ! -e $work/standin.log ]] || fail "GPUBENCH_RESULTS under a file: gpubench ran"
+echo "ok: GPUBENCH_RESULTS that cannot be made: one line, exit 2"
 echo "pod_test: passed"

@@ -14,11 +14,14 @@
 #     the job exits 1; peer benchmarks only on nodes of one GPU: each task says it measures
 #     nothing, and the job, with no record, exits 1;
 #   - an nvidia-smi that does not answer (--smi-limit): one line per GPU, the job goes on;
+#   - records that cannot be written (a file size limit, a full disk): each task concerned says
+#     so in one line naming the file, starts no further GPU, and the job exits 1;
 #   - a value that names files or fills records and cannot (a job id, attempt or task count that
 #     is not a number, or has a leading 0; a node name, SLURM_PROCID or GPU entry with a '/',
 #     a space, a control character): the batch step, or each task given it, says so in one line
 #     and exits 2 before writing anything; real node names are taken as they are;
-#   - a TMPDIR no file can be made in: one line saying so, exit 2, before any task.
+#   - a TMPDIR no file can be made in, an OUTDIR that cannot be made: one line saying so, exit
+#     2, before any task.
 # The GPUs are tests/cluster/standin's (its gpubench and nvidia-smi). The hidden directory needs
 # a mount namespace (unshare, as root); without one that case skips (exit 77 at the end), except
 # where GPUBENCH_CLUSTER_TESTS=required.
@@ -128,6 +131,45 @@ for task in 0 2; do
 done
 expect 0 "nvidia-smi not answering" "job 22: 4 done, 0 failed, 0 interrupted, 0 killed; exit status 0;"
 
+# A crash that leaves its last stderr line open: the exit status on a line of its own.
+STANDIN_BEHAVIOUR=GPU-b1=crash run_job 25 "$results"
+[[ $(cat "$results/n2_GPU-b1.err") == "gpubench: cuMemcpy: an illegal memory acc"$'\n'"exit status 139" ]] ||
+  fail "a crash mid-line: the .err does not end with its exit status on a line of its own"
+expect 139 "a crash mid-line" "job 25: 3 done, 1 failed, 0 interrupted, 0 killed; exit status 139;"
+
+# Files that cannot be written. A file size limit no record fits under: each task says so in
+# one line naming its first file, runs no GPU and exits 1; the job, left no record, exits 1
+# (not SIGXFSZ).
+out=$work/job-23.out
+rm -rf "$results" "$STANDIN_SRUN_LOG"
+status=$( (ulimit -f 0; SLURM_JOB_ID=23 bash "$sbatch_script" --gpubench="$standin/gpubench" "$results" 2>&1; echo "$?") | cat > "$out"; tail -n 1 "$out")
+sed -i '$d' "$out"
+for task in 0 1 2 3; do
+  node=n$((task / 2 + 1)) gpu=$(((task % 2) + 1))
+  [[ $node == n1 ]] && gpu=GPU-a$gpu || gpu=GPU-b$gpu
+  grep -qxF "$task: gpubench.sbatch: task $task on $node: cannot write $results/${node}_$gpu.err (File too large): no further GPU starts" "$out" ||
+    fail "a file size limit of 0: task $task does not say it cannot write its files"
+done
+[[ ! -e $STANDIN_SRUN_LOG || -z $(grep '^start' "$STANDIN_SRUN_LOG") ]] || fail "a file size limit of 0: a GPU started"
+[[ -z $(find "$results" -name '*.tmp') ]] || fail "a file size limit of 0: a temporary file left"
+expect 1 "a file size limit no record fits under" "job 23 left no record"
+# The disk full (ENOSPC: a link to /dev/full) once n1's first GPU has run: that task says so in
+# one line, the GPU's record says failed, its next GPU never starts; n2 runs on.
+mkdir -p "$work/filling"
+# shellcheck disable=SC2016 # the stand-in's script, expanded when it runs
+printf '#!/bin/sh\n"%s/gpubench" "$@"\nstatus=$?\n[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || ln -s /dev/full "%s/n1_GPU-a1.status.tmp"\nexit $status\n' \
+  "$standin" "$results" > "$work/filling/gpubench"
+chmod +x "$work/filling/gpubench"
+run_job 24 --per-node --gpubench="$work/filling/gpubench" "$results"
+grep -qxF "0: gpubench.sbatch: task 0 on n1: cannot write $results/n1_GPU-a1.status (No space left on device): no further GPU starts" "$out" ||
+  fail "a full disk: task 0 does not say it cannot write its record"
+grep -qx status=failed "$results/n1_GPU-a1.status" && grep -qx exit=0 "$results/n1_GPU-a1.status" ||
+  fail "a full disk: n1_GPU-a1.status does not say failed"
+[[ ! -e $results/n1_GPU-a1.status.tmp ]] || fail "a full disk: a temporary file left"
+grep -qx status=interrupted "$results/n1_GPU-a2.status" && grep -qx exit=none "$results/n1_GPU-a2.status" ||
+  fail "a full disk: n1's next GPU started after the failed write"
+expect 1 "a full disk" "job 24: 2 done, 1 failed, 1 interrupted, 0 killed; exit status 1;"
+
 # The batch step's values: one line, exit 2, no output directory made.
 bad_job_values=(
   SLURM_JOB_ID ../21 "SLURM_JOB_ID=../21: not a whole number of 1-9 digits without a leading 0"
@@ -192,6 +234,13 @@ TMPDIR=$work/no-such-folder run_job 19 "$results"
   fail "a TMPDIR without room for a file: the job went on"
 [[ $(wc -l < "$out") == 1 ]] || fail "a TMPDIR without room for a file: not one line"
 expect 2 "a TMPDIR without room for a file" "gpubench.sbatch: cannot make a temporary file in TMPDIR: mktemp: "
+
+# An OUTDIR that cannot be made (under a file): one line with the system's reason, exit 2.
+: > "$work/a-file"
+run_job 26 "$work/a-file/results"
+[[ $(cat "$out") == "gpubench.sbatch: $work/a-file/results: cannot make the directory (Not a directory)" ]] ||
+  fail "an OUTDIR under a file: not that one line"
+expect 2 "an OUTDIR that cannot be made" "cannot make the directory"
 
 skipped=""
 if unshare --mount true 2> /dev/null; then
