@@ -37,8 +37,7 @@ bool write_all(int fd, std::string_view text) {
 // stream off from the name.
 bool is_standard_stream(const struct stat& file) {
   for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
-    struct stat stream {};
-    if (fstat(fd, &stream) == 0 && stream.st_dev == file.st_dev && stream.st_ino == file.st_ino) {
+    if (is_open_on(fd, file)) {
       return true;
     }
   }

@@ -231,9 +231,7 @@ void require_writable_file(std::string_view flag, const std::string& path, bool 
   // land in the middle of it).
   for (const auto& [fd, stream] : {std::pair{STDOUT_FILENO, "standard output"},
                                    std::pair{STDERR_FILENO, "standard error"}}) {
-    struct stat open_on {};
-    if (S_ISREG(status.st_mode) && fstat(fd, &open_on) == 0 && open_on.st_dev == status.st_dev &&
-        open_on.st_ino == status.st_ino) {
+    if (S_ISREG(status.st_mode) && is_open_on(fd, status)) {
       throw UsageError(fmt::format("{}: is the file {} goes to; name another for the JSON", flag,
                                    stream));
     }
@@ -432,6 +430,12 @@ Options parse_options(const std::vector<std::string>& args,
     }
   }
   return options;
+}
+
+bool is_open_on(int fd, const struct stat& file) {
+  struct stat open_on {};
+  return fstat(fd, &open_on) == 0 && open_on.st_dev == file.st_dev &&
+         open_on.st_ino == file.st_ino;
 }
 
 bool written_context_key(std::string_view key) {

@@ -12,6 +12,8 @@
 #include <system_error>
 #include <vector>
 
+struct stat;
+
 namespace gpubench {
 
 // A flag a benchmark family owns ("--sizes"): check() throws UsageError for a value the family
@@ -100,6 +102,10 @@ public:
 // a file, the kernel follows the links, /proc's to a pipe or a socket too.) Sets `error` (ELOOP
 // for a loop, or why a link cannot be read) and returns `path` where they cannot be followed.
 [[nodiscard]] std::string followed_links(const std::string& path, std::error_code& error);
+
+// Whether descriptor `fd` is open on the file `file` describes (the same device and inode):
+// the file standard output goes to, say, which a JSON output must not take the place of.
+[[nodiscard]] bool is_open_on(int fd, const struct stat& file);
 
 [[nodiscard]] std::string usage(const std::vector<ExtraFlag>& extra_flags = {});
 

@@ -35,7 +35,7 @@ LoopClocks loop_clocks(std::span<const DeviceClocks> devices) {
   return loop;
 }
 
-ClockWatch::ClockWatch(const std::vector<const Session*>& sessions) {
+ClockWatch::ClockWatch(const std::vector<Session*>& sessions) {
   for (const Session* session : sessions) {
     starts_.push_back({session, sm_clock_mhz(*session), session->clock_limits()});
   }

@@ -46,7 +46,7 @@ struct LoopClocks {
 class ClockWatch {
 public:
   // Call right before the timed loop (after warm-up, when the clocks have ramped up).
-  explicit ClockWatch(const std::vector<const Session*>& sessions);
+  explicit ClockWatch(const std::vector<Session*>& sessions);
   // Call right after the timed loop; `label` is the benchmark's own label, if any. Throws
   // CudaError where the clock probe fails to run.
   void finish(benchmark::State& state, const std::string& label = "") const;

@@ -40,11 +40,6 @@ std::vector<Session*> Harness::devices() const {
   return devices_.empty() ? std::vector<Session*>{&session_} : devices_;
 }
 
-std::vector<const Session*> Harness::watched() const {
-  const std::vector<Session*> all = devices();
-  return {all.begin(), all.end()};
-}
-
 void Harness::measure_energy(std::size_t ops, double seconds_per_op) {
   const std::vector<Session*> devices = this->devices();
   // Each window's poll reads what the poller last read of its device's counter.

@@ -188,7 +188,6 @@ private:
   void check_last_error() const;
   // The devices of runs_on(), or the benchmark's own.
   [[nodiscard]] std::vector<Session*> devices() const;
-  [[nodiscard]] std::vector<const Session*> watched() const;
 
   // Sets up the call (the op, or a replay of a graph of graph_ops ops) and runs the timed loop
   // over time_batch(call).
@@ -228,7 +227,7 @@ private:
       return seconds;
     };
     warm_up([&] { static_cast<void>(run_once()); }, timed);
-    const LoopTimes times = timed_loop(state_, watched(), ops, clock, timed, label);
+    const LoopTimes times = timed_loop(state_, devices(), ops, clock, timed, label);
     if (energy_wanted()) {
       measure_energy(ops, times.seconds_per_op);
     }

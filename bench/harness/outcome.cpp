@@ -44,12 +44,15 @@ bool context_works() noexcept {
          api->cuCtxSynchronize() == CUDA_SUCCESS;
 }
 
-void record_fault(const std::string& what) {
+// Keeps `what` in `slot` unless it holds an earlier value already.
+void keep_first(std::optional<std::string>& slot, const std::string& what) {
   const std::lock_guard lock(g_mutex);
-  if (!g_fault) {
-    g_fault = what;
+  if (!slot) {
+    slot = what;
   }
 }
+
+void record_fault(const std::string& what) { keep_first(g_fault, what); }
 } // namespace
 
 void fail(benchmark::State& state, const std::string& why) {
@@ -58,12 +61,7 @@ void fail(benchmark::State& state, const std::string& why) {
 }
 
 void skip(benchmark::State& state, const std::string& why) {
-  {
-    const std::lock_guard lock(g_mutex);
-    if (!g_first_skip) {
-      g_first_skip = why;
-    }
-  }
+  keep_first(g_first_skip, why);
   state.SkipWithError(("skipped: " + why).c_str());
 }
 

@@ -55,7 +55,7 @@ std::vector<double> time_batches(std::size_t required_batches, TimeBatch&& time_
 // devices of `sessions` are watched across the loop (ClockWatch; `label` is the benchmark's own
 // label).
 template <typename TimeBatch>
-LoopTimes timed_loop(benchmark::State& state, const std::vector<const Session*>& sessions,
+LoopTimes timed_loop(benchmark::State& state, const std::vector<Session*>& sessions,
                      std::size_t batch, Clock clock, TimeBatch&& time_batch,
                      const std::string& label = "") {
   const ClockWatch clock_watch(sessions);
