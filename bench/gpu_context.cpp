@@ -33,6 +33,7 @@ ContextEntries gpu_context(const DeviceInfo& device, const std::string& driver_r
       {"driver_cuda_version", format_cuda_version(driver_version)},
       {"cuda_runtime_version", format_cuda_version(runtime_version)},
       {"gpubench_version", version},
+      {"gpubench_build_type", GPUBENCH_BUILD_TYPE},
       {"gpu_ordinal", std::to_string(device.ordinal)},
       {"gpu_pci_bus_id", device.pci_bus_id},
       {"l2_bytes", std::to_string(device.l2_bytes)},

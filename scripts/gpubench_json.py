@@ -49,7 +49,7 @@ from safe_text import ascii_decimal, one_line, printable, shorten
 
 @dataclass(frozen=True)
 class Setting:
-    """A context key that says how a run measured, beyond its GPU and build."""
+    """A context key that says how a run measured, beyond its GPU and gpubench's version."""
     key: str
     family: str | None  # the family whose figures it changes; None: every family
     absent: str | None  # what a file without the key measured; None: not known
@@ -58,8 +58,10 @@ class Setting:
 # gpubench's measurement settings, in which merge_runs.py pools and compare.py judges only runs
 # alike: saxpy_l2 is --l2, whether saxpy flushes the L2 before each timed launch (every run
 # writes it); energy, written with --energy alone, is about a second more of each benchmark's
-# operation after its timed loop, which warms the GPU for the next benchmark.
-MEASUREMENT_SETTINGS = (Setting("saxpy_l2", "saxpy", None), Setting("energy", None, "off"))
+# operation after its timed loop, which warms the GPU for the next benchmark;
+# gpubench_build_type is CMake's (Release, Debug), whose host code times the host-timed figures.
+MEASUREMENT_SETTINGS = (Setting("saxpy_l2", "saxpy", None), Setting("energy", None, "off"),
+                        Setting("gpubench_build_type", None, None))
 
 
 def setting_text(context: dict[str, Any], setting: Setting) -> str | None:

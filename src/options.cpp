@@ -447,11 +447,11 @@ bool written_context_key(std::string_view key) {
       "caches", "load_avg", "library_version", "library_build_type", "json_schema_version",
       "gpu_name", "gpu_uuid", "compute_capability", "sm_count", "gpu_memory_bytes",
       "memory_bus_width_bits", "memory_clock_khz", "pcie_link", "driver_version",
-      "driver_cuda_version", "cuda_runtime_version", "gpubench_version", "gpu_ordinal",
-      "gpu_pci_bus_id", "l2_bytes", "host_numa_node", "host_numa_far_node", "gpu_state_before",
-      "gpu_state_after", "gpu_count", "selected_devices", "slurm_job_id", "slurm_node",
-      "slurm_proc_id", "k8s_node", "k8s_pod", "gpu_health_before", "gpu_health_after", "energy",
-      "saxpy_l2", "run_status", "interrupted", "gpubench_families"};
+      "driver_cuda_version", "cuda_runtime_version", "gpubench_version", "gpubench_build_type",
+      "gpu_ordinal", "gpu_pci_bus_id", "l2_bytes", "host_numa_node", "host_numa_far_node",
+      "gpu_state_before", "gpu_state_after", "gpu_count", "selected_devices", "slurm_job_id",
+      "slurm_node", "slurm_proc_id", "k8s_node", "k8s_pod", "gpu_health_before",
+      "gpu_health_after", "energy", "saxpy_l2", "run_status", "interrupted", "gpubench_families"};
   // Numbered by device or pair of devices: device_<N>, device_<N>_health_before, peer_<s>to<d>.
   const auto numbered = [key](std::string_view prefix) {
     return key.starts_with(prefix) && key.size() > prefix.size() &&

@@ -395,12 +395,14 @@ def saxpy_suite(gbps: float = 1000.0) -> list[dict]:
     ({}, {"energy": ENERGY}, "energy off vs on"),
     ({"energy": ENERGY, "saxpy_l2": "cold"}, {"saxpy_l2": "warm\n" + "x" * 500},
      "saxpy_l2 cold vs warm x"),
+    ({"gpubench_build_type": "Release"}, {"gpubench_build_type": "Debug"},
+     "gpubench_build_type Release vs Debug"),
 ])
 def test_runs_measured_otherwise_are_no_regression_check(
         tmp_path: Path, run_script: RunScript, base_context: dict, cont_context: dict,
         differing: str) -> None:
-    """A warm L2 against a cold one (or --energy on one side) moves figures with no change of
-    code: no verdict of a regression check, one line naming the settings and exit 3; with
+    """A warm L2 against a cold one (or --energy on one side, or a Debug build against a Release
+    one) moves figures with no change of code: no verdict of a regression check, one line naming the settings and exit 3; with
     --report, a report whose mode line names them."""
     b = write_json(tmp_path / "base.json", document(saxpy_suite(), **base_context))
     c = write_json(tmp_path / "cont.json", document(saxpy_suite(600.0), **cont_context))
@@ -423,6 +425,10 @@ def test_saxpy_l2_is_no_setting_where_saxpy_is_not_compared(tmp_path: Path,
     assert proc.returncode == 0 and "Regression check: same GPU" in proc.stdout, proc.stderr
     unstated = write_json(tmp_path / "unstated.json", document(saxpy_suite()))
     assert run_script("compare.py", b, unstated).returncode == 0
+    # A file written before gpubench stated its build type is judged against either.
+    release = write_json(tmp_path / "release.json",
+                         document(saxpy_suite(), saxpy_l2="warm", gpubench_build_type="Release"))
+    assert run_script("compare.py", b, release).returncode == 0
 
 
 def test_confirming_runs_measured_otherwise_are_one_line(tmp_path: Path,

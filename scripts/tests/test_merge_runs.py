@@ -152,6 +152,8 @@ ENERGY = "NVML's energy counter from one of its updates to the first at least 10
     ({"saxpy_l2": "cold"}, {}, "saxpy_l2 (absent) differs from 'cold'"),
     ({}, {"energy": ENERGY}, "energy 'on' differs from 'off'"),
     ({"energy": ENERGY}, {}, "energy 'off' differs from 'on'"),
+    ({"gpubench_build_type": "Release"}, {"gpubench_build_type": "Debug"},
+     "gpubench_build_type 'Debug' differs from 'Release'"),
     ({"selected_devices": "0"}, {"selected_devices": "0,1"},
      "selected_devices '0,1' differs from '0'"),
     ({"device_1": "NVIDIA H200, GPU-1, 0000:01:00.0"},
@@ -162,8 +164,8 @@ ENERGY = "NVML's energy counter from one of its updates to the first at least 10
 ])
 def test_runs_measured_otherwise_are_refused(tmp_path: Path, run_script: RunScript,
                                              first: dict, second: dict, line: str) -> None:
-    """Runs of one build on one GPU that measured otherwise (saxpy's L2 cold or warm, --energy
-    on or off, other devices) are no repetitions of one measurement: one line names the key and
+    """Runs of one version on one GPU that measured otherwise (saxpy's L2 cold or warm, --energy
+    on or off, a Debug build or a Release one, other devices) are no repetitions of one measurement: one line names the key and
     both values."""
     saxpy = saxpy_run("vec4", 1 << 20, 1000.0, 4800.0)
     a = write_json(tmp_path / "a.json", document(saxpy, **first))

@@ -45,6 +45,14 @@ TEST(GpuContext, CarriesTheKeysScriptsDependOn) {
   ASSERT_TRUE(context.contains("gpubench_version"));
   EXPECT_NE(context.at("gpubench_version").find('+'), std::string::npos)
       << "the version names the commit";
+  // CMake's configuration: Release unless asked otherwise; a Debug build keeps its assertions.
+  ASSERT_TRUE(context.contains("gpubench_build_type"));
+#ifdef NDEBUG
+  EXPECT_NE(context.at("gpubench_build_type"), "Debug");
+  EXPECT_FALSE(context.at("gpubench_build_type").empty());
+#else
+  EXPECT_EQ(context.at("gpubench_build_type"), "Debug");
+#endif
   // A --benchmark_context cannot write any of them a second time.
   for (const auto& [key, value] : entries) {
     EXPECT_TRUE(written_context_key(key)) << key;
