@@ -74,6 +74,13 @@ MAX_TEXT_BYTES = 8 * MAX_RESULT_BYTES
 # A line a pod writes of its own, between two GPUs' runs: no run's message.
 _LINE_BUFFER_BYTES = 2**20
 _POD_DEADLINE = re.compile(r"^gpubench-pod: .*: the pod's deadline \(.*\) has passed")
+# The one line of a pod that cannot write a file of its results (a full disk, a file size
+# limit), on stderr just before the record line it makes failed; every later record of that
+# pod says failed for it, as no further GPU starts.
+_POD_CANNOT_WRITE = re.compile(r"^gpubench-pod: (?P<node>\S+): (?P<why>cannot write .*): no "
+                               r"further GPU starts$")
+# The longest stderr line, or reason, a row quotes: a line of a file can be megabytes long.
+MESSAGE_CHARS = 300
 NOT_TEXT = "cannot read (not UTF-8 text)"
 
 
@@ -401,8 +408,9 @@ def read_pod_log(path: Path) -> Found:
     the last one per GPU and job standing; a JSON, exit or over-limit line is of the job of its
     GPU's record line before it (the pod writes one just before each run). An exit line names
     the node and GPU (or, in older logs, the device ordinal, whose UUID the JSON line of the
-    same node and ordinal gives). A line that is not UTF-8 text is damaged alone; a log that
-    cannot be read is damaged whole."""
+    same node and ordinal gives). A pod's line saying it cannot write a file of its results
+    gives the reason of each failed record of that pod from the record line after it. A line
+    that is not UTF-8 text is damaged alone; a log that cannot be read is damaged whole."""
     try:
         return pod_log_found(path, pod_log_lines(path))
     except FleetInputError as error:
@@ -421,6 +429,10 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
     job_of: dict[str, str | None] = {}  # uuid: the job of its last record line
     records: dict[tuple[str, str, str | None], RunRecord] = {}  # (node, uuid, job): its last
     over_limit: dict[tuple[str, str, str | None], str] = {}  # (node, uuid, job): where its JSON is
+    # A pod's reason for its failed records (_POD_CANNOT_WRITE): its line, until the record line
+    # after it names the pod (node, task, job); then by pod.
+    unwritten: tuple[str, str] | None = None  # (node, reason)
+    pod_unwritten: dict[tuple[str, str, str | None], str] = {}
     for number, raw in enumerate(lines, start=1):
         where = f"{path}:{number}"
         if raw is None:
@@ -455,6 +467,12 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
                 continue
             node, gpu = fields.get("node", ""), fields.get("gpu_uuid", "")
             record = status_record(fields, where, f"{path}:{node}_{gpu}", node, None)
+            pod = (node, fields.get("task", ""), record.job)
+            if unwritten and unwritten[0] == node:
+                pod_unwritten.setdefault(pod, unwritten[1])
+            unwritten = None
+            if record.status == "failed" and pod in pod_unwritten:
+                record = replace(record, detail=f"{record.detail}; {pod_unwritten[pod]}")
             job_of[gpu] = record.job
             records[(node, gpu, record.job)] = record
         elif exit_line := _POD_EXIT.match(line):
@@ -469,6 +487,8 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
                 f"{where} ({exit_line[1]})", name=f"{path}:{host}_{uuid or ''}",
                 job=job_of.get(uuid or "")))
             message = ""
+        elif cannot_write := _POD_CANNOT_WRITE.match(line):
+            unwritten = (cannot_write["node"], one_line(cannot_write["why"], MESSAGE_CHARS))
         elif limit := _POD_OVER_LIMIT.match(line):
             host, uuid = pod_gpu(limit[1], uuids)
             over_limit[(host, uuid or "", job_of.get(uuid or ""))] = line.removeprefix(

@@ -437,20 +437,26 @@ def test_jobs_are_ordered_by_number_or_else_by_time(tmp_path: Path,
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_pod(tmp_path: Path, status: int = 1, **env: str) -> Path:
+def run_pod(tmp_path: Path, status: int = 1, file_blocks: int | None = None,
+            wrapper: Path | None = None, **env: str) -> Path:
     """deploy/container/gpubench-pod with tests/cluster/standin's gpubench and nvidia-smi on
     three GPUs of node1, GPU-b2 failing, exiting `status`: its log, its files in
-    tmp_path/results."""
+    tmp_path/results. With `file_blocks`, under `ulimit -f file_blocks` (its log, a pipe, under
+    none); with `wrapper`, a directory before the stand-in's on PATH (its gpubench wraps it)."""
     standin = REPO / "tests" / "cluster" / "standin"
-    pod_env = dict(os.environ, PATH=f"{standin}:{os.environ['PATH']}",
+    path = f"{standin}:{os.environ['PATH']}"
+    pod_env = dict(os.environ, PATH=f"{wrapper}:{path}" if wrapper else path,
                    STANDIN_GPUS="GPU-a1,GPU-b2,GPU-c3", STANDIN_BEHAVIOUR="GPU-b2=fail",
                    NODE_NAME="node1", POD_NAME="gpubench-0-x", JOB_NAME="gpubench",
                    GPUBENCH_RESULTS=str(tmp_path / "results"))
     pod_env.update(env)
     log = tmp_path / "pod.jsonl"
-    with log.open("w") as out:
-        done = subprocess.run([REPO / "deploy" / "container" / "gpubench-pod"], env=pod_env,
-                              stdout=out, stderr=subprocess.STDOUT, timeout=120, check=False)
+    command: list[str | Path] = [REPO / "deploy" / "container" / "gpubench-pod"]
+    if file_blocks is not None:
+        command = ["bash", "-c", f'ulimit -f {file_blocks} && exec "$0"', *command]
+    done = subprocess.run(command, env=pod_env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, timeout=120, check=False)
+    log.write_bytes(done.stdout)
     assert done.returncode == status, log.read_text()
     return log
 
@@ -573,6 +579,40 @@ def test_a_collected_log_larger_than_any_file_is_read_a_line_at_a_time(
     assert err.splitlines() == [f"fleet.py: skipped {log}:9: a line longer than 32 MiB, the "
                                 "largest result fleet.py reads"], err
     assert MAX_RESULT_BYTES < MAX_TEXT_BYTES
+
+
+def test_a_pods_failed_records_say_which_file_it_could_not_write(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file size limit no record fits under: every GPU's record line says failed, and the
+    reason, the pod's one line before the first, is in each row, not "no exit status" alone."""
+    log = run_pod(tmp_path, file_blocks=0)
+    code, out, err = run(capsys, log, "--no-limits")
+    assert err == "", err
+    runs = section(out, "Runs that did not finish")
+    reason = f"cannot write {tmp_path / 'results'}/node1_GPU-a1.status (File too large)"
+    for uuid in ("GPU-a1", "GPU-b2", "GPU-c3"):
+        row = [line for line in runs.splitlines() if f" {uuid} " in line]
+        assert len(row) == 1 and row[0].split()[0] == "failed", runs
+        assert reason in row[0], runs
+
+
+def test_a_record_that_meets_a_full_disk_says_so_in_its_row(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The disk full (a link to /dev/full) once GPU-a1's run has ended: its final record line
+    says failed for the line before it, which its row quotes; GPU-b2 never started."""
+    record = tmp_path / "results" / "node1_GPU-a1.status"
+    wrapper = tmp_path / "bin" / "gpubench"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\n"{REPO}/tests/cluster/standin/gpubench" "$@"\nstatus=$?\n'
+                       f'ln -s /dev/full "{record}.tmp"\nexit $status\n')
+    wrapper.chmod(0o755)
+    log = run_pod(tmp_path, wrapper=wrapper.parent, STANDIN_BEHAVIOUR="")
+    code, out, err = run(capsys, log, "--no-limits")
+    assert err == "", err
+    rows = [line for line in section(out, "Runs that did not finish").splitlines()
+            if " GPU-a1 " in line]
+    assert len(rows) == 1 and rows[0].split()[0] == "failed", out
+    assert f"cannot write {record} (No space left on device)" in rows[0], out
 
 
 @pytest.mark.parametrize("node, pod", [("gpu-node-07", "gpubench-3-x7k2p"),
