@@ -58,6 +58,9 @@ _NAMED_BY_UUID = re.compile(r"^(?P<host>.+?)_(?P<uuid>(?:GPU|MIG)-[0-9A-Za-z-]+)
 _NAMED_BY_TASK = re.compile(r"^(?P<host>.+)_(?:task|device)\d+$")
 _DEVICE_COMPONENT = re.compile(r"/device:(\d+)(?=/|$)")
 _ERR_STATUS = "exit status "
+# The exit status line of an .err an earlier deploy script appended to a crash's unfinished last
+# line ("...partial textexit status 139"); a line always ended, so the file ends with it.
+_GLUED_STATUS = re.compile(r"(?P<text>.+)exit status (?P<status>[0-9]{1,3})")
 # gpubench's context run_status until its run ends (then `complete`, `faulted` or
 # `interrupted`): what a result left by a SIGKILLed run, or one still running, says.
 _NEVER_ENDED = "running"
@@ -352,13 +355,16 @@ def not_an_exit_status(line: str) -> str:
 
 def read_err(path: Path) -> Found:
     """The stderr of a GPU's run that did not end well: with an exit status line, the run
-    exited; without one it never returned (killed), or never started (its one line says so). A
+    exited; without one it never returned (killed), or never started (its one line says so). An
+    exit status line glued onto a crash's unfinished last line is read as its own line. A
     last line `exit status` not followed by 1-3 digits makes the file damaged."""
     try:
         text = read_text(path)
     except FleetInputError as error:
         return damaged_record(path, error)
     lines = [line for line in text.splitlines() if line.strip()]
+    if lines and text.endswith("\n") and (glued := _GLUED_STATUS.fullmatch(lines[-1])):
+        lines[-1:] = [glued["text"], _ERR_STATUS + glued["status"]]
     status = None
     if lines and lines[-1].startswith(_ERR_STATUS):
         status = exit_status(lines[-1][len(_ERR_STATUS):])

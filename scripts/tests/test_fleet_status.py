@@ -168,6 +168,26 @@ def test_an_exit_line_without_an_exit_status_is_damaged(tmp_path: Path,
     assert [row[0] for row in records(out).values()] == ["damaged"], out
 
 
+@pytest.mark.parametrize("with_record", [True, False], ids=["with its record", "alone"])
+def test_an_exit_status_glued_onto_a_crashs_last_line_is_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], with_record: bool) -> None:
+    """An .err an earlier deploy script wrote: its `exit status 139` appended to the crash's
+    unfinished last line. The run exited (failed, exit status 139), not killed; the text before
+    the status is its message where it is the first line."""
+    fleet = fb.build_fleet(4, 0)
+    fb.write_fleet(fleet, tmp_path)
+    name = f"node09_{fb.uuid_of(9)}"
+    (tmp_path / f"{name}.err").write_text("gpubench: cuMemcpy: an illegal memory accexit "
+                                          "status 139\n")
+    if with_record:
+        fb.write_status(tmp_path, name, "failed", 139, fb.uuid_of(9))
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert (code, err) == (0, ""), err
+    row = records(out)["node09"]
+    assert row[:3] == ["failed", "node09", fb.uuid_of(9)], out
+    assert "gpubench: cuMemcpy: an illegal memory acc (exit status 139)" in " ".join(row), out
+
+
 def pod_record(status: str, exit_status: int | str, uuid: str, node: str) -> str:
     return (f"gpubench-pod: status={status} exit={exit_status} gpu_uuid={uuid} node={node} "
             f"job=gpubench task=gpubench-0-abcde device={uuid} time=2026-11-29T18:38:09Z")
