@@ -454,6 +454,42 @@ def test_jobs_are_ordered_by_number_or_else_by_time(tmp_path: Path,
     assert "job gpubench-b (newest here: gpubench-a)" in section(out, "Runs that did not finish")
 
 
+@pytest.mark.parametrize("time_text", ["Z", "9999", "2026-11-30 10:00:00"])
+def test_a_record_time_not_of_the_format_is_damaged_not_the_newest(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], time_text: str) -> None:
+    """Jobs named, ordered by their records' times as text: a garbled time ("Z" sorts after
+    every year) would make the earlier job the newest and the later job's GPUs stale. Its record
+    is damaged, named on stderr; the later job stays the newest."""
+    fleet = fb.build_fleet(8, 0)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet, tmp_path, job="gpubench-b", time="2026-11-28T10:00:00Z")
+    fb.write_done(fleet[2:], tmp_path, job="gpubench-a", time="2026-11-29T10:00:00Z")
+    fb.write_status(tmp_path, fb.file_name(fleet[0]), "done", 0, fb.uuid_of(0),
+                    job="gpubench-b", time=time_text)
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert code == 0 and len(err.splitlines()) == 1 and "is not YYYY-MM-DDTHH:MM:SSZ" in err, err
+    rows = records(out)
+    assert {host: row[0] for host, row in rows.items()} == {"node00": "damaged",
+                                                            "node01": "stale"}, out
+    assert "job gpubench-b (newest here: gpubench-a)" in " ".join(rows["node01"])
+
+
+@pytest.mark.parametrize("key, value", [("node", "n" * 129), ("job", "a/b"),
+                                        ("task", "x\x1b[31m"), ("gpu_uuid", "GPU-" + "a" * 125)])
+def test_a_record_value_the_scripts_never_write_is_damaged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, value: str) -> None:
+    """A record's node, job, task or GPU is what the scripts' check_value lets through (1-128
+    printable ASCII characters without a space, '/' or '='; a job two of them): another value
+    is a damaged record, named in one line, not a host or job of the report."""
+    fleet = fb.build_fleet(4, 0)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet, tmp_path)
+    fb.write_status(tmp_path, fb.file_name(fleet[3]), "done", 0, fb.uuid_of(3), **{key: value})
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert code == 0 and len(err.splitlines()) == 1 and f"not a status record: {key} " in err, err
+    assert [row[:2] for row in records(out).values()] == [["damaged", "node03"]], out
+
+
 REPO = Path(__file__).resolve().parents[2]
 
 
