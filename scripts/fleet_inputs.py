@@ -371,7 +371,7 @@ def read_err(path: Path) -> Found:
         if status is None:
             return damaged_record(path, not_an_exit_status(lines[-1]))
         lines.pop()
-    message = lines[0].strip() if lines else "(no message)"
+    message = one_line(lines[0], MESSAGE_CHARS) if lines else "(no message)"
     host, uuid = named_gpu(path.stem)
     if status is not None:
         verdict, shown = status_of_exit(status), f"exit status {status}"
@@ -500,7 +500,7 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
             over_limit[(host, uuid or "", job_of.get(uuid or ""))] = line.removeprefix(
                 "gpubench-pod: ")
         elif line.strip() and not message and not _POD_DEADLINE.match(line):
-            message = line.strip()
+            message = one_line(line, MESSAGE_CHARS)
     for key, record in records.items():
         if record.status == "done" and key in over_limit:
             record = replace(record, detail=f"{record.detail}; {over_limit[key]}")

@@ -188,6 +188,30 @@ def test_an_exit_status_glued_onto_a_crashs_last_line_is_read(
     assert "gpubench: cuMemcpy: an illegal memory acc (exit status 139)" in " ".join(row), out
 
 
+def test_lines_megabytes_long_leave_the_report_small(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A stderr line of 4 MB in three .err files and a pod log, and a result whose host and GPU
+    are 4 MB each: every row quotes the start of its text, shortened, where a table padded
+    each of its rows to the widest cell (tens of megabytes)."""
+    fleet = fb.build_fleet(5, 0)
+    huge = 4 * 2**20
+    fb.write_fleet(fleet[:4], tmp_path)
+    fleet[4]["context"].update(host_name="h" * huge, gpu_uuid="GPU-" + "q" * huge,
+                               interrupted="SIGTERM")
+    (tmp_path / "huge.json").write_text(json.dumps(fleet[4]))
+    for gpu in (9, 10, 11):
+        fb.write_err(tmp_path, f"node{gpu}_{fb.uuid_of(gpu)}", "x" * huge, 1)
+    (tmp_path / "pods.jsonl").write_text(f"{'y' * huge}\ngpubench-pod: node12 "
+                                         f"{fb.uuid_of(12)}: exit status 1\n")
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert (code, err) == (0, ""), err
+    assert len(out) < 100_000, len(out)
+    rows = records(out)
+    assert {"node9", "node10", "node11", "node12"} < set(rows), out
+    assert "x" * 200 in rows["node9"][3] and "y" * 200 in rows["node12"][3]
+    assert any(host.startswith("h" * 200) for host in rows), out
+
+
 def pod_record(status: str, exit_status: int | str, uuid: str, node: str) -> str:
     return (f"gpubench-pod: status={status} exit={exit_status} gpu_uuid={uuid} node={node} "
             f"job=gpubench task=gpubench-0-abcde device={uuid} time=2026-11-29T18:38:09Z")
