@@ -37,7 +37,8 @@ def largest_of_sweeps(names: list[str]) -> list[str]:
 def headline_benchmarks(groups: list[Group], patterns: list[NameFilter]) -> list[str]:
     """Benchmarks matching a pattern (sized ones at their largest size), in pattern order, or
     without patterns the default columns; then, for a flagged GPU none of these show, the
-    benchmark it is slowest on."""
+    benchmark it is slowest on. None where benchmarks were compared is a FleetInputError: the
+    heatmap would have no column."""
     compared: list[str] = []
     for group in groups:
         compared += [n for n in group.benchmarks if n not in compared]
@@ -55,6 +56,11 @@ def headline_benchmarks(groups: list[Group], patterns: list[NameFilter]) -> list
         for flags in by_gpu.values():
             if not any(f.benchmark in chosen for f in flags):
                 chosen.append(min(flags, key=lambda f: f.speed).benchmark)
+    if compared and not chosen:
+        raise FleetInputError(
+            f"no heatmap column: --headline selects none of the {len(compared)} benchmarks "
+            "compared" if patterns else f"no heatmap column: the {len(compared)} benchmarks "
+            "compared are host-timed (give --headline)")
     return chosen
 
 

@@ -58,6 +58,9 @@ _NAMED_BY_UUID = re.compile(r"^(?P<host>.+?)_(?P<uuid>(?:GPU|MIG)-[0-9A-Za-z-]+)
 _NAMED_BY_TASK = re.compile(r"^(?P<host>.+)_(?:task|device)\d+$")
 _DEVICE_COMPONENT = re.compile(r"/device:(\d+)(?=/|$)")
 _ERR_STATUS = "exit status "
+# The exit status line of an .err an earlier deploy script appended to a crash's unfinished last
+# line ("...partial textexit status 139"); a line always ended, so the file ends with it.
+_GLUED_STATUS = re.compile(r"(?P<text>.+)exit status (?P<status>[0-9]{1,3})")
 # gpubench's context run_status until its run ends (then `complete`, `faulted` or
 # `interrupted`): what a result left by a SIGKILLed run, or one still running, says.
 _NEVER_ENDED = "running"
@@ -74,6 +77,13 @@ MAX_TEXT_BYTES = 8 * MAX_RESULT_BYTES
 # A line a pod writes of its own, between two GPUs' runs: no run's message.
 _LINE_BUFFER_BYTES = 2**20
 _POD_DEADLINE = re.compile(r"^gpubench-pod: .*: the pod's deadline \(.*\) has passed")
+# The one line of a pod that cannot write a file of its results (a full disk, a file size
+# limit), on stderr just before the record line it makes failed; every later record of that
+# pod says failed for it, as no further GPU starts.
+_POD_CANNOT_WRITE = re.compile(r"^gpubench-pod: (?P<node>\S+): (?P<why>cannot write .*): no "
+                               r"further GPU starts$")
+# The longest stderr line, or reason, a row quotes: a line of a file can be megabytes long.
+MESSAGE_CHARS = 300
 NOT_TEXT = "cannot read (not UTF-8 text)"
 
 
@@ -345,20 +355,23 @@ def not_an_exit_status(line: str) -> str:
 
 def read_err(path: Path) -> Found:
     """The stderr of a GPU's run that did not end well: with an exit status line, the run
-    exited; without one it never returned (killed), or never started (its one line says so). A
+    exited; without one it never returned (killed), or never started (its one line says so). An
+    exit status line glued onto a crash's unfinished last line is read as its own line. A
     last line `exit status` not followed by 1-3 digits makes the file damaged."""
     try:
         text = read_text(path)
     except FleetInputError as error:
         return damaged_record(path, error)
     lines = [line for line in text.splitlines() if line.strip()]
+    if lines and text.endswith("\n") and (glued := _GLUED_STATUS.fullmatch(lines[-1])):
+        lines[-1:] = [glued["text"], _ERR_STATUS + glued["status"]]
     status = None
     if lines and lines[-1].startswith(_ERR_STATUS):
         status = exit_status(lines[-1][len(_ERR_STATUS):])
         if status is None:
             return damaged_record(path, not_an_exit_status(lines[-1]))
         lines.pop()
-    message = lines[0].strip() if lines else "(no message)"
+    message = one_line(lines[0], MESSAGE_CHARS) if lines else "(no message)"
     host, uuid = named_gpu(path.stem)
     if status is not None:
         verdict, shown = status_of_exit(status), f"exit status {status}"
@@ -401,8 +414,9 @@ def read_pod_log(path: Path) -> Found:
     the last one per GPU and job standing; a JSON, exit or over-limit line is of the job of its
     GPU's record line before it (the pod writes one just before each run). An exit line names
     the node and GPU (or, in older logs, the device ordinal, whose UUID the JSON line of the
-    same node and ordinal gives). A line that is not UTF-8 text is damaged alone; a log that
-    cannot be read is damaged whole."""
+    same node and ordinal gives). A pod's line saying it cannot write a file of its results
+    gives the reason of each failed record of that pod from the record line after it. A line
+    that is not UTF-8 text is damaged alone; a log that cannot be read is damaged whole."""
     try:
         return pod_log_found(path, pod_log_lines(path))
     except FleetInputError as error:
@@ -421,6 +435,10 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
     job_of: dict[str, str | None] = {}  # uuid: the job of its last record line
     records: dict[tuple[str, str, str | None], RunRecord] = {}  # (node, uuid, job): its last
     over_limit: dict[tuple[str, str, str | None], str] = {}  # (node, uuid, job): where its JSON is
+    # A pod's reason for its failed records (_POD_CANNOT_WRITE): its line, until the record line
+    # after it names the pod (node, task, job); then by pod.
+    unwritten: tuple[str, str] | None = None  # (node, reason)
+    pod_unwritten: dict[tuple[str, str, str | None], str] = {}
     for number, raw in enumerate(lines, start=1):
         where = f"{path}:{number}"
         if raw is None:
@@ -455,6 +473,12 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
                 continue
             node, gpu = fields.get("node", ""), fields.get("gpu_uuid", "")
             record = status_record(fields, where, f"{path}:{node}_{gpu}", node, None)
+            pod = (node, fields.get("task", ""), record.job)
+            if unwritten and unwritten[0] == node:
+                pod_unwritten.setdefault(pod, unwritten[1])
+            unwritten = None
+            if record.status == "failed" and pod in pod_unwritten:
+                record = replace(record, detail=f"{record.detail}; {pod_unwritten[pod]}")
             job_of[gpu] = record.job
             records[(node, gpu, record.job)] = record
         elif exit_line := _POD_EXIT.match(line):
@@ -469,12 +493,14 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
                 f"{where} ({exit_line[1]})", name=f"{path}:{host}_{uuid or ''}",
                 job=job_of.get(uuid or "")))
             message = ""
+        elif cannot_write := _POD_CANNOT_WRITE.match(line):
+            unwritten = (cannot_write["node"], one_line(cannot_write["why"], MESSAGE_CHARS))
         elif limit := _POD_OVER_LIMIT.match(line):
             host, uuid = pod_gpu(limit[1], uuids)
             over_limit[(host, uuid or "", job_of.get(uuid or ""))] = line.removeprefix(
                 "gpubench-pod: ")
         elif line.strip() and not message and not _POD_DEADLINE.match(line):
-            message = line.strip()
+            message = one_line(line, MESSAGE_CHARS)
     for key, record in records.items():
         if record.status == "done" and key in over_limit:
             record = replace(record, detail=f"{record.detail}; {over_limit[key]}")

@@ -13,11 +13,15 @@ from fleet_health import WATCH, HealthReport
 from fleet_inputs import STATUSES, Gpu, RunRecord
 from fleet_limits import BelowFloor
 from fleet_outliers import Flag, Group, Rule, sweep
-from safe_text import ascii_decimal
+from safe_text import ascii_decimal, shorten
 from text_table import render
 
 # What a person reads first beside a slow GPU.
 HINT_KEYS = ("pcie_link", "host_numa_node", "gpu_state_before")
+# The longest cell a table shows, and the longest item of a list cell (a host, a GPU, a model):
+# text from a file can be megabytes long, and a table pads every row to its widest cell.
+CELL_CHARS = 2000
+ITEM_CHARS = 300
 
 
 @dataclass
@@ -75,10 +79,20 @@ def heading(text: str, markdown: bool) -> str:
     return f"\n### {text}" if markdown else f"\n== {text} =="
 
 
-def table(headers: list[str], rows: list[list[str]], markdown: bool) -> str:
-    """A table; in markdown, after a blank line, so that two tables stay two."""
+def table(headers: list[str], rows: list[list[str]], markdown: bool, lists: bool = False
+          ) -> str:
+    """A table; in markdown, after a blank line, so that two tables stay two. Each cell is
+    shortened to CELL_CHARS, but for `lists`, whose cells list items (each shortened with
+    item(), so such a cell grows with the fleet alone)."""
+    if not lists:
+        rows = [[shorten(cell, CELL_CHARS) for cell in row] for row in rows]
     text = render(headers, rows, markdown=markdown, align="left")
     return f"\n{text}" if markdown else text
+
+
+def item(text: object) -> str:
+    """One item of a list cell, shortened to ITEM_CHARS."""
+    return shorten(str(text), ITEM_CHARS)
 
 
 def records_section(records: list[RunRecord], peer_records: list[RunRecord],
@@ -114,11 +128,11 @@ def health_section(findings: "Findings", markdown: bool) -> list[str]:
         rows = [[hosts.get(f.uuid, "?"), f.uuid, ("act now", "at maintenance", "watch, not counted")[f.severity],
                  f.problem] for f in health.findings]
         lines.append(table(["host", "GPU", "urgency", "problem"], rows, markdown))
-    rows = [[what, "every GPU with a record" if uuids >= health.judged else
-             ", ".join(f"{hosts.get(u, '?')} {u}" for u in sorted(uuids))]
+    rows = [[item(what), "every GPU with a record" if uuids >= health.judged else
+             ", ".join(f"{item(hosts.get(u, '?'))} {item(u)}" for u in sorted(uuids))]
             for what, uuids in sorted(health.not_judged.items())]
     if rows:
-        lines.append(table(["not judged", "GPUs"], rows, markdown))
+        lines.append(table(["not judged", "GPUs"], rows, markdown, lists=True))
     return lines
 
 
@@ -128,7 +142,8 @@ def floor_section(findings: "Findings", markdown: bool) -> list[str]:
     files = ", ".join(findings.limit_files) or "none"
     lines = [heading(f"Below the floor of their GPU model: {len(gpus)} GPU(s)", markdown),
              table(["limits", "GPU models without limits"],
-                   [[files, ", ".join(findings.models_without_limits) or "none"]], markdown)]
+                   [[files, ", ".join(map(item, findings.models_without_limits)) or "none"]],
+                   markdown, lists=True)]
     by_sweep: dict[tuple[str, str], list[BelowFloor]] = {}
     for b in below:
         by_sweep.setdefault((b.gpu.uuid, sweep(b.benchmark)), []).append(b)
@@ -242,6 +257,7 @@ def report(findings: Findings, rule: Rule, markdown: bool) -> str:
     lines += groups_section(findings.groups, rule, markdown)
     if findings.unexpected_hosts:
         lines.append(table(["hosts with results that --expect-hosts does not list"],
-                           [[", ".join(findings.unexpected_hosts)]], markdown))
+                           [[", ".join(map(item, findings.unexpected_hosts))]], markdown,
+                           lists=True))
     lines.append(f"\n{findings.attention()} GPU(s) need attention.")
     return "\n".join(lines)

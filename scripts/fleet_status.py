@@ -5,7 +5,9 @@ line, `gpubench-pod: status=... exit=... gpu_uuid=... node=...`. Keys: status (d
 interrupted, killed), exit (a number, or `none` where gpubench never returned or never started),
 gpu_uuid (empty where unknown; comma-separated for a peer run over several GPUs), node, job, task,
 device, time, attempt (deploy/slurm's SLURM_RESTART_COUNT: a requeued job's run; 0 where not
-given). Unknown keys are ignored: keys may be added.
+given). Unknown keys are ignored: keys may be added. A node, job, task, GPU UUID or time the
+scripts would not write makes the record not of the format: a job's records are ordered by their
+time as text, and each names a host and job in the report.
 """
 
 import re
@@ -13,7 +15,14 @@ import re
 RUN_STATUSES = ("done", "failed", "interrupted", "killed")
 _EXIT = re.compile(r"^(none|[0-9]{1,3})$")
 _ATTEMPT = re.compile(r"^[0-9]{1,9}$")
-_UUID = re.compile(r"^(?:GPU|MIG)-[0-9A-Za-z/-]+$")
+_UUID = re.compile(r"^(?:GPU|MIG)-[0-9A-Za-z/-]{1,124}$")
+# What the scripts write as a record's node and task: 1-128 printable ASCII characters without a
+# space, '/' or '=' (their check_value); a job, a Slurm job id or a Kubernetes Job's NAME:UID,
+# two of them. A longer or other value is no record of theirs.
+_NAMES = {key: re.compile(rf"^[!-.0-<>-~]{{1,{limit}}}$")
+          for key, limit in (("node", 128), ("job", 257), ("task", 128))}
+# `date -u +%Y-%m-%dT%H:%M:%SZ`: compared as text to order jobs, so nothing else may sort there.
+_TIME = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
 
 
 class StatusError(ValueError):
@@ -22,7 +31,8 @@ class StatusError(ValueError):
 
 def parse_record(pairs: list[str]) -> dict[str, str]:
     """The record's keys from its `key=value` items, checked: status and exit must be there and
-    valid, gpu_uuid and attempt valid where given. The last of a key given twice wins."""
+    valid; gpu_uuid, node, job, task, time and attempt valid where given. The last of a key
+    given twice wins."""
     fields: dict[str, str] = {}
     for item in pairs:
         key, equals, value = item.partition("=")
@@ -39,6 +49,12 @@ def parse_record(pairs: list[str]) -> dict[str, str]:
     for uuid in uuids_of(fields):
         if not _UUID.match(uuid):
             raise StatusError(f"gpu_uuid {uuid[:60]!r} is not a GPU-... or MIG-... UUID")
+    for key, name in _NAMES.items():
+        if fields.get(key) and not name.match(fields[key]):
+            raise StatusError(f"{key} {fields[key][:60]!r} is not printable ASCII without a "
+                              "space, '/' or '=', of the length the scripts write")
+    if fields.get("time") and not _TIME.match(fields["time"]):
+        raise StatusError(f"time {fields['time'][:60]!r} is not YYYY-MM-DDTHH:MM:SSZ")
     if "attempt" in fields and not _ATTEMPT.match(fields["attempt"]):
         raise StatusError(f"attempt {fields['attempt'][:60]!r} is not a number")
     return fields

@@ -230,9 +230,10 @@ def write_status(directory: Path, name: str, status: str, exit_status: int | str
                  uuid: str = "", time: str = "2026-11-29T18:38:09Z", job: str = "1",
                  **more: str) -> Path:
     """A `<name>.status` record as deploy/slurm writes it (docs/cluster.md): its node from the
-    name, task 0, device 0; `more` adds keys."""
+    name, task 0, device 0; `more` adds keys, or replaces them (node, task)."""
     fields = dict(status=status, exit=str(exit_status), gpu_uuid=uuid, node=name.split("_")[0],
-                  job=job, task="0", device="0", time=time, **more)
+                  job=job, task="0", device="0", time=time)
+    fields.update(more)
     path = directory / f"{name}.status"
     path.write_text("".join(f"{key}={value}\n" for key, value in fields.items()))
     return path

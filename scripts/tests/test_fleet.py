@@ -448,6 +448,9 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
             [good_dir, "-o", str(tmp_path / "no" / "h.png")], "cannot write"),
         "heatmap of no group": ([str(tmp_path / "few"), "-o", str(tmp_path / "h.png")],
                                 "no group to draw"),
+        "heatmap of no column": ([good_dir, "-o", str(tmp_path / "h.png"),
+                                  "--headline=^no/such/benchmark"],
+                                 "no heatmap column: --headline selects none of the "),
     }
 
 
@@ -458,7 +461,8 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     "limits with a bad expression", "limits with a floor beyond a float", "limits not there",
     "bad expected hosts", "expected hosts with other digits", "expected hosts with 5000 digits",
     "expected host twice", "expected GPU twice",
-    "heatmap into a directory", "heatmap into a missing directory", "heatmap of no group"])
+    "heatmap into a directory", "heatmap into a missing directory", "heatmap of no group",
+    "heatmap of no column"])
 def test_unusable_input_is_one_line_and_exit_2(tmp_path: Path, run_script: RunScript,
                                                case: str) -> None:
     args, expected = unusable_cases(tmp_path)[case]

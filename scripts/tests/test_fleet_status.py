@@ -168,6 +168,50 @@ def test_an_exit_line_without_an_exit_status_is_damaged(tmp_path: Path,
     assert [row[0] for row in records(out).values()] == ["damaged"], out
 
 
+@pytest.mark.parametrize("with_record", [True, False], ids=["with its record", "alone"])
+def test_an_exit_status_glued_onto_a_crashs_last_line_is_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], with_record: bool) -> None:
+    """An .err an earlier deploy script wrote: its `exit status 139` appended to the crash's
+    unfinished last line. The run exited (failed, exit status 139), not killed; the text before
+    the status is its message where it is the first line."""
+    fleet = fb.build_fleet(4, 0)
+    fb.write_fleet(fleet, tmp_path)
+    name = f"node09_{fb.uuid_of(9)}"
+    (tmp_path / f"{name}.err").write_text("gpubench: cuMemcpy: an illegal memory accexit "
+                                          "status 139\n")
+    if with_record:
+        fb.write_status(tmp_path, name, "failed", 139, fb.uuid_of(9))
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert (code, err) == (0, ""), err
+    row = records(out)["node09"]
+    assert row[:3] == ["failed", "node09", fb.uuid_of(9)], out
+    assert "gpubench: cuMemcpy: an illegal memory acc (exit status 139)" in " ".join(row), out
+
+
+def test_lines_megabytes_long_leave_the_report_small(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A stderr line of 4 MB in three .err files and a pod log, and a result whose host and GPU
+    are 4 MB each: every row quotes the start of its text, shortened, where a table padded
+    each of its rows to the widest cell (tens of megabytes)."""
+    fleet = fb.build_fleet(5, 0)
+    huge = 4 * 2**20
+    fb.write_fleet(fleet[:4], tmp_path)
+    fleet[4]["context"].update(host_name="h" * huge, gpu_uuid="GPU-" + "q" * huge,
+                               interrupted="SIGTERM")
+    (tmp_path / "huge.json").write_text(json.dumps(fleet[4]))
+    for gpu in (9, 10, 11):
+        fb.write_err(tmp_path, f"node{gpu}_{fb.uuid_of(gpu)}", "x" * huge, 1)
+    (tmp_path / "pods.jsonl").write_text(f"{'y' * huge}\ngpubench-pod: node12 "
+                                         f"{fb.uuid_of(12)}: exit status 1\n")
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert (code, err) == (0, ""), err
+    assert len(out) < 100_000, len(out)
+    rows = records(out)
+    assert {"node9", "node10", "node11", "node12"} < set(rows), out
+    assert "x" * 200 in rows["node9"][3] and "y" * 200 in rows["node12"][3]
+    assert any(host.startswith("h" * 200) for host in rows), out
+
+
 def pod_record(status: str, exit_status: int | str, uuid: str, node: str) -> str:
     return (f"gpubench-pod: status={status} exit={exit_status} gpu_uuid={uuid} node={node} "
             f"job=gpubench task=gpubench-0-abcde device={uuid} time=2026-11-29T18:38:09Z")
@@ -434,23 +478,65 @@ def test_jobs_are_ordered_by_number_or_else_by_time(tmp_path: Path,
     assert "job gpubench-b (newest here: gpubench-a)" in section(out, "Runs that did not finish")
 
 
+@pytest.mark.parametrize("time_text", ["Z", "9999", "2026-11-30 10:00:00"])
+def test_a_record_time_not_of_the_format_is_damaged_not_the_newest(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], time_text: str) -> None:
+    """Jobs named, ordered by their records' times as text: a garbled time ("Z" sorts after
+    every year) would make the earlier job the newest and the later job's GPUs stale. Its record
+    is damaged, named on stderr; the later job stays the newest."""
+    fleet = fb.build_fleet(8, 0)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet, tmp_path, job="gpubench-b", time="2026-11-28T10:00:00Z")
+    fb.write_done(fleet[2:], tmp_path, job="gpubench-a", time="2026-11-29T10:00:00Z")
+    fb.write_status(tmp_path, fb.file_name(fleet[0]), "done", 0, fb.uuid_of(0),
+                    job="gpubench-b", time=time_text)
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert code == 0 and len(err.splitlines()) == 1 and "is not YYYY-MM-DDTHH:MM:SSZ" in err, err
+    rows = records(out)
+    assert {host: row[0] for host, row in rows.items()} == {"node00": "damaged",
+                                                            "node01": "stale"}, out
+    assert "job gpubench-b (newest here: gpubench-a)" in " ".join(rows["node01"])
+
+
+@pytest.mark.parametrize("key, value", [("node", "n" * 129), ("job", "a/b"),
+                                        ("task", "x\x1b[31m"), ("gpu_uuid", "GPU-" + "a" * 125)])
+def test_a_record_value_the_scripts_never_write_is_damaged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, value: str) -> None:
+    """A record's node, job, task or GPU is what the scripts' check_value lets through (1-128
+    printable ASCII characters without a space, '/' or '='; a job two of them): another value
+    is a damaged record, named in one line, not a host or job of the report."""
+    fleet = fb.build_fleet(4, 0)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet, tmp_path)
+    fb.write_status(tmp_path, fb.file_name(fleet[3]), "done", 0, fb.uuid_of(3), **{key: value})
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert code == 0 and len(err.splitlines()) == 1 and f"not a status record: {key} " in err, err
+    assert [row[:2] for row in records(out).values()] == [["damaged", "node03"]], out
+
+
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run_pod(tmp_path: Path, status: int = 1, **env: str) -> Path:
+def run_pod(tmp_path: Path, status: int = 1, file_blocks: int | None = None,
+            wrapper: Path | None = None, **env: str) -> Path:
     """deploy/container/gpubench-pod with tests/cluster/standin's gpubench and nvidia-smi on
     three GPUs of node1, GPU-b2 failing, exiting `status`: its log, its files in
-    tmp_path/results."""
+    tmp_path/results. With `file_blocks`, under `ulimit -f file_blocks` (its log, a pipe, under
+    none); with `wrapper`, a directory before the stand-in's on PATH (its gpubench wraps it)."""
     standin = REPO / "tests" / "cluster" / "standin"
-    pod_env = dict(os.environ, PATH=f"{standin}:{os.environ['PATH']}",
+    path = f"{standin}:{os.environ['PATH']}"
+    pod_env = dict(os.environ, PATH=f"{wrapper}:{path}" if wrapper else path,
                    STANDIN_GPUS="GPU-a1,GPU-b2,GPU-c3", STANDIN_BEHAVIOUR="GPU-b2=fail",
                    NODE_NAME="node1", POD_NAME="gpubench-0-x", JOB_NAME="gpubench",
                    GPUBENCH_RESULTS=str(tmp_path / "results"))
     pod_env.update(env)
     log = tmp_path / "pod.jsonl"
-    with log.open("w") as out:
-        done = subprocess.run([REPO / "deploy" / "container" / "gpubench-pod"], env=pod_env,
-                              stdout=out, stderr=subprocess.STDOUT, timeout=120, check=False)
+    command: list[str | Path] = [REPO / "deploy" / "container" / "gpubench-pod"]
+    if file_blocks is not None:
+        command = ["bash", "-c", f'ulimit -f {file_blocks} && exec "$0"', *command]
+    done = subprocess.run(command, env=pod_env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, timeout=120, check=False)
+    log.write_bytes(done.stdout)
     assert done.returncode == status, log.read_text()
     return log
 
@@ -573,6 +659,40 @@ def test_a_collected_log_larger_than_any_file_is_read_a_line_at_a_time(
     assert err.splitlines() == [f"fleet.py: skipped {log}:9: a line longer than 32 MiB, the "
                                 "largest result fleet.py reads"], err
     assert MAX_RESULT_BYTES < MAX_TEXT_BYTES
+
+
+def test_a_pods_failed_records_say_which_file_it_could_not_write(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file size limit no record fits under: every GPU's record line says failed, and the
+    reason, the pod's one line before the first, is in each row, not "no exit status" alone."""
+    log = run_pod(tmp_path, file_blocks=0)
+    code, out, err = run(capsys, log, "--no-limits")
+    assert err == "", err
+    runs = section(out, "Runs that did not finish")
+    reason = f"cannot write {tmp_path / 'results'}/node1_GPU-a1.status (File too large)"
+    for uuid in ("GPU-a1", "GPU-b2", "GPU-c3"):
+        row = [line for line in runs.splitlines() if f" {uuid} " in line]
+        assert len(row) == 1 and row[0].split()[0] == "failed", runs
+        assert reason in row[0], runs
+
+
+def test_a_record_that_meets_a_full_disk_says_so_in_its_row(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The disk full (a link to /dev/full) once GPU-a1's run has ended: its final record line
+    says failed for the line before it, which its row quotes; GPU-b2 never started."""
+    record = tmp_path / "results" / "node1_GPU-a1.status"
+    wrapper = tmp_path / "bin" / "gpubench"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\n"{REPO}/tests/cluster/standin/gpubench" "$@"\nstatus=$?\n'
+                       f'ln -s /dev/full "{record}.tmp"\nexit $status\n')
+    wrapper.chmod(0o755)
+    log = run_pod(tmp_path, wrapper=wrapper.parent, STANDIN_BEHAVIOUR="")
+    code, out, err = run(capsys, log, "--no-limits")
+    assert err == "", err
+    rows = [line for line in section(out, "Runs that did not finish").splitlines()
+            if " GPU-a1 " in line]
+    assert len(rows) == 1 and rows[0].split()[0] == "failed", out
+    assert f"cannot write {record} (No space left on device)" in rows[0], out
 
 
 @pytest.mark.parametrize("node, pod", [("gpu-node-07", "gpubench-3-x7k2p"),

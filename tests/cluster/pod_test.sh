@@ -2,19 +2,19 @@
 # deploy/container/gpubench-pod with the stand-in gpubench and nvidia-smi (tests/cluster/standin)
 # on two GPUs, as the Job's pod runs it:
 #   pod_test.sh GPUBENCH_POD
-# Checks, as docs/cluster.md says: one record per GPU named <node>_<uuid> in GPUBENCH_RESULTS,
-# each run seeing its GPU alone; the log holds each GPU's JSON on one line and its record line,
-# and for a failure its stderr and "exit status N"; a JSON over the log limit is not printed;
-# SIGTERM to the script, or the pod's own deadline, reaches the running gpubench, whose JSON is
-# marked interrupted, and no further GPU starts, the GPU not started recorded as such; a gpubench
-# ignoring it is killed; the exit status is the worst record's. A setting that is not a number,
-# a node, pod or Job name unfit for a file name or a record line, no folder for the results
-# (GPUBENCH_RESULTS unset, TMPDIR without room), and an nvidia-smi that cannot
-# list the GPUs (failing, or not answering), are one line and a non-zero exit status, the latter
-# with a failed record; so are --device and --benchmark_out, which the pod sets, and a run that
-# exits 0 without a JSON is failed; results that cannot be written (a file size limit, a full
-# disk) are one line naming the file, a failed record and exit status 1; real names are taken
-# as they are. Bounded by ctest's TIMEOUT (tests/cluster/CMakeLists.txt).
+# Checks, as docs/cluster.md says: one record per GPU named <node>_<uuid> in GPUBENCH_RESULTS, each
+# run seeing its GPU alone; the log holds each GPU's JSON on one line and its record line, and for a
+# failure its stderr and "exit status N"; a JSON over the log limit is not printed; SIGTERM to the
+# script, or the pod's own deadline, reaches the running gpubench, whose JSON is marked interrupted,
+# and no further GPU starts, the GPU not started recorded as such; a gpubench ignoring it is killed;
+# the exit status is the worst record's. A setting that is not a number, a node, pod or Job name
+# unfit for a file name or a record line, no folder for the results (GPUBENCH_RESULTS unset, TMPDIR
+# without room), and an nvidia-smi that cannot list the GPUs (failing, not answering, or listing one
+# twice), are one line and a non-zero exit status, the latter with a failed record; so are --device
+# and --benchmark_out, which the pod sets, and a run that exits 0 without a JSON is failed; results
+# that cannot be written (a file size limit, a full disk) are one line naming the file, a failed
+# record and exit status 1; real names are taken as they are. Bounded by ctest's TIMEOUT
+# (tests/cluster/CMakeLists.txt).
 set -euo pipefail
 
 if (($# != 1)); then
@@ -295,6 +295,8 @@ smi_cases=(
   "printed 'Unable to determine the device handle for GPU0000:3B:00.0: Unknown Error', not a GPU UUID"
   'exit 0'
   "listed no GPU"
+  'echo GPU-a1; echo GPU-b2; echo " GPU-a1"'
+  "listed GPU-a1 twice"
   'sleep 30'
   "did not answer in 1 s"
 )
@@ -316,7 +318,7 @@ for ((i = 0; i < ${#smi_cases[@]}; i += 2)); do
   [[ $(tail -n 2 "$work/log" | head -n 1) == "gpubench-pod: node1 device0: exit status 1" ]] ||
     fail "nvidia-smi '${smi_cases[i]}': the log lacks the exit line"
 done
-echo "ok: nvidia-smi failing, not answering, printing a line that is not a UUID, or listing none: one line, a failed record, exit 1"
+echo "ok: nvidia-smi failing, not answering, printing a line that is not a UUID, listing none or a GPU twice: one line, a failed record, exit 1"
 # GPUBENCH_RESULTS unset and a TMPDIR no folder can be made in: one line naming both, exit 2,
 # nothing run.
 rm -f "$work/standin.log"

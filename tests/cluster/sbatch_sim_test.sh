@@ -131,10 +131,13 @@ for task in 0 2; do
 done
 expect 0 "nvidia-smi not answering" "job 22: 4 done, 0 failed, 0 interrupted, 0 killed; exit status 0;"
 
-# A crash that leaves its last stderr line open: the exit status on a line of its own.
+# A crash that leaves its last stderr line open: the exit status on a line of its own, in the
+# .err and in the job's output.
 STANDIN_BEHAVIOUR=GPU-b1=crash run_job 25 "$results"
 [[ $(cat "$results/n2_GPU-b1.err") == "gpubench: cuMemcpy: an illegal memory acc"$'\n'"exit status 139" ]] ||
   fail "a crash mid-line: the .err does not end with its exit status on a line of its own"
+grep -qx "[0-9]*: gpubench.sbatch: n2: n2_GPU-b1: failed (exit status 139)" "$out" ||
+  fail "a crash mid-line: the task's line on its run is glued onto the crash's last line"
 expect 139 "a crash mid-line" "job 25: 3 done, 1 failed, 0 interrupted, 0 killed; exit status 139;"
 
 # Files that cannot be written. A file size limit no record fits under: each task says so in
