@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +45,20 @@ benchmark::TimeUnit reported_unit(const std::vector<std::string>& args) {
   return reporter.units.front();
 }
 
+// The context Google Benchmark writes in the JSON, once gpubench has handed it `args` and the
+// environment's flags.
+std::string json_context(const std::vector<std::string>& args,
+                         const std::vector<FlagFromEnvironment>& environment) {
+  Options options = parse_options(args, {}, MinTimeSyntax::with_unit, environment);
+  initialize_benchmark(options);
+  std::ostringstream written;
+  benchmark::JSONReporter json;
+  json.SetOutputStream(&written);
+  json.SetErrorStream(&written);
+  json.ReportContext(benchmark::BenchmarkReporter::Context());
+  return written.str();
+}
+
 // A child process that exits 0 where `holds` is true, and says what it saw otherwise.
 void exit_with(bool holds, const std::string& seen) {
   if (!holds) {
@@ -65,6 +80,26 @@ TEST(InitializeBenchmark, TimeUnitFlagIsTheReportedUnit) {
                 ::testing::ExitedWithCode(0), "")
         << arg;
   }
+}
+
+// A --benchmark_context key given in the environment and again on the command line is written
+// once, with the command line's value; the other keys of both are kept.
+TEST(InitializeBenchmark, CommandLineContextWinsOverTheEnvironments) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const auto written = [] {
+    return json_context({"gpubench", "--benchmark_context=run=b", "--benchmark_context=rack=7"},
+                        {{"BENCHMARK_CONTEXT", "run=a,site=x"}});
+  };
+  EXPECT_EXIT(
+      {
+        const std::string json = written();
+        exit_with(json.find("\"run\": \"b\"") != std::string::npos &&
+                      json.find("\"run\": \"a\"") == std::string::npos &&
+                      json.find("\"rack\": \"7\"") != std::string::npos &&
+                      json.find("\"site\": \"x\"") != std::string::npos,
+                  json);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 } // namespace

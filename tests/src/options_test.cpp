@@ -265,6 +265,26 @@ TEST(ParseOptions, ContextKeysGpubenchWritesAreRefused) {
   }
 }
 
+// Google Benchmark keeps the first value of a key it reads twice, so gpubench hands it one
+// --benchmark_context of every occurrence's pairs, a key's later value in place of its earlier
+// one: the command line's over the environment's, as for every flag.
+TEST(ParseOptions, ContextKeysGivenAgainTakeTheLaterValue) {
+  const auto passed = [](std::vector<std::string> args,
+                         const std::vector<FlagFromEnvironment>& environment = {}) {
+    args.insert(args.begin(), "gpubench");
+    return parse_options(args, {}, MinTimeSyntax::with_unit, environment).benchmark_args;
+  };
+  using Args = std::vector<std::string>;
+  EXPECT_EQ(passed({"--benchmark_context=run=a", "--benchmark_context=run=b,rack=7"}),
+            (Args{"gpubench", "--benchmark_context=rack=7,run=b"}));
+  EXPECT_EQ(passed({"--benchmark_context=run=b"}, {{"BENCHMARK_CONTEXT", "run=a,site=x"}}),
+            (Args{"gpubench", "--benchmark_context=run=b,site=x"}));
+  EXPECT_EQ(passed({"--benchmark_context=", "--benchmark_repetitions=2"}),
+            (Args{"gpubench", "--benchmark_repetitions=2"}));
+  EXPECT_EQ(refusal({"--benchmark_context=run=a,rack=7,run=b"}),
+            "--benchmark_context=run=a,rack=7,run=b: key run is given twice");
+}
+
 // Google Benchmark's flags from its environment variables: checked as flags given first, so the
 // command line wins, and a refusal names the variable.
 TEST(ParseOptions, FlagsFromTheEnvironment) {
