@@ -410,6 +410,32 @@ std::vector<Argument> arguments(const std::vector<std::string>& args,
   return all;
 }
 
+// --describe, --info and a listing each print something in place of a run, and write no
+// --benchmark_out: given together, all but one would be ignored. --help answers whatever else
+// is given.
+void require_one_mode(const Options& options, const std::string& out_origin) {
+  if (options.help) {
+    return;
+  }
+  std::vector<std::string_view> modes;
+  for (const auto& [given, flag] :
+       {std::pair{options.describe, "--describe"}, std::pair{options.info, "--info"},
+        std::pair{options.list_only, "--benchmark_list_tests"}}) {
+    if (given) {
+      modes.push_back(flag);
+    }
+  }
+  if (modes.size() > 1) {
+    throw UsageError(fmt::format("{}: each prints something in place of a run; give one",
+                                 fmt::join(modes, " and ")));
+  }
+  if (options.out_given && (options.describe || options.info)) {
+    throw UsageError(fmt::format("--benchmark_out={}: {} prints on standard output and writes no "
+                                 "file; a run writes it{}",
+                                 options.out_file, modes.front(), out_origin));
+  }
+}
+
 } // namespace
 
 Options parse_options(const std::vector<std::string>& args,
@@ -437,6 +463,7 @@ Options parse_options(const std::vector<std::string>& args,
     }
     options.benchmark_args.push_back(fmt::format("--benchmark_context={}", fmt::join(pairs, ",")));
   }
+  require_one_mode(options, out_origin);
   if (options.out_given) {
     try {
       require_writable_file("--benchmark_out=" + options.out_file, options.out_file,
