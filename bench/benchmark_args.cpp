@@ -108,6 +108,8 @@ void initialize_benchmark(Options& options) {
   int argc = static_cast<int>(argv.size()) - 1;
   std::ostringstream said; // what Google Benchmark prints about a value it cannot read
   std::streambuf* const cerr = std::cerr.rdbuf(said.rdbuf());
+  // Microseconds unless --benchmark_time_unit says otherwise, which Initialize applies.
+  benchmark::SetDefaultTimeUnit(benchmark::kMicrosecond);
   benchmark::Initialize(&argc, argv.data(), usage_exit);
   std::cerr.rdbuf(cerr);
   if (argc > 1) {

@@ -10,7 +10,8 @@ namespace gpubench::bench {
 // --benchmark_filter or --benchmark_out from here: gpubench applies the filter as it registers
 // (Options::filter) and writes the file itself (FileReporter), so a run with an output file
 // names /dev/null, which Google Benchmark opens and never writes, for it to hand the run to a
-// file reporter at all. gpubench's own run length applies unless one is given. Keeps pointers
+// file reporter at all. gpubench's own run length, and microseconds as the time unit, apply
+// unless --benchmark_min_time or --benchmark_time_unit says otherwise. Keeps pointers
 // into `options.benchmark_args` (the program name for the JSON context): leave it unchanged.
 void initialize_benchmark(Options& options);
 

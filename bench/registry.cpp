@@ -129,7 +129,8 @@ void Registry::register_case(const std::string& name, Body body, const CaseArgs&
           body(harness, value.value_or(0));
         });
       });
-  benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
+  // No Unit(): a benchmark's own unit would take the place of --benchmark_time_unit's.
+  benchmark->UseManualTime();
   if (has_value && device_arg) {
     benchmark->ArgNames({args.name, "device"});
   } else if (has_value) {

@@ -258,11 +258,15 @@ void require_writable_file(std::string_view flag, const std::string& path, bool 
 // Google Benchmark's syntax for --benchmark_context (key=value pairs separated by commas, or
 // nothing), with a key, and keys and values that are text: its JSON writer escapes only \b \f
 // \n \r \t \\ and ", so a control character or a byte that is not UTF-8 would leave the file
-// invalid JSON. A key gpubench or Google Benchmark writes would be written twice.
-void check_context(std::string_view flag, std::string_view value) {
+// invalid JSON. A key gpubench or Google Benchmark writes would be written twice. Each pair goes
+// into `context`, replacing an earlier occurrence's value of its key; a key twice in one value
+// is refused.
+void add_context(std::string_view flag, std::string_view value,
+                 std::map<std::string, std::string, std::less<>>& context) {
   if (value.empty()) {
     return;
   }
+  std::vector<std::string_view> keys;
   for (std::size_t begin = 0;;) {
     const std::size_t comma = value.find(',', begin);
     const std::string_view pair = value.substr(begin, comma - begin);
@@ -283,6 +287,11 @@ void check_context(std::string_view flag, std::string_view value) {
     if (written_context_key(key)) {
       throw UsageError(fmt::format("{}: the context holds {} already", flag, key));
     }
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
+      throw UsageError(fmt::format("{}: key {} is given twice", flag, key));
+    }
+    keys.push_back(key);
+    context.insert_or_assign(std::string(key), std::string(text));
     if (comma == std::string_view::npos) {
       return;
     }
@@ -334,8 +343,6 @@ std::string check_benchmark_flag(std::string_view arg, Options& options, MinTime
     require_one_of(flag, value, {"ns", "us", "ms", "s"});
   } else if (name == "--benchmark_perf_counters") {
     throw UsageError(fmt::format("{}: hardware performance counters are not supported", flag));
-  } else if (name == "--benchmark_context") {
-    check_context(flag, value);
   }
   return flag;
 }
@@ -353,6 +360,8 @@ void parse_arg(std::string_view arg, Options& options, const std::vector<ExtraFl
   } else if (arg.starts_with("--benchmark_out_format=")) {
     options.out_format = value_of("--benchmark_out_format=");
     require_one_of(arg, options.out_format, {"console", "json", "csv"});
+  } else if (arg.starts_with("--benchmark_context=")) {
+    add_context(arg, value_of("--benchmark_context="), options.context);
   } else if (arg.starts_with("--benchmark_") || arg == "--v" || arg.starts_with("--v=")) {
     options.benchmark_args.push_back(check_benchmark_flag(arg, options, min_time));
   } else if (arg.starts_with("--device=")) {
@@ -401,6 +410,32 @@ std::vector<Argument> arguments(const std::vector<std::string>& args,
   return all;
 }
 
+// --describe, --info and a listing each print something in place of a run, and write no
+// --benchmark_out: given together, all but one would be ignored. --help answers whatever else
+// is given.
+void require_one_mode(const Options& options, const std::string& out_origin) {
+  if (options.help) {
+    return;
+  }
+  std::vector<std::string_view> modes;
+  for (const auto& [given, flag] :
+       {std::pair{options.describe, "--describe"}, std::pair{options.info, "--info"},
+        std::pair{options.list_only, "--benchmark_list_tests"}}) {
+    if (given) {
+      modes.push_back(flag);
+    }
+  }
+  if (modes.size() > 1) {
+    throw UsageError(fmt::format("{}: each prints something in place of a run; give one",
+                                 fmt::join(modes, " and ")));
+  }
+  if (options.out_given && (options.describe || options.info)) {
+    throw UsageError(fmt::format("--benchmark_out={}: {} prints on standard output and writes no "
+                                 "file; a run writes it{}",
+                                 options.out_file, modes.front(), out_origin));
+  }
+}
+
 } // namespace
 
 Options parse_options(const std::vector<std::string>& args,
@@ -421,6 +456,14 @@ Options parse_options(const std::vector<std::string>& args,
       out_origin = arg.origin;
     }
   }
+  if (!options.context.empty()) {
+    std::vector<std::string> pairs;
+    for (const auto& [key, value] : options.context) {
+      pairs.push_back(fmt::format("{}={}", key, value));
+    }
+    options.benchmark_args.push_back(fmt::format("--benchmark_context={}", fmt::join(pairs, ",")));
+  }
+  require_one_mode(options, out_origin);
   if (options.out_given) {
     try {
       require_writable_file("--benchmark_out=" + options.out_file, options.out_file,

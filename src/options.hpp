@@ -47,6 +47,9 @@ struct Options {
   bool out_given = false;
   std::string out_file;            // --benchmark_out
   std::string out_format = "json"; // --benchmark_out_format
+  // --benchmark_context's pairs from every occurrence, a key's last value: gpubench passes them
+  // on as one flag, as Google Benchmark keeps a key's first value where it is given twice.
+  std::map<std::string, std::string, std::less<>> context;
   // Each family flag given, with its value (the last one given).
   std::map<std::string, std::string, std::less<>> family_flags;
   std::vector<std::string> benchmark_args;

@@ -863,6 +863,24 @@ TEST(BadInput, ListingNeverTouchesTheOutputFile) {
   EXPECT_FALSE(std::filesystem::exists(scratch.path("new.json")));
 }
 
+// --describe, --info and a listing each print in place of a run, and --describe and --info
+// write no --benchmark_out: given together, one line and exit 2 before any GPU work, not all but
+// one ignored (an output file never written, exit 0).
+TEST(BadInput, ModesGivenTogetherAreRefused) {
+  ScratchDir scratch;
+  const std::string out = "--benchmark_out=" + scratch.path("facts.json");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"--describe", out}, "--describe prints on standard output and writes no file"},
+      {{"--info", out}, "--info prints on standard output and writes no file"},
+      {{"--describe", "--info"}, "--describe and --info: each prints something in place of a run"},
+      {{"--info", "--benchmark_list_tests"}, "--info and --benchmark_list_tests: each prints"},
+      {{"--benchmark_list_tests=yes", "--describe"}, "--describe and --benchmark_list_tests: "}};
+  for (const auto& [args, text] : cases) {
+    EXPECT_TRUE(one_line(gpubench(args), exit_usage, text)) << shown(args);
+  }
+  EXPECT_FALSE(std::filesystem::exists(scratch.path("facts.json")));
+}
+
 // Google Benchmark's spellings of true list, without a GPU; the last occurrence decides.
 TEST(BadInput, ListTestsTakesGoogleBenchmarksBooleans) {
   for (const std::vector<std::string>& flags :

@@ -265,6 +265,51 @@ TEST(ParseOptions, ContextKeysGpubenchWritesAreRefused) {
   }
 }
 
+// --describe, --info and a listing each print in place of a run and write no output file:
+// given together, all but one would be ignored without a word.
+TEST(ParseOptions, ModesGivenTogetherAreRefused) {
+  EXPECT_EQ(refusal({"--describe", "--info"}),
+            "--describe and --info: each prints something in place of a run; give one");
+  EXPECT_EQ(refusal({"--info", "--benchmark_list_tests"}),
+            "--info and --benchmark_list_tests: each prints something in place of a run; give one");
+  EXPECT_EQ(refusal({"--describe"}, MinTimeSyntax::with_unit, {{"BENCHMARK_LIST_TESTS", "1"}}),
+            "--describe and --benchmark_list_tests: each prints something in place of a run; "
+            "give one");
+  EXPECT_EQ(refusal({"--describe", "--benchmark_out=facts.json"}),
+            "--benchmark_out=facts.json: --describe prints on standard output and writes no "
+            "file; a run writes it");
+  EXPECT_EQ(refusal({"--info"}, MinTimeSyntax::with_unit, {{"BENCHMARK_OUT", "r.json"}}),
+            "--benchmark_out=r.json: --info prints on standard output and writes no file; a run "
+            "writes it (from the environment variable BENCHMARK_OUT)");
+  const std::string out = "--benchmark_out=" + ::testing::TempDir() + "options_test_modes.json";
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--help", "--describe", "--info", out},
+           {"--info", "--benchmark_list_tests=false"},
+           {"--benchmark_list_tests", out}}) {
+    EXPECT_EQ(refusal(args), "accepted") << args.front();
+  }
+}
+
+// Google Benchmark keeps the first value of a key it reads twice, so gpubench hands it one
+// --benchmark_context of every occurrence's pairs, a key's later value in place of its earlier
+// one: the command line's over the environment's, as for every flag.
+TEST(ParseOptions, ContextKeysGivenAgainTakeTheLaterValue) {
+  const auto passed = [](std::vector<std::string> args,
+                         const std::vector<FlagFromEnvironment>& environment = {}) {
+    args.insert(args.begin(), "gpubench");
+    return parse_options(args, {}, MinTimeSyntax::with_unit, environment).benchmark_args;
+  };
+  using Args = std::vector<std::string>;
+  EXPECT_EQ(passed({"--benchmark_context=run=a", "--benchmark_context=run=b,rack=7"}),
+            (Args{"gpubench", "--benchmark_context=rack=7,run=b"}));
+  EXPECT_EQ(passed({"--benchmark_context=run=b"}, {{"BENCHMARK_CONTEXT", "run=a,site=x"}}),
+            (Args{"gpubench", "--benchmark_context=run=b,site=x"}));
+  EXPECT_EQ(passed({"--benchmark_context=", "--benchmark_repetitions=2"}),
+            (Args{"gpubench", "--benchmark_repetitions=2"}));
+  EXPECT_EQ(refusal({"--benchmark_context=run=a,rack=7,run=b"}),
+            "--benchmark_context=run=a,rack=7,run=b: key run is given twice");
+}
+
 // Google Benchmark's flags from its environment variables: checked as flags given first, so the
 // command line wins, and a refusal names the variable.
 TEST(ParseOptions, FlagsFromTheEnvironment) {
