@@ -413,7 +413,7 @@ std::vector<Argument> arguments(const std::vector<std::string>& args,
 // --describe, --info and a listing each print something in place of a run, and write no
 // --benchmark_out: given together, all but one would be ignored. --help answers whatever else
 // is given.
-void require_one_mode(const Options& options, const std::string& out_origin) {
+void require_one_mode(const Options& options) {
   if (options.help) {
     return;
   }
@@ -431,8 +431,8 @@ void require_one_mode(const Options& options, const std::string& out_origin) {
   }
   if (options.out_given && (options.describe || options.info)) {
     throw UsageError(fmt::format("--benchmark_out={}: {} prints on standard output and writes no "
-                                 "file; a run writes it{}",
-                                 options.out_file, modes.front(), out_origin));
+                                 "file; a run writes it",
+                                 options.out_file, modes.front()));
   }
 }
 
@@ -463,7 +463,13 @@ Options parse_options(const std::vector<std::string>& args,
     }
     options.benchmark_args.push_back(fmt::format("--benchmark_context={}", fmt::join(pairs, ",")));
   }
-  require_one_mode(options, out_origin);
+  // BENCHMARK_OUT in the environment (a job's for every command it runs) names where runs
+  // write: --describe and --info, which write no file, leave it be.
+  if (options.out_given && !out_origin.empty() && (options.describe || options.info)) {
+    options.out_given = false;
+    options.out_file.clear();
+  }
+  require_one_mode(options);
   if (options.out_given) {
     try {
       require_writable_file("--benchmark_out=" + options.out_file, options.out_file,

@@ -879,6 +879,13 @@ TEST(BadInput, ModesGivenTogetherAreRefused) {
     EXPECT_TRUE(one_line(gpubench(args), exit_usage, text)) << shown(args);
   }
   EXPECT_FALSE(std::filesystem::exists(scratch.path("facts.json")));
+  // A job's BENCHMARK_OUT names where its runs write: --describe answers beside it, and leaves
+  // the file unwritten.
+  const Finished described = gpubench_as({GPUBENCH_BINARY, "--describe"},
+                                         {"BENCHMARK_OUT=" + scratch.path("facts.json")});
+  EXPECT_EQ(described.exit_code, 0) << described.err;
+  EXPECT_TRUE(described.out.starts_with("{")) << described.out.substr(0, 200);
+  EXPECT_FALSE(std::filesystem::exists(scratch.path("facts.json")));
 }
 
 // Google Benchmark's spellings of true list, without a GPU; the last occurrence decides.
