@@ -43,6 +43,10 @@ CHANGES_SHOWN = 10
 # Counters gpubench writes per benchmark: the SM clock at the start and end of its timed loop.
 CLOCK_COUNTERS = ("sm_clock_start_mhz", "sm_clock_end_mhz")
 ABSENT = "(absent)"
+# The output option of report.py, spelled alike for a page and a folder: which one is written
+# follows from its value (wants_html), so report.py's parsers take options by their whole names;
+# argparse would take `--out report.html` for --output-dir and write a folder of that name.
+OUTPUT_OPTIONS = ("-o", "--output", "--output-dir")
 
 
 @dataclass(frozen=True)
@@ -58,11 +62,12 @@ def nonnegative_int(text: str) -> int:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__,
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__, allow_abbrev=False,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("results", nargs="+", type=Path, metavar="RESULT.json",
                         help="the first is the one the others are compared with")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="REPORT.html")
+    parser.add_argument(*OUTPUT_OPTIONS, dest="output", type=Path, required=True,
+                        metavar="REPORT.html")
     parser.add_argument("--device", type=nonnegative_int, metavar="N",
                         help="from a file measured on several GPUs (names ending device:N), "
                              "the benchmarks of GPU N")
@@ -358,9 +363,9 @@ def wants_html(argv: list[str]) -> bool:
         if arg == "--":
             return False
         value = None
-        if arg in ("-o", "--output", "--output-dir") and index + 1 < len(argv):
+        if arg in OUTPUT_OPTIONS and index + 1 < len(argv):
             value = argv[index + 1]
-        elif arg.startswith(("--output=", "--output-dir=")):
+        elif arg.startswith(tuple(f"{option}=" for option in OUTPUT_OPTIONS[1:])):
             value = arg.partition("=")[2]
         elif arg.startswith("-o") and not arg.startswith("--"):
             value = arg[2:]

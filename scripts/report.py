@@ -113,11 +113,13 @@ def output_directory(path: Path) -> None:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__,
+    # Options by their whole names (html_report.OUTPUT_OPTIONS says why).
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__, allow_abbrev=False,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("baseline", type=Path, metavar="BASE.json")
     parser.add_argument("contender", type=Path, metavar="NEW.json")
-    parser.add_argument("-o", "--output-dir", type=Path, required=True, metavar="DIR",
+    parser.add_argument(*html_report.OUTPUT_OPTIONS, dest="output_dir", type=Path,
+                        required=True, metavar="DIR",
                         help="folder for report.md and the figures (created if its parent "
                              "exists)")
     add_comparison_options(parser)

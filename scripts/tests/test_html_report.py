@@ -213,6 +213,29 @@ def test_markdown_report_is_unchanged_by_the_html_mode() -> None:
     assert not html_report.wants_html(["a", "b", "--", "-o", "x.html"])
 
 
+@pytest.mark.parametrize(("option", "writes"), [
+    (["--output-dir", "{d}/r.html"], "page"), (["--output", "{d}/r.html"], "page"),
+    (["--output={d}/r"], "folder"), (["--output-dir", "{d}/r"], "folder"),
+    (["--out", "{d}/r.html"], None), (["--output-d={d}/r.html"], None),
+    (["--outp", "{d}/r"], None)])
+def test_each_spelling_of_the_output_writes_what_its_value_names(
+        tmp_path: Path, run_script: RunScript, option: list[str], writes: str | None) -> None:
+    """A page where the output ends .html, a folder otherwise, whichever of -o, --output and
+    --output-dir names it; an abbreviation is refused, as argparse would read `--out r.html`
+    as --output-dir and write a folder named r.html."""
+    a = write_json(tmp_path / "a.json", document(full_suite()))
+    option = [o.format(d=tmp_path) for o in option]
+    proc = run_script("report.py", a, a, *option)
+    out = Path(option[-1].split("=")[-1])
+    if writes is None:
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stdout + proc.stderr
+        assert proc.stderr.startswith("report.py: ") and not out.exists()
+    else:
+        assert proc.returncode == 0, proc.stderr
+        assert (out.is_file() and out.read_text().startswith("<!DOCTYPE html>")) \
+            if writes == "page" else (out / "report.md").is_file()
+
+
 def test_three_full_runs_make_a_page_under_5_mb(tmp_path: Path, run_script: RunScript) -> None:
     out = tmp_path / "full.html"
     proc = run_script("report.py", *FULL_RUNS, "-o", out)
