@@ -9,7 +9,7 @@ stem; benchmarks without an argument are bars. A family whose name is no safe fi
 (family_plot.figure_file_name) is drawn to family<N>.png; where two families' files would share a
 name (`Copy` and `copy` on a file system that folds case, `peer_pairs` and the pairs of `peer`),
 the later one's name gets a short hash of the family (family_plot.figure_stems), so no figure is
-written over another. Axes are logarithmic where values span a decade.
+written over another. Axes are logarithmic where values are above 0 and span a decade.
 
 Also fits t(s) = t0 + s/B to every curve of GB/s that also carries a time per operation (its
 family's µs figure, lower better), prints t0, B and s_half = t0*B and writes that table to

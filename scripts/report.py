@@ -7,8 +7,8 @@ report.md holds what compare.py decides (the mode, the verdict rule, the context
 differ, a geometric-mean summary per family, the benchmarks in one file only, the table of every
 benchmark) and one PNG per family that overlays both runs, drawn by family_plot as plot.py draws
 it (the same panels, axes and labels): a colour per curve, solid lines and circles for BASE,
-dashed lines and crosses for NEW, the legend outside the data, log axes where the values span a
-decade or more.
+dashed lines and crosses for NEW, the legend outside the data, log axes where the values are
+above 0 and span a decade or more.
 
 Exit status: 0 written (whatever the verdicts), 2 unusable input, bad usage, a report that
 could not be written, or a file of DIR that is an input (then nothing is written).
