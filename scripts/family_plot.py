@@ -17,7 +17,7 @@ import hashlib
 import math
 import re
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
@@ -39,6 +39,10 @@ MAX_PANELS = 12
 # The longest figure title drawn, wrapped over lines: a family's grammar and the files' labels.
 TITLE_LIMIT = 480
 MAX_SERIES = 128
+# The most families one run draws, a figure each: gpubench has five, and each figure takes about a
+# quarter of a second and 3 MB, all of them drawn before any is written; a file of a benchmark a
+# family within the loader's limits would hold tens of thousands (hours of drawing).
+MAX_FAMILIES = 64
 # A family name that is also a safe file name: its figure is <family>.png.
 _FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -216,6 +220,12 @@ def check_panels(panels: int, title: str) -> None:
     if panels > MAX_PANELS:
         raise PlotError(f"{title}: {panels} panels, more than the {MAX_PANELS} a figure holds "
                         "(--filter selects fewer benchmarks)")
+
+
+def check_families(families: Sequence[str]) -> None:
+    if len(families) > MAX_FAMILIES:
+        raise PlotError(f"{len(families)} families, more than the {MAX_FAMILIES} figures one run "
+                        "draws (--filter selects fewer benchmarks)")
 
 
 def check_series(colours: dict[str, tuple[float, ...]], title: str) -> None:

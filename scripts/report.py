@@ -26,7 +26,8 @@ from compare import (Comparison, add_comparison_options, compare, context_sectio
                      family_tables, header_section, load_pair, notes_section,
                      only_in_one_section, paired_section, rules_from, summary_section,
                      verdict_line)
-from family_plot import PlotError, Source, family_figure, figure_stems, ordered_families
+from family_plot import (PlotError, Source, check_families, family_figure, figure_stems,
+                         ordered_families)
 from figure_setup import save_figure
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, dangling_link,
                            refuse_output_over_input, script_error, write_output, write_stdout)
@@ -57,6 +58,7 @@ def family_figures(comparison: Comparison, directory: Path) -> list[tuple[Path, 
     sources = sources_of((comparison.base, comparison.cont))
     figures = []
     families = list(ordered_families(s.result for s in sources))
+    check_families(families)
     for family, stem in zip(families, figure_stems(families)):
         fig = family_figure(sources, family, f"{family}: BASE solid, NEW dashed")
         if fig is not None:

@@ -241,6 +241,26 @@ def test_values_of_0_or_below_keep_a_linear_axis(tmp_path: Path, values: list[fl
     assert [ax.get_yscale() for ax in drawn] == ["linear", "linear"]
 
 
+@pytest.mark.parametrize("script", ["plot.py", "report.py"])
+def test_more_families_than_one_run_draws_is_one_line(tmp_path: Path, run_script: RunScript,
+                                                      script: str) -> None:
+    """A figure per family, each drawn before any is written: a file of a benchmark a family
+    would take hours and gigabytes, so more than MAX_FAMILIES is refused before drawing."""
+    entries = []
+    for index in range(family_plot.MAX_FAMILIES + 1):
+        entries += run_entries(f"family{index}/x/4096/manual_time",
+                               [{"real_time": 1.0 + index, "bytes_per_second": 1e9}])
+    result = write_json(tmp_path / "r.json", document(entries))
+    out = tmp_path / "out"
+    arguments = [result, "-o", out] if script == "plot.py" else [result, result, "-o", out]
+    proc = run_script(script, *arguments)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+    assert proc.stderr == (f"{script}: {family_plot.MAX_FAMILIES + 1} families, more than the "
+                           f"{family_plot.MAX_FAMILIES} figures one run draws (--filter selects "
+                           "fewer benchmarks)\n")
+    assert not out.exists()
+
+
 def test_copy_and_saxpy_figures(tmp_path: Path) -> None:
     entries = full_suite() + dtod_entries(2.0, 4000.0, 1.5)
     for memory, api in (("pageable", "sync"), ("pinned_wc", "async"), ("registered", "sync")):
