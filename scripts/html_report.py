@@ -9,7 +9,8 @@ argument, the matrices of GPU pairs and the clocks each run's benchmarks started
 labelled by GPU and driver (and by file where those are alike); checkboxes hide a run, a filter
 box narrows the figures and rows to the names holding its text. A run whose series of GPU pairs
 name more than pair_matrix.MAX_PAIR_GPUS GPUs (64, the most gpubench measures at once) is
-refused: a matrix grows as the square of its GPUs.
+refused: a matrix grows as the square of its GPUs; so are runs of more than
+family_plot.MAX_FAMILIES families, a section of figures each.
 """
 
 import argparse
@@ -25,6 +26,7 @@ from compare import (FASTER, LARGEST_SHOWN, LEADING_CONTEXT_KEYS, SAME, SLOWER, 
                      family_summaries, format_ratio, format_resolution, format_value, mode_line,
                      notes_section, rule_text, rules_from, verdict_line)
 from family_figures import RunFigures, Ratios, families, family_html, run_figures, verdict_cell
+from family_plot import PlotError, check_families
 from fleet_health import parse_record
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,
                            refuse_output_over_input, script_error, write_output,
@@ -315,6 +317,7 @@ def build_report(results: list[Result], rules: Rules, force_report: bool,
         check_pair_gpus(result)
     labels = run_labels(results, multi_device)
     runs = [run_figures(i, label, r) for i, (label, r) in enumerate(zip(labels, results))]
+    check_families(families(runs))
     comparisons = [compare(results[0], r, rules, force_report) for r in results[1:]]
     if not any(c.rows for c in comparisons):
         raise GpubenchJsonError(f"{results[0].path}: no benchmark in common with "
@@ -354,6 +357,8 @@ def main(argv: list[str]) -> int:
         return script_error(SCRIPT, error)
     except FilterError as error:
         return script_error(SCRIPT, f"--filter={error}")
+    except PlotError as error:
+        return script_error(SCRIPT, str(error))
     return 0
 
 

@@ -241,9 +241,10 @@ def test_values_of_0_or_below_keep_a_linear_axis(tmp_path: Path, values: list[fl
     assert [ax.get_yscale() for ax in drawn] == ["linear", "linear"]
 
 
-@pytest.mark.parametrize("script", ["plot.py", "report.py"])
+@pytest.mark.parametrize(("script", "output"), [("plot.py", "out"), ("report.py", "out"),
+                                               ("report.py", "out.html")])
 def test_more_families_than_one_run_draws_is_one_line(tmp_path: Path, run_script: RunScript,
-                                                      script: str) -> None:
+                                                      script: str, output: str) -> None:
     """A figure per family, each drawn before any is written: a file of a benchmark a family
     would take hours and gigabytes, so more than MAX_FAMILIES is refused before drawing."""
     entries = []
@@ -251,7 +252,7 @@ def test_more_families_than_one_run_draws_is_one_line(tmp_path: Path, run_script
         entries += run_entries(f"family{index}/x/4096/manual_time",
                                [{"real_time": 1.0 + index, "bytes_per_second": 1e9}])
     result = write_json(tmp_path / "r.json", document(entries))
-    out = tmp_path / "out"
+    out = tmp_path / output
     arguments = [result, "-o", out] if script == "plot.py" else [result, result, "-o", out]
     proc = run_script(script, *arguments)
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
