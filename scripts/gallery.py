@@ -102,13 +102,12 @@ def read_entry(root: Path, path: Path, page_folder: Path) -> Entry:
         result = load(path)
         check_pair_gpus(result)
         check_families(list(result.families))
+        devices = devices_named(result)
+        runs = [(describe(result), result)] if len(devices) <= 1 else [
+            (f"{describe(result)}, GPU {d}", select_device(result, d)) for d in devices]
     except (GpubenchJsonError, PlotError) as error:
         return Entry(relative, href, [], one_line(str(error).removeprefix(f"{path}: "), 200))
-    devices = devices_named(result)
-    if len(devices) <= 1:
-        return Entry(relative, href, [(describe(result), result)])
-    return Entry(relative, href, [(f"{describe(result)}, GPU {d}", select_device(result, d))
-                                  for d in devices])
+    return Entry(relative, href, runs)
 
 
 def describe(result: Result) -> str:

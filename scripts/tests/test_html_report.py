@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import H200, RunScript
-from gbench_builder import copy_run, document, full_suite, peer_run, write_json
+from gbench_builder import copy_run, document, full_suite, peer_run, run_entries, write_json
 from hostile_inputs import hostile_text, result_with_names, write_result
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -277,6 +277,23 @@ def test_context_differences_show_health_fields(tmp_path: Path) -> None:
     context = page.split("<h2>Context differences</h2>")[1].split("<section")[0]
     assert 'data-name="gpu_health_after.xid_events"' in context
     assert "ecc_volatile_uncorrected" not in context  # the same in both
+
+
+def test_a_benchmark_named_with_and_without_the_device_is_one_line(tmp_path: Path,
+                                                                    run_script: RunScript) -> None:
+    """`.../4096` beside `.../4096/device:0`: taking device 0, one replaced the other, whichever
+    the file lists later, so one file in two orders compared as 9.9 times slower."""
+    bare = copy_run("HtoD", "pinned", "async", 4096, [10.0, 10.1, 9.9])
+    named = [e for d in (0, 1) for e in run_entries(
+        f"copy/HtoD/pinned/async/4096/device:{d}/manual_time",
+        [{"real_time": 1.0, "bytes_per_second": 99e9, "us_per_copy": 1.0}])]
+    first = write_json(tmp_path / "a.json", document(bare + named))
+    second = write_json(tmp_path / "b.json", document(named + bare))
+    proc = run_script("report.py", first, second, "--device", "0", "-o", tmp_path / "r.html")
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout
+    assert proc.stderr == (f"report.py: {first}: copy/HtoD/pinned/async/4096 is named both "
+                           "with and without /device:0\n")
+    assert not (tmp_path / "r.html").exists()
 
 
 def test_select_device_keeps_a_file_of_one_gpu() -> None:
