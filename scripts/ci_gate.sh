@@ -18,8 +18,9 @@
 # beside it (OUT.json's name with .json replaced). Prints on stdout what the gate says, and
 # nothing else: the last comparison's report (or compare.py's one line where it cannot
 # compare), followed by the filter of what the confirming runs judged again; the recordings'
-# own output goes to stderr. Flags after OUT.json go to compare.py; they are checked, with the
-# baseline, before the first run. In a regression check the candidate must hold every benchmark
+# own output goes to stderr. Flags after OUT.json go to compare.py, but for those the gate sets
+# itself (--confirm, --changed-filter) and --help; they are checked, with the baseline, before
+# the first run. In a regression check the candidate must hold every benchmark
 # of the baseline (one that no longer runs passes no check); a benchmark only in the candidate
 # is new.
 #
@@ -44,6 +45,21 @@ baseline=$2
 out=$3
 shift 3
 scripts=$(dirname "$0")
+# compare.py flags the gate sets itself are not passed on: a later --confirm or
+# --changed-filter replaces the gate's own (its verdict then rests on that file, or no change
+# is confirmed), and --help makes every comparison print the help and exit 0 with no verdict.
+# argparse reads any unambiguous prefix of a long option as that option, so a prefix counts.
+for flag in "$@"; do
+  [[ $flag == -- ]] && break
+  name=${flag%%=*}
+  for own in --confirm --changed-filter --help; do
+    if [[ ($own == --help && $name == -h*) || ($name == --?* && $own == "$name"*) ]]; then
+      echo "ci_gate.sh: ${flag//[^[:print:]]/?}: compare.py's $own, which the gate does not" \
+        "pass on (it sets --confirm and --changed-filter itself; --help would compare nothing)" >&2
+      exit 2
+    fi
+  done
+done
 confirm=${out%.json}.confirm.json
 source "$scripts/check_output.sh"
 for path in "$out" "$confirm"; do

@@ -391,12 +391,25 @@ def confirmed(comparison: Comparison, confirm: Result) -> Comparison:
     return replace(c, rows=confirm_rows(c.rows, c.base, confirm, c.rules), confirm=confirm)
 
 
+def by_family(names: Iterable[str]) -> dict[str, list[int]]:
+    """The indices of `names` by family (the first name component), families in the order
+    they first appear: grouped in one pass, as a file may hold tens of thousands of families."""
+    grouped: dict[str, list[int]] = {}
+    for index, name in enumerate(names):
+        grouped.setdefault(name.split("/", 1)[0], []).append(index)
+    return grouped
+
+
+def rows_by_family(rows: list[Row]) -> dict[str, list[Row]]:
+    return {family: [rows[i] for i in indices]
+            for family, indices in by_family(r.name for r in rows).items()}
+
+
 def family_summaries(rows: list[Row]) -> list[FamilySummary]:
     from scipy.stats import gmean
 
     summaries = []
-    for family in dict.fromkeys(r.family for r in rows):
-        members = [r for r in rows if r.family == family]
+    for family, members in rows_by_family(rows).items():
         ratios = [r.ratio for r in members if math.isfinite(r.ratio)]
         counts = {v: sum(r.verdict == v for r in members) for v in (FASTER, SLOWER, SAME)}
         summaries.append(FamilySummary(family, float(gmean(ratios)) if ratios else math.nan,
@@ -547,8 +560,8 @@ def only_in_one_section(comparison: Comparison, markdown: bool) -> list[str]:
         if not names:
             continue
         lines = []
-        for family in dict.fromkeys(n.split("/", 1)[0] for n in names):
-            members = [n for n in names if n.split("/", 1)[0] == family]
+        for family, indices in by_family(names).items():
+            members = [names[i] for i in indices]
             if not other.family(family):
                 listed = f"all {len(members)} (the other file has no {family} benchmarks)"
             else:
@@ -562,8 +575,7 @@ def family_tables(comparison: Comparison, markdown: bool,
                   only_changed: bool) -> list[tuple[str, str | None]]:
     """(title, table) per family; the table is None where --only-changed leaves no row."""
     tables = []
-    for family in dict.fromkeys(r.family for r in comparison.rows):
-        rows = [r for r in comparison.rows if r.family == family]
+    for family, rows in rows_by_family(comparison.rows).items():
         # A change the confirming runs did not show is listed too: it is what the gate cleared.
         shown = ([r for r in rows if r.verdict != SAME or r.confirmed is False]
                  if only_changed else rows)

@@ -16,7 +16,9 @@ the context's gpubench_families, else the inferred rule), with its spread:
 
 The spread is the sample standard deviation of the repetitions or, in a file written with
 --benchmark_report_aggregates_only=true, Google Benchmark's stddev aggregate. `range` is
-"± stddev"; lower_value and upper_value are value ∓ stddev (never below 0). A benchmark run
+"± stddev"; lower_value and upper_value are value ∓ stddev, lower_value never below 0 for a
+figure that was never measured below 0 (a time or a rate; a family's own counter may be
+negative, and its lower_value then lies below its value as any other's does). A benchmark run
 once has neither.
 
 Exit status: 0 written, 2 unusable input, an empty selection, a value that is not a finite
@@ -53,6 +55,7 @@ class Exported:
     value: float
     stddev: float | None  # in `unit`; None for a benchmark run once
     summary: str  # how value and stddev were obtained
+    nonnegative: bool  # neither the value nor any repetition is below 0
 
 
 def exported(bench: Benchmark) -> Exported:
@@ -67,8 +70,9 @@ def exported(bench: Benchmark) -> Exported:
         stddev = bench.stddev[metric.key] * metric.scale
         summary += "; range: Google Benchmark's stddev aggregate"
     # The loader bounds every number, so value and stddev are finite.
-    return Exported(bench.name, metric.unit, metric.bigger_is_better, bench.value(metric),
-                    stddev, summary)
+    value = bench.value(metric)
+    return Exported(bench.name, metric.unit, metric.bigger_is_better, value, stddev, summary,
+                    value >= 0 and bool((reps >= 0).all()))
 
 
 def bencher_measure(unit: str, bigger_is_better: bool) -> str:
@@ -94,7 +98,9 @@ def bencher_document(figures: list[Exported]) -> dict[str, dict[str, dict[str, f
     for f in figures:
         metric = {"value": f.value}
         if f.stddev is not None:
-            metric["lower_value"] = max(f.value - f.stddev, 0.0)
+            # A time or a rate is never below 0; a negative figure's lower value lies below it.
+            lower = f.value - f.stddev
+            metric["lower_value"] = max(lower, 0.0) if f.nonnegative else lower
             metric["upper_value"] = f.value + f.stddev
         doc[f.name] = {bencher_measure(f.unit, f.bigger_is_better): metric}
     return doc

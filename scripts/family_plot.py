@@ -8,16 +8,16 @@ A benchmark's figures are its figure and each one its family declares with `pane
 carries (Benchmark.panel_metrics), a panel of its own beside the first.
 The x axis is the argument (its unit from the facts: bytes as binary sizes, elements as powers
 of two; a sweep holding 0 is evenly spaced), the y axis the figure in its unit, logarithmic where
-the values span a decade or more. An axis of sizes the facts declare in bytes marks the device's
-L2 size (the context's l2_bytes) where its sizes reach it. A colour is a curve, a line style and
-marker a file.
+the values are all above 0 and span a decade or more. An axis of sizes the facts declare in
+bytes marks the device's L2 size (the context's l2_bytes) where its sizes reach it. A colour is
+a curve, a line style and marker a file.
 """
 
 import hashlib
 import math
 import re
 import textwrap
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
@@ -39,6 +39,10 @@ MAX_PANELS = 12
 # The longest figure title drawn, wrapped over lines: a family's grammar and the files' labels.
 TITLE_LIMIT = 480
 MAX_SERIES = 128
+# The most families one run draws, a figure each: gpubench has five, and each figure takes about a
+# quarter of a second and 3 MB, all of them drawn before any is written; a file of a benchmark a
+# family within the loader's limits would hold tens of thousands (hours of drawing).
+MAX_FAMILIES = 64
 # A family name that is also a safe file name: its figure is <family>.png.
 _FILE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -218,6 +222,12 @@ def check_panels(panels: int, title: str) -> None:
                         "(--filter selects fewer benchmarks)")
 
 
+def check_families(families: Sequence[str]) -> None:
+    if len(families) > MAX_FAMILIES:
+        raise PlotError(f"{len(families)} families, more than the {MAX_FAMILIES} figures one run "
+                        "draws (--filter selects fewer benchmarks)")
+
+
 def check_series(colours: dict[str, tuple[float, ...]], title: str) -> None:
     if len(colours) > MAX_SERIES:
         raise PlotError(f"{title}: {len(colours)} series, more than the {MAX_SERIES} a figure "
@@ -268,10 +278,12 @@ def argument_axis(ax: Axes, panel: Panel, values: np.ndarray) -> list[float] | N
 
 
 def value_axis(ax: Axes, values: Iterable[float], metric: Metric) -> None:
-    """Log y where the values span a decade or more, linear otherwise; plain tick labels."""
-    finite = np.array([v for v in values if np.isfinite(v) and v > 0])
+    """Log y where the values are all above 0 and span a decade or more, linear otherwise (a log
+    axis leaves out a value of 0 or below, which a family's own counter may be: a gap of 0 ns);
+    plain tick labels."""
+    finite = np.array([v for v in values if np.isfinite(v)])
     ax.set_ylabel(value_label(metric))
-    if finite.size < 2 or finite.max() / finite.min() < 10:
+    if finite.size < 2 or finite.min() <= 0 or finite.max() / finite.min() < 10:
         return
     ax.set_yscale("log")
     decades = math.log10(finite.max() / finite.min())
@@ -316,7 +328,8 @@ def mark_l2(ax: Axes, panel: Panel, sizes: np.ndarray) -> None:
 
 
 def draw_bars(ax: Axes, panel: Panel, sources: list[Source]) -> None:
-    """One bar per (benchmark, file), the benchmark's figure on a log axis."""
+    """One bar per (benchmark, file), the benchmark's figure on a log axis, or a linear one
+    where some bar is 0 or below (a log axis would leave it out)."""
     labels = list(panel.curves)
     x = np.arange(len(labels))
     width = 0.8 / len(sources)
@@ -324,10 +337,10 @@ def draw_bars(ax: Axes, panel: Panel, sources: list[Source]) -> None:
     for index, source in enumerate(sources):
         heights = [float(panel.curves[label][source.label][1][0])
                    if source.label in panel.curves[label] else np.nan for label in labels]
-        heights_all += [h for h in heights if np.isfinite(h) and h > 0]
+        heights_all += [h for h in heights if np.isfinite(h)]
         ax.bar(x + (index - (len(sources) - 1) / 2) * width, heights, width, color="0.72",
                edgecolor="black", lw=0.6, hatch=source.hatch)
-    if heights_all:
+    if heights_all and min(heights_all) > 0:
         # Fixed limits: log autoscaling of bars that share one height is singular.
         ax.set(yscale="log", ylim=(min(heights_all) / 3, max(heights_all) * 3))
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))

@@ -10,7 +10,8 @@ figure linked to the JSON file behind it. A result measured on several GPUs is d
 GPU. JSON files that are not gpubench results are listed with the reason they are left out,
 among them any that is no regular file (a FIFO, a device), which the gallery does not open, and
 any whose series of GPU pairs name more GPUs than gpubench measures at once
-(pair_matrix.check_pair_gpus: a matrix grows as the square of its GPUs). The
+(pair_matrix.check_pair_gpus: a matrix grows as the square of its GPUs) or more families
+than one run draws (family_plot.MAX_FAMILIES). The
 folders are walked to any depth without entering links to folders, so a link loop ends. A
 filter box narrows the figures to the names holding its text.
 
@@ -31,6 +32,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from family_figures import families, family_html, run_figures
+from family_plot import PlotError, check_families
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, dangling_link, load,
                            read_bounded, refuse_output_over_input, script_error, write_stdout)
 from html_page import controls, esc, page
@@ -99,13 +101,13 @@ def read_entry(root: Path, path: Path, page_folder: Path) -> Entry:
     try:
         result = load(path)
         check_pair_gpus(result)
-    except GpubenchJsonError as error:
+        check_families(list(result.families))
+        devices = devices_named(result)
+        runs = [(describe(result), result)] if len(devices) <= 1 else [
+            (f"{describe(result)}, GPU {d}", select_device(result, d)) for d in devices]
+    except (GpubenchJsonError, PlotError) as error:
         return Entry(relative, href, [], one_line(str(error).removeprefix(f"{path}: "), 200))
-    devices = devices_named(result)
-    if len(devices) <= 1:
-        return Entry(relative, href, [(describe(result), result)])
-    return Entry(relative, href, [(f"{describe(result)}, GPU {d}", select_device(result, d))
-                                  for d in devices])
+    return Entry(relative, href, runs)
 
 
 def describe(result: Result) -> str:

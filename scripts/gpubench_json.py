@@ -39,6 +39,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -466,14 +467,23 @@ class Result:
                 f"driver {shorten(printable(self.driver_version), 200)}")
 
     def family(self, family: str) -> list[Benchmark]:
-        return [b for b in self.benchmarks.values() if b.family == family]
+        return list(self._by_family.get(family, ()))
 
-    @property
+    @cached_property
+    def _by_family(self) -> dict[str, list[Benchmark]]:
+        """The benchmarks of each family, grouped once: a script asks for each family's, and a
+        scan of every benchmark per family takes hours for a file of tens of thousands."""
+        grouped: dict[str, list[Benchmark]] = {}
+        for bench in self.benchmarks.values():
+            grouped.setdefault(bench.family, []).append(bench)
+        return grouped
+
+    @cached_property
     def families(self) -> dict[str, FamilyFacts]:
         """The facts of every family the file has benchmarks of, in the families' order (those
         declared in the context first, by their `order`; the others as they first appear)."""
         declared = declared_facts(self.path, self.context)
-        present = list(dict.fromkeys(b.family for b in self.benchmarks.values()))
+        present = list(self._by_family)
         facts = {f: declared[f] for f in sorted((f for f in present if f in declared),
                                                 key=lambda f: declared[f].order)}
         for family in present:

@@ -9,7 +9,8 @@ argument, the matrices of GPU pairs and the clocks each run's benchmarks started
 labelled by GPU and driver (and by file where those are alike); checkboxes hide a run, a filter
 box narrows the figures and rows to the names holding its text. A run whose series of GPU pairs
 name more than pair_matrix.MAX_PAIR_GPUS GPUs (64, the most gpubench measures at once) is
-refused: a matrix grows as the square of its GPUs.
+refused: a matrix grows as the square of its GPUs; so are runs of more than
+family_plot.MAX_FAMILIES families, a section of figures each.
 """
 
 import argparse
@@ -25,6 +26,7 @@ from compare import (FASTER, LARGEST_SHOWN, LEADING_CONTEXT_KEYS, SAME, SLOWER, 
                      family_summaries, format_ratio, format_resolution, format_value, mode_line,
                      notes_section, rule_text, rules_from, verdict_line)
 from family_figures import RunFigures, Ratios, families, family_html, run_figures, verdict_cell
+from family_plot import PlotError, check_families
 from fleet_health import parse_record
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,
                            refuse_output_over_input, script_error, write_output,
@@ -43,6 +45,10 @@ CHANGES_SHOWN = 10
 # Counters gpubench writes per benchmark: the SM clock at the start and end of its timed loop.
 CLOCK_COUNTERS = ("sm_clock_start_mhz", "sm_clock_end_mhz")
 ABSENT = "(absent)"
+# The output option of report.py, spelled alike for a page and a folder: which one is written
+# follows from its value (wants_html), so report.py's parsers take options by their whole names;
+# argparse would take `--out report.html` for --output-dir and write a folder of that name.
+OUTPUT_OPTIONS = ("-o", "--output", "--output-dir")
 
 
 @dataclass(frozen=True)
@@ -58,11 +64,12 @@ def nonnegative_int(text: str) -> int:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__,
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__, allow_abbrev=False,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("results", nargs="+", type=Path, metavar="RESULT.json",
                         help="the first is the one the others are compared with")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="REPORT.html")
+    parser.add_argument(*OUTPUT_OPTIONS, dest="output", type=Path, required=True,
+                        metavar="REPORT.html")
     parser.add_argument("--device", type=nonnegative_int, metavar="N",
                         help="from a file measured on several GPUs (names ending device:N), "
                              "the benchmarks of GPU N")
@@ -310,6 +317,7 @@ def build_report(results: list[Result], rules: Rules, force_report: bool,
         check_pair_gpus(result)
     labels = run_labels(results, multi_device)
     runs = [run_figures(i, label, r) for i, (label, r) in enumerate(zip(labels, results))]
+    check_families(families(runs))
     comparisons = [compare(results[0], r, rules, force_report) for r in results[1:]]
     if not any(c.rows for c in comparisons):
         raise GpubenchJsonError(f"{results[0].path}: no benchmark in common with "
@@ -349,6 +357,8 @@ def main(argv: list[str]) -> int:
         return script_error(SCRIPT, error)
     except FilterError as error:
         return script_error(SCRIPT, f"--filter={error}")
+    except PlotError as error:
+        return script_error(SCRIPT, str(error))
     return 0
 
 
@@ -358,9 +368,9 @@ def wants_html(argv: list[str]) -> bool:
         if arg == "--":
             return False
         value = None
-        if arg in ("-o", "--output", "--output-dir") and index + 1 < len(argv):
+        if arg in OUTPUT_OPTIONS and index + 1 < len(argv):
             value = argv[index + 1]
-        elif arg.startswith(("--output=", "--output-dir=")):
+        elif arg.startswith(tuple(f"{option}=" for option in OUTPUT_OPTIONS[1:])):
             value = arg.partition("=")[2]
         elif arg.startswith("-o") and not arg.startswith("--"):
             value = arg[2:]

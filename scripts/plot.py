@@ -9,7 +9,7 @@ stem; benchmarks without an argument are bars. A family whose name is no safe fi
 (family_plot.figure_file_name) is drawn to family<N>.png; where two families' files would share a
 name (`Copy` and `copy` on a file system that folds case, `peer_pairs` and the pairs of `peer`),
 the later one's name gets a short hash of the family (family_plot.figure_stems), so no figure is
-written over another. Axes are logarithmic where values span a decade.
+written over another. Axes are logarithmic where values are above 0 and span a decade.
 
 Also fits t(s) = t0 + s/B to every curve of GB/s that also carries a time per operation (its
 family's µs figure, lower better), prints t0, B and s_half = t0*B and writes that table to
@@ -24,7 +24,7 @@ DIR/<family>_pairs.png: a source × destination matrix per series at its largest
 is refused.
 
 Names from the files are drawn as text, cut to 80 characters. A figure holds at most 12 panels
-and 128 curves (--filter selects fewer).
+and 128 curves, and one run draws at most 64 families (--filter selects fewer).
 
 Exit status: 0 figures written, 2 unusable input, more than a figure holds, an unwritable DIR,
 or a file of DIR that is an input or no regular file (then nothing is written).
@@ -41,8 +41,9 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from family_plot import (Decorate, Panel, PlotError, Source, binary_size, curve_label,
-                         family_figure, figure_stems, ordered_families, panel_and_curve)
+from family_plot import (Decorate, Panel, PlotError, Source, binary_size, check_families,
+                         curve_label, family_figure, figure_stems, ordered_families,
+                         panel_and_curve)
 from figure_setup import save_figure
 from gpubench_json import (GBPS, Benchmark, GpubenchJsonError, Metric, OneLineArgumentParser,
                            Result, dangling_link, load, refuse_output_over_input, script_error,
@@ -224,6 +225,7 @@ def family_figures(sources: list[Source], series: list[FitSeries],
     results = [s.result for s in sources]
     figures = []
     families = list(ordered_families(results))
+    check_families(families)
     for family, stem in zip(families, figure_stems(families, ("", PAIRS_SUFFIX))):
         title = figure_title(family, results)
         fig = family_figure(sources, family, title, fit_drawer(series, family))

@@ -7,8 +7,8 @@ report.md holds what compare.py decides (the mode, the verdict rule, the context
 differ, a geometric-mean summary per family, the benchmarks in one file only, the table of every
 benchmark) and one PNG per family that overlays both runs, drawn by family_plot as plot.py draws
 it (the same panels, axes and labels): a colour per curve, solid lines and circles for BASE,
-dashed lines and crosses for NEW, the legend outside the data, log axes where the values span a
-decade or more.
+dashed lines and crosses for NEW, the legend outside the data, log axes where the values are
+above 0 and span a decade or more.
 
 Exit status: 0 written (whatever the verdicts), 2 unusable input, bad usage, a report that
 could not be written, or a file of DIR that is an input (then nothing is written).
@@ -26,7 +26,8 @@ from compare import (Comparison, add_comparison_options, compare, context_sectio
                      family_tables, header_section, load_pair, notes_section,
                      only_in_one_section, paired_section, rules_from, summary_section,
                      verdict_line)
-from family_plot import PlotError, Source, family_figure, figure_stems, ordered_families
+from family_plot import (PlotError, Source, check_families, family_figure, figure_stems,
+                         ordered_families)
 from figure_setup import save_figure
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, dangling_link,
                            refuse_output_over_input, script_error, write_output, write_stdout)
@@ -57,6 +58,7 @@ def family_figures(comparison: Comparison, directory: Path) -> list[tuple[Path, 
     sources = sources_of((comparison.base, comparison.cont))
     figures = []
     families = list(ordered_families(s.result for s in sources))
+    check_families(families)
     for family, stem in zip(families, figure_stems(families)):
         fig = family_figure(sources, family, f"{family}: BASE solid, NEW dashed")
         if fig is not None:
@@ -113,11 +115,13 @@ def output_directory(path: Path) -> None:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__,
+    # Options by their whole names (html_report.OUTPUT_OPTIONS says why).
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__, allow_abbrev=False,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("baseline", type=Path, metavar="BASE.json")
     parser.add_argument("contender", type=Path, metavar="NEW.json")
-    parser.add_argument("-o", "--output-dir", type=Path, required=True, metavar="DIR",
+    parser.add_argument(*html_report.OUTPUT_OPTIONS, dest="output_dir", type=Path,
+                        required=True, metavar="DIR",
                         help="folder for report.md and the figures (created if its parent "
                              "exists)")
     add_comparison_options(parser)

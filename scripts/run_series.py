@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from gpubench_json import REAL_TIME_US, Benchmark, GpubenchJsonError, Metric, Result
+from safe_text import one_line
 
 # A series component naming an ordered pair of GPUs, source to destination: `0to1`.
 DEVICE_PAIR = re.compile(r"([0-9]{1,4})to([0-9]{1,4})")
@@ -88,7 +89,8 @@ def select_device(result: Result, device: int | None) -> Result:
     """The benchmarks of one device, named without their `device:N`, with those that name no
     device; the context's first-device keys describe that device. A file that names one
     device or none needs no `device`; GpubenchJsonError for one that names several without
-    it, or that does not hold the device asked for."""
+    it, that does not hold the device asked for, or that names a benchmark both with and
+    without that device (one would replace the other, whichever the file lists later)."""
     named = devices_named(result)
     if not named:
         return result
@@ -108,6 +110,9 @@ def select_device(result: Result, device: int | None) -> Result:
             kept[name] = bench
         elif parts.device == device:
             bare = name.rsplit("/", 1)[0]
+            if bare in result.benchmarks:
+                raise GpubenchJsonError(f"{result.path}: {one_line(bare, 200)} is named both "
+                                        f"with and without /device:{device}")
             kept[bare] = replace(bench, name=bare)
     return Result(result.path, device_context(result.context, device), kept)
 

@@ -7,10 +7,13 @@ its large GPU-timed cases to: under 1% where the case's argument is 64 MiB or mo
 2^24 elements or more. A host-paced figure (Benchmark.host_paced: timed on the host clock, or
 through pageable memory) has no limit: it moves with the host's speed, which on a shared machine
 varies by 10% and more. In files written before host_timed every other such figure is held to
-the limit. Exit 1 if any benchmark is over its limit, 2 on bad input or bad usage.
+the limit. A figure whose mean is negative (a family's own counter may be) has a negative CV,
+judged by its size; one whose mean is 0 has no relative spread, so no CV and no verdict.
+Exit 1 if any benchmark is over its limit, 2 on bad input or bad usage.
 """
 
 import script_process  # noqa: F401  (imported first)
+import math
 import sys
 from pathlib import Path
 
@@ -30,6 +33,15 @@ def limit_pct(bench: Benchmark, families: dict[str, FamilyFacts]) -> float | Non
     if bench.host_paced or argument is None or facts is None or facts.argument is None:
         return None
     return 1.0 if argument >= LIMITED_FROM[facts.argument.unit] else None
+
+
+def verdict(cv: float, limit: float | None) -> str:
+    """"ok" or "OVER" for a CV in percent against its limit, "-" where there is none to judge:
+    no limit, or a figure whose mean is 0 (a NaN CV). A negative CV is that of a negative mean;
+    its size is the relative spread."""
+    if limit is None or math.isnan(cv):
+        return "-"
+    return "ok" if abs(cv) < limit else "OVER"
 
 
 def clock(bench: Benchmark) -> str:
@@ -56,10 +68,11 @@ def main(argv: list[str] | None = None) -> int:
             continue
         cv, repetitions = spread
         limit = limit_pct(bench, families)
-        verdict = "-" if limit is None else ("ok" if cv < limit else "OVER")
-        over += verdict == "OVER"
-        rows.append([bench.name, clock(bench), str(repetitions), f"{cv:.3f}",
-                     "-" if limit is None else f"{limit:g}", verdict])
+        judged = verdict(cv, limit)
+        over += judged == "OVER"
+        rows.append([bench.name, clock(bench), str(repetitions),
+                     "-" if math.isnan(cv) else f"{cv:.3f}",
+                     "-" if limit is None else f"{limit:g}", judged])
     if not rows:
         return script_error(SCRIPT, f"{result.path}: no benchmark has two or more repetitions "
                                     "(run with --benchmark_repetitions=10)")

@@ -283,6 +283,24 @@ def test_bad_compare_flags_stop_the_gate_before_any_run(tmp_path: Path, flag: st
     assert not calls(tmp_path / "build")
 
 
+@pytest.mark.parametrize("flags", [["--confirm=other.json"], ["--changed-filter", "x.txt"],
+                                   ["--conf", "other.json"], ["--changed=x.txt"], ["--help"],
+                                   ["-h"], ["--markdown", "--he"]])
+def test_compare_flags_the_gate_sets_itself_stop_it_before_any_run(tmp_path: Path,
+                                                                  flags: list[str]) -> None:
+    """Passed on, --confirm would make the gate's verdict rest on another file (a slowdown in
+    every run passed as not confirmed), --changed-filter would leave the gate's own filter
+    unwritten (no change confirmed), and --help would end each comparison with exit 0 and no
+    verdict, after the runs."""
+    write_json(tmp_path / "other.json", BASELINE)
+    proc = gate(tmp_path, runs(SLOW), runs(SLOW), *flags)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+    assert proc.stderr.count("\n") == 1
+    flag = next(f for f in reversed(flags) if f.startswith("-"))
+    assert proc.stderr.startswith(f"ci_gate.sh: {flag}: compare.py's --"), proc.stderr
+    assert not calls(tmp_path / "build")
+
+
 # The gate's exit status where the candidate lacks benchmarks the baseline holds.
 MISSING_BENCHMARKS = 5
 

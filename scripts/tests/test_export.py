@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 from conftest import H200, RunScript
-from gbench_builder import copy_run, document, launch_run, module_run, saxpy_run, write_json
+from gbench_builder import (copy_run, document, launch_run, module_run, run_entries, saxpy_run,
+                            write_json)
 
 # The Bencher Metric Format's JSON schema, as Bencher publishes it.
 BMF_SCHEMA = {
@@ -115,6 +116,30 @@ def test_lower_value_is_never_negative(tmp_path: Path, run_script: RunScript) ->
     assert proc.returncode == 0, proc.stderr
     assert strict_json(proc.stdout)["launch/graph/submit/params:0"]["latency-us"][
         "lower_value"] == 0.0
+
+
+def test_a_negative_figure_has_its_lower_value_below_it(tmp_path: Path,
+                                                       run_script: RunScript) -> None:
+    """A family's own counter may be negative: value ∓ stddev, with nothing clamped to 0 (which
+    put lower_value above the value). A figure measured at 0 and above keeps the clamp."""
+    facts = {"schema": 1, "families": [{
+        "name": "skew", "order": 1, "grammar": "skew/<case>",
+        "argument": None,
+        "figures": [{"counter": "skew_us", "unit": "µs", "scale": 1, "better": "lower"}]}]}
+    runs = []
+    for case, values in (("below", [-10.0, -5.0, -15.0]), ("across", [-1.0, 1.0, 3.0]),
+                         ("above", [0.0, 1.0, 5.0])):
+        runs += run_entries(f"skew/{case}/manual_time",
+                            [{"real_time": 1.0, "skew_us": v} for v in values])
+    doc = document(runs, gpubench_families=json.dumps(facts))
+    proc = run_script("export.py", write_json(tmp_path / "r.json", doc), "--format", "bencher")
+    assert proc.returncode == 0, proc.stderr
+    exported = {name: m["latency-us"] for name, m in strict_json(proc.stdout).items()}
+    assert exported["skew/below"] == {"value": -10.0, "lower_value": pytest.approx(-15.0),
+                                      "upper_value": pytest.approx(-5.0)}
+    assert exported["skew/across"] == {"value": 1.0, "lower_value": pytest.approx(-1.0),
+                                       "upper_value": pytest.approx(3.0)}
+    assert exported["skew/above"]["lower_value"] == 0.0
 
 
 @pytest.mark.parametrize("args", [["--format", "github"], ["--format", "bencher", "--direction",

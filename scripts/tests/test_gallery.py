@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import RunScript
-from gbench_builder import document, full_suite, peer_run, write_json
+from gbench_builder import document, full_suite, peer_run, run_entries, write_json
 from hostile_inputs import assert_kept_promise, hostile_text, result_with_names, run, write_result
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -60,6 +60,23 @@ def test_a_result_of_more_gpus_than_gpubench_measures_is_left_out(
     assert ("b200x2/chain.json</a>: left out (peer/ce/read/*: pairs of more than 64 GPUs, the "
             "most gpubench measures at once)") in page
     assert page.count('<td class="cell"') == 4  # peer.json's 2 × 2
+
+
+def test_a_result_of_more_families_than_one_run_draws_is_left_out(
+        tmp_path: Path, run_script: RunScript) -> None:
+    """A section of figures per family: a file of a benchmark a family would take hours. It is
+    named, left out with the reason, and the others are drawn."""
+    root = results_tree(tmp_path / "results")
+    write_json(root / "h100" / "families.json",
+               document([e for index in range(65) for e in run_entries(
+                   f"family{index}/x/4096/manual_time",
+                   [{"real_time": 1.0, "bytes_per_second": 1e9}])]))
+    proc = run_script("gallery.py", root)
+    assert proc.returncode == 0, proc.stderr
+    page = (root / "index.html").read_text(encoding="utf-8")
+    assert ("h100/families.json</a>: left out (65 families, more than the 64 figures one run "
+            "draws (--filter selects fewer benchmarks))") in page
+    assert "copy/HtoD/pinned/async" in panel_titles(page)
 
 
 def test_links_are_relative_to_the_page(tmp_path: Path, run_script: RunScript) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import H200, RunScript
-from gbench_builder import copy_run, document, full_suite, peer_run, write_json
+from gbench_builder import copy_run, document, full_suite, peer_run, run_entries, write_json
 from hostile_inputs import hostile_text, result_with_names, write_result
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -213,6 +213,29 @@ def test_markdown_report_is_unchanged_by_the_html_mode() -> None:
     assert not html_report.wants_html(["a", "b", "--", "-o", "x.html"])
 
 
+@pytest.mark.parametrize(("option", "writes"), [
+    (["--output-dir", "{d}/r.html"], "page"), (["--output", "{d}/r.html"], "page"),
+    (["--output={d}/r"], "folder"), (["--output-dir", "{d}/r"], "folder"),
+    (["--out", "{d}/r.html"], None), (["--output-d={d}/r.html"], None),
+    (["--outp", "{d}/r"], None)])
+def test_each_spelling_of_the_output_writes_what_its_value_names(
+        tmp_path: Path, run_script: RunScript, option: list[str], writes: str | None) -> None:
+    """A page where the output ends .html, a folder otherwise, whichever of -o, --output and
+    --output-dir names it; an abbreviation is refused, as argparse would read `--out r.html`
+    as --output-dir and write a folder named r.html."""
+    a = write_json(tmp_path / "a.json", document(full_suite()))
+    option = [o.format(d=tmp_path) for o in option]
+    proc = run_script("report.py", a, a, *option)
+    out = Path(option[-1].split("=")[-1])
+    if writes is None:
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stdout + proc.stderr
+        assert proc.stderr.startswith("report.py: ") and not out.exists()
+    else:
+        assert proc.returncode == 0, proc.stderr
+        assert (out.is_file() and out.read_text().startswith("<!DOCTYPE html>")) \
+            if writes == "page" else (out / "report.md").is_file()
+
+
 def test_three_full_runs_make_a_page_under_5_mb(tmp_path: Path, run_script: RunScript) -> None:
     out = tmp_path / "full.html"
     proc = run_script("report.py", *FULL_RUNS, "-o", out)
@@ -254,6 +277,23 @@ def test_context_differences_show_health_fields(tmp_path: Path) -> None:
     context = page.split("<h2>Context differences</h2>")[1].split("<section")[0]
     assert 'data-name="gpu_health_after.xid_events"' in context
     assert "ecc_volatile_uncorrected" not in context  # the same in both
+
+
+def test_a_benchmark_named_with_and_without_the_device_is_one_line(tmp_path: Path,
+                                                                    run_script: RunScript) -> None:
+    """`.../4096` beside `.../4096/device:0`: taking device 0, one replaced the other, whichever
+    the file lists later, so one file in two orders compared as 9.9 times slower."""
+    bare = copy_run("HtoD", "pinned", "async", 4096, [10.0, 10.1, 9.9])
+    named = [e for d in (0, 1) for e in run_entries(
+        f"copy/HtoD/pinned/async/4096/device:{d}/manual_time",
+        [{"real_time": 1.0, "bytes_per_second": 99e9, "us_per_copy": 1.0}])]
+    first = write_json(tmp_path / "a.json", document(bare + named))
+    second = write_json(tmp_path / "b.json", document(named + bare))
+    proc = run_script("report.py", first, second, "--device", "0", "-o", tmp_path / "r.html")
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout
+    assert proc.stderr == (f"report.py: {first}: copy/HtoD/pinned/async/4096 is named both "
+                           "with and without /device:0\n")
+    assert not (tmp_path / "r.html").exists()
 
 
 def test_select_device_keeps_a_file_of_one_gpu() -> None:

@@ -221,6 +221,47 @@ def test_bars_within_a_decade_have_plain_labels(tmp_path: Path) -> None:
     assert [t.get_text() for t in bars.get_yticklabels(minor=True) if t.get_text()]
 
 
+@pytest.mark.parametrize("values", [[0.0, 2.0, 40.0], [-3.0, 2.0, 40.0]])
+def test_values_of_0_or_below_keep_a_linear_axis(tmp_path: Path, values: list[float]) -> None:
+    """A family's own counter may be 0 (a gap of 0 ns) or below: a log axis would leave those
+    bars and points out of the figure, so the axis stays linear, whatever the span above 0."""
+    facts = {"schema": 1, "families": [{
+        "name": "gap", "order": 1, "grammar": "gap/<case>[/<bytes>]",
+        "argument": {"key": "", "unit": "bytes"},
+        "figures": [{"counter": "gap_us", "unit": "µs", "scale": 1, "better": "lower"}]}]}
+    entries = []
+    for index, value in enumerate(values):
+        sample = [{"real_time": 1.0, "gap_us": value}]
+        entries += run_entries(f"gap/bar{index}/manual_time", sample)
+        entries += run_entries(f"gap/sweep/{4096 << index}/manual_time", sample)
+    doc = document(entries, gpubench_families=json.dumps(facts))
+    fig = family_plot.family_figure(sources(("run", doc), tmp_path=tmp_path), "gap", "gap")
+    drawn = [ax for ax in fig.axes if ax.has_data()]
+    assert len(drawn) == 2
+    assert [ax.get_yscale() for ax in drawn] == ["linear", "linear"]
+
+
+@pytest.mark.parametrize(("script", "output"), [("plot.py", "out"), ("report.py", "out"),
+                                               ("report.py", "out.html")])
+def test_more_families_than_one_run_draws_is_one_line(tmp_path: Path, run_script: RunScript,
+                                                      script: str, output: str) -> None:
+    """A figure per family, each drawn before any is written: a file of a benchmark a family
+    would take hours and gigabytes, so more than MAX_FAMILIES is refused before drawing."""
+    entries = []
+    for index in range(family_plot.MAX_FAMILIES + 1):
+        entries += run_entries(f"family{index}/x/4096/manual_time",
+                               [{"real_time": 1.0 + index, "bytes_per_second": 1e9}])
+    result = write_json(tmp_path / "r.json", document(entries))
+    out = tmp_path / output
+    arguments = [result, "-o", out] if script == "plot.py" else [result, result, "-o", out]
+    proc = run_script(script, *arguments)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+    assert proc.stderr == (f"{script}: {family_plot.MAX_FAMILIES + 1} families, more than the "
+                           f"{family_plot.MAX_FAMILIES} figures one run draws (--filter selects "
+                           "fewer benchmarks)\n")
+    assert not out.exists()
+
+
 def test_copy_and_saxpy_figures(tmp_path: Path) -> None:
     entries = full_suite() + dtod_entries(2.0, 4000.0, 1.5)
     for memory, api in (("pageable", "sync"), ("pinned_wc", "async"), ("registered", "sync")):

@@ -1,10 +1,11 @@
+import json
 from pathlib import Path
 
 import numpy as np
 
 from conftest import RunScript
 from family_facts import with_facts
-from gbench_builder import copy_run, document, launch_run, saxpy_run, write_json
+from gbench_builder import copy_run, document, launch_run, run_entries, saxpy_run, write_json
 
 BIG = 256 << 20
 
@@ -91,3 +92,25 @@ def test_a_negative_cv_aggregate_is_refused(tmp_path: Path, run_script: RunScrip
     assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.startswith("stability.py: ") and out.stderr.count("\n") == 1
     assert "cv of 'bytes_per_second' is -0.5" in out.stderr
+
+
+def test_a_negative_or_zero_mean_is_judged_by_the_spread(tmp_path: Path,
+                                                        run_script: RunScript) -> None:
+    """A family's own counter may be negative: its CV is negative (-91% for these) and is
+    judged by its size, not read as below 1%; a mean of 0 has no relative spread to judge."""
+    facts = {"schema": 1, "families": [{
+        "name": "skew", "order": 1, "grammar": "skew/<case>/<bytes>",
+        "argument": {"key": "", "unit": "bytes"},
+        "figures": [{"counter": "skew_us", "unit": "µs", "scale": 1, "better": "lower"}]}]}
+    runs = []
+    for case, values in (("noisy", [-10.0, -5.0, -20.0, -1.0]), ("steady", [-10.0, -10.01]),
+                         ("zero", [0.0, 0.0, 0.0])):
+        runs += run_entries(f"skew/{case}/{BIG}/manual_time",
+                            [{"real_time": 1.0, "skew_us": v} for v in values])
+    doc = document(runs, gpubench_families=json.dumps(facts))
+    out = run_script("stability.py", write_json(tmp_path / "neg.json", doc))
+    rows = {l.split()[0]: l.split() for l in out.stdout.splitlines() if "/" in l.split()[0]}
+    assert rows[f"skew/noisy/{BIG}"][3:] == ["-91.174", "1", "OVER"], out.stdout
+    assert rows[f"skew/steady/{BIG}"][-1] == "ok"
+    assert rows[f"skew/zero/{BIG}"][3:] == ["-", "1", "-"]
+    assert out.returncode == 1 and "1 of 3 benchmarks over their limit" in out.stdout
