@@ -402,8 +402,8 @@ def test_runs_measured_otherwise_are_no_regression_check(
         tmp_path: Path, run_script: RunScript, base_context: dict, cont_context: dict,
         differing: str) -> None:
     """A warm L2 against a cold one (or --energy on one side, or a Debug build against a Release
-    one) moves figures with no change of code: no verdict of a regression check, one line naming the settings and exit 3; with
-    --report, a report whose mode line names them."""
+    one) moves figures with no change of code: no verdict of a regression check, one line
+    naming the settings and exit 3; with --report, a report whose mode line names them."""
     b = write_json(tmp_path / "base.json", document(saxpy_suite(), **base_context))
     c = write_json(tmp_path / "cont.json", document(saxpy_suite(600.0), **cont_context))
     proc = run_script("compare.py", b, c)
