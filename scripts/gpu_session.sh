@@ -5,14 +5,16 @@
 # with the seconds since it started, to show where a run's time goes. Each step removes its own
 # files of an earlier session before it runs, so what OUT holds of a step is this session's
 # (files of steps skipped or families not named stay as they were).
-# A tool a step needs missing from PATH (cmake, ctest, timeout, stdbuf, perl) is one line before
-# any step. A failed configure or build, or no gpubench in BUILD_DIR, ends the session; any
-# other step runs even where one before it failed. The exit status is 0 where every step
-# succeeded; else 1, with a last line on stderr naming each step that failed and its exit
-# status. A signal (HUP, INT, TERM: a scheduler's time limit, Ctrl-C) passes to the running
-# step, and the session ends with 128 + the signal's number and a line naming it once that step
-# has ended. Steps are bounded: --info by INFO_TIMEOUT (120 s), ctest by TEST_TIMEOUT (300 s),
-# each family by FAMILY_TIMEOUT (300 s); one that runs out fails with exit status 124.
+# A FAMILIES name that is not a family name (letters, digits, underscores) is one line and exit
+# status 1 before any step. A tool a step needs missing from PATH (cmake, ctest, timeout, stdbuf,
+# perl) is one line before any step. A failed configure or build, or no gpubench in BUILD_DIR,
+# ends the session; any other step runs even where one before it failed. The exit status is 0
+# where every step succeeded; else 1, with a last line on stderr naming each step that failed
+# and its exit status. A signal (HUP, INT, TERM: a scheduler's time limit, Ctrl-C) passes to
+# the running step, and the session ends with 128 + the signal's number and a line naming it
+# once that step has ended. Steps are bounded: --info by INFO_TIMEOUT (120 s), ctest by
+# TEST_TIMEOUT (300 s), each family by FAMILY_TIMEOUT (300 s); one that runs out fails with exit
+# status 124.
 # Usage: FAMILIES="saxpy launch" scripts/gpu_session.sh [gpubench flags]
 set -uo pipefail
 out=${OUT:-$PWD/gpu-run}
@@ -76,11 +78,21 @@ report_failures() {
 
 # The tools the steps run, checked before any: one missing fails each step it is in with a status
 # that does not name it (a family's console output piped to no perl ends gpubench by SIGPIPE).
-families=${FAMILIES-saxpy launch copy peer latency}
+# FAMILIES splits on whitespace into names that are never glob patterns. A family name (saxpy,
+# launch, ...) is letters, digits and underscores: it is a file name in OUT and part of a
+# --benchmark_filter regex, so a '/', '..' or regex character would reach outside either.
+read -r -d '' -a families <<< "${FAMILIES-saxpy launch copy peer latency}"
+for family in "${families[@]}"; do
+  if [[ ! $family =~ ^[A-Za-z0-9_]+$ ]]; then
+    echo "gpu_session: FAMILIES: '$family' is not a family name (letters, digits and" \
+      "underscores, as gpubench --describe lists them)" >&2
+    exit 1
+  fi
+done
 needed=(timeout)
 [[ ${SKIP_BUILD:-0} == 1 ]] || needed+=(cmake)
 [[ ${SKIP_TESTS:-0} == 1 ]] || needed+=(ctest)
-[[ -z ${families//[[:space:]]/} ]] || needed+=(stdbuf perl)
+((${#families[@]} == 0)) || needed+=(stdbuf perl)
 missing=()
 for tool in "${needed[@]}"; do
   type -P -- "$tool" > /dev/null || [[ " ${missing[*]} " == *" $tool "* ]] || missing+=("$tool")
@@ -123,7 +135,7 @@ if [[ ${SKIP_TESTS:-0} != 1 ]]; then
   echo "ctest rc=$status"; grep -E "tests passed|Failed|Not Run|\*\*\*Failed|Timeout" "$out/ctest.log" | head -20
   note ctest $status
 fi
-for family in $families; do
+for family in "${families[@]}"; do
   start=$(date +%s)
   rm -f "$out/$family.json" "$out/$family.txt"
   step timeout "${FAMILY_TIMEOUT:-300}" stdbuf -oL "$build/gpubench" --benchmark_filter="^$family/" \

@@ -155,6 +155,29 @@ def test_a_failed_family_leaves_no_earlier_result(tmp_path: Path) -> None:
     assert "earlier" not in (out / "saxpy.json").read_text()
 
 
+@pytest.mark.parametrize("name", ["../escaped", "sub/dir", "..", "*", "sax?y", "saxpy.*"])
+def test_a_families_name_that_is_not_a_family_is_one_line_before_any_step(
+        tmp_path: Path, name: str) -> None:
+    """A name is never a path out of OUT nor a glob: nothing is written, removed or run."""
+    (tmp_path / "escaped.json").write_text("kept")
+    (tmp_path / "saxpy.json").write_text("kept")
+    proc = gpu_session(tmp_path, build_dir(tmp_path), FAMILIES=f"saxpy {name}")
+    assert (proc.returncode, proc.stdout) == (1, "")
+    assert proc.stderr == (f"gpu_session: FAMILIES: '{name}' is not a family name (letters, "
+                           "digits and underscores, as gpubench --describe lists them)\n")
+    assert not (tmp_path / "out").exists()
+    assert (tmp_path / "escaped.json").read_text() == "kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bin", "build", "escaped.json",
+                                                           "saxpy.json"]
+
+
+def test_families_split_on_any_whitespace(tmp_path: Path) -> None:
+    proc = gpu_session(tmp_path, build_dir(tmp_path), FAMILIES=" saxpy\n\tlaunch ")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.json")) == ["launch.json",
+                                                                         "saxpy.json"]
+
+
 def minimal_path(tmp_path: Path, with_stand_ins: Path | None) -> str:
     """A PATH of the stand-ins (where given) and the plain tools sanitize.sh uses, and nothing
     else: no nvidia-smi or compute-sanitizer this machine may have."""
