@@ -1,6 +1,7 @@
 # check_output SCRIPT OUT [INPUT...]: whether OUT can be written, found before a run rather than
 # minutes after it, and found without creating or removing anything. Not where OUT is one of the
-# INPUTs (by any path or link: writing there would destroy it), nor where it cannot be written.
+# INPUTs (by any path or link: writing there would destroy it), nor where it names a folder
+# (a trailing /) or cannot be written (/dev/full among those).
 # Where not, one line on stderr says why, SCRIPT first. Sourced by ci_record.sh and ci_gate.sh,
 # as is temporary_folder.
 check_output() {
@@ -12,11 +13,30 @@ check_output() {
       return 1
     fi
   done
+  # A name ending in /, /. or /.. names a folder; realpath and merge_runs.py (pathlib) would
+  # drop the slash and take it as the file before it.
+  if [[ -n $out && $out =~ (^|/)(\.|\.\.)?$ ]]; then
+    echo "$script: ${out//[^[:print:]]/?}: names a folder, not a file to write" >&2
+    return 1
+  fi
   if target=$(realpath -m -- "$out" 2> /dev/null) && replaceable "$target"; then
-    return 0
+    if ! is_full_device "$target"; then
+      return 0
+    fi
+    echo "$script: ${out//[^[:print:]]/?}: cannot write the output there" \
+      "(/dev/full fails every write)" >&2
+    return 1
   fi
   echo "$script: ${out//[^[:print:]]/?}: cannot write the output there" >&2
   return 1
+}
+
+# is_full_device TARGET: whether TARGET is a character device with /dev/full's device number,
+# which fails every write with ENOSPC. It is known by that number rather than by a trial write,
+# which would put a byte into any other device (a terminal, /dev/kmsg).
+is_full_device() {
+  [[ -c $1 && -c /dev/full ]] &&
+    [[ $(stat -L -c %t:%T -- "$1" 2> /dev/null) == "$(stat -L -c %t:%T /dev/full)" ]]
 }
 
 # replaceable TARGET: whether merge_runs.py can write TARGET, a path with no link left in it.

@@ -15,8 +15,9 @@
 # run, and OUT.json is not written.
 #
 # Exit status: 0 written; 2 bad usage (a setting out of its range, a binary that is no
-# executable file among them), an output that cannot be written or that is the binary, or a
-# TMPDIR no folder can be made in, found before any run; 4 the recording failed: a run failed or did not finish in time, or the runs
+# executable file among them), an output that cannot be written (/dev/full), that names a
+# folder (a trailing /) or that is the binary, or a TMPDIR no folder can be made in, found
+# before any run; 4 the recording failed: a run failed or did not finish in time, or the runs
 # could not be merged or written (the line before says which); 128+N stopped by signal N.
 set -euo pipefail
 

@@ -240,14 +240,20 @@ def test_an_unusable_baseline_stops_the_gate_before_any_run(tmp_path: Path,
     assert not calls(tmp_path / "build")
 
 
-def test_an_unwritable_output_stops_the_gate_before_any_run(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("output", "problem"), [
+    ("no/such/gpubench.json", "cannot write the output there"),
+    ("gpubench.json/", "names a folder, not a file to write"),
+    ("/dev/full", "cannot write the output there (/dev/full fails every write)"),
+])
+def test_an_unwritable_output_stops_the_gate_before_any_run(tmp_path: Path, output: str,
+                                                            problem: str) -> None:
+    if output == "/dev/full" and not Path(output).exists():
+        pytest.skip("needs /dev/full")
     program = install(tmp_path / "build", runs(SLOW))
     baseline = write_json(tmp_path / "baseline.json", BASELINE)
-    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
-                           str(tmp_path / "no" / "such" / "gpubench.json")],
-                          capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
-    assert "cannot write the output there" in proc.stderr
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline), output],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (2, f"ci_gate.sh: {output}: {problem}\n")
     assert not calls(tmp_path / "build")
 
 

@@ -275,6 +275,31 @@ def test_ci_record_refuses_an_unwritable_output_before_any_run(tmp_path: Path, o
     assert proc.stderr.endswith("cannot write the output there\n") and not calls.exists()
 
 
+@pytest.mark.parametrize(("out", "problem"), [
+    *[(name, "names a folder, not a file to write")
+      for name in ["o.json/", "folder/", "o.json/.", "folder/..", ".", "/"]],
+    ("/dev/full", "cannot write the output there (/dev/full fails every write)"),
+    ("full_link", "cannot write the output there (/dev/full fails every write)"),
+])
+def test_ci_record_refuses_a_folder_or_dev_full_before_any_run(tmp_path: Path, out: str,
+                                                             problem: str) -> None:
+    """A name with a trailing / is no file (written as o.json, the slash dropped, it would land
+    elsewhere than named); /dev/full takes no byte. Either is found before the first run."""
+    if not Path("/dev/full").exists():
+        pytest.skip("needs /dev/full")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "full_link").symlink_to("/dev/full")
+    calls = tmp_path / "calls.txt"
+    fake = tmp_path / "gpubench"
+    fake.write_text(f"#!/bin/sh\necho run >> {calls}\n")
+    fake.chmod(0o755)
+    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(fake), out], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == f"ci_record.sh: {out}: {problem}\n"
+    assert not calls.exists() and not (tmp_path / "o.json").exists()
+
+
 @pytest.mark.parametrize("binary", ["missing/gpubench", ".", "not_executable"])
 def test_ci_record_refuses_what_it_cannot_run_before_any_run(tmp_path: Path,
                                                             binary: str) -> None:
