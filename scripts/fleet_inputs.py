@@ -203,16 +203,31 @@ def device_of(name: str, result: Result, first: str) -> tuple[str, str, str]:
 
 
 def split_devices(source: str, result: Result) -> list[Gpu]:
-    """One Gpu per device of the run (device_of)."""
+    """One Gpu per device of the run (device_of). GpubenchJsonError where two names are one
+    benchmark of one GPU (`X` and `X/device:N` of the first device, or `/device:N` and
+    `/device:M` whose context names one GPU): one would replace the other, whichever the file
+    lists later."""
     host = host_of(result.context)
     first = first_uuid(source, result)
     gpus: dict[str, Gpu] = {}
     for name, bench in result.benchmarks.items():
         uuid, gpu_name, plain = device_of(name, result, first)
         gpu = gpus.setdefault(uuid, Gpu(source, result, uuid, host, gpu_name, {}))
+        if plain in gpu.benchmarks:
+            raise GpubenchJsonError(f"{source}: {one_line(plain, 200)} is named both "
+                                    f"{device_naming(gpu.benchmarks[plain].name, name)}")
         gpu.benchmarks[plain] = bench
     # A run in which no benchmark completed still accounts for its GPU.
     return list(gpus.values()) or [Gpu(source, result, first, host, result.gpu_name, {})]
+
+
+def device_naming(one: str, other: str) -> str:
+    """How two names of one benchmark differ: `with and without /device:N`, or
+    `/device:N and /device:M (one GPU in the context)`."""
+    devices = [match[1] for name in (one, other) if (match := _DEVICE_COMPONENT.search(name))]
+    if len(devices) == 1:
+        return f"with and without /device:{devices[0]}"
+    return f"/device:{devices[0]} and /device:{devices[1]} (one GPU in the context)"
 
 
 def context_beyond_float(context: dict) -> str | None:
@@ -288,9 +303,9 @@ def damaged_record(path: Path, error: Exception | str) -> Found:
 def read_result_file(path: Path) -> Found:
     try:
         result, document = load_with_document(path, require_benchmarks=False)
+        return result_found(str(path), result, failed_benchmarks(document))
     except GpubenchJsonError as error:
         return damaged(str(path), error, path.stem)
-    return result_found(str(path), result, failed_benchmarks(document))
 
 
 def failed_in_line(line: str) -> list[FailedBenchmark]:

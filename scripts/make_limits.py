@@ -18,6 +18,9 @@ host-paced. What a floor requires is about the benchmarks this script is for, so
 names them: a copy through the PCIe link (copy/HtoD, DtoH, bidir) depends on the link, saxpy on
 its L2 mode, a peer copy on the NVLink of its pair (`<s>to<d>`); copies to every device at once
 (`..._all_devices`) depend on how many devices there are and get no floor.
+
+A file that names one benchmark of a GPU twice (`X` and `X/device:N` of its first device) is
+refused in one line: one would replace the other, and the floor would follow the file's order.
 """
 
 import script_process  # noqa: F401  (imported first)

@@ -153,6 +153,26 @@ def test_a_damaged_file_is_named_and_the_rest_reported(tmp_path: Path,
     assert {line.split()[0] for line in rows_with(section(out, "Slower"), "copy/")} == {"node05"}
 
 
+def test_a_benchmark_named_with_and_without_its_device_is_damaged(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`X` and `X/device:0` of the run's first device are one benchmark: its file is node03's
+    damaged row, not one of them dropped for the other by the file's order."""
+    paths = fb.write_fleet(fb.example_fleet(0), tmp_path)
+    doc = json.loads(paths[3].read_text())
+    entry = doc["benchmarks"][0]
+    named = entry["name"].replace("/manual_time", "/device:0/manual_time")
+    doc["benchmarks"].append({**entry, "name": named, "run_name": named})
+    doc["context"]["device_0"] = f"NVIDIA H200, {doc['context']['gpu_uuid']}, 0000:00:06.0"
+    paths[3].write_text(json.dumps(doc))
+    plain = entry["name"].removesuffix("/manual_time")
+    code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
+    assert code == 1
+    assert err == (f"fleet.py: skipped {paths[3]}: {plain} is named both with and without "
+                   "/device:0\n")
+    row = rows_with(section(out, "Runs that did not finish"), "damaged")
+    assert row and row[0].split()[:3] == ["damaged", "node03", fb.uuid_of(3)]
+
+
 @pytest.mark.parametrize("make, listed, named", [
     (os.mkfifo, "not a regular file: a FIFO", "file is empty"),
     (lambda path: path.symlink_to("/dev/zero"), "not a regular file: a character device",

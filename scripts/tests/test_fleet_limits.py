@@ -96,6 +96,57 @@ def test_a_run_over_several_devices_gives_the_floors_of_one_device(tmp_path: Pat
     assert not any("/pageable/" in name for name in floors["several"])
 
 
+def clashing_names(tmp_path: Path, device_first: bool) -> Path:
+    """A file naming copy/DtoD/.../1073741824 both bare and with /device:0 (device 0 the run's
+    first device), the /device:0 entries at half the bandwidth, listed first or last."""
+    doc = json.loads((H200 / "stability" / "copy_1g_interleaved_10rep.json").read_text())
+    bare = "copy/DtoD/device/async/1073741824/manual_time"
+    named = bare.replace("/manual_time", "/device:0/manual_time")
+    on_device = [{**entry, "name": named, "run_name": named,
+                  "bytes_per_second": entry["bytes_per_second"] / 2}
+                 for entry in doc["benchmarks"] if entry["name"] == bare]
+    assert on_device
+    doc["benchmarks"] = (on_device + doc["benchmarks"] if device_first
+                         else doc["benchmarks"] + on_device)
+    doc["context"]["device_0"] = f"NVIDIA H200, {doc['context']['gpu_uuid']}, 0000:00:06.0"
+    path = tmp_path / f"clash_{device_first}.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize("device_first", [True, False])
+def test_make_limits_refuses_a_benchmark_named_with_and_without_its_device(
+        tmp_path: Path, run_script: RunScript, device_first: bool) -> None:
+    """Both names are one benchmark of device 0: one would replace the other, whichever the file
+    lists later, and the floor would follow the file's order."""
+    source = clashing_names(tmp_path, device_first)
+    done = run_script("make_limits.py", "-o", str(tmp_path / "l.json"), str(source))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == (f"make_limits.py: {source}: copy/DtoD/device/async/1073741824 is "
+                           "named both with and without /device:0\n")
+    assert not (tmp_path / "l.json").exists()
+
+
+def test_make_limits_refuses_two_devices_the_context_names_as_one_gpu(
+        tmp_path: Path, run_script: RunScript) -> None:
+    doc = json.loads((H200 / "stability" / "copy_1g_interleaved_10rep.json").read_text())
+    entries = []
+    for device in (0, 1):
+        for entry in doc["benchmarks"]:
+            named = entry["name"].replace("/manual_time", f"/device:{device}/manual_time")
+            entries.append({**entry, "name": named, "run_name": named})
+    doc["benchmarks"] = entries
+    for device in (0, 1):
+        doc["context"][f"device_{device}"] = f"NVIDIA H200, {doc['context']['gpu_uuid']}, bus"
+    source = tmp_path / "one_gpu_twice.json"
+    source.write_text(json.dumps(doc))
+    done = run_script("make_limits.py", "-o", str(tmp_path / "l.json"), str(source))
+    first = doc["benchmarks"][0]["name"].replace("/device:0/manual_time", "")
+    assert (done.returncode, done.stderr) == (
+        2, f"make_limits.py: {source}: {first} is named both /device:0 and /device:1 (one GPU "
+           "in the context)\n")
+
+
 @pytest.mark.parametrize(("link", "best"), [
     ("Gen5 x16 (max Gen5 x16)", "Gen5 x16"), ("Gen4 x8 (max Gen5 x16)", "Gen5 x16"),
     ("Gen5 x16", None), ("(max )", None), ("Gen5 x16 (max Gen5 x16) ", None),
