@@ -47,9 +47,10 @@ from pathlib import Path
 import numpy as np
 
 from gpubench_json import (MEASUREMENT_SETTINGS, REAL_TIME_US, THROTTLE_DROP, Benchmark,
-                           GpubenchJsonError, Metric, OneLineArgumentParser, Result, load,
-                           open_unit_interval, positive_finite, refuse_output_over_input,
-                           same_file, script_error, setting_text, write_output, write_stdout)
+                           GpubenchJsonError, Metric, OneLineArgumentParser, Result, by_family,
+                           family_of, load, open_unit_interval, positive_finite,
+                           refuse_output_over_input, same_file, script_error, setting_text,
+                           write_output, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
 from name_filter import (MAX_FILTER_CHARS, FilterError, NameFilter, name_filter,
                          changed_filter)
@@ -120,7 +121,7 @@ class Row:
 
     @property
     def family(self) -> str:
-        return self.name.split("/", 1)[0]
+        return family_of(self.name)
 
     @property
     def size_of_change(self) -> float:
@@ -346,9 +347,9 @@ def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False
     return Comparison(
         base, cont, rows, rules, same_setup and not settings and not force_report,
         context_differences(base, cont), settings,
-        sorted(base_names - common, key=lambda n: (families.get(n.split("/", 1)[0], 0),
+        sorted(base_names - common, key=lambda n: (families.get(family_of(n), 0),
                                                    natural_key(n))),
-        sorted(cont_names - common, key=lambda n: (families.get(n.split("/", 1)[0], 0),
+        sorted(cont_names - common, key=lambda n: (families.get(family_of(n), 0),
                                                    natural_key(n))),
     )
 
@@ -391,18 +392,8 @@ def confirmed(comparison: Comparison, confirm: Result) -> Comparison:
     return replace(c, rows=confirm_rows(c.rows, c.base, confirm, c.rules), confirm=confirm)
 
 
-def by_family(names: Iterable[str]) -> dict[str, list[int]]:
-    """The indices of `names` by family (the first name component), families in the order
-    they first appear: grouped in one pass, as a file may hold tens of thousands of families."""
-    grouped: dict[str, list[int]] = {}
-    for index, name in enumerate(names):
-        grouped.setdefault(name.split("/", 1)[0], []).append(index)
-    return grouped
-
-
 def rows_by_family(rows: list[Row]) -> dict[str, list[Row]]:
-    return {family: [rows[i] for i in indices]
-            for family, indices in by_family(r.name for r in rows).items()}
+    return by_family(rows, lambda row: row.name)
 
 
 def family_summaries(rows: list[Row]) -> list[FamilySummary]:
@@ -560,8 +551,7 @@ def only_in_one_section(comparison: Comparison, markdown: bool) -> list[str]:
         if not names:
             continue
         lines = []
-        for family, indices in by_family(names).items():
-            members = [names[i] for i in indices]
+        for family, members in by_family(names, str).items():
             if not other.family(family):
                 listed = f"all {len(members)} (the other file has no {family} benchmarks)"
             else:
@@ -729,8 +719,8 @@ def add_comparison_options(parser: OneLineArgumentParser) -> None:
                         help="smallest change in percent that counts for a host-timed figure "
                              "(default 25): the host's speed moves by 10-25%% between minutes")
     parser.add_argument("--sigmas", type=positive_finite, default=2.0,
-                        help="how many combined spreads of both sides' medians a change has to pass "
-                             "(default 2)")
+                        help="how many combined spreads of both sides' medians a change has "
+                             "to pass (default 2)")
     parser.add_argument("--alpha", type=open_unit_interval, default=0.01,
                         help="significance level of the Mann-Whitney U test, in (0, 1) "
                              "(default 0.01: a gate judges hundreds of benchmarks at once)")

@@ -37,11 +37,11 @@ import stat
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 
@@ -307,6 +307,23 @@ def strip_gb_suffixes(name: str) -> str:
     return "/".join(parts)
 
 
+T = TypeVar("T")
+
+
+def family_of(name: str) -> str:
+    """A benchmark's family: the first component of its name."""
+    return name.split("/", 1)[0]
+
+
+def by_family(items: Iterable[T], name: Callable[[T], str]) -> dict[str, list[T]]:
+    """`items` grouped by the family of each one's name, families in the order they first
+    appear: in one pass, as a file may hold tens of thousands of families."""
+    grouped: dict[str, list[T]] = {}
+    for item in items:
+        grouped.setdefault(family_of(name(item)), []).append(item)
+    return grouped
+
+
 @dataclass(frozen=True)
 class Benchmark:
     name: str  # gpubench name, Google Benchmark suffixes stripped
@@ -322,7 +339,7 @@ class Benchmark:
 
     @property
     def family(self) -> str:
-        return self.name.split("/", 1)[0]
+        return family_of(self.name)
 
     @property
     def parts(self) -> NameParts:
@@ -473,10 +490,7 @@ class Result:
     def _by_family(self) -> dict[str, list[Benchmark]]:
         """The benchmarks of each family, grouped once: a script asks for each family's, and a
         scan of every benchmark per family takes hours for a file of tens of thousands."""
-        grouped: dict[str, list[Benchmark]] = {}
-        for bench in self.benchmarks.values():
-            grouped.setdefault(bench.family, []).append(bench)
-        return grouped
+        return by_family(self.benchmarks.values(), lambda bench: bench.name)
 
     @cached_property
     def families(self) -> dict[str, FamilyFacts]:
@@ -788,7 +802,7 @@ def _group_runs(path: Path, entries: list[Any],
         if cv is not None:
             _check_cv_sign(f"{path}: benchmark {run!r}", cv, means.get(run, values))
         benchmarks[name] = Benchmark(name, values, reps, summary, cv, cv_count,
-                                     facts.get(name.split("/", 1)[0]), stddevs.get(run))
+                                     facts.get(family_of(name)), stddevs.get(run))
     return benchmarks
 
 

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from gpubench_json import (MAX_CONTAINERS, MEASUREMENT_SETTINGS, NS_EXPONENT, TIME_FIELDS,
-                           GpubenchJsonError, OneLineArgumentParser, load_with_document,
+                           GpubenchJsonError, OneLineArgumentParser, family_of, load_with_document,
                            refuse_output_over_input, repeated_file, script_error, setting_text,
                            write_output, write_stdout)
 from safe_text import one_line
@@ -88,7 +88,7 @@ def read_run(path: Path) -> dict[str, Any]:
 
 def families(docs: Iterable[dict[str, Any]]) -> set[str]:
     """The families the runs hold benchmarks of."""
-    return {entry["name"].split("/", 1)[0] for doc in docs for entry in doc["benchmarks"]}
+    return {family_of(entry["name"]) for doc in docs for entry in doc["benchmarks"]}
 
 
 def check_together(paths: list[Path], docs: list[dict[str, Any]]) -> None:
