@@ -30,10 +30,11 @@
 #
 # Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver,
 # CUDA or measurement setting); 2 bad usage (a compare.py flag, a setting of ci_record.sh out of
-# its range), an unusable
-# baseline, an output that cannot be written or that is the binary or the baseline, or a
-# TMPDIR no folder can be made in, all found before any run; 4 a recording failed (ci_record.sh's line says how); 5 the candidate lacks
-# benchmarks of the baseline (one line names them); 128+N stopped by signal N.
+# its range), an unusable baseline (one of one process's run among them: compare.py makes no
+# regression check against it), an output that cannot be written or that is the binary or the
+# baseline, or a TMPDIR no folder can be made in, all found before any run; 4 a recording
+# failed (ci_record.sh's line says how); 5 the candidate lacks benchmarks of the baseline (one
+# line names them); 128+N stopped by signal N.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then

@@ -25,14 +25,17 @@ has the --threshold floor.
 When both files come from the same GPU, driver and CUDA runtime (context gpu_name,
 driver_version, cuda_runtime_version) and measured alike (--energy on or off in both, context
 energy; where saxpy is compared, the same --l2, context saxpy_l2, where both files state it),
-this is a regression check: exit 1 if any benchmark is SLOWER. When they differ it is no
-regression check (a warm L2 against a cold one is a change of setting, not of code): one line
-names what differs, exit 3, unless --report asks for a comparison report (exit 0, also on the
-same setup), whose mode line names it.
+and BASE holds separate runs (context merged_runs, as scripts/ci_record.sh records), this is a
+regression check: exit 1 if any benchmark is SLOWER. Otherwise it is no regression check (a
+warm L2 against a cold one is a change of setting, not of code; one process's run leaves out
+what moves between processes, which is more than moves within one): one line names why, exit
+3, unless --report asks for a comparison report (exit 0, also on the same setup), whose mode
+line names it.
 
 Exit status: 0 no regression (or a report), 1 regression, 2 unusable input, bad usage or a
 --changed-filter file that is one of the results read, 3 a different GPU, driver, CUDA or
-measurement setting without --report, 5 with --missing-fails, benchmarks of BASE that NEW lacks.
+measurement setting, or a BASE of one process's run, without --report, 5 with --missing-fails,
+benchmarks of BASE that NEW lacks.
 """
 
 import script_process  # noqa: F401  (imported first)
@@ -69,7 +72,7 @@ SETTING_SHOWN = 80  # characters of a measurement setting's value shown
 LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpubench_version",
                         "gpu_state_before", "gpu_state_after")
 SAME, FASTER, SLOWER = "SAME", "FASTER", "SLOWER"
-DIFFERENT_SETUP = 3  # exit status: a baseline from another GPU, driver or CUDA
+DIFFERENT_SETUP = 3  # exit status: no regression check (another GPU, setting; one run)
 MISSING_FROM_NEW = 5  # exit status with --missing-fails: benchmarks of BASE that NEW lacks
 LARGEST_SHOWN = 5  # changes listed under the verdict
 
@@ -162,6 +165,13 @@ class Comparison:
     @property
     def exit_status(self) -> int:
         return 1 if self.regressions else 0
+
+    @property
+    def one_process_base(self) -> bool:
+        """BASE is one process's run: what moves between processes (each allocates its buffers
+        anew and meets the host's speed of its minute) is in none of its figures' spreads, so
+        no difference from it can be judged a regression."""
+        return self.base.separate_runs == 1
 
     @property
     def differing_identity(self) -> list[str]:
@@ -345,7 +355,8 @@ def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False
     same_setup = all(base.context_text(k) == cont.context_text(k) for k in IDENTITY_KEYS)
     settings = settings_differences(base, cont, {row.family for row in rows})
     return Comparison(
-        base, cont, rows, rules, same_setup and not settings and not force_report,
+        base, cont, rows, rules,
+        same_setup and not settings and base.separate_runs > 1 and not force_report,
         context_differences(base, cont), settings,
         sorted(base_names - common, key=lambda n: (families.get(family_of(n), 0),
                                                    natural_key(n))),
@@ -486,9 +497,13 @@ def mode_line(comparison: Comparison) -> str:
     differing = c.differing_identity
     why = "; ".join([*([f"{', '.join(differing)} differ"] if differing else []),
                      *([f"measured otherwise: {settings_text(c.differing_settings)}"]
-                       if c.differing_settings else [])]) or "--report"
+                       if c.differing_settings else []),
+                     *(["BASE is one process's run"] if c.one_process_base else [])]) \
+        or "--report"
+    cards = "" if c.other_card is None else \
+        f"; another card (BASE {c.other_card[0]}, NEW {c.other_card[1]})"
     return (f"Comparison report, not a regression check ({why}): "
-            f"{setup_text(c.base)} vs {setup_text(c.cont)}.")
+            f"{setup_text(c.base)} vs {setup_text(c.cont)}{cards}.")
 
 
 def rule_text(rules: Rules) -> str:
@@ -689,9 +704,14 @@ def different_setup_line(comparison: Comparison) -> str:
         return (f"cannot compare: {', '.join(c.differing_identity)} differ (BASE {c.base.path}: "
                 f"{setup_text(c.base)}; NEW {c.cont.path}: {setup_text(c.cont)}); record a "
                 "baseline on this GPU, driver and CUDA, or pass --report for a comparison report")
-    return (f"cannot compare: measured otherwise ({settings_text(c.differing_settings)}; BASE "
-            f"{c.base.path}, NEW {c.cont.path}): a change of setting is no change of code; "
-            "record a baseline with NEW's settings, or pass --report for a comparison report")
+    if c.differing_settings:
+        return (f"cannot compare: measured otherwise ({settings_text(c.differing_settings)}; "
+                f"BASE {c.base.path}, NEW {c.cont.path}): a change of setting is no change of "
+                "code; record a baseline with NEW's settings, or pass --report for a comparison "
+                "report")
+    return (f"cannot judge a regression: BASE {c.base.path} is one process's run, and figures "
+            "move between processes by more than one process shows; record the baseline in "
+            "separate runs (scripts/ci_record.sh), or pass --report for a comparison report")
 
 
 def missing_line(comparison: Comparison) -> str:
@@ -790,8 +810,8 @@ def main(argv: list[str] | None = None) -> int:
                                      + ([args.confirm] if args.confirm is not None else []))
         base, cont = load_pair(args.baseline, args.contender, args.filter)
         comparison = compare(base, cont, rules_from(args), args.report, args.filter)
-        if (comparison.differing_identity or comparison.differing_settings) \
-                and not args.report:
+        if (comparison.differing_identity or comparison.differing_settings
+                or comparison.one_process_base) and not args.report:
             script_error(SCRIPT, different_setup_line(comparison))
             return DIFFERENT_SETUP
         if args.missing_fails and comparison.regression_check and comparison.only_base:

@@ -507,6 +507,12 @@ class Result:
                                             tuple(figures), False)
         return facts
 
+    @property
+    def separate_runs(self) -> int:
+        """How many separate processes the file holds runs of: the context's `merged_runs`
+        (a file merged by merge_runs.py, as scripts/ci_record.sh records), else 1."""
+        return self.context.get("merged_runs", 1)
+
     def context_text(self, key: str) -> str | None:
         """A context value as one line of text (lists and objects as compact JSON), or None
         where the key is absent."""
@@ -568,6 +574,11 @@ def _validated(doc: Any, path: Path, require_benchmarks: bool) -> Result:
         if key in context and not isinstance(context[key], str):
             raise WrongTypeError(f"{path}: context {key!r} is {_kind(context[key])}, "
                                  "not a string")
+    count = context.get("merged_runs", 1)
+    # Each run gives a file one entry or more, and a file holds at most MAX_CONTAINERS objects.
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_CONTAINERS:
+        raise WrongTypeError(f"{path}: merged_runs {one_line(str(count)[:40])!r} is no count "
+                             "of runs")
     benchmarks = _group_runs(path, doc["benchmarks"], declared_facts(path, context))
     if require_benchmarks and not benchmarks:
         entries = len(doc["benchmarks"])

@@ -42,8 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from gpubench_json import (MAX_CONTAINERS, MEASUREMENT_SETTINGS, NS_EXPONENT, TIME_FIELDS,
-                           GpubenchJsonError, OneLineArgumentParser, family_of, load_with_document,
+from gpubench_json import (MEASUREMENT_SETTINGS, NS_EXPONENT, TIME_FIELDS, GpubenchJsonError,
+                           OneLineArgumentParser, family_of, load_with_document,
                            refuse_output_over_input, repeated_file, script_error, setting_text,
                            write_output, write_stdout)
 from safe_text import one_line
@@ -76,10 +76,6 @@ class MergeError(GpubenchJsonError):
 def read_run(path: Path) -> dict[str, Any]:
     """The document of one run, validated as gpubench_json.load validates a result."""
     doc = load_with_document(path)[1]
-    count = doc["context"].get("merged_runs", 1)
-    # Each run gives a file one entry or more, and a file holds at most MAX_CONTAINERS objects.
-    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_CONTAINERS:
-        raise MergeError(f"{path}: merged_runs {str(count)[:40]!r} is no count of runs")
     if "interrupted" in doc["context"]:
         raise MergeError(f"{path}: an interrupted run ({doc['context']['interrupted']}); "
                          "merge complete runs only")
@@ -186,7 +182,7 @@ def aggregate(run_name: str, repetitions: list[dict[str, Any]]) -> list[dict[str
 
 
 def run_count(doc: dict[str, Any]) -> int:
-    """The runs a file holds: its merged_runs, or 1 (read_run has checked it)."""
+    """The runs a file holds: its merged_runs, or 1 (load has checked it)."""
     return doc["context"].get("merged_runs", 1)
 
 

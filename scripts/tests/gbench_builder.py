@@ -214,6 +214,12 @@ def document(entries: list[dict[str, Any]], gpu_name: str = "NVIDIA H200",
     }
 
 
+def recorded_baseline(entries: list[dict[str, Any]], **context: Any) -> dict[str, Any]:
+    """A document of a baseline recorded as scripts/ci_record.sh records one, in separate runs
+    (context merged_runs): what compare.py's regression check takes as BASE."""
+    return document(entries, **{"merged_runs": 5, **context})
+
+
 def write_json(path: Path, doc: Any) -> Path:
     path.write_text(json.dumps(doc, indent=1))
     return path

@@ -20,7 +20,7 @@ DTOH = "copy/DtoH/pinned/async/1048576"
 NOISE = {"noise_pct": 0.2, "host_timed": 0}
 
 
-def recording(htod: list[float], dtoh: list[float], **context: str) -> dict:
+def recording(htod: list[float], dtoh: list[float], **context: object) -> dict:
     """GB/s of each run of the two copies, a repetition each."""
     return document(copy_run("HtoD", "pinned", "async", 1 << 20, htod, counters=NOISE)
                     + copy_run("DtoH", "pinned", "async", 1 << 20, dtoh, counters=NOISE),
@@ -33,7 +33,8 @@ def runs(htod: list[float], dtoh: float = 40.0, **context: str) -> list[dict]:
 
 
 # Fifteen baseline runs of HtoD between 49.3 and 50.7 GB/s: a range of 1.4%, below the 3% floor.
-BASELINE = recording(list(np.linspace(49.3, 50.7, 15)), list(np.linspace(39.8, 40.2, 15)))
+BASELINE = recording(list(np.linspace(49.3, 50.7, 15)), list(np.linspace(39.8, 40.2, 15)),
+                     merged_runs=15)
 # Five runs 4-6% slower: past the floor and beyond every baseline run.
 SLOW = [47.2, 47.4, 47.5, 47.6, 47.8]
 
@@ -139,7 +140,8 @@ def test_changes_too_many_for_one_filter_are_each_judged_again(tmp_path: Path) -
                           for e in copy_run("HtoD", "pinned", "async", size, [g], counters=NOISE)])
                 for g in gbps]
     baseline = document([e for size in sizes for e in copy_run(
-        "HtoD", "pinned", "async", size, list(np.linspace(49.3, 50.7, 15)), counters=NOISE)])
+        "HtoD", "pinned", "async", size, list(np.linspace(49.3, 50.7, 15)), counters=NOISE)],
+        merged_runs=15)
     program = install(tmp_path / "build", many(SLOW), many([49.5, 49.8, 50.0, 50.2, 50.5]))
     proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program),
                            str(write_json(tmp_path / "baseline.json", baseline)),
@@ -237,6 +239,22 @@ def test_an_unusable_baseline_stops_the_gate_before_any_run(tmp_path: Path,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stdout.count("\n") == 1
     assert proc.stdout.startswith(f"compare.py: {tmp_path / baseline}: ")
+    assert not calls(tmp_path / "build")
+
+
+def test_a_baseline_of_one_process_stops_the_gate_before_any_run(tmp_path: Path) -> None:
+    """A baseline recorded in one process (no merged_runs) has no regression check to give: the
+    gate says so in compare.py's one line before it records anything."""
+    program = install(tmp_path / "build", runs(SLOW))
+    one = dict(BASELINE, context={k: v for k, v in BASELINE["context"].items()
+                                  if k != "merged_runs"})
+    baseline = write_json(tmp_path / "baseline.json", one)
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
+                           str(tmp_path / "gpubench.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout.count("\n") == 1, proc.stdout + proc.stderr
+    assert proc.stdout.startswith(f"compare.py: cannot judge a regression: BASE {baseline} is "
+                                  "one process's run")
     assert not calls(tmp_path / "build")
 
 

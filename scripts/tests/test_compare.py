@@ -9,8 +9,9 @@ from typing import Any
 import numpy as np
 import pytest
 from conftest import H200, SCRIPTS, RunScript
-from gbench_builder import (copy_run, document, launch_run, load_json, module_run, saxpy_run,
-                            scaled, with_counters, with_repetitions, write_json)
+from gbench_builder import (copy_run, document, launch_run, load_json, module_run,
+                            recorded_baseline, saxpy_run, scaled, with_counters,
+                            with_repetitions, write_json)
 
 import compare as cmp
 import gpubench_json
@@ -37,7 +38,7 @@ def suite(gbps: Any = 50.0, us: Any = 2.0, **kw: Any) -> list[dict]:
 
 def compare(tmp_path: Path, run_script: RunScript, base: list[dict], cont: list[dict],
             *args: object, cont_context: dict | None = None):
-    b = write_json(tmp_path / "base.json", document(base))
+    b = write_json(tmp_path / "base.json", recorded_baseline(base))
     c = write_json(tmp_path / "cont.json", document(cont, **(cont_context or {})))
     return run_script("compare.py", b, c, "--markdown", *args)
 
@@ -64,6 +65,45 @@ def test_identical_inputs_pass(tmp_path: Path, run_script: RunScript) -> None:
         ("1.00×", "1.03×", "SAME")
     assert "Regression check: same GPU, driver and CUDA" in proc.stdout
     assert "OK: 0 of 2 benchmark(s) regressed" in proc.stdout
+
+
+@pytest.mark.parametrize("base", [CI_NEW_1, "single"])
+def test_a_baseline_of_one_process_is_no_regression_check(tmp_path: Path, run_script: RunScript,
+                                                          base: Path | str) -> None:
+    """One process's run leaves out what moves between processes: two runs of one binary on the
+    H200 (ci_new_1.json, ci_new_2.json, five repetitions each within 0.1%) put the 1 MiB
+    device-to-device copy 1.05× apart, which their U test calls a regression. A BASE without
+    merged_runs, with repetitions or without, is one line and exit 3; --report compares."""
+    new = CI_NEW_2
+    if base == "single":
+        base = write_json(tmp_path / "single.json", document(suite()))
+        new = write_json(tmp_path / "new.json", document(suite()))
+    proc = run_script("compare.py", base, new)
+    assert (proc.returncode, proc.stdout) == (3, ""), proc.stderr
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(
+        f"compare.py: cannot judge a regression: BASE {base} is one process's run")
+    assert "scripts/ci_record.sh" in proc.stderr and "--report" in proc.stderr
+    report = run_script("compare.py", CI_NEW_1, CI_NEW_2, "--report")
+    assert report.returncode == 0, report.stderr
+    assert "Comparison report, not a regression check (BASE is one process's run)" in \
+        report.stdout
+    assert report.stdout.startswith("REPORT: 41 benchmark(s) compared: 0 FASTER, 1 SLOWER")
+    # The same runs as a recorded baseline are a regression check, which finds the copy.
+    recorded = json.loads(CI_NEW_1.read_text())
+    recorded["context"]["merged_runs"] = 5
+    check = run_script("compare.py", write_json(tmp_path / "recorded.json", recorded), CI_NEW_2)
+    assert check.returncode == 1 and "FAIL: 1 of 41" in check.stdout, check.stderr
+
+
+@pytest.mark.parametrize("count", ["5", 0, -1, True, 1.5, None, [5], 2**17 + 1, 10**30])
+def test_a_merged_runs_that_is_no_count_is_one_line(tmp_path: Path, run_script: RunScript,
+                                                    count: object) -> None:
+    base = write_json(tmp_path / "base.json", document(suite(), merged_runs=count))
+    for args in ((base, base), (base, base, "--report")):
+        proc = run_script("compare.py", *args)
+        assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+        assert proc.stderr == f"compare.py: {base}: merged_runs {str(count)!r} is no count " \
+            "of runs\n"
 
 
 @pytest.mark.parametrize(("contender", "name", "ratio"), [
@@ -419,7 +459,7 @@ def test_runs_measured_otherwise_are_no_regression_check(
 def test_saxpy_l2_is_no_setting_where_saxpy_is_not_compared(tmp_path: Path,
                                                              run_script: RunScript) -> None:
     """--l2 changes saxpy alone; a file that does not state it differs in nothing."""
-    b = write_json(tmp_path / "base.json", document(saxpy_suite(), saxpy_l2="warm"))
+    b = write_json(tmp_path / "base.json", recorded_baseline(saxpy_suite(), saxpy_l2="warm"))
     c = write_json(tmp_path / "cont.json", document(saxpy_suite(), saxpy_l2="cold"))
     proc = run_script("compare.py", b, c, "--filter", "^copy/")
     assert proc.returncode == 0 and "Regression check: same GPU" in proc.stdout, proc.stderr
@@ -464,13 +504,14 @@ def test_report_option_on_the_same_gpu(tmp_path: Path, run_script: RunScript) ->
 
 
 def test_context_identical(tmp_path: Path, run_script: RunScript) -> None:
-    assert "The contexts are identical." in compare(tmp_path, run_script, suite(), suite()).stdout
+    assert "The contexts are identical." in compare(tmp_path, run_script, suite(), suite(),
+                                                    cont_context={"merged_runs": 5}).stdout
 
 
 def test_verdict_and_largest_changes_lead(tmp_path: Path, run_script: RunScript) -> None:
     base = suite() + launch_run("driver", "submit", 0, 2.0)
     new = suite(gbps=45.0, us=2.02) + launch_run("driver", "submit", 0, 3.0)
-    b = write_json(tmp_path / "b.json", document(base))
+    b = write_json(tmp_path / "b.json", recorded_baseline(base))
     n = write_json(tmp_path / "n.json", document(new))
     plain = run_script("compare.py", b, n).stdout.splitlines()
     assert plain[0] == "FAIL: 2 of 3 benchmark(s) regressed (0 FASTER, 2 SLOWER, 1 SAME)."
@@ -571,7 +612,7 @@ def test_benchmarks_in_one_file_are_named_by_family(tmp_path: Path,
 
 
 def test_plain_text_table(tmp_path: Path, run_script: RunScript) -> None:
-    b = write_json(tmp_path / "b.json", document(suite()))
+    b = write_json(tmp_path / "b.json", recorded_baseline(suite()))
     proc = run_script("compare.py", b, b)
     assert proc.returncode == 0
     line = next(line for line in proc.stdout.splitlines() if line.startswith(COPY))
@@ -593,7 +634,7 @@ def halves(tmp_path: Path, source: Path, aggregates_only: bool = False) -> tuple
 @pytest.mark.parametrize("source", [LAUNCH_INTERLEAVED, COPY_INTERLEAVED, COPY_1G_INTERLEAVED])
 def test_a_a_split_is_all_same(tmp_path: Path, run_script: RunScript, source: Path) -> None:
     first, second = halves(tmp_path, source)
-    proc = run_script("compare.py", first, second, "--markdown")
+    proc = run_script("compare.py", first, second, "--markdown", "--report")
     assert proc.returncode == 0, proc.stdout
     found = rows(proc.stdout)
     assert len(found) == len(load_json(source)["benchmarks"]) // 14  # 10 iterations + 4 aggregates
@@ -815,14 +856,15 @@ def test_a_figure_timed_with_its_clocks_held_down_is_named(tmp_path: Path,
     side's benchmarks timed with the clocks held down, and says nothing where none was."""
     base, new = load_json(CI_NEW_1), load_json(CI_NEW_2)
     first = next(b["run_name"] for b in new["benchmarks"] if b.get("run_type") == "iteration")
+    # One process's runs each: a comparison report, which names the clocks as a check does.
     quiet = run_script("compare.py", write_json(tmp_path / "base.json", base),
-                       write_json(tmp_path / "new.json", new))
+                       write_json(tmp_path / "new.json", new), "--report")
     assert "clocks held down" not in quiet.stdout
     for entry in new["benchmarks"]:
         if entry["run_name"] == first and entry.get("run_type") == "iteration":
             entry["clock_limited_ms"] = 12.5
     held = run_script("compare.py", write_json(tmp_path / "base.json", base),
-                      write_json(tmp_path / "held.json", new))
+                      write_json(tmp_path / "held.json", new), "--report")
     name = gpubench_json.strip_gb_suffixes(first)
     note = next(line for line in held.stdout.splitlines() if "clocks held down" in line)
     assert note.startswith("NEW ran 1 compared benchmark(s)") and name in note
@@ -854,10 +896,10 @@ def test_kernel_clocks_apart_are_a_note_not_a_figure(tmp_path: Path,
         return doc
 
     close = run_script("compare.py", write_json(tmp_path / "base.json", clock(base, 1980.0)),
-                       write_json(tmp_path / "new.json", clock(new, 1800.0)))
+                       write_json(tmp_path / "new.json", clock(new, 1800.0)), "--report")
     assert "sm_clock_kernel_mhz" not in close.stdout
     apart = run_script("compare.py", write_json(tmp_path / "base.json", clock(base, 1980.0)),
-                       write_json(tmp_path / "new.json", clock(new, 1500.0)))
+                       write_json(tmp_path / "new.json", clock(new, 1500.0)), "--report")
     name = gpubench_json.strip_gb_suffixes(first)
     note = next(line for line in apart.stdout.splitlines() if "sm_clock_kernel_mhz" in line)
     assert note.startswith("1 compared benchmark(s)") and f"{name} (1980 vs 1500 MHz)" in note
@@ -873,6 +915,7 @@ def test_a_report_shows_no_control_character_of_a_name(tmp_path: Path, run_scrip
     from hostile_inputs import result_with_names
     shared, base_only, new_only = "\x1b]0;x\x07", "mid\u2028\x00", "new\x9b\u202e"
     base = result_with_names([shared, base_only, "z"])
+    base["context"]["merged_runs"] = 5
     new = scaled(result_with_names([shared, new_only, "z"]),
                  f"launch/{shared}/submit/params:0/manual_time", 3.0)
     proc = run_script("compare.py", write_json(tmp_path / "b.json", base),
@@ -894,6 +937,7 @@ def test_a_figure_of_zero_on_one_side_is_a_change(tmp_path: Path, run_script: Ru
         for entry in doc["benchmarks"]:
             if "gap_ns" in entry and entry.get("aggregate_name") not in ("stddev", "cv"):
                 entry["gap_ns"] = gap
+        doc["context"]["merged_runs"] = 5  # as a baseline is recorded (both, to keep it short)
         paths.append(tmp_path / f"{name}.json")
         paths[-1].write_text(json.dumps(doc))
     proc = run_script("compare.py", *paths)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from conftest import H200, RunScript
-from gbench_builder import copy_run, document, full_suite, peer_run, run_entries, write_json
+from gbench_builder import (copy_run, document, full_suite, peer_run, recorded_baseline,
+                            run_entries, write_json)
 from hostile_inputs import hostile_text, result_with_names, write_result
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
@@ -139,7 +140,7 @@ def test_largest_change_first(tmp_path: Path, run_script: RunScript) -> None:
     # Five distinct repetitions a side: halved, they part fully, p = 0.008 (ties would leave
     # the U test's normal approximation, p = 0.011, above the 0.01 it needs).
     distinct = [10.0, 10.1, 10.2, 10.15, 10.05]
-    base = write_json(tmp_path / "a.json", document(
+    base = write_json(tmp_path / "a.json", recorded_baseline(
         copy_run("HtoD", "pinned", "async", 4096, FIVE)
         + copy_run("DtoH", "pinned", "async", 4096, distinct)))
     new = write_json(tmp_path / "b.json", document(

@@ -59,8 +59,8 @@ def paired_runs(runs: list[Ratios], bands: list[tuple[float, float, float]] | No
                        [paired_counters(r, b) for r, b in zip(runs, bands)])
 
 
-def write(path: Path, entries: list[dict[str, Any]]) -> Path:
-    path.write_text(json.dumps(document(entries)))
+def write(path: Path, entries: list[dict[str, Any]], **context: Any) -> Path:
+    path.write_text(json.dumps(document(entries, **context)))
     return path
 
 
@@ -202,7 +202,7 @@ def test_compare_shows_both_runs_ratios_and_whether_they_agree(tmp_path: Path,
                                                                run_script: RunScript) -> None:
     moved = dict(RATIOS)
     moved[("driver", "runtime")] = (0.80, 0.79, 0.81, True)  # clear of BASE's 0.88-0.92
-    base = write(tmp_path / "base.json", paired_entries(0, RATIOS))
+    base = write(tmp_path / "base.json", paired_entries(0, RATIOS), merged_runs=5)
     new = write(tmp_path / "new.json", paired_entries(0, moved))
     done = run_script("compare.py", str(base), str(new))
     assert done.returncode == 0, done.stderr

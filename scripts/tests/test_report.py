@@ -8,7 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import H200, SCRIPTS, RunScript
-from gbench_builder import document, full_suite, launch_run, scaled, write_json
+from gbench_builder import (document, full_suite, launch_run, recorded_baseline, scaled,
+                            write_json)
 from hostile_inputs import result_with_names
 from matplotlib.colors import to_rgba
 
@@ -66,9 +67,9 @@ def test_report_on_the_h200_with_repetitions(tmp_path: Path, run_script: RunScri
                       "-o", tmp_path / "r")
     assert proc.returncode == 0, proc.stderr
     markdown = (tmp_path / "r" / "report.md").read_text()
-    # Recorded on two cards of the H200's machines: a regression check that names both.
-    assert "Regression check: same GPU model, driver and CUDA" in markdown
-    assert "but another card (BASE GPU-f6914745-6b8b-93a7-c77d-b6cfd1b8cd12, NEW " in markdown
+    # One process's runs each, on two cards of the H200's machines: a report that names both.
+    assert "Comparison report, not a regression check (BASE is one process's run)" in markdown
+    assert "; another card (BASE GPU-f6914745-6b8b-93a7-c77d-b6cfd1b8cd12, NEW " in markdown
     assert "| gpubench_version |" in markdown
     assert "- launch (1): launch/graph/submit/params:0" in markdown  # in NEW only
     row = next(line for line in markdown.splitlines()
@@ -80,8 +81,8 @@ def test_report_on_the_h200_with_repetitions(tmp_path: Path, run_script: RunScri
 
 
 def test_only_changed_in_report(tmp_path: Path, run_script: RunScript) -> None:
-    base = write_json(tmp_path / "b.json", document(launch_run("driver", "submit", 0, 2.0)
-                                                    + launch_run("graph", "submit", 0, 1.0)))
+    base = write_json(tmp_path / "b.json", recorded_baseline(
+        launch_run("driver", "submit", 0, 2.0) + launch_run("graph", "submit", 0, 1.0)))
     new = write_json(tmp_path / "n.json", document(launch_run("driver", "submit", 0, 3.0)
                                                    + launch_run("graph", "submit", 0, 1.0)))
     proc = run_script("report.py", base, new, "-o", tmp_path / "r", "--only-changed")
