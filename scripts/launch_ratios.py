@@ -126,8 +126,13 @@ def ratio_rows(result: Result) -> list[RatioRow]:
             path, reference = key.split(VS, 1)
             if path == SAME_PATH:
                 verdict = None
-            elif len(runs) == 1 or band is None:
+            elif len(runs) == 1:
                 verdict = runs[0].get(key + "_resolved") == 1.0
+            elif band is None:
+                # Without the band, each run's own verdict is all that says how far the host's
+                # band reached: the pooled interval must clear 1 and every run have resolved it.
+                verdict = difference_resolved(interval, (1.0, 1.0, 1.0)) and \
+                    all(run.get(key + "_resolved") == 1.0 for run in runs)
             else:
                 verdict = difference_resolved(interval, band)
             rows.append(RatioRow(bench.name, path, reference, *interval, verdict, len(runs)))

@@ -241,6 +241,27 @@ def test_a_pooled_ratio_is_judged_again_on_its_pooled_interval(tmp_path: Path) -
     assert row.verdict == "cheaper" and row.hi < 0.99
 
 
+def test_pooled_runs_without_the_band_resolve_what_every_run_and_the_pool_resolve(
+        tmp_path: Path) -> None:
+    """Runs written without the same-path band: a pooled ratio is resolved where the pooled
+    interval clears 1 and every run resolved it, not by the first run's verdict alone."""
+    def runs_of(*flags: bool) -> Path:
+        entries = paired_runs([{("driver", "runtime"): (0.90, 0.88, 0.92, flag)}
+                               for flag in flags])
+        for entry in entries:
+            for key in ("same_path_vs_runtime", "same_path_vs_runtime_lo",
+                        "same_path_vs_runtime_hi"):
+                entry.pop(key, None)
+        return write(tmp_path / f"runs_{len(flags)}_{sum(flags)}.json", entries)
+
+    def verdict(path: Path) -> str:
+        return next(r for r in ratio_rows(load(path)) if r.path == "driver").verdict
+
+    assert verdict(runs_of(True, True, True)) == "cheaper"
+    assert verdict(runs_of(True, False, True)) == NOT_RESOLVED
+    assert verdict(runs_of(False, True, True)) == NOT_RESOLVED
+
+
 def test_per_process_levels_part_single_runs_but_not_pooled_processes(tmp_path: Path) -> None:
     # What the H200 shows: each process sits at a level of its own (here spread by 3.5%), and
     # one process's interval (here +-2%) covers its blocks only. Two runs part; two recordings
