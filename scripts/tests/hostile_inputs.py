@@ -96,7 +96,7 @@ def script_arguments(script: str, result: Path, work: Path) -> list[str | Path]:
                 "--min-gpus", "3", "-o", work / "heatmap.png"]
     return {
         "plot.py": [result, "-o", work / "figures"],
-        "compare.py": [result, result],
+        "compare.py": [result, result, "--report"],
         "stability.py": [result],
         "export.py": [result, "--format", "github", "--direction", "bigger", "-o",
                       work / "export.json"],

@@ -165,7 +165,7 @@ def test_report_output_unwritable(tmp_path: Path, run_script: RunScript, good: P
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("script", ["compare.py", "stability.py", "report.py"])
 def test_stdout_that_cannot_be_written(tmp_path: Path, good: Path, script: str) -> None:
-    arguments = {"compare.py": [good, good], "stability.py": [good],
+    arguments = {"compare.py": [good, good, "--report"], "stability.py": [good],
                  "report.py": [good, good, "-o", tmp_path / "r"]}[script]
     with open("/dev/full", "w") as full:
         proc = subprocess.run([sys.executable, str(SCRIPTS / script), *map(str, arguments)],
@@ -242,7 +242,7 @@ def test_an_output_that_is_an_input_as_a_process(tmp_path: Path, run_script: Run
 
 # A result given as a pipe (`<(...)`, /dev/stdin) can be read only once.
 THROUGH_A_PIPE = {
-    "compare.py": lambda good, out: ["/dev/stdin", good],
+    "compare.py": lambda good, out: ["/dev/stdin", good, "--report"],
     "stability.py": lambda good, out: ["/dev/stdin"],
     "export.py": lambda good, out: ["/dev/stdin", "--format", "bencher"],
     "merge_runs.py": lambda good, out: ["/dev/stdin", good, "-o", out / "merged.json"],

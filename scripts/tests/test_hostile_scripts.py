@@ -50,7 +50,7 @@ def test_hostile_names_and_context(tmp_path_factory: pytest.TempPathFactory, scr
         # The GPU and driver are the first name and the last: the header and the mode line show
         # them on their one line, each shortened to 200 characters.
         setup = f"{shorten(printable(read[0]), 200)}, driver {shorten(printable(read[-1]), 200)}"
-        assert f"({setup})" in out and f"({setup}, CUDA " in out, out[:2000]
+        assert f"({setup})" in out and f": {setup}, CUDA " in out, out[:2000]
 
 
 @pytest.mark.parametrize("script", SCRIPT_NAMES)
@@ -149,7 +149,8 @@ def test_an_output_fifo_without_a_reader_is_one_line(tmp_path: Path, good_result
     again.write_bytes(good_result.read_bytes())
     arguments = {"export.py": [good_result, "--format", "bencher", "-o", fifo],
                  "merge_runs.py": [good_result, again, "-o", fifo],
-                 "compare.py": [good_result, again, "--changed-filter", fifo]}[script]
+                 "compare.py": [good_result, again, "--report", "--changed-filter", fifo]
+                 }[script]
     proc = run(script, arguments, timeout=30)
     assert proc.stderr.decode() == f"{script}: {fifo}: no reader on this FIFO\n"
     assert proc.returncode == 2
@@ -365,7 +366,8 @@ def test_tens_of_thousands_of_families_are_compared_in_seconds(tmp_path: Path) -
     from gbench_builder import run_entries
     entries = [entry for index in range(20_000) for entry in run_entries(
         f"family{index}/x/4096/manual_time", [{"real_time": 1.0, "bytes_per_second": 1e9}])]
-    result = write_result(tmp_path / "r.json", {"context": {"gpubench_version": "0.1.0"},
+    result = write_result(tmp_path / "r.json", {"context": {"gpubench_version": "0.1.0",
+                                                            "merged_runs": 5},
                                                 "benchmarks": entries})
     started = time.monotonic()
     proc = run("compare.py", [result, result], timeout=120)

@@ -654,7 +654,7 @@ def test_compare_and_report_read_runs_with_and_without_energy(tmp_path: Path,
     base = write_json(tmp_path / "base.json", doc)
     energy = write_json(tmp_path / "energy.json",
                         with_energy(with_energy(doc, "saxpy/driver/"), "launch/driver/throughput"))
-    compared = run_script("compare.py", base, energy)
+    compared = run_script("compare.py", base, energy, "--report")
     assert compared.returncode in (0, 1), compared.stderr
     assert "saxpy/driver/16777216" in compared.stdout and not compared.stderr
     report = run_script("report.py", base, energy, "-o", tmp_path / "report.html")

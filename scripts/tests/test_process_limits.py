@@ -23,7 +23,7 @@ def stdout_arguments(script: str, work: Path) -> list[str | Path]:
     """A call of `script` whose only output is more than STDOUT_LIMIT_BYTES on stdout."""
     result = write_result(work / "r.json", result_with_names(["pinned", "pageable"]))
     return {
-        "compare.py": [result, result],
+        "compare.py": [result, result, "--report"],
         "stability.py": [result],
         "export.py": [result, "--format", "bencher"],
         "launch_ratios.py": [H200 / "launch_paired_a.json"],
@@ -125,7 +125,7 @@ def test_an_address_space_below_the_floor_is_one_line(tmp_path: Path, mib: int) 
     OpenBLAS spinning forever as scipy loads (192 MB with one thread, 216-272 MB with two) or
     ending the script after lines of its own (280 MB with two threads, exit status 130)."""
     result = write_result(tmp_path / "r.json", result_with_names(["pinned", "pageable"]))
-    proc = run("compare.py", [result, result], timeout=30,
+    proc = run("compare.py", [result, result, "--report"], timeout=30,
                preexec_fn=limit_address_space(mib << 20))
     assert (proc.returncode, proc.stderr.decode()) == (
         2, f"compare.py: the scripts need an address space of 1024 MiB or more (the address "
