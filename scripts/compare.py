@@ -149,7 +149,7 @@ class Comparison:
     cont: Result
     rows: list[Row]  # by family; within one, the largest change first
     rules: Rules
-    regression_check: bool
+    forced_report: bool  # --report: a report even where a regression check could be made
     context_differences: list[tuple[str, str, str]]  # key, base value, contender value
     # Measurement settings both files state otherwise (key, BASE's, NEW's), of those that apply
     # to a family compared: gpubench_json.MEASUREMENT_SETTINGS.
@@ -157,6 +157,17 @@ class Comparison:
     only_base: list[str]
     only_cont: list[str]
     confirm: Result | None = None  # runs that judged NEW's changes again
+
+    @property
+    def checkable(self) -> bool:
+        """Whether a difference between the two files can be judged a regression: one GPU,
+        driver and CUDA, measured with the same settings, against a BASE recorded in separate
+        runs."""
+        return not (self.differing_identity or self.differing_settings or self.one_process_base)
+
+    @property
+    def regression_check(self) -> bool:
+        return self.checkable and not self.forced_report
 
     @property
     def regressions(self) -> list[Row]:
@@ -352,12 +363,9 @@ def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False
     families = family_order(base, cont)
     rows = sorted((compare_benchmark(base.benchmarks[n], cont.benchmarks[n], rules)
                    for n in common), key=lambda row: row_order(row, families))
-    same_setup = all(base.context_text(k) == cont.context_text(k) for k in IDENTITY_KEYS)
-    settings = settings_differences(base, cont, {row.family for row in rows})
     return Comparison(
-        base, cont, rows, rules,
-        same_setup and not settings and base.separate_runs > 1 and not force_report,
-        context_differences(base, cont), settings,
+        base, cont, rows, rules, force_report, context_differences(base, cont),
+        settings_differences(base, cont, {row.family for row in rows}),
         sorted(base_names - common, key=lambda n: (families.get(family_of(n), 0),
                                                    natural_key(n))),
         sorted(cont_names - common, key=lambda n: (families.get(family_of(n), 0),
@@ -810,8 +818,7 @@ def main(argv: list[str] | None = None) -> int:
                                      + ([args.confirm] if args.confirm is not None else []))
         base, cont = load_pair(args.baseline, args.contender, args.filter)
         comparison = compare(base, cont, rules_from(args), args.report, args.filter)
-        if (comparison.differing_identity or comparison.differing_settings
-                or comparison.one_process_base) and not args.report:
+        if not comparison.checkable and not args.report:
             script_error(SCRIPT, different_setup_line(comparison))
             return DIFFERENT_SETUP
         if args.missing_fails and comparison.regression_check and comparison.only_base:

@@ -35,7 +35,7 @@ import script_process  # noqa: F401  (imported first)
 import json
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 
 from gpubench_json import (MEASUREMENT_SETTINGS, NS_EXPONENT, TIME_FIELDS, GpubenchJsonError,
-                           OneLineArgumentParser, family_of, load_with_document,
+                           OneLineArgumentParser, Result, family_of, load_with_document,
                            refuse_output_over_input, repeated_file, script_error, setting_text,
                            write_output, write_stdout)
 from safe_text import one_line
@@ -73,13 +73,13 @@ class MergeError(GpubenchJsonError):
     """Runs that cannot be merged; str() is one line."""
 
 
-def read_run(path: Path) -> dict[str, Any]:
-    """The document of one run, validated as gpubench_json.load validates a result."""
-    doc = load_with_document(path)[1]
+def read_run(path: Path) -> tuple[Result, dict[str, Any]]:
+    """One run, validated as gpubench_json.load validates a result, with its document."""
+    result, doc = load_with_document(path)
     if "interrupted" in doc["context"]:
         raise MergeError(f"{path}: an interrupted run ({doc['context']['interrupted']}); "
                          "merge complete runs only")
-    return doc
+    return result, doc
 
 
 def families(docs: Iterable[dict[str, Any]]) -> set[str]:
@@ -87,7 +87,7 @@ def families(docs: Iterable[dict[str, Any]]) -> set[str]:
     return {family_of(entry["name"]) for doc in docs for entry in doc["benchmarks"]}
 
 
-def check_together(paths: list[Path], docs: list[dict[str, Any]]) -> None:
+def check_together(paths: Sequence[Path], docs: Sequence[dict[str, Any]]) -> None:
     """MergeError naming the first key, and both values, in which a run differs from the
     first: its GPU, software or build, the devices it measured, or a measurement setting that
     applies to a family the runs hold."""
@@ -181,15 +181,10 @@ def aggregate(run_name: str, repetitions: list[dict[str, Any]]) -> list[dict[str
     return entries
 
 
-def run_count(doc: dict[str, Any]) -> int:
-    """The runs a file holds: its merged_runs, or 1 (load has checked it)."""
-    return doc["context"].get("merged_runs", 1)
-
-
 def merge(paths: list[Path]) -> dict[str, Any]:
     if repeated := repeated_file(paths):
         raise MergeError(f"{repeated[0]}: is {repeated[1]} again: each run counts once")
-    docs = [read_run(p) for p in paths]
+    results, docs = zip(*(read_run(p) for p in paths))
     check_together(paths, docs)
     runs: dict[str, list[dict[str, Any]]] = {}  # by run name, in the first file's order
     units: dict[str, str] = {}  # each run's time_unit: that of the first file that has it
@@ -214,7 +209,7 @@ def merge(paths: list[Path]) -> dict[str, Any]:
         if len(repetitions) >= 2:
             benchmarks += aggregate(run_name, repetitions)
     context = {**docs[0]["context"],
-               "merged_runs": sum(run_count(doc) for doc in docs)}
+               "merged_runs": sum(r.separate_runs for r in results)}
     return {"context": context, "benchmarks": benchmarks}
 
 
