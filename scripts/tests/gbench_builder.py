@@ -214,10 +214,15 @@ def document(entries: list[dict[str, Any]], gpu_name: str = "NVIDIA H200",
     }
 
 
-def recorded_baseline(entries: list[dict[str, Any]], **context: Any) -> dict[str, Any]:
-    """A document of a baseline recorded as scripts/ci_record.sh records one, in separate runs
+def recorded(doc: dict[str, Any]) -> dict[str, Any]:
+    """`doc` as a baseline recorded as scripts/ci_record.sh records one, in separate runs
     (context merged_runs): what compare.py's regression check takes as BASE."""
-    return document(entries, **{"merged_runs": 5, **context})
+    return dict(doc, context={"merged_runs": 5, **doc["context"]})
+
+
+def recorded_baseline(entries: list[dict[str, Any]], **context: Any) -> dict[str, Any]:
+    """A document of `entries` recorded in separate runs (see `recorded`)."""
+    return recorded(document(entries, **context))
 
 
 def write_json(path: Path, doc: Any) -> Path:

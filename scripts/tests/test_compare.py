@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from conftest import H200, SCRIPTS, RunScript
 from gbench_builder import (copy_run, document, launch_run, load_json, module_run,
-                            recorded_baseline, saxpy_run, scaled, with_counters,
+                            recorded, recorded_baseline, saxpy_run, scaled, with_counters,
                             with_repetitions, write_json)
 
 import compare as cmp
@@ -89,9 +89,8 @@ def test_a_baseline_of_one_process_is_no_regression_check(tmp_path: Path, run_sc
         report.stdout
     assert report.stdout.startswith("REPORT: 41 benchmark(s) compared: 0 FASTER, 1 SLOWER")
     # The same runs as a recorded baseline are a regression check, which finds the copy.
-    recorded = json.loads(CI_NEW_1.read_text())
-    recorded["context"]["merged_runs"] = 5
-    check = run_script("compare.py", write_json(tmp_path / "recorded.json", recorded), CI_NEW_2)
+    base = recorded(json.loads(CI_NEW_1.read_text()))
+    check = run_script("compare.py", write_json(tmp_path / "recorded.json", base), CI_NEW_2)
     assert check.returncode == 1 and "FAIL: 1 of 41" in check.stdout, check.stderr
 
 
@@ -914,8 +913,7 @@ def test_a_report_shows_no_control_character_of_a_name(tmp_path: Path, run_scrip
     the tables: every line of the report is printable, whichever section shows a name."""
     from hostile_inputs import result_with_names
     shared, base_only, new_only = "\x1b]0;x\x07", "mid\u2028\x00", "new\x9b\u202e"
-    base = result_with_names([shared, base_only, "z"])
-    base["context"]["merged_runs"] = 5
+    base = recorded(result_with_names([shared, base_only, "z"]))
     new = scaled(result_with_names([shared, new_only, "z"]),
                  f"launch/{shared}/submit/params:0/manual_time", 3.0)
     proc = run_script("compare.py", write_json(tmp_path / "b.json", base),
@@ -933,13 +931,12 @@ def test_a_figure_of_zero_on_one_side_is_a_change(tmp_path: Path, run_script: Ru
     """A GPU gap of 0 ns against 50 µs has no ratio: it is a change all the same, not SAME."""
     paths = []
     for name, gap in (("base", base_ns), ("new", new_ns)):
-        doc = json.loads((H200 / "launch_gpu_gap.json").read_text())
+        # Both as a baseline is recorded, to keep it short.
+        doc = recorded(json.loads((H200 / "launch_gpu_gap.json").read_text()))
         for entry in doc["benchmarks"]:
             if "gap_ns" in entry and entry.get("aggregate_name") not in ("stddev", "cv"):
                 entry["gap_ns"] = gap
-        doc["context"]["merged_runs"] = 5  # as a baseline is recorded (both, to keep it short)
-        paths.append(tmp_path / f"{name}.json")
-        paths[-1].write_text(json.dumps(doc))
+        paths.append(write_json(tmp_path / f"{name}.json", doc))
     proc = run_script("compare.py", *paths)
     assert (proc.returncode, proc.stderr) == (code, ""), proc.stdout + proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.startswith("launch/gpu_gap/")]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import H200, SCRIPTS
 from family_facts import FACTS, renamed, with_facts
-from gbench_builder import document, run_entries
+from gbench_builder import document, recorded, run_entries
 
 import family_plot
 import plot
@@ -119,11 +119,6 @@ PROBE = {"name": "probe", "order": 50, "grammar": "probe/<kind>/n:<elements>",
          "argument": {"key": "n", "unit": "elements"},
          "figures": [{"counter": "errors_per_run", "unit": "errors", "scale": 1.0,
                       "better": "lower"}], "flags": []}
-
-
-def recorded(doc: dict) -> dict:
-    """`doc` as a baseline recorded in separate runs, which a regression check needs."""
-    return dict(doc, context=dict(doc["context"], merged_runs=5))
 
 
 def probe_doc(errors: float) -> dict:
