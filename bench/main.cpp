@@ -126,6 +126,12 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
       static_cast<void>(gpubench::device_at(ordinal)); // throws out_of_range with the count
     }
   }
+  if (options.info) {
+    // The devices, whatever a filter would select of the benchmarks.
+    bench::print_info(stdout, devices);
+    check_stdout();
+    return 0;
+  }
   const std::vector<int> peer_devices = devices.size() > 1 ? devices : first_n(present.value_or(2));
   const gpubench::NameFilter name_filter(options.filter);
   const auto selects = [&](const std::string& name) {
@@ -152,11 +158,6 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
             ? notes.front()
             : fmt::format("--benchmark_filter={}: matches no benchmark", options.filter));
   }
-  if (options.info) {
-    bench::print_info(stdout, devices);
-    check_stdout();
-    return 0;
-  }
   bench::DisplayReporter display;
   // Every benchmark registered is selected: "^", not "." (Google Benchmark's reading of no
   // filter), for which it reserves its list anew for each registration, quadratic in them.
@@ -176,6 +177,9 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
   // Holds NVML event sets of the sessions' NVML: it must go before the sessions close.
   std::optional<bench::RunHealth> health(std::in_place, devices);
   bench::add_gpu_context(devices);
+  for (const auto& [key, value] : gpubench::run_settings(options)) {
+    benchmark::AddCustomContext(key, value);
+  }
   for (const auto& [key, value] : health->before()) {
     benchmark::AddCustomContext(key, value);
   }

@@ -487,10 +487,43 @@ bool is_open_on(int fd, const struct stat& file) {
          open_on.st_ino == file.st_ino;
 }
 
+std::vector<std::pair<std::string, std::string>> run_settings(const Options& options) {
+  std::string min_time = "0s";
+  std::string min_warmup_time = "0s";
+  bool interleaving = false;
+  for (std::size_t i = 1; i < options.benchmark_args.size(); ++i) {
+    const std::string_view arg = options.benchmark_args[i];
+    const std::size_t equals = arg.find('=');
+    const std::string_view name = arg.substr(0, equals);
+    const std::string_view value =
+        equals == std::string_view::npos ? std::string_view{} : arg.substr(equals + 1);
+    // In seconds with their unit, as Google Benchmark 1.8 spells them, with either version.
+    const auto seconds = [](std::string_view text) {
+      return text.ends_with('x') || text.ends_with('s') ? std::string(text)
+                                                        : fmt::format("{}s", text);
+    };
+    if (name == "--benchmark_min_time") {
+      min_time = seconds(value);
+    } else if (name == "--benchmark_min_warmup_time") {
+      min_warmup_time = seconds(value);
+    } else if (name == "--benchmark_enable_random_interleaving") {
+      interleaving = parse_bool_flag(value).value_or(false);
+    }
+  }
+  std::vector<std::pair<std::string, std::string>> settings{
+      {"benchmark_min_time", min_time},
+      {"benchmark_min_warmup_time", min_warmup_time},
+      {"benchmark_enable_random_interleaving", interleaving ? "true" : "false"}};
+  if (!options.filter.empty()) {
+    settings.emplace_back("benchmark_filter", printable(options.filter));
+  }
+  return settings;
+}
+
 bool written_context_key(std::string_view key) {
   // Google Benchmark's own (its JSON writer's), then gpubench's: bench/gpu_context.cpp,
   // bench/run_health.cpp, bench/harness/device_energy.cpp, the families' (saxpy_l2; peer_<s>to<d>
-  // below) and bench/main.cpp's.
+  // below), bench/main.cpp's and run_settings'.
   static constexpr std::string_view keys[] = {
       "date", "host_name", "executable", "num_cpus", "mhz_per_cpu", "cpu_scaling_enabled",
       "caches", "load_avg", "library_version", "library_build_type", "json_schema_version",
@@ -500,7 +533,9 @@ bool written_context_key(std::string_view key) {
       "gpu_ordinal", "gpu_pci_bus_id", "l2_bytes", "host_numa_node", "host_numa_far_node",
       "gpu_state_before", "gpu_state_after", "gpu_count", "selected_devices", "slurm_job_id",
       "slurm_node", "slurm_proc_id", "k8s_node", "k8s_pod", "gpu_health_before",
-      "gpu_health_after", "energy", "saxpy_l2", "run_status", "interrupted", "gpubench_families"};
+      "gpu_health_after", "energy", "saxpy_l2", "run_status", "interrupted", "gpubench_families",
+      "benchmark_min_time", "benchmark_min_warmup_time", "benchmark_enable_random_interleaving",
+      "benchmark_filter"};
   // Numbered by device or pair of devices: device_<N>, device_<N>_health_before, peer_<s>to<d>.
   const auto numbered = [key](std::string_view prefix) {
     return key.starts_with(prefix) && key.size() > prefix.size() &&

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 struct stat;
@@ -95,6 +96,14 @@ public:
                                     const std::vector<ExtraFlag>& extra_flags = {},
                                     MinTimeSyntax min_time = MinTimeSyntax::with_unit,
                                     const std::vector<FlagFromEnvironment>& environment = {});
+
+// Google Benchmark's settings of a run that change what it measures, as the JSON context states
+// them: benchmark_min_time ("0.5s" or "100x"; gpubench's "0s" where none is given),
+// benchmark_min_warmup_time ("0s" where none is given), benchmark_enable_random_interleaving
+// ("true" or "false"), and benchmark_filter, printable(), where one is given (among fewer others
+// a benchmark can measure otherwise). Of a flag given twice, the last, as Google Benchmark reads
+// them.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> run_settings(const Options& options);
 
 // Whether gpubench or Google Benchmark writes `key` in the JSON context itself: a
 // --benchmark_context key must be none of them, or the file would hold the key twice.

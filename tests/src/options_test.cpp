@@ -252,6 +252,36 @@ TEST(ParseOptions, ContextKeysAndValuesAreText) {
   }
 }
 
+// The settings a result's context states are those Google Benchmark measures with: gpubench's
+// minimum time of 0 where none is given, the last of a flag given twice, one spelling of each
+// value whichever Google Benchmark is linked.
+TEST(RunSettings, AreTheFlagsGoogleBenchmarkMeasuresWith) {
+  using Settings = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(run_settings(parse({})), (Settings{{"benchmark_min_time", "0s"},
+                                               {"benchmark_min_warmup_time", "0s"},
+                                               {"benchmark_enable_random_interleaving", "false"}}));
+  for (const MinTimeSyntax syntax : {MinTimeSyntax::bare_seconds, MinTimeSyntax::with_unit}) {
+    const Options options = parse_options(
+        {"gpubench", "--benchmark_min_time=2", "--benchmark_min_time=0.5",
+         "--benchmark_min_warmup_time=0.25", "--benchmark_enable_random_interleaving",
+         "--benchmark_filter=^saxpy/\x01", "--benchmark_filter=^copy/\x1b"},
+        {}, syntax);
+    EXPECT_EQ(run_settings(options), (Settings{{"benchmark_min_time", "0.5s"},
+                                               {"benchmark_min_warmup_time", "0.25s"},
+                                               {"benchmark_enable_random_interleaving", "true"},
+                                               {"benchmark_filter", "^copy/\\x1b"}}));
+  }
+  const Options iterations = parse_options(
+      {"gpubench", "--benchmark_min_time=100x", "--benchmark_enable_random_interleaving=on",
+       "--benchmark_enable_random_interleaving=No"});
+  EXPECT_EQ(run_settings(iterations)[0].second, "100x");
+  EXPECT_EQ(run_settings(iterations)[2].second, "false");
+  EXPECT_EQ(run_settings(parse({"--benchmark_filter=a\x01" "b"})).back().second, "a\\x01b");
+  for (const auto& [key, value] : run_settings(parse({"--benchmark_filter=saxpy"}))) {
+    EXPECT_TRUE(written_context_key(key)) << key;
+  }
+}
+
 // A key the context holds already would be written twice, and readers take one of the two.
 TEST(ParseOptions, ContextKeysGpubenchWritesAreRefused) {
   for (const char* key : {"gpu_name", "run_status", "gpubench_version", "date", "host_name",
