@@ -68,6 +68,9 @@ IDENTITY_KEYS = ("gpu_name", "driver_version", "cuda_runtime_version")
 CARD_KEY = "gpu_uuid"
 CARD_SHOWN = 80  # characters of a gpu_uuid shown (a UUID has 40)
 SETTING_SHOWN = 80  # characters of a measurement setting's value shown
+# The filter a run was given: among fewer others a benchmark can measure otherwise, so a report
+# notes where the two files' differ.
+FILTER_KEY = "benchmark_filter"
 # Shown first among the context differences: what a reader looks for.
 LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpubench_version",
                         "gpu_state_before", "gpu_state_after")
@@ -663,6 +666,8 @@ def notes_section(comparison: Comparison) -> list[str]:
                          f"10%): {shown}. Their figures are of a throttled GPU.")
     if clock_note := kernel_clock_note(comparison):
         notes.append(clock_note)
+    if filter_note := filter_difference_note(comparison):
+        notes.append(filter_note)
     untested = sum(r.p_value is None for r in c.rows)
     if untested and not notes:
         notes.append(f"{untested} benchmark(s) lack repetitions in a file: their verdicts "
@@ -677,6 +682,20 @@ def notes_section(comparison: Comparison) -> list[str]:
                      "host_timed since it measures its own noise): every resolution has the "
                      f"{c.rules.threshold:g}% floor.")
     return notes
+
+
+def filter_difference_note(comparison: Comparison) -> str | None:
+    """Where the two runs were given different --benchmark_filter (one of them none), that a
+    benchmark among other benchmarks can measure otherwise; None where they agree."""
+    filters = [r.context_text(FILTER_KEY) for r in (comparison.base, comparison.cont)]
+    if filters[0] == filters[1]:
+        return None
+    ran = [f"--benchmark_filter={one_line(f, SETTING_SHOWN)}" if f is not None
+           else "no --benchmark_filter" for f in filters]
+    return (f"BASE states {ran[0]}, NEW {ran[1]}: a benchmark run among other benchmarks can "
+            "measure otherwise (on one H200, graph replay took 0.61-0.70 µs a node in runs of "
+            "11 benchmarks and 0.79-0.84 µs in runs of the suite: "
+            "results/h200/verdicts/gate_aa/filtered_confirm/runs_by_stage.txt).")
 
 
 def verdict_line(comparison: Comparison) -> str:

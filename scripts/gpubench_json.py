@@ -60,9 +60,13 @@ class Setting:
 # alike: saxpy_l2 is --l2, whether saxpy flushes the L2 before each timed launch (every run
 # writes it); energy, written with --energy alone, is about a second more of each benchmark's
 # operation after its timed loop, which warms the GPU for the next benchmark;
-# gpubench_build_type is CMake's (Release, Debug), whose host code times the host-timed figures.
+# gpubench_build_type is CMake's (Release, Debug), whose host code times the host-timed figures;
+# benchmark_min_time and benchmark_min_warmup_time are Google Benchmark's, which call a
+# benchmark's body again until that much is measured (docs/performance.md).
 MEASUREMENT_SETTINGS = (Setting("saxpy_l2", "saxpy", None), Setting("energy", None, "off"),
-                        Setting("gpubench_build_type", None, None))
+                        Setting("gpubench_build_type", None, None),
+                        Setting("benchmark_min_time", None, None),
+                        Setting("benchmark_min_warmup_time", None, None))
 
 
 def setting_text(context: dict[str, Any], setting: Setting) -> str | None:

@@ -436,13 +436,18 @@ def saxpy_suite(gbps: float = 1000.0) -> list[dict]:
      "saxpy_l2 cold vs warm x"),
     ({"gpubench_build_type": "Release"}, {"gpubench_build_type": "Debug"},
      "gpubench_build_type Release vs Debug"),
+    ({"benchmark_min_time": "0s"}, {"benchmark_min_time": "0.5s"},
+     "benchmark_min_time 0s vs 0.5s"),
+    ({"benchmark_min_warmup_time": "0s"}, {"benchmark_min_warmup_time": "2s"},
+     "benchmark_min_warmup_time 0s vs 2s"),
 ])
 def test_runs_measured_otherwise_are_no_regression_check(
         tmp_path: Path, run_script: RunScript, base_context: dict, cont_context: dict,
         differing: str) -> None:
-    """A warm L2 against a cold one (or --energy on one side, or a Debug build against a Release
-    one) moves figures with no change of code: no verdict of a regression check, one line
-    naming the settings and exit 3; with --report, a report whose mode line names them."""
+    """A warm L2 against a cold one (or --energy on one side, a Debug build against a Release
+    one, another --benchmark_min_time) moves figures with no change of code: no verdict of a
+    regression check, one line naming the settings and exit 3; with --report, a report whose
+    mode line names them."""
     b = write_json(tmp_path / "base.json", document(saxpy_suite(), **base_context))
     c = write_json(tmp_path / "cont.json", document(saxpy_suite(600.0), **cont_context))
     proc = run_script("compare.py", b, c)
@@ -453,6 +458,32 @@ def test_runs_measured_otherwise_are_no_regression_check(
     assert report.returncode == 0, report.stderr
     assert f"Comparison report, not a regression check (measured otherwise: {differing}" \
         in report.stdout
+
+
+@pytest.mark.parametrize(("base_filter", "new_filter", "note"), [
+    (None, "^saxpy/", "BASE states no --benchmark_filter, NEW --benchmark_filter=^saxpy/:"),
+    ("^(saxpy|copy)/", None,
+     "BASE states --benchmark_filter=^(saxpy|copy)/, NEW no --benchmark_filter:"),
+    ("^saxpy/\x1b[2J", "^saxpy/", "BASE states --benchmark_filter=^saxpy/\\x1b[2J, NEW"),
+    ("^saxpy/", "^saxpy/", None),
+])
+def test_runs_of_different_filters_are_noted(tmp_path: Path, run_script: RunScript,
+                                             base_filter: str | None, new_filter: str | None,
+                                             note: str | None) -> None:
+    """A benchmark run among fewer others can measure otherwise: where the two runs were given
+    different filters (one of them none), a note says so, and the check is still made."""
+    def filtered(text: str | None) -> dict:
+        return {} if text is None else {"benchmark_filter": text}
+    b = write_json(tmp_path / "base.json",
+                   recorded_baseline(saxpy_suite(), **filtered(base_filter)))
+    c = write_json(tmp_path / "cont.json", document(saxpy_suite(), **filtered(new_filter)))
+    proc = run_script("compare.py", b, c)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("OK: 0 of"), proc.stdout[:300]
+    if note is None:
+        assert "benchmark_filter" not in proc.stdout.replace("benchmark_filter:", ""), proc.stdout
+    else:
+        assert note in proc.stdout and "runs_by_stage.txt" in proc.stdout, proc.stdout
 
 
 def test_saxpy_l2_is_no_setting_where_saxpy_is_not_compared(tmp_path: Path,
