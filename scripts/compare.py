@@ -49,9 +49,9 @@ from pathlib import Path
 
 import numpy as np
 
-from gpubench_json import (MEASUREMENT_SETTINGS, REAL_TIME_US, THROTTLE_DROP, Benchmark,
-                           GpubenchJsonError, Metric, OneLineArgumentParser, Result, by_family,
-                           family_of, load, open_unit_interval, positive_finite,
+from gpubench_json import (FILTER_KEY, MEASUREMENT_SETTINGS, REAL_TIME_US, THROTTLE_DROP,
+                           Benchmark, GpubenchJsonError, Metric, OneLineArgumentParser, Result,
+                           by_family, family_of, load, open_unit_interval, positive_finite,
                            refuse_output_over_input, same_file, script_error, setting_text,
                            write_output, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
@@ -68,9 +68,6 @@ IDENTITY_KEYS = ("gpu_name", "driver_version", "cuda_runtime_version")
 CARD_KEY = "gpu_uuid"
 CARD_SHOWN = 80  # characters of a gpu_uuid shown (a UUID has 40)
 SETTING_SHOWN = 80  # characters of a measurement setting's value shown
-# The filter a run was given: among fewer others a benchmark can measure otherwise, so a report
-# notes where the two files' differ.
-FILTER_KEY = "benchmark_filter"
 # Shown first among the context differences: what a reader looks for.
 LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpubench_version",
                         "gpu_state_before", "gpu_state_after")

@@ -42,8 +42,9 @@ from typing import Any
 
 import numpy as np
 
-from gpubench_json import (MEASUREMENT_SETTINGS, NS_EXPONENT, TIME_FIELDS, GpubenchJsonError,
-                           OneLineArgumentParser, Result, family_of, load_with_document,
+from gpubench_json import (FILTER_KEY, MEASUREMENT_SETTINGS, NS_EXPONENT, TIME_FIELDS,
+                           GpubenchJsonError, OneLineArgumentParser, Result, family_of,
+                           load_with_document,
                            refuse_output_over_input, repeated_file, script_error, setting_text,
                            write_output, write_stdout)
 from safe_text import one_line
@@ -89,8 +90,8 @@ def families(docs: Iterable[dict[str, Any]]) -> set[str]:
 
 def check_together(paths: Sequence[Path], docs: Sequence[dict[str, Any]]) -> None:
     """MergeError naming the first key, and both values, in which a run differs from the
-    first: its GPU, software or build, the devices it measured, or a measurement setting that
-    applies to a family the runs hold."""
+    first: its GPU, software or build, the devices it measured, a measurement setting that
+    applies to a family the runs hold, or its filter."""
     first = docs[0]["context"]
     held = families(docs)
     settings = [s for s in MEASUREMENT_SETTINGS if s.family is None or s.family in held]
@@ -104,6 +105,9 @@ def check_together(paths: Sequence[Path], docs: Sequence[dict[str, Any]]) -> Non
                       for key in (SAME_DEVICES, *devices)]
         differing += [(s.key, setting_text(context, s), setting_text(first, s),
                        "runs measured alike only") for s in settings]
+        differing.append((FILTER_KEY, context.get(FILTER_KEY), first.get(FILTER_KEY),
+                          "runs of one filter only (among fewer others a benchmark can measure "
+                          "otherwise)"))
         for key, value, first_value, only in differing:
             if value != first_value:
                 raise MergeError(f"{path}: {key} {shown(value)} differs from "

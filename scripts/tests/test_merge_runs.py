@@ -158,6 +158,10 @@ ENERGY = "NVML's energy counter from one of its updates to the first at least 10
      "benchmark_min_time '100x' differs from '0s'"),
     ({"benchmark_min_warmup_time": "0s"}, {},
      "benchmark_min_warmup_time (absent) differs from '0s'"),
+    ({}, {"benchmark_filter": "^saxpy/"},
+     "benchmark_filter '^saxpy/' differs from (absent) in"),
+    ({"benchmark_filter": "^saxpy/"}, {"benchmark_filter": "^(saxpy|copy)/"},
+     "benchmark_filter '^(saxpy|copy)/' differs from '^saxpy/' in"),
     ({"selected_devices": "0"}, {"selected_devices": "0,1"},
      "selected_devices '0,1' differs from '0'"),
     ({"device_1": "NVIDIA H200, GPU-1, 0000:01:00.0"},
@@ -169,8 +173,8 @@ ENERGY = "NVML's energy counter from one of its updates to the first at least 10
 def test_runs_measured_otherwise_are_refused(tmp_path: Path, run_script: RunScript,
                                              first: dict, second: dict, line: str) -> None:
     """Runs of one version on one GPU that measured otherwise (saxpy's L2 cold or warm, --energy
-    on or off, a Debug build or a Release one, another --benchmark_min_time, other devices) are
-    no repetitions of one measurement: one line names the key and both values."""
+    on or off, a Debug build or a Release one, another --benchmark_min_time, other devices, another
+    filter) are no repetitions of one measurement: one line names the key and both values."""
     saxpy = saxpy_run("vec4", 1 << 20, 1000.0, 4800.0)
     a = write_json(tmp_path / "a.json", document(saxpy, **first))
     b = write_json(tmp_path / "b.json", document(saxpy, **second))
