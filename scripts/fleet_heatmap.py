@@ -108,7 +108,7 @@ def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule
     for start, number, group in blocks:
         if start:
             ax.axhline(start - 0.5, color="black", linewidth=2)
-        model, driver, version, _ = group.key
+        model, driver, version, *_ = group.key
         ax.annotate(figure_text(f"group {number}: {model}, driver {driver}, gpubench "
                                 f"{version[:20]}: {len(group.gpus)} GPUs", limit=160),
                     (1.01, start - 0.5), xycoords=("axes fraction", "data"), va="top", fontsize=7)

@@ -1,7 +1,8 @@
 """Each GPU against the others of its group, every benchmark judged against its own noise.
 
-A group is the GPUs of one GPU model, driver version, gpubench version and host CPU: a GPU is
-compared only with its like. Per benchmark of a group of --min-gpus or more, each GPU's speed is
+A group is the GPUs of one GPU model, driver version, gpubench version and host CPU, measured
+alike (gpubench_json.MEASUREMENT_SETTINGS: a run given another --benchmark_min_time, say): a GPU
+is compared only with its like. Per benchmark of a group of --min-gpus or more, each GPU's speed is
 its figure over the group median (the inverse for times) and its loss is 1 - speed. The
 benchmark's noise is the larger of the group's robust spread (1.4826 x the median absolute
 deviation of the speeds, a standard deviation for normal noise) and, where the results hold
@@ -25,11 +26,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fleet_inputs import Gpu
-from gpubench_json import Benchmark, Metric, split_name
+from gpubench_json import (MEASUREMENT_SETTINGS, Benchmark, Metric, family_of, setting_text,
+                           split_name)
+from safe_text import one_line
 
 MAD_TO_SIGMA = 1.4826  # the MAD of a normal distribution is 0.6745 sigma
+SETTING_SHOWN = 80  # characters of a measurement setting's value in a group's key
 
-GroupKey = tuple[str, str, str, str]  # GPU model, driver, gpubench version, host CPU
+# GPU model, driver, gpubench version, host CPU, measurement settings (measured_with)
+GroupKey = tuple[str, str, str, str, str]
 
 
 @dataclass(frozen=True)
@@ -70,10 +75,6 @@ class Group:
     host_timed: dict[str, bool] = field(default_factory=dict)
     flags: list[Flag] = field(default_factory=list)
     uncorroborated: int = 0  # benchmarks that flagged a GPU no other size of its sweep did
-
-    def describe(self) -> str:
-        model, driver, version, cpu = self.key
-        return f"{model}, driver {driver}, gpubench {version}, host {cpu}"
 
     @property
     def flagged(self) -> list[Gpu]:
@@ -118,9 +119,20 @@ def host_cpu(context: dict) -> str:
     return ", ".join(parts) or "unknown CPU"
 
 
+def measured_with(gpu: Gpu) -> str:
+    """The measurement settings a GPU's result states, of those that apply to a family it ran
+    ("energy off, benchmark_min_time 0s, ..."), or "settings not stated"."""
+    families = {family_of(name) for name in gpu.benchmarks}
+    stated = [f"{s.key} {one_line(text, SETTING_SHOWN)}" for s in MEASUREMENT_SETTINGS
+              if (s.family is None or s.family in families)
+              and (text := setting_text(gpu.context, s)) is not None]
+    return ", ".join(stated) or "settings not stated"
+
+
 def group_key(gpu: Gpu) -> GroupKey:
     return (gpu.gpu_name, gpu.result.driver_version,
-            str(gpu.context.get("gpubench_version", "unknown")), host_cpu(gpu.context))
+            str(gpu.context.get("gpubench_version", "unknown")), host_cpu(gpu.context),
+            measured_with(gpu))
 
 
 def group_gpus(gpus: list[Gpu]) -> list[Group]:

@@ -221,19 +221,24 @@ def smallest_loss(group: Group, host_timed: bool) -> str:
 
 
 def groups_section(groups: list[Group], rule: Rule, markdown: bool) -> list[str]:
-    lines = [heading("Groups (same GPU model, driver, gpubench version and host CPU)", markdown)]
+    lines = [heading("Groups (same GPU model, driver, gpubench version and host CPU, measured "
+                     "alike)", markdown)]
+    # The settings are shown where they tell groups apart: GPUs measured otherwise.
+    settings_differ = len({group.key[4] for group in groups}) > 1
     rows = []
     for number, group in enumerate(groups, start=1):
-        model, driver, version, cpu = group.key
+        model, driver, version, cpu, settings = group.key
         if group.benchmarks:
             compared = str(len(group.benchmarks))
             device, host = smallest_loss(group, False), smallest_loss(group, True)
         else:
             compared = f"too few to compare (--min-gpus={rule.min_gpus}): floors only"
             device = host = "-"
-        rows.append([str(number), model, driver, version, cpu, str(len(group.gpus)), compared,
+        rows.append([str(number), model, driver, version, cpu,
+                     *([settings] if settings_differ else []), str(len(group.gpus)), compared,
                      str(len(group.flagged)), str(group.uncorroborated), device, host])
-    lines.append(table(["group", "GPU", "driver", "gpubench", "host CPU", "GPUs", "benchmarks",
+    lines.append(table(["group", "GPU", "driver", "gpubench", "host CPU",
+                        *(["measured with"] if settings_differ else []), "GPUs", "benchmarks",
                         "flagged", "flags of one size (not counted)",
                         "loss flagged, device-timed: median (range)", "host-timed"], rows,
                        markdown))

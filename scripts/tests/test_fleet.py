@@ -500,6 +500,23 @@ def test_a_group_too_small_is_listed_not_an_error(tmp_path: Path,
     assert "too few to compare (--min-gpus=4): floors only" in section(out, "Groups")
 
 
+def test_groups_measured_otherwise_show_their_settings(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The groups' table names the settings where they tell groups apart, and only there."""
+    fleet = fb.build_fleet(8, 0)
+    fb.write_fleet(fleet, tmp_path)
+    _, out, _ = run(capsys, tmp_path)
+    assert "measured with" not in section(out, "Groups")
+    for doc in fleet[4:]:
+        doc["context"]["benchmark_min_time"] = "0.5s"
+    fb.write_fleet(fleet, tmp_path)
+    code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
+    assert (code, err) == (0, ""), out
+    groups = section(out, "Groups")
+    assert "measured with" in groups and "benchmark_min_time 0.5s" in groups, groups
+    assert len(rows_with(groups, "NVIDIA H200")) == 2, groups
+
+
 def test_a_slow_gpu_timed_with_its_clocks_held_down_says_so(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """node05 is slower than its group; where gpubench saw its clocks held down during a

@@ -109,6 +109,22 @@ def test_hosts_with_another_cpu_form_their_own_group(seed: int) -> None:
     assert verdict(fleet).slower == {"node12", "node13", "node14", "node15"}
 
 
+@pytest.mark.parametrize("setting", [{"benchmark_min_time": "0.5s"}, {"energy": "on"},
+                                     {"gpubench_build_type": "Debug"}])
+def test_gpus_measured_otherwise_form_their_own_group(setting: dict) -> None:
+    """12 + 4 GPUs, the 4 run with another measurement setting and launches 1.6x as long: none
+    flagged, as no GPU is compared with GPUs measured otherwise; run alike, the 4 are."""
+    fleet = fb.build_fleet(16, 0)
+    for doc in fleet[12:]:
+        doc["context"].update(setting)
+        fb.scale_launch_time(doc, fb.starts("launch/"), 1.6)
+    assert verdict(fleet).hosts == set()
+    for doc in fleet[12:]:
+        for key in setting:
+            del doc["context"][key]
+    assert verdict(fleet).slower == {"node12", "node13", "node14", "node15"}
+
+
 def test_the_other_driver_would_be_flagged_if_mixed_in() -> None:
     """What the driver in the group key prevents: with one driver, the 1.4x launches stand out."""
     fleet = fb.build_fleet(16, 0)
