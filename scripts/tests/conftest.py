@@ -32,3 +32,8 @@ def run_script() -> RunScript:
         return subprocess.run([sys.executable, str(SCRIPTS / script), *map(str, args)],
                               capture_output=True, text=True, timeout=60)
     return run
+
+
+def folder_files(folder: Path) -> dict[str, bytes | None]:
+    """Every name in `folder` (temporary files among them), with a regular file's bytes."""
+    return {p.name: p.read_bytes() if p.is_file() else None for p in folder.iterdir()}
