@@ -12,9 +12,11 @@
   it logs as it loads where its config or cache folder cannot be made (MPLCONFIGDIR,
   XDG_CACHE_HOME or HOME unwritable): it then uses a temporary folder, and the figures are
   the same.
-- `save_figure` writes the format the path's extension names, PNG where it names none, and
-  never appends an extension: the file written is the path the script prints. It writes the
-  file whole or not at all, as every output is written (gpubench_json.write_output).
+- `figure_bytes` draws the format the path's extension names, PNG where it names none, and
+  never appends an extension: the file written is the path the script prints. A script that
+  writes several files as one output draws each so and writes them all or none
+  (gpubench_json.write_outputs); `save_figure` writes one figure whole or not at all, as every
+  output is written (gpubench_json.write_output).
 """
 
 import errno
@@ -53,11 +55,10 @@ def figure_text(text: object, limit: int = FIGURE_TEXT_LIMIT) -> str:
     return shorten(printable(text), limit)
 
 
-def save_figure(fig: Figure, path: Path, **savefig: object) -> None:
-    """Writes `fig` to `path` in the format its extension names (PNG without one), whole or not
-    at all: drawn in memory, then written by write_output, so a write that fails (a full disk)
-    leaves an earlier figure as it was. Raises OSError naming the path: an unwritable path, an
-    extension that names no image format matplotlib writes, or a figure too large to draw."""
+def figure_bytes(fig: Figure, path: Path, **savefig: object) -> bytes:
+    """`fig` drawn in memory in the format the extension of `path` names (PNG without one), as
+    the file `path` will hold. Raises OSError naming the path: an extension that names no image
+    format matplotlib writes, or a figure too large to draw."""
     suffix = path.suffix.lower().removeprefix(".")
     supported = fig.canvas.get_supported_filetypes()
     if suffix and suffix not in supported:
@@ -69,4 +70,11 @@ def save_figure(fig: Figure, path: Path, **savefig: object) -> None:
     except ValueError as error:  # e.g. "Image size of 300000x200 pixels is too large"
         raise OSError(errno.EINVAL, f"cannot draw the figure ({one_line(error, 200)})",
                       str(path)) from None
-    write_output(path, image.getvalue())
+    return image.getvalue()
+
+
+def save_figure(fig: Figure, path: Path, **savefig: object) -> None:
+    """Writes `fig` to `path` as figure_bytes draws it, whole or not at all (write_output), so
+    a write that fails (a full disk) leaves an earlier figure as it was. Raises OSError naming
+    the path: an unwritable path, or one figure_bytes refuses."""
+    write_output(path, figure_bytes(fig, path, **savefig))

@@ -18,8 +18,8 @@ no script needs to know a family by name.
 
 The end of this module holds what the scripts share on the command line: an argument parser
 whose errors are one line, option types that check their range, a stdout writer that turns
-a failed write into an OSError the script reports, and an output file writer that writes a
-file whole or not at all. Importing it makes stdout and stderr write
+a failed write into an OSError the script reports, and output file writers: a file whole or
+not at all, the files of one output all or none. Importing it makes stdout and stderr write
 any text (what the encoding cannot hold as backslash escapes) and turns a closed stdout into
 one whose writes fail with EBADF, so every script can say so.
 """
@@ -33,11 +33,12 @@ import math
 import os
 import re
 import secrets
+import signal
 import stat
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -1129,14 +1130,63 @@ def write_output(path: Path, text: str | bytes, errors: str = "strict") -> None:
     lose; a FIFO no reader opens within FIFO_READER_WAIT_S is refused. Raises OSError naming
     `path`."""
     data = text if isinstance(text, bytes) else text.encode("utf-8", errors)
+    if str(path).startswith(_DESCRIPTOR_FOLDERS) or (path.exists() and not path.is_file()):
+        with _naming(path), os.fdopen(_open_directly(path), "wb") as stream:
+            stream.write(data)
+    else:
+        write_outputs({path: data})
+
+
+def write_outputs(files: dict[Path, bytes]) -> None:
+    """Writes the files of one output (report.md and its figures), all of them or none: each
+    file's bytes go into a new file beside it, as write_output writes one, and only once every
+    one is whole is each renamed over its path, with signals held from the first rename to the
+    last (a stop signal then stops the script after them, not between them). Where one cannot be
+    written (a full disk, a folder that may not be written, a signal), every new file is
+    removed and no path is changed. Links are followed as write_output follows them, a file that
+    may not be written is refused, and a new file takes the permissions of the file it replaces.
+    A path that leads to no regular file (a folder, a FIFO, a device such as the terminal that
+    /dev/stdout names) is refused before anything is written: a rename cannot replace it, and
+    what is written into it cannot be taken back where a later file fails. What those checks
+    cannot foresee, a rename itself failing (an I/O error, another process making a path a
+    folder meanwhile), leaves the paths renamed before it new. Raises OSError naming the path
+    that failed."""
+    written: list[tuple[Path, Path, Path]] = []  # (path, its new file, the file it replaces)
     try:
-        if str(path).startswith(_DESCRIPTOR_FOLDERS) or (path.exists() and not path.is_file()):
-            with os.fdopen(_open_directly(path), "wb") as stream:
-                stream.write(data)
-        else:
-            _replace(_followed(path), data)
+        for path, data in files.items():
+            with _naming(path):
+                target = _followed(path)
+                if target.exists() and not target.is_file():
+                    raise OSError(errno.EINVAL, "exists and is not a regular file")
+                written.append((path, _temporary_file(target, data), target))
+        with _signals_held():
+            for path, temporary, target in written:
+                with _naming(path):
+                    os.replace(temporary, target)
+    except BaseException:
+        for _, temporary, _ in written:
+            with contextlib.suppress(OSError):  # gone where it was renamed
+                temporary.unlink()
+        raise
+
+
+@contextlib.contextmanager
+def _naming(path: Path) -> Iterator[None]:
+    """An OSError raised inside names `path`, the output as it was given."""
+    try:
+        yield
     except OSError as error:
         raise OSError(error.errno, error.strerror or str(error), str(path)) from None
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """No signal is acted on inside: one that comes is delivered as the block ends."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _followed(path: Path) -> Path:
@@ -1170,10 +1220,10 @@ def _open_directly(path: Path) -> int:
         return descriptor
 
 
-def _replace(target: Path, data: bytes) -> None:
-    """Renames a new file holding `data` over `target`, which is a regular file or none; the
-    new file takes an existing target's permissions, and a target that may not be written is
-    refused as writing it in place would be."""
+def _temporary_file(target: Path, data: bytes) -> Path:
+    """A new file holding `data` beside `target`, which is a regular file or none, to be renamed
+    over it: it takes an existing target's permissions, and a target that may not be written is
+    refused as writing it in place would be. Nothing is left of it where it cannot be written."""
     existing = os.stat(target) if target.exists() else None
     if existing is not None and not os.access(target, os.W_OK):
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
@@ -1184,11 +1234,11 @@ def _replace(target: Path, data: bytes) -> None:
             stream.write(data)
             if existing is not None:
                 os.fchmod(stream.fileno(), stat.S_IMODE(existing.st_mode))
-        os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
             temporary.unlink()
         raise
+    return temporary
 
 
 def script_error(script: str, error: GpubenchJsonError | OSError | str) -> int:

@@ -26,7 +26,8 @@ is refused.
 Names from the files are drawn as text, cut to 80 characters. A figure holds at most 12 panels
 and 128 curves, and one run draws at most 64 families (--filter selects fewer).
 
-Exit status: 0 figures written, 2 unusable input, more than a figure holds, an unwritable DIR,
+Exit status: 0 figures written, 2 unusable input, more than a figure holds, an unwritable DIR
+or file of it (the figures and fit.txt are written all or none: then no file of DIR is changed),
 or a file of DIR that is an input or no regular file (then nothing is written).
 """
 
@@ -44,10 +45,10 @@ from matplotlib.figure import Figure
 from family_plot import (Decorate, Panel, PlotError, Source, binary_size, check_families,
                          curve_label, family_figure, figure_stems, ordered_families,
                          panel_and_curve)
-from figure_setup import save_figure
+from figure_setup import figure_bytes
 from gpubench_json import (GBPS, Benchmark, GpubenchJsonError, Metric, OneLineArgumentParser,
                            Result, dangling_link, load, refuse_output_over_input, script_error,
-                           write_output, write_stdout)
+                           write_outputs, write_stdout)
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from name_filter import FilterError, NameFilter, name_filter
 from pair_matrix import check_pair_gpus, pair_matrix_figure
@@ -202,21 +203,22 @@ def figure_title(family: str, results: list[Result]) -> str:
 
 
 def draw(sources: list[Source], output_dir: Path, inputs: list[Path]) -> None:
-    """Write the fit table and one figure per family: each drawn and each output path checked
-    first, so that nothing is written where one would replace an input or cannot be written."""
+    """Write the fit table and one figure per family, all of them or none (write_outputs): each
+    drawn and each output path checked first, so that nothing is written where one would
+    replace an input or cannot be drawn."""
     for source in sources:
         check_pair_gpus(source.result)
     series = fit_series(sources)
     table = fit_table(series) + "\n" if series else None
     figures = family_figures(sources, series, output_dir)
-    outputs = [output_dir / FIT_TABLE_NAME] if table is not None else []
-    check_outputs([*outputs, *(path for path, _ in figures)], inputs)
+    files = {output_dir / FIT_TABLE_NAME: table.encode()} if table is not None else {}
+    check_outputs([*files, *(path for path, _ in figures)], inputs)
+    files |= {path: figure_bytes(fig, path, dpi=DPI) for path, fig in figures}
     prepare(output_dir)
     if table is not None:
         write_stdout(table)
-        write_text(output_dir / FIT_TABLE_NAME, table)
-    for path, fig in figures:
-        save(fig, path)
+    write_outputs(files)
+    write_stdout("".join(f"wrote {path}\n" for path in files))
 
 
 def family_figures(sources: list[Source], series: list[FitSeries],
@@ -255,22 +257,6 @@ def prepare(output_dir: Path) -> None:
         raise PlotError(f"{output_dir}: exists and is not a folder") from None
     except OSError as e:
         raise PlotError(f"{output_dir}: cannot create the output folder ({e.strerror})") from None
-
-
-def write_text(path: Path, text: str) -> None:
-    try:
-        write_output(path, text)
-    except OSError as e:
-        raise PlotError(f"{path}: cannot write ({e.strerror})") from None
-    write_stdout(f"wrote {path}\n")
-
-
-def save(fig: Figure, path: Path) -> None:
-    try:
-        save_figure(fig, path, dpi=DPI)
-    except OSError as e:
-        raise PlotError(f"{path}: cannot write ({e.strerror})") from None
-    write_stdout(f"wrote {path}\n")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

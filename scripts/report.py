@@ -11,7 +11,8 @@ dashed lines and crosses for NEW, the legend outside the data, log axes where th
 above 0 and span a decade or more.
 
 Exit status: 0 written (whatever the verdicts), 2 unusable input, bad usage, a report that
-could not be written, or a file of DIR that is an input (then nothing is written).
+could not be written (report.md and the figures are written all or none: then no file of DIR is
+changed), or a file of DIR that is an input (then nothing is written).
 """
 
 import script_process  # noqa: F401  (imported first)
@@ -28,9 +29,9 @@ from compare import (Comparison, add_comparison_options, compare, context_sectio
                      verdict_line)
 from family_plot import (PlotError, Source, check_families, family_figure, figure_stems,
                          ordered_families)
-from figure_setup import save_figure
+from figure_setup import figure_bytes
 from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, dangling_link,
-                           refuse_output_over_input, script_error, write_output, write_stdout)
+                           refuse_output_over_input, script_error, write_outputs, write_stdout)
 from name_filter import FilterError
 from safe_text import printable_lines
 
@@ -85,21 +86,22 @@ def report_markdown(comparison: Comparison, figures: list[Path], only_changed: b
 
 def write_report(comparison: Comparison, directory: Path, inputs: list[Path],
                  only_changed: bool) -> list[Path]:
-    """Writes the figures and report.md into `directory`; returns their paths. Each is drawn
-    and checked against the inputs first, so that nothing is written where a file would
-    replace an input."""
+    """Writes the figures and report.md into `directory`, all of them or none (write_outputs),
+    so that report.md never sits beside figures it does not describe; returns their paths. Each
+    is checked against the inputs and drawn first, so that nothing is written where a file would
+    replace an input or a figure cannot be drawn."""
     figures = family_figures(comparison, directory)
     figure_paths = [path for path, _ in figures]
     report = directory / "report.md"
     for path in [*figure_paths, report]:
         refuse_output_over_input(path, inputs)
-    output_directory(directory)
-    for path, fig in figures:
-        save_figure(fig, path, dpi=100, bbox_inches="tight")
+    files = {path: figure_bytes(fig, path, dpi=100, bbox_inches="tight") for path, fig in figures}
     # A lone surrogate in a name (JSON "\\ud800") is written as that escape.
-    write_output(report, report_markdown(comparison, figure_paths, only_changed),
-                 errors="backslashreplace")
-    return [*figure_paths, report]
+    files[report] = report_markdown(comparison, figure_paths, only_changed).encode(
+        "utf-8", "backslashreplace")
+    output_directory(directory)
+    write_outputs(files)
+    return list(files)
 
 
 def output_directory(path: Path) -> None:

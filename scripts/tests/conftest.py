@@ -1,3 +1,4 @@
+import resource
 import signal
 import subprocess
 import sys
@@ -32,3 +33,34 @@ def run_script() -> RunScript:
         return subprocess.run([sys.executable, str(SCRIPTS / script), *map(str, args)],
                               capture_output=True, text=True, timeout=60)
     return run
+
+
+def folder_files(folder: Path) -> dict[str, bytes | None]:
+    """Every name in `folder` (temporary files among them), with a regular file's bytes."""
+    return {p.name: p.read_bytes() if p.is_file() else None for p in folder.iterdir()}
+
+
+def written_paths(stdout: str) -> list[Path]:
+    """The files a script says it wrote (`wrote PATH` lines), in the order it says so."""
+    return [Path(line.removeprefix("wrote ")) for line in stdout.splitlines()
+            if line.startswith("wrote ")]
+
+
+def largest_after_the_first(written: list[Path]) -> tuple[Path, int]:
+    """The largest of the files a script wrote and a file size limit just under its size: the
+    files written before it fit, so a script that writes its files one after another has
+    replaced those when the largest fails."""
+    sizes = [path.stat().st_size for path in written]
+    largest = sizes.index(max(sizes))
+    assert largest > 0, "the file written first is the largest: none fits before it"
+    return written[largest], sizes[largest] - 1
+
+
+def run_with_file_size_limit(script: str, *args: object,
+                             limit: int) -> subprocess.CompletedProcess[str]:
+    """`script` run as run_script runs it, where a file may hold at most `limit` bytes
+    (RLIMIT_FSIZE: a write past it fails with EFBIG, as one fails on a full disk)."""
+    def limit_file_size() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return subprocess.run([sys.executable, str(SCRIPTS / script), *map(str, args)],
+                          capture_output=True, text=True, timeout=60, preexec_fn=limit_file_size)

@@ -2,6 +2,8 @@ import argparse
 import errno
 import json
 import os
+import resource
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -9,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import H200
+from conftest import H200, folder_files
 from gbench_builder import (bad_results, copy_run, document, launch_run, module_run,
                             run_entries, write_bad, write_json)
 
@@ -462,6 +464,69 @@ def test_an_output_whose_links_lead_round_in_a_loop_is_refused(tmp_path: Path,
     assert (error.value.filename, error.value.errno) == (str(paths[0]), errno.ELOOP)
     assert [os.readlink(p) for p in paths] == [p.name for p in paths[1:] + paths[:1]]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(links)
+
+
+def earlier_outputs(folder: Path) -> dict[Path, bytes]:
+    """a.txt, b.png and c.md written earlier into `folder`; the bytes each is written anew."""
+    paths = [folder / name for name in ("a.txt", "b.png", "c.md")]
+    for path in paths:
+        path.write_bytes(b"earlier " + path.name.encode())
+    return {path: b"new " + path.name.encode() for path in paths}
+
+
+@pytest.mark.parametrize("blocker", ["folder", "link into a missing folder", "missing folder"])
+def test_write_outputs_changes_no_file_where_the_last_cannot_be_written(tmp_path: Path,
+                                                                       blocker: str) -> None:
+    """The earlier files are written into new files before the last fails: each is removed,
+    and every file stays as it was."""
+    files = earlier_outputs(tmp_path)
+    last = tmp_path / "d.md"
+    if blocker == "folder":
+        last.mkdir()
+    elif blocker == "link into a missing folder":
+        last.symlink_to(tmp_path / "missing" / "d.md")
+    else:
+        last = tmp_path / "missing" / "d.md"
+    before = folder_files(tmp_path)
+    with pytest.raises(OSError) as error:
+        gj.write_outputs({**files, last: b"new d"})
+    assert error.value.filename == str(last)
+    assert folder_files(tmp_path) == before
+
+
+def test_write_outputs_changes_no_file_where_the_disk_fills(tmp_path: Path) -> None:
+    """A write that fails part-way (a file size limit, as a full disk): the file cut short is
+    removed with the others, and every file stays as it was."""
+    files = earlier_outputs(tmp_path)
+    files[tmp_path / "large.png"] = b"x" * 8192
+    before = folder_files(tmp_path)
+    limits = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, limits[1]))
+    try:
+        with pytest.raises(OSError) as error:
+            gj.write_outputs(files)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, limits)
+    assert (error.value.errno, error.value.filename) == (errno.EFBIG, str(tmp_path / "large.png"))
+    assert folder_files(tmp_path) == before
+
+
+def test_write_outputs_replaces_every_file_and_keeps_its_permissions(tmp_path: Path) -> None:
+    """A link is written through and stays a link; a file replaced keeps its mode."""
+    files = earlier_outputs(tmp_path)
+    (tmp_path / "b.png").chmod(0o600)
+    (tmp_path / "c.md").chmod(0o664)
+    link = tmp_path / "link.md"
+    link.symlink_to("c.md")
+    files[link] = files.pop(tmp_path / "c.md")
+    files[tmp_path / "new.txt"] = b"new new.txt"
+    gj.write_outputs(files)
+    assert folder_files(tmp_path) == {"a.txt": b"new a.txt", "b.png": b"new b.png",
+                                      "c.md": b"new c.md", "link.md": b"new c.md",
+                                      "new.txt": b"new new.txt"}
+    assert os.readlink(link) == "c.md"
+    assert [stat.S_IMODE((tmp_path / n).stat().st_mode) for n in ("b.png", "c.md")] == [
+        0o600, 0o664]
 
 
 @pytest.mark.parametrize(("padding", "problem"), [

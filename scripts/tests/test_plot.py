@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import SCRIPTS, RunScript
+from conftest import (SCRIPTS, RunScript, folder_files, largest_after_the_first,
+                      run_with_file_size_limit, written_paths)
 from gbench_builder import (copy_run, peer_run, document, full_suite, launch_run,
                             module_run, run_entries, saxpy_run, write_json)
 from matplotlib.axes import Axes
@@ -457,6 +458,25 @@ def test_a_figure_that_cannot_be_written_names_its_path() -> None:
     with pytest.raises(OSError) as caught:
         save_figure(fig, Path("/dev/full"))
     assert (caught.value.errno, caught.value.filename) == (errno.ENOSPC, "/dev/full")
+
+
+def test_a_file_that_cannot_be_written_leaves_the_earlier_plots_whole(
+        tmp_path: Path, run_script: RunScript) -> None:
+    """fit.txt and the figures are written all or none: where the disk fills as they are
+    written (a file size limit, RLIMIT_FSIZE), the largest fails, named in one line, and every
+    file of the earlier plots (the two runs the other way round) stays as it was, those written
+    before the largest too."""
+    runs = [write_json(tmp_path / "h200.json", document(full_suite(8.0, 50.0))),
+            write_json(tmp_path / "h100.json", document(full_suite(10.0, 25.0)))]
+    wrote = run_script("plot.py", *runs, "-o", tmp_path / "elsewhere").stdout
+    largest, limit = largest_after_the_first(written_paths(wrote))
+    out = tmp_path / "figures"
+    assert run_script("plot.py", *reversed(runs), "-o", out).returncode == 0
+    before = folder_files(out)
+    proc = run_with_file_size_limit("plot.py", *runs, "-o", out, limit=limit)
+    assert (proc.returncode, proc.stderr) == (2, f"plot.py: {out / largest.name}: File too "
+                                                 "large\n")
+    assert folder_files(out) == before
 
 
 def test_too_many_files(tmp_path: Path, run_script: RunScript) -> None:

@@ -1,13 +1,12 @@
 import os
 import re
-import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import H200, SCRIPTS, RunScript
+from conftest import (H200, RunScript, folder_files, largest_after_the_first,
+                      run_with_file_size_limit, written_paths)
 from gbench_builder import (document, full_suite, launch_run, recorded_baseline, scaled,
                             write_json)
 from hostile_inputs import result_with_names
@@ -231,21 +230,70 @@ def test_an_output_over_an_input_is_refused_before_anything_is_written(
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
-def test_a_figure_that_cannot_be_written_leaves_the_earlier_report_whole(
-        tmp_path: Path, run_script: RunScript, two_gpus: tuple[Path, Path]) -> None:
-    """Files larger than 32 KiB cannot be written (RLIMIT_FSIZE, as a full disk): the first
-    figure fails, named in one line, and the earlier report's files stay as they were."""
-    out = tmp_path / "report"
-    assert run_script("report.py", *two_gpus, "-o", out).returncode == 0
-    before = {p.name: p.read_bytes() for p in out.iterdir()}
-    assert max(len(data) for data in before.values()) > 32 * 1024
+def earlier_report(run_script: RunScript, two_gpus: tuple[Path, Path],
+                   out: Path) -> dict[str, bytes | None]:
+    """`out` holding the report of the two runs the other way round, an earlier report whose
+    every file differs from the report of `two_gpus`; its files."""
+    assert run_script("report.py", *reversed(two_gpus), "-o", out).returncode == 0
+    return folder_files(out)
 
-    def limit_file_size() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (32 * 1024, 32 * 1024))
-    proc = subprocess.run([sys.executable, str(SCRIPTS / "report.py"), *two_gpus, "-o", out],
-                          capture_output=True, text=True, timeout=60,
-                          preexec_fn=limit_file_size)
-    assert proc.returncode == 2, proc.stderr
-    assert re.fullmatch(rf"report\.py: {re.escape(str(out))}/\w+\.png: File too large\n",
-                        proc.stderr), proc.stderr
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+def assert_one_line_naming(proc: subprocess.CompletedProcess[str], path: Path) -> None:
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+    assert proc.stderr.startswith(f"report.py: {path}: ") and proc.stderr.count("\n") == 1 \
+        and proc.stderr.endswith("\n"), proc.stderr
+
+
+def test_a_file_that_cannot_be_written_leaves_the_earlier_report_whole(
+        tmp_path: Path, run_script: RunScript, two_gpus: tuple[Path, Path]) -> None:
+    """A disk that fills as the report is written (a file size limit, RLIMIT_FSIZE): its largest
+    file fails, named in one line, and every file of the earlier report stays as it was, those
+    written before the largest too."""
+    wrote = run_script("report.py", *two_gpus, "-o", tmp_path / "elsewhere").stdout
+    largest, limit = largest_after_the_first(written_paths(wrote))
+    out = tmp_path / "report"
+    before = earlier_report(run_script, two_gpus, out)
+    proc = run_with_file_size_limit("report.py", *two_gpus, "-o", out, limit=limit)
+    assert (proc.returncode, proc.stderr) == (2, f"report.py: {out / largest.name}: File too "
+                                                 "large\n")
+    assert folder_files(out) == before
+
+
+@pytest.mark.parametrize("blocker", ["folder", "link into a missing folder", "FIFO"])
+def test_a_report_md_that_cannot_be_written_leaves_the_earlier_figures(
+        tmp_path: Path, run_script: RunScript, two_gpus: tuple[Path, Path],
+        blocker: str) -> None:
+    """report.md and the figures are written all or none: where report.md cannot be written,
+    one line names it and the earlier figures stay as they were, never beside a report.md
+    that does not describe them; no temporary file is left."""
+    out = tmp_path / "report"
+    earlier_report(run_script, two_gpus, out)
+    report_md = out / "report.md"
+    report_md.unlink()
+    if blocker == "folder":
+        report_md.mkdir()
+    elif blocker == "FIFO":
+        os.mkfifo(report_md)
+    else:
+        report_md.symlink_to(tmp_path / "missing" / "report.md")
+    before = folder_files(out)
+    proc = run_script("report.py", *two_gpus, "-o", out)
+    assert_one_line_naming(proc, report_md)
+    assert folder_files(out) == before
+    assert list(out.glob(".*.tmp")) == []
+
+
+def test_a_figure_that_cannot_be_written_leaves_the_earlier_report_md(
+        tmp_path: Path, run_script: RunScript, two_gpus: tuple[Path, Path]) -> None:
+    """The converse: the figure written last is a folder, and report.md and the figures before
+    it stay as they were."""
+    out = tmp_path / "report"
+    earlier_report(run_script, two_gpus, out)
+    last = out / re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", (out / "report.md").read_text())[-1]
+    last.unlink()
+    last.mkdir()
+    before = folder_files(out)
+    proc = run_script("report.py", *two_gpus, "-o", out)
+    assert_one_line_naming(proc, last)
+    assert folder_files(out) == before
+    assert list(out.glob(".*.tmp")) == []

@@ -246,3 +246,20 @@ def test_a_signal_once_the_work_is_done_changes_nothing(tmp_path: Path) -> None:
                        "        os.kill(os.getpid(), signal.SIGTERM)\n        time.sleep(0.2)\n"
                        "late = Late()\n")
     assert (proc.returncode, proc.stderr) == (0, b"")
+
+
+def test_a_signal_between_the_renames_of_one_output_waits_for_the_last(tmp_path: Path) -> None:
+    """SIGTERM as write_outputs renames the first of two files over its earlier one: the second
+    is renamed too before the script stops, so the output is whole, never half new."""
+    for name in ("a", "b"):
+        (tmp_path / name).write_text("earlier\n")
+    proc = run_stopped(tmp_path, "from pathlib import Path\nimport gpubench_json\n"
+                       "replace = os.replace\ndef replace_and_stop(*paths):\n"
+                       "    replace(*paths)\n    os.kill(os.getpid(), signal.SIGTERM)\n"
+                       "os.replace = replace_and_stop\n"
+                       "gpubench_json.write_outputs({Path('a'): b'new\\n', Path('b'): b'new\\n'})\n"
+                       "time.sleep(5)\n")
+    assert (proc.returncode, proc.stderr.decode()) == (
+        -signal.SIGTERM, "stopped.py: stopped by SIGTERM before it finished\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b", "stopped.py"]
+    assert [(tmp_path / name).read_text() for name in ("a", "b")] == ["new\n", "new\n"]
