@@ -392,7 +392,8 @@ def confirm_rows(rows: list[Row], base: Result, confirm: Result, rules: Rules) -
 
 def confirmed(comparison: Comparison, confirm: Result) -> Comparison:
     """`comparison` with its changes judged again on `confirm` (confirm_rows). GpubenchJsonError
-    where `confirm` is of another GPU, driver, CUDA or build than NEW."""
+    where `confirm` is of another GPU, driver, CUDA or build than NEW, measured otherwise or
+    given another filter."""
     c = comparison
     for other, side in ((c.cont, "NEW"), (c.base, "BASE")):
         if same_file(confirm.path, other.path):
@@ -408,6 +409,11 @@ def confirmed(comparison: Comparison, confirm: Result) -> Comparison:
         raise GpubenchJsonError(f"{confirm.path}: measured otherwise than NEW "
                                 f"({settings_text(differing)}, NEW's first): the confirming "
                                 "runs must be measured as NEW was")
+    if (given := confirm.context_text(FILTER_KEY)) != (new := c.cont.context_text(FILTER_KEY)):
+        raise GpubenchJsonError(
+            f"{confirm.path}: states {filter_text(given)}, NEW {filter_text(new)}: the "
+            "confirming runs must run NEW's benchmarks as NEW did, since among fewer others a "
+            "benchmark can measure otherwise")
     return replace(c, rows=confirm_rows(c.rows, c.base, confirm, c.rules), confirm=confirm)
 
 
@@ -681,17 +687,22 @@ def notes_section(comparison: Comparison) -> list[str]:
     return notes
 
 
+def filter_text(value: str | None) -> str:
+    """The filter a run states (the context's benchmark_filter), as a note or a refusal names
+    it."""
+    return "no --benchmark_filter" if value is None else \
+        f"--benchmark_filter={one_line(value, SETTING_SHOWN)}"
+
+
 def filter_difference_note(comparison: Comparison) -> str | None:
     """Where the two runs were given different --benchmark_filter (one of them none), that a
     benchmark among other benchmarks can measure otherwise; None where they agree."""
-    filters = [r.context_text(FILTER_KEY) for r in (comparison.base, comparison.cont)]
-    if filters[0] == filters[1]:
+    base, new = (r.context_text(FILTER_KEY) for r in (comparison.base, comparison.cont))
+    if base == new:
         return None
-    ran = [f"--benchmark_filter={one_line(f, SETTING_SHOWN)}" if f is not None
-           else "no --benchmark_filter" for f in filters]
-    return (f"BASE states {ran[0]}, NEW {ran[1]}: a benchmark run among other benchmarks can "
-            "measure otherwise (on one H200, graph replay took 0.61-0.70 µs a node in runs of "
-            "11 benchmarks and 0.79-0.84 µs in runs of the suite: "
+    return (f"BASE states {filter_text(base)}, NEW {filter_text(new)}: a benchmark run among "
+            "other benchmarks can measure otherwise (on one H200, graph replay took 0.61-0.70 "
+            "µs a node in runs of 11 benchmarks and 0.79-0.84 µs in runs of the suite: "
             "results/h200/verdicts/gate_aa/filtered_confirm/runs_by_stage.txt).")
 
 
@@ -792,8 +803,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--markdown", action="store_true",
                         help="GitHub markdown, e.g. for $GITHUB_STEP_SUMMARY")
     parser.add_argument("--confirm", type=Path, metavar="CONFIRM.json",
-                        help="runs of NEW's build recorded after it, a file of their own: "
-                             "each benchmark NEW shows "
+                        help="runs of NEW's build recorded after it as NEW was (the same "
+                             "settings and filter), a file of their own: each benchmark NEW "
+                             "shows "
                              "SLOWER or FASTER is judged again on these runs alone against "
                              "BASE, and stays so only where they give the same verdict "
                              "(scripts/ci_gate.sh confirms its changes this way)")

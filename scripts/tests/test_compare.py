@@ -511,6 +511,26 @@ def test_confirming_runs_measured_otherwise_are_one_line(tmp_path: Path,
                                   "(energy off vs on, NEW's first)")
 
 
+@pytest.mark.parametrize(("new_filter", "confirm_filter", "shown"), [
+    (None, "^launch/", "states --benchmark_filter=^launch/, NEW no --benchmark_filter"),
+    ("^(copy|launch)/", None,
+     "states no --benchmark_filter, NEW --benchmark_filter=^(copy|launch)/"),
+])
+def test_confirming_runs_given_another_filter_are_one_line(
+        tmp_path: Path, run_script: RunScript, new_filter: str | None,
+        confirm_filter: str | None, shown: str) -> None:
+    """Runs of the changed benchmarks alone would judge them among fewer others than NEW ran
+    them with, where some measure otherwise: the confirming runs are given NEW's filter."""
+    def filtered(text: str | None) -> dict:
+        return {} if text is None else {"benchmark_filter": text}
+    confirm = write_json(tmp_path / "confirm.json",
+                         document(suite(gbps=40.0), **filtered(confirm_filter)))
+    proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--confirm", confirm,
+                   cont_context=filtered(new_filter))
+    assert (proc.returncode, proc.stdout) == (2, "") and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"compare.py: {confirm}: {shown}: "), proc.stderr
+
+
 @pytest.mark.parametrize("uuid", ["GPU-1111", "GPU-\x1b[31m\n" + "9" * 200])
 def test_another_card_of_the_same_model_is_named(tmp_path: Path, run_script: RunScript,
                                                  uuid: str) -> None:
