@@ -121,12 +121,12 @@ def host_cpu(context: dict) -> str:
 
 def measured_with(gpu: Gpu) -> str:
     """The measurement settings a GPU's result states, of those that apply to a family it ran
-    ("energy off, benchmark_min_time 0s, ..."), or "settings not stated"."""
+    ("energy off, gpubench_build_type Release, benchmark_min_time 0s, ...")."""
     families = {family_of(name) for name in gpu.benchmarks}
     stated = [f"{s.key} {one_line(text, SETTING_SHOWN)}" for s in MEASUREMENT_SETTINGS
               if (s.family is None or s.family in families)
               and (text := setting_text(gpu.context, s)) is not None]
-    return ", ".join(stated) or "settings not stated"
+    return ", ".join(stated)
 
 
 def group_key(gpu: Gpu) -> GroupKey:
