@@ -44,9 +44,8 @@ import numpy as np
 
 from gpubench_json import (FILTER_KEY, MEASUREMENT_SETTINGS, NS_EXPONENT, TIME_FIELDS,
                            GpubenchJsonError, OneLineArgumentParser, Result, family_of,
-                           load_with_document,
-                           refuse_output_over_input, repeated_file, script_error, setting_text,
-                           write_output, write_stdout)
+                           load_with_document, refuse_output_over_input, repeated_file,
+                           script_error, setting_text, write_output, write_stdout)
 from safe_text import one_line
 
 SCRIPT = "merge_runs.py"
