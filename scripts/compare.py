@@ -49,11 +49,11 @@ from pathlib import Path
 
 import numpy as np
 
-from gpubench_json import (FILTER_KEY, MEASUREMENT_SETTINGS, REAL_TIME_US, THROTTLE_DROP,
-                           Benchmark, GpubenchJsonError, Metric, OneLineArgumentParser, Result,
-                           by_family, family_of, load, open_unit_interval, positive_finite,
-                           refuse_output_over_input, same_file, script_error, setting_text,
-                           write_output, write_stdout)
+from gpubench_json import (FILTER_KEY, MEASUREMENT_SETTINGS, REAL_TIME_US, SETTING_SHOWN,
+                           THROTTLE_DROP, Benchmark, GpubenchJsonError, Metric,
+                           OneLineArgumentParser, Result, by_family, family_of, load,
+                           open_unit_interval, positive_finite, refuse_output_over_input,
+                           same_file, script_error, setting_text, write_output, write_stdout)
 from launch_ratios import agreements, format_agreements, ratio_rows
 from name_filter import (MAX_FILTER_CHARS, FilterError, NameFilter, name_filter,
                          changed_filter)
@@ -67,7 +67,6 @@ IDENTITY_KEYS = ("gpu_name", "driver_version", "cuda_runtime_version")
 # measured 1.6% apart on saxpy at 2^28 (results/h200/verdicts/splits/).
 CARD_KEY = "gpu_uuid"
 CARD_SHOWN = 80  # characters of a gpu_uuid shown (a UUID has 40)
-SETTING_SHOWN = 80  # characters of a measurement setting's value shown
 # Shown first among the context differences: what a reader looks for.
 LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpubench_version",
                         "gpu_state_before", "gpu_state_after")
@@ -805,9 +804,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--confirm", type=Path, metavar="CONFIRM.json",
                         help="runs of NEW's build recorded after it as NEW was (the same "
                              "settings and filter), a file of their own: each benchmark NEW "
-                             "shows "
-                             "SLOWER or FASTER is judged again on these runs alone against "
-                             "BASE, and stays so only where they give the same verdict "
+                             "shows SLOWER or FASTER is judged again on these runs alone "
+                             "against BASE, and stays so only where they give the same verdict "
                              "(scripts/ci_gate.sh confirms its changes this way)")
     parser.add_argument("--changed-filter", type=Path, metavar="FILE",
                         help="also write FILE: a gpubench --benchmark_filter, on one line, "

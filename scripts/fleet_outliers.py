@@ -2,8 +2,8 @@
 
 A group is the GPUs of one GPU model, driver version, gpubench version and host CPU, measured
 alike (gpubench_json.MEASUREMENT_SETTINGS: a run given another --benchmark_min_time, say): a GPU
-is compared only with its like. Per benchmark of a group of --min-gpus or more, each GPU's speed is
-its figure over the group median (the inverse for times) and its loss is 1 - speed. The
+is compared only with its like. Per benchmark of a group of --min-gpus or more, each GPU's speed
+is its figure over the group median (the inverse for times) and its loss is 1 - speed. The
 benchmark's noise is the larger of the group's robust spread (1.4826 x the median absolute
 deviation of the speeds, a standard deviation for normal noise) and, where the results hold
 gpubench's `noise_pct`, its median over the group. noise_pct is 100 x 1.4826 x the median
@@ -26,12 +26,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fleet_inputs import Gpu
-from gpubench_json import (MEASUREMENT_SETTINGS, Benchmark, Metric, family_of, setting_text,
-                           split_name)
+from gpubench_json import (MEASUREMENT_SETTINGS, SETTING_SHOWN, Benchmark, Metric, family_of,
+                           setting_text, split_name)
 from safe_text import one_line
 
 MAD_TO_SIGMA = 1.4826  # the MAD of a normal distribution is 0.6745 sigma
-SETTING_SHOWN = 80  # characters of a measurement setting's value in a group's key
 
 # GPU model, driver, gpubench version, host CPU, measurement settings (measured_with)
 GroupKey = tuple[str, str, str, str, str]

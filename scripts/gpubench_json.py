@@ -64,6 +64,7 @@ class Setting:
 # gpubench_build_type is CMake's (Release, Debug), whose host code times the host-timed figures;
 # benchmark_min_time and benchmark_min_warmup_time are Google Benchmark's, which call a
 # benchmark's body again until that much is measured (docs/performance.md).
+SETTING_SHOWN = 80  # characters of a measurement setting's value a script shows
 # The filter a run was given (absent: none): among fewer others a benchmark can measure
 # otherwise, so compare.py notes runs of different filters and merge_runs.py pools none.
 FILTER_KEY = "benchmark_filter"
