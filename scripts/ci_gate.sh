@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The CI gate: records the candidate as the baseline was recorded (scripts/ci_record.sh,
-# GPUBENCH_RUNS separate runs), compares it with the baseline (scripts/compare.py), and confirms
-# every change it finds before it says so. Where a benchmark is found SLOWER or FASTER, the
-# suite is recorded GPUBENCH_RUNS times more, and each change is judged again on those runs
-# alone (compare.py --confirm): it stands where they give the same verdict. Each process lands
-# on a level of its own, so now and then an unchanged benchmark's few runs all sit past its
-# baseline's; fresh runs seldom do again, while a real change is in every run. The runs that
-# showed a change are not judged again: picked for sitting far out, they would count twice.
-# The confirming runs are whole runs of the suite, as the first were: a benchmark can measure
-# otherwise in a run of a few (on the H200, the GPU time per node of a graph replay was
-# 0.61 us in runs of the changed benchmarks alone, 0.79 us in runs of the suite:
-# results/h200/verdicts/gate_aa/filtered_confirm/).
+# GPUBENCH_RUNS separate runs, given the flags of the settings the baseline's context states: its
+# filter, minimum time, --l2, --energy; scripts/recorded_flags.py), compares it with the baseline
+# (scripts/compare.py), and confirms every change it finds before it says so. Where a benchmark is
+# found SLOWER or FASTER, the candidate is recorded GPUBENCH_RUNS times more, and each change is
+# judged again on those runs alone (compare.py --confirm): it stands where they give the same
+# verdict. Each process lands on a level of its own, so now and then an unchanged benchmark's few
+# runs all sit past its baseline's; fresh runs seldom do again, while a real change is in every run.
+# The runs that showed a change are not judged again: picked for sitting far out, they would count
+# twice. The confirming runs are whole runs, as the first were (all the baseline's filter selects,
+# the whole suite where it has none): a benchmark can measure otherwise in a run of a few (on the
+# H200, the GPU time per node of a graph replay was 0.61 us in runs of the changed benchmarks alone,
+# 0.79 us in runs of the suite: results/h200/verdicts/gate_aa/filtered_confirm/).
 #
 #   scripts/ci_gate.sh build/gpubench results/h200/ci_baseline.json gpubench.json --markdown
 #
@@ -28,13 +29,13 @@
 # it (ci_record.sh's line says which run it stopped), or stops the gate once the comparison in
 # progress ends (one line says so); no verdict is printed.
 #
-# Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver,
-# CUDA or measurement setting); 2 bad usage (a compare.py flag, a setting of ci_record.sh out of
-# its range), an unusable baseline (one of one process's run among them: compare.py makes no
-# regression check against it), an output that cannot be written or that is the binary or the
-# baseline, or a TMPDIR no folder can be made in, all found before any run; 4 a recording
-# failed (ci_record.sh's line says how); 5 the candidate lacks benchmarks of the baseline (one
-# line names them); 128+N stopped by signal N.
+# Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver, CUDA
+# or measurement setting); 2 bad usage (a compare.py flag, a setting of ci_record.sh out of its
+# range), an unusable baseline (one of one process's run among them: compare.py makes no regression
+# check against it; a setting that is no text a flag can hold), an output that cannot be written or
+# that is the binary or the baseline, or a TMPDIR no folder can be made in, all found before any
+# run; 4 a recording failed (ci_record.sh's line says how); 5 the candidate lacks benchmarks of the
+# baseline (one line names them); 128+N stopped by signal N.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
@@ -68,13 +69,14 @@ for path in "$out" "$confirm"; do
 done
 rm -f -- "$confirm" # a stale one would read as this run's
 
-# record OUT: ci_record.sh of the binary into OUT, as the child a signal is passed on to (with
-# SIGINT as it came: bash starts a background child with SIGINT ignored).
+# record OUT: ci_record.sh of the binary into OUT with the baseline's flags, as the child a
+# signal is passed on to (with SIGINT as it came: bash starts a background child with SIGINT
+# ignored).
 record() {
   stage="while recording $1"
   (
     trap - INT
-    exec "$scripts/ci_record.sh" "$binary" "$1"
+    exec "$scripts/ci_record.sh" "$binary" "$1" "${flags[@]}"
   ) >&2 &
   wait "$!"
 }
@@ -108,6 +110,14 @@ trap 'stopped HUP' HUP
 if ! "$scripts/compare.py" "$@" -- "$baseline" "$baseline" > /dev/null 2> "$dir/report"; then
   cat "$dir/report"
   exit 2
+fi
+if ! "$scripts/recorded_flags.py" -- "$baseline" > "$dir/flags" 2> "$dir/report"; then
+  cat "$dir/report"
+  exit 2
+fi
+mapfile -t flags < "$dir/flags"
+if ((${#flags[@]})); then
+  echo "ci_gate.sh: recording with the baseline's settings: ${flags[*]}" >&2
 fi
 record "$out" || exit "$?"
 

@@ -66,8 +66,10 @@ def result_with_names(names: Sequence[str], *, repetitions: int = 3,
         entries += run_entries(f"launch/driver/submit/{size}/manual_time",
                                [{"real_time": r, "us_per_launch": r} for r in reps])
     first = names[0]
+    # With the run's settings, as gpubench writes them.
     doc = document(entries, gpu_name=first, driver_version=names[-1], host_name=first,
-                   l2_bytes=names[-1])
+                   l2_bytes=names[-1], saxpy_l2="cold", benchmark_min_time="0s",
+                   benchmark_min_warmup_time="0s", benchmark_enable_random_interleaving="false")
     # A key named as the name drawn, set after the others: a name drawn as one of their keys
     # (driver_version, entries) is no keyword passed twice.
     doc["context"].setdefault(first, names[-1])
@@ -101,6 +103,7 @@ def script_arguments(script: str, result: Path, work: Path) -> list[str | Path]:
         "export.py": [result, "--format", "github", "--direction", "bigger", "-o",
                       work / "export.json"],
         "report.py": [result, result, "-o", work / "report"],
+        "recorded_flags.py": [result],
     }[script]
 
 

@@ -13,7 +13,8 @@ from conftest import SCRIPTS
 from fake_gpubench import calls, install, running
 from gbench_builder import copy_run, document, write_json
 
-from gpubench_json import load
+from gpubench_json import FILTER_KEY, MEASUREMENT_SETTINGS, load
+from recorded_flags import FLAGS, NOT_FLAGS
 
 HTOD = "copy/HtoD/pinned/async/1048576"
 DTOH = "copy/DtoH/pinned/async/1048576"
@@ -40,10 +41,10 @@ SLOW = [47.2, 47.4, 47.5, 47.6, 47.8]
 
 
 def gate(tmp_path: Path, first: list[dict], confirm: list[dict] | None = None,
-         *flags: str, faults: dict[int, dict] | None = None,
+         *flags: str, faults: dict[int, dict] | None = None, baseline_doc: dict = BASELINE,
          **env: str) -> subprocess.CompletedProcess[str]:
     program = install(tmp_path / "build", first, confirm, faults)
-    baseline = write_json(tmp_path / "baseline.json", BASELINE)
+    baseline = write_json(tmp_path / "baseline.json", baseline_doc)
     return subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
                            str(tmp_path / "gpubench.json"), *flags],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path,
@@ -170,6 +171,55 @@ def test_a_report_confirms_its_changes_and_never_fails(tmp_path: Path) -> None:
     assert "Comparison report, not a regression check" in proc.stdout
     assert f"  {HTOD}: " in proc.stdout and "SLOWER" in proc.stdout
     assert len(confirm_calls(tmp_path)) == 5
+
+
+# How a baseline recorded with flags of its own says so in its context, as gpubench writes it.
+SETTINGS = {"benchmark_filter": "^copy/", "benchmark_min_time": "0.5s",
+            "benchmark_min_warmup_time": "0.1s", "benchmark_enable_random_interleaving": "true",
+            "saxpy_l2": "warm",
+            "energy": "NVML's energy counter (nvmlDeviceGetTotalEnergyConsumption) from one of "
+                      "its updates to the first at least 10 updates, 10 steps and 1 s later"}
+SETTING_FLAGS = ["--benchmark_filter=^copy/", "--benchmark_min_time=0.5s",
+                 "--benchmark_min_warmup_time=0.1s",
+                 "--benchmark_enable_random_interleaving=true", "--l2=warm", "--energy"]
+
+
+def test_the_candidate_is_recorded_with_the_baselines_settings(tmp_path: Path) -> None:
+    """A baseline recorded with a filter, another minimum time, --l2 or --energy is compared
+    with runs recorded alike, the confirming runs too: with gpubench's defaults, the candidate
+    would be refused as measured otherwise (exit 3), after its runs."""
+    baseline = dict(BASELINE, context={**BASELINE["context"], **SETTINGS})
+    proc = gate(tmp_path, runs(SLOW, **SETTINGS), baseline_doc=baseline)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "FAIL: 1 of 2 benchmark(s) regressed" in proc.stdout, proc.stdout
+    every = calls(tmp_path / "build")
+    assert len(every) == 10
+    assert all(call[:len(SETTING_FLAGS)] == SETTING_FLAGS for call in every), every
+    assert (f"ci_gate.sh: recording with the baseline's settings: {' '.join(SETTING_FLAGS)}"
+            in proc.stderr.splitlines())
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("benchmark_filter", "^copy/\n--device=all", "^copy/\\n--device=all"),
+    ("benchmark_filter", "copy\u2028", "copy\\u2028"),
+    ("benchmark_min_time", 0.5, "0.5"),
+    ("saxpy_l2", ["warm"], "[\"warm\"]")])
+def test_a_setting_no_flag_can_hold_stops_the_gate_before_any_run(tmp_path: Path, key: str,
+                                                                 value: object,
+                                                                 said: str) -> None:
+    baseline = dict(BASELINE, context={**BASELINE["context"], key: value})
+    proc = gate(tmp_path, runs(SLOW), baseline_doc=baseline)
+    assert proc.returncode == 2 and proc.stderr == "", proc.stdout + proc.stderr
+    assert proc.stdout == (f"recorded_flags.py: {tmp_path / 'baseline.json'}: context {key!r} "
+                           f"is not text a flag can hold: {said}\n"), proc.stdout
+    assert not calls(tmp_path / "build")
+
+
+def test_every_measurement_setting_is_given_by_a_flag_or_the_build() -> None:
+    """A setting added to gpubench_json.MEASUREMENT_SETTINGS needs its flag in recorded_flags:
+    a gate that records its candidate without it is refused after the runs."""
+    assert {s.key for s in MEASUREMENT_SETTINGS} <= FLAGS.keys() | NOT_FLAGS
+    assert {FILTER_KEY, "benchmark_enable_random_interleaving"} <= FLAGS.keys()
 
 
 # The gate's own exit status where a recording fails: apart from every verdict's.

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from gpubench_json import MAX_CONTAINERS, MAX_RESULT_BYTES
 from safe_text import printable, shorten
 
-SCRIPT_NAMES = ["plot.py", "compare.py", "stability.py", "export.py", "report.py", "fleet.py"]
+SCRIPT_NAMES = ["plot.py", "compare.py", "stability.py", "export.py", "report.py", "fleet.py",
+                "recorded_flags.py"]
 
 # Few examples per script: each is a process of one to five seconds, and CI has two cores.
 # No shrinking: a failing example is reported as found; shrinking would run hundreds of processes.
@@ -225,7 +226,8 @@ def test_input_path_of_every_kind(tmp_path: Path, script: str, kind: str) -> Non
         pytest.skip(f"{kind} does not exist here")
     arguments = {"plot.py": [path, "-o", tmp_path / "f"], "compare.py": [path, path],
                  "stability.py": [path], "export.py": [path, "--format", "github"],
-                 "report.py": [path, path, "-o", tmp_path / "r"]}[script]
+                 "report.py": [path, path, "-o", tmp_path / "r"],
+                 "recorded_flags.py": [path]}[script]
     started = time.monotonic()
     proc = run(script, arguments, timeout=30)
     assert_kept_promise(proc, script, succeeds=False)

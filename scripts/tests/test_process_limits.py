@@ -67,7 +67,8 @@ def test_a_figure_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
 
 
 ENTRY_POINTS = ["compare.py", "report.py", "plot.py", "gallery.py", "merge_runs.py",
-                "export.py", "stability.py", "launch_ratios.py", "fleet.py", "make_limits.py"]
+                "export.py", "stability.py", "launch_ratios.py", "fleet.py", "make_limits.py",
+                "recorded_flags.py"]
 # What a package's loading raises where the machine lacks something, as numpy raises it.
 FAILED_LOADS = {
     "raise MemoryError": "out of memory",

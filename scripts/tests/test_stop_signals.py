@@ -90,6 +90,7 @@ def script_call(script: str, inputs: dict[str, Path], work: Path) -> list[str | 
         "launch_ratios.py": [first],
         "fleet.py": [inputs["fleet"], "-o", work / "heatmap.png"],
         "make_limits.py": [first, "-o", work / "limits.json"],
+        "recorded_flags.py": [first],
     }[script]]
 
 
@@ -105,7 +106,8 @@ def assert_stopped(proc: subprocess.Popen[bytes], script: str, number: int,
 @pytest.mark.parametrize("number", STOP_SIGNALS, ids=lambda number: signal.Signals(number).name)
 @pytest.mark.parametrize("script", ["compare.py", "report.py", "plot.py", "gallery.py",
                                     "merge_runs.py", "export.py", "stability.py",
-                                    "launch_ratios.py", "fleet.py", "make_limits.py"])
+                                    "launch_ratios.py", "fleet.py", "make_limits.py",
+                                    "recorded_flags.py"])
 def test_a_stop_signal_is_one_line_and_the_signal_s_end(tmp_path: Path, inputs: dict[str, Path],
                                                          script: str, number: int) -> None:
     """A signal while the script reads its input: one line, the process ended by the signal,

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Prints the gpubench flags that measure as RESULT was measured, one a line, as far as its
+context states them: the filter, Google Benchmark's minimum and warm-up times and random
+interleaving, saxpy's --l2 and --energy. scripts/ci_gate.sh records its candidate with them,
+so a baseline recorded with a filter or another minimum time is compared with a candidate
+recorded alike, not refused as measured otherwise after minutes of runs. A key the context
+lacks gives no flag (gpubench's default). The build type is no flag: the binary has its own.
+
+  scripts/recorded_flags.py results/h200/ci_baseline.json
+
+Exit status: 0 printed; 2 an unusable result, or a setting that is not text gpubench writes
+(a number, a control character), in one line.
+"""
+
+import script_process  # noqa: F401  (imported first)
+import json
+import sys
+import unicodedata
+
+from gpubench_json import (FILTER_KEY, GpubenchJsonError, OneLineArgumentParser, load,
+                           script_error, write_stdout)
+from safe_text import printable, shorten
+
+# Each context key gpubench writes for a flag that sets how it measures, and that flag.
+# "energy" holds how a window is taken; its flag takes no value.
+FLAGS = {FILTER_KEY: "--benchmark_filter", "benchmark_min_time": "--benchmark_min_time",
+         "benchmark_min_warmup_time": "--benchmark_min_warmup_time",
+         "benchmark_enable_random_interleaving": "--benchmark_enable_random_interleaving",
+         "saxpy_l2": "--l2", "energy": "--energy"}
+# The measurement setting no flag sets: the build's own.
+NOT_FLAGS = {"gpubench_build_type"}
+
+
+# What gpubench never writes in its context (it writes such text escaped): control
+# characters, line and paragraph separators, and lone surrogates (bytes that were not UTF-8).
+UNWRITTEN = {"Cc", "Zl", "Zp", "Cs"}
+
+
+class SettingError(Exception):
+    """A setting no flag can give; str() is the one-line message."""
+
+
+def recorded_flags(context: dict) -> list[str]:
+    """The flags for the settings `context` states, in FLAGS' order."""
+    flags = []
+    for key, flag in FLAGS.items():
+        if key not in context:
+            continue
+        value = context[key]
+        if not isinstance(value, str) or any(unicodedata.category(ch) in UNWRITTEN
+                                             for ch in value):
+            shown = value if isinstance(value, str) else json.dumps(value)
+            raise SettingError(f"context {key!r} is not text a flag can hold: "
+                               f"{shorten(printable(shown), 80)}")
+        flags.append(flag if key == "energy" else f"{flag}={value}")
+    return flags
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = OneLineArgumentParser(
+        prog="recorded_flags.py",
+        description="The gpubench flags that measure as RESULT was measured, one a line.")
+    parser.add_argument("result", metavar="RESULT.json")
+    args = parser.parse_args(argv)
+    try:
+        result = load(args.result)
+        flags = recorded_flags(result.context)
+        write_stdout("".join(f"{flag}\n" for flag in flags))
+    except SettingError as e:
+        return script_error("recorded_flags.py", f"{args.result}: {e}")
+    except (GpubenchJsonError, OSError) as e:
+        return script_error("recorded_flags.py", e)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""recorded_flags.py: the gpubench flags of the settings a result's context states, which
+ci_gate.sh records its candidate with."""
+
+import subprocess
+import sys
+import unicodedata
+
+import pytest
+from conftest import SCRIPTS
+from gbench_builder import copy_run, document, write_json
+from hostile_inputs import hostile_text
+from hypothesis import given, settings
+
+from recorded_flags import UNWRITTEN, SettingError, recorded_flags
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=hostile_text)
+def test_a_filter_is_its_flag_whole_or_refused(value: str) -> None:
+    """Any text gpubench can have written is the flag's value as it stands (a space, a quote,
+    `=`, a leading dash); the rest, which no line of flags could hold as it is, is refused."""
+    if any(unicodedata.category(ch) in UNWRITTEN for ch in value):
+        with pytest.raises(SettingError, match="^context 'benchmark_filter' is not text"):
+            recorded_flags({"benchmark_filter": value})
+    else:
+        assert recorded_flags({"benchmark_filter": value}) == [f"--benchmark_filter={value}"]
+
+
+def test_a_context_without_settings_gives_no_flag() -> None:
+    """A result written before gpubench stated its settings: each is gpubench's default."""
+    assert recorded_flags({"gpu_name": "NVIDIA H200"}) == []
+
+
+def test_the_flags_are_a_line_each(tmp_path) -> None:
+    doc = document(copy_run("HtoD", "pinned", "async", 4096, [10.0]),
+                   benchmark_filter="^copy/(HtoD|DtoH) x=1", benchmark_min_time="100x",
+                   saxpy_l2="warm", energy="NVML's energy counter")
+    proc = subprocess.run([sys.executable, str(SCRIPTS / "recorded_flags.py"),
+                           str(write_json(tmp_path / "r.json", doc))],
+                          capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout.splitlines() == ["--benchmark_filter=^copy/(HtoD|DtoH) x=1",
+                                        "--benchmark_min_time=100x", "--l2=warm", "--energy"]
