@@ -17,14 +17,6 @@
 namespace gpubench::bench {
 namespace {
 
-// gpubench decides how long each benchmark measures: its timed loop runs inside one Google
-// Benchmark call until the figure is known to 0.5% or a time cap is reached (bench/harness/
-// stopping_rule.hpp). A minimum time of 0 lets Google Benchmark accept that first call instead
-// of calling the whole body (setup, warm-up, timed loop, verification) again and again until
-// its own minimum is measured. A --benchmark_min_time the user gives keeps Google Benchmark's
-// meaning: at least that much measured time (or that many iterations) per benchmark.
-constexpr const char* default_min_time_flag = "--benchmark_min_time=0" GPUBENCH_MIN_TIME_UNIT;
-
 // Google Benchmark prints its usage and exits 0 where a format, time unit or color it reads is
 // not one it knows; parse_options checks them first.
 void usage_exit() {
@@ -95,10 +87,9 @@ void initialize_benchmark(Options& options) {
   if (options.out_given && !options.list_only) {
     args.emplace_back("--benchmark_out=/dev/null");
   }
-  if (std::none_of(args.begin() + 1, args.end(), [](const std::string& arg) {
-        return arg.starts_with("--benchmark_min_time=");
-      })) {
-    args.emplace_back(default_min_time_flag);
+  if (!options.min_time) {
+    args.push_back(fmt::format("--benchmark_min_time={}" GPUBENCH_MIN_TIME_UNIT,
+                               default_min_time_seconds));
   }
   std::vector<char*> argv;
   for (std::string& arg : args) {

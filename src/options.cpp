@@ -150,6 +150,13 @@ std::string min_time_arg(std::string_view flag, std::string_view value, MinTimeS
                      require_seconds(flag, value, "seconds (e.g. 0.5s) or iterations (e.g. 100x)"));
 }
 
+// A checked run length as Google Benchmark 1.8 spells it: "100x" and "0.5s" as they are, a bare
+// number of seconds ("0.5", what 1.7 reads) with its unit.
+std::string with_unit(std::string_view length) {
+  return length.ends_with('x') || length.ends_with('s') ? std::string(length)
+                                                        : fmt::format("{}s", length);
+}
+
 void require_filter(std::string_view value) {
   try {
     static_cast<void>(NameFilter(value));
@@ -309,7 +316,8 @@ void add_context(std::string_view flag, std::string_view value,
 // - --benchmark_min_time: 1.8 aborts on a value it cannot read, 1.7 takes seconds only; either
 //   measures for ever with inf, as --benchmark_min_warmup_time does;
 // - --benchmark_perf_counters aborts where its library has no libpfm (Debian's has none).
-// Returns the flag as Google Benchmark is to see it.
+// Records the settings that change what Google Benchmark measures in `options`; returns the flag
+// as Google Benchmark is to see it.
 std::string check_benchmark_flag(std::string_view arg, Options& options, MinTimeSyntax syntax) {
   const std::size_t equals = arg.find('=');
   const std::string_view name = arg.substr(0, equals);
@@ -324,16 +332,22 @@ std::string check_benchmark_flag(std::string_view arg, Options& options, MinTime
     const bool on = parse_bool(flag, value);
     if (name == "--benchmark_list_tests") {
       options.list_only = on;
+    } else if (name == "--benchmark_enable_random_interleaving") {
+      options.random_interleaving = on;
     }
   } else if (equals == std::string_view::npos) {
     return flag;
   } else if (name == "--benchmark_repetitions") {
     require_count(flag, value, 1, max_repetitions);
   } else if (name == "--benchmark_min_time") {
-    return min_time_arg(flag, value, syntax);
+    std::string checked = min_time_arg(flag, value, syntax);
+    options.min_time = with_unit(std::string_view(checked).substr(name.size() + 1));
+    return checked;
   } else if (name == "--benchmark_min_warmup_time") {
     // A number of seconds in every version (1.8 added units to --benchmark_min_time only).
-    return fmt::format("{}={}", name, require_seconds(flag, value, "seconds (e.g. 0.5)"));
+    const std::string_view seconds = require_seconds(flag, value, "seconds (e.g. 0.5)");
+    options.min_warmup_time = with_unit(seconds);
+    return fmt::format("{}={}", name, seconds);
   } else if (name == "--benchmark_format") {
     require_one_of(flag, value, {"console", "json", "csv"});
   } else if (name == "--benchmark_color" &&
@@ -488,32 +502,10 @@ bool is_open_on(int fd, const struct stat& file) {
 }
 
 std::vector<std::pair<std::string, std::string>> run_settings(const Options& options) {
-  std::string min_time = "0s";
-  std::string min_warmup_time = "0s";
-  bool interleaving = false;
-  for (std::size_t i = 1; i < options.benchmark_args.size(); ++i) {
-    const std::string_view arg = options.benchmark_args[i];
-    const std::size_t equals = arg.find('=');
-    const std::string_view name = arg.substr(0, equals);
-    const std::string_view value =
-        equals == std::string_view::npos ? std::string_view{} : arg.substr(equals + 1);
-    // In seconds with their unit, as Google Benchmark 1.8 spells them, with either version.
-    const auto seconds = [](std::string_view text) {
-      return text.ends_with('x') || text.ends_with('s') ? std::string(text)
-                                                        : fmt::format("{}s", text);
-    };
-    if (name == "--benchmark_min_time") {
-      min_time = seconds(value);
-    } else if (name == "--benchmark_min_warmup_time") {
-      min_warmup_time = seconds(value);
-    } else if (name == "--benchmark_enable_random_interleaving") {
-      interleaving = parse_bool_flag(value).value_or(false);
-    }
-  }
   std::vector<std::pair<std::string, std::string>> settings{
-      {"benchmark_min_time", min_time},
-      {"benchmark_min_warmup_time", min_warmup_time},
-      {"benchmark_enable_random_interleaving", interleaving ? "true" : "false"}};
+      {"benchmark_min_time", options.min_time.value_or(with_unit(default_min_time_seconds))},
+      {"benchmark_min_warmup_time", options.min_warmup_time},
+      {"benchmark_enable_random_interleaving", options.random_interleaving ? "true" : "false"}};
   if (!options.filter.empty()) {
     settings.emplace_back("benchmark_filter", printable(options.filter));
   }

@@ -54,7 +54,23 @@ struct Options {
   // Each family flag given, with its value (the last one given).
   std::map<std::string, std::string, std::less<>> family_flags;
   std::vector<std::string> benchmark_args;
+  // Google Benchmark's settings that change what it measures, from its flags in benchmark_args
+  // (the last of a flag given twice, as Google Benchmark reads them), each in seconds with its
+  // unit ("0.5s") or in iterations ("100x"), as Google Benchmark 1.8 spells them whichever
+  // version reads them: run_settings() states them.
+  std::optional<std::string> min_time; // --benchmark_min_time; none: gpubench's default
+  std::string min_warmup_time = "0s";  // --benchmark_min_warmup_time
+  bool random_interleaving = false;    // --benchmark_enable_random_interleaving
 };
+
+// The --benchmark_min_time gpubench gives Google Benchmark where none is given, in seconds.
+// gpubench decides how long each benchmark measures: its timed loop runs inside one Google
+// Benchmark call until the figure is known to 0.5% or a time cap is reached (bench/harness/
+// stopping_rule.hpp). A minimum time of 0 lets Google Benchmark accept that first call instead
+// of calling the whole body (setup, warm-up, timed loop, verification) again and again until
+// its own minimum is measured. A --benchmark_min_time the user gives keeps Google Benchmark's
+// meaning: at least that much measured time (or that many iterations) per benchmark.
+constexpr std::string_view default_min_time_seconds = "0";
 
 // The most gpubench takes of Google Benchmark's run lengths: far beyond what any measurement
 // needs, and each still a run that ends.
@@ -98,11 +114,10 @@ public:
                                     const std::vector<FlagFromEnvironment>& environment = {});
 
 // Google Benchmark's settings of a run that change what it measures, as the JSON context states
-// them: benchmark_min_time ("0.5s" or "100x"; gpubench's "0s" where none is given),
-// benchmark_min_warmup_time ("0s" where none is given), benchmark_enable_random_interleaving
-// ("true" or "false"), and benchmark_filter, printable(), where one is given (among fewer others
-// a benchmark can measure otherwise). Of a flag given twice, the last, as Google Benchmark reads
-// them.
+// them: benchmark_min_time (Options::min_time, gpubench's default "0s" where none is given),
+// benchmark_min_warmup_time, benchmark_enable_random_interleaving ("true" or "false"), and
+// benchmark_filter, printable(), where one is given (among fewer others a benchmark can measure
+// otherwise).
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> run_settings(const Options& options);
 
 // Whether gpubench or Google Benchmark writes `key` in the JSON context itself: a
