@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import fleet_builder as fb
-from fleet_inputs import MAX_TEXT_BYTES
+from fleet_inputs import MAX_TEXT_BYTES, pod_line_text
 from gpubench_json import MAX_RESULT_BYTES
 from conftest import SCRIPTS
 from test_fleet import run, section, with_permissions
@@ -285,7 +285,9 @@ def test_a_record_file_that_cannot_be_read_is_a_damaged_row(tmp_path: Path, kind
         file.chmod(0)
         source, reason, results = file, "cannot read (Permission denied)", 10 - (kind == "pod log") * 2
     else:
-        file.write_bytes(file.read_bytes() + b"gpubench: \xff\n")
+        # In a pod log, a line of its own: one of gpubench's stderr is text a crash wrote.
+        line = b"gpubench-pod: status=done node=\xff" if kind == "pod log" else b"gpubench: \xff"
+        file.write_bytes(file.read_bytes() + line + b"\n")
         source = f"{pod_log}:5" if kind == "pod log" else file
         reason, results = "cannot read (not UTF-8 text)", 10
     done = subprocess.run([*with_permissions(), sys.executable, str(SCRIPTS / "fleet.py"),
@@ -321,6 +323,32 @@ def test_an_err_not_utf8_still_gives_its_exit_status(
     assert list(rows) == ["node09"] and rows["node09"][:3] == ["failed", "node09",
                                                                fb.uuid_of(9)], out
     assert CRASH_SHOWN in " ".join(rows["node09"]), out
+
+
+def test_a_pod_logs_stderr_line_not_utf8_is_its_gpus_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """gpubench's stderr in a pod log, bytes that are not UTF-8 and all, is the message of its
+    GPU's one row, those bytes shown as \\xNN; no line is damaged."""
+    fleet = fb.build_fleet(4, 0)
+    fb.write_fleet(fleet, tmp_path)
+    uuid = fb.uuid_of(9)
+    (tmp_path / "pods.jsonl").write_bytes(b"\n".join([
+        pod_record("killed", "none", uuid, "node09").encode(), CRASH_BYTES,
+        f"gpubench-pod: node09 {uuid}: exit status 139".encode(),
+        pod_record("failed", 139, uuid, "node09").encode()]) + b"\n")
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert (code, err) == (0, ""), err
+    rows = records(out)
+    assert list(rows) == ["node09"] and rows["node09"][:3] == ["failed", "node09", uuid], out
+    assert CRASH_SHOWN in " ".join(rows["node09"]), out
+
+
+def test_only_gpubench_stderr_in_a_pod_log_may_be_other_than_utf8() -> None:
+    """A JSON document or a line of the pod's own is a record: one that is not UTF-8 is no
+    text (damaged, test_a_record_file_that_cannot_be_read_is_a_damaged_row)."""
+    assert pod_line_text(CRASH_BYTES) == r"gpubench: cuMemcpy: \xff\xfe illegal address"
+    assert pod_line_text(b'{"context": {"host_name": "\xff"}}') is None
+    assert pod_line_text(b"gpubench-pod: status=done node=\xff") is None
 
 
 def write_peer_runs(directory: Path) -> None:
