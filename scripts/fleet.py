@@ -27,6 +27,7 @@ import script_process  # noqa: F401  (imported first)
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +44,24 @@ from gpubench_json import (OneLineArgumentParser, OutputIsInputError, refuse_out
                            script_error, write_stdout)
 from name_filter import FilterError, name_filter
 from safe_text import one_line
+
+
+# --k and --host-k count a figure's noise, a standard deviation (fleet_outliers), and a loss is
+# below 100%: past k = 100 a figure of 1% noise or more (over half the single-GPU figures of the
+# H200 sets) could lose all its speed and not be flagged. Normal noise lies 5 deviations out (the
+# default k) once in millions: 100 is far past any test of noise, and a k beyond it silences
+# figures, not noise.
+MAX_K = 100.0
+
+
+def check_bounded(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                  names: tuple[str, ...], within: Callable[[float], bool], bound: str) -> None:
+    """Each option of `names` a finite number `within` its bound, else the parser's one line
+    naming it and stating `bound`."""
+    for name in names:
+        value = getattr(args, name)
+        if not (np.isfinite(value) and within(value)):
+            parser.error(f"--{name.replace('_', '-')}={value}: must be {bound}")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -83,17 +102,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "health, below floor, slower than its group)")
     parser.add_argument("--markdown", action="store_true", help="markdown tables")
     args = parser.parse_args(argv)
-    for name in ("k", "host_k"):
-        value = getattr(args, name)
-        if not (np.isfinite(value) and value >= 0):
-            parser.error(f"--{name.replace('_', '-')}={value}: must be a finite number >= 0")
+    check_bounded(parser, args, ("k", "host_k"), lambda value: 0 <= value <= MAX_K,
+                  f"a number from 0 to {MAX_K:g} (times a figure's noise: past {MAX_K:g}, one of "
+                  f"{100 / MAX_K:g}% noise or more could lose all its speed unflagged)")
     # A loss is 1 - speed, below 100% for any GPU that ran: a margin of 100% or more flags none.
-    for name in ("margin", "host_margin"):
-        value = getattr(args, name)
-        if not (np.isfinite(value) and 0 <= value < 100):
-            parser.error(f"--{name.replace('_', '-')}={value}: must be a percent from 0 to "
-                         "below 100 (a loss of 100% or more is no GPU's: nothing would be "
-                         "flagged)")
+    check_bounded(parser, args, ("margin", "host_margin"), lambda value: 0 <= value < 100,
+                  "a percent from 0 to below 100 (a loss of 100% or more is no GPU's: nothing "
+                  "would be flagged)")
     if args.corroborate < 1:
         parser.error(f"--corroborate={args.corroborate}: must be 1 or more")
     if args.min_gpus < 3:

@@ -9,10 +9,13 @@ reached). deploy/container/gpubench-pod writes the same files and a pod log: per
 lines (`gpubench-pod: status=...`, the last one per GPU wins), one JSON document per line and, for
 a run that did not exit 0, its stderr and `gpubench-pod: <node> <uuid>: exit status N`. Each kind
 of file has one reader in READERS; a file or line that cannot be read (the system refuses it, it
-is no regular file, not UTF-8 text, not of its format) is a `damaged` record of the GPU its name gives, named and
-skipped, and the rest is read. A record saying `done` needs the GPU's result: without one it is
-a `missing` result. A result whose benchmarks failed (fleet_benchmark_errors) is a `failed` run;
-one whose run_status still says `running` (gpubench SIGKILLed, or still running) a `killed` one.
+is no regular file, a record or result that is not UTF-8 text, not of its format) is a `damaged`
+record of the GPU its name gives, named and skipped, and the rest is read. A stderr (an .err) is
+text a crash may have written any bytes into, as is its copy in a pod log: those that are not
+UTF-8 are shown escaped (safe_text.log_text), and the exit status line still read. A record
+saying `done` needs the GPU's result: without one it is a `missing` result. A result whose
+benchmarks failed (fleet_benchmark_errors) is a `failed` run; one whose run_status still says
+`running` (gpubench SIGKILLed, or still running) a `killed` one.
 A directory holds one job's files: what an earlier job or an earlier attempt of a requeued job
 than its newest left there (fleet_jobs) is a `stale` record, not a result, and what it left of a
 GPU the newest measured again is superseded, not read (a pod log keeps every run's lines, each
@@ -38,7 +41,7 @@ from fleet_status import StatusError, attempt_of, describe, parse_record, uuids_
 from gpubench_json import (MAX_RESULT_BYTES, Benchmark, GpubenchJsonError, Result,
                            load_with_document, loads, open_to_read, read_descriptor,
                            special_file)
-from safe_text import one_line
+from safe_text import log_text, one_line
 
 # The statuses of a run that did not end well, worst first: how the report orders them. `stale`
 # last: where a GPU has a record of the newest job too, that record's status is the row's.
@@ -47,6 +50,8 @@ STATUSES = ("missing", "killed", "failed", "damaged", "interrupted", "stale")
 _SIGNALLED = {137: "killed", 129: "interrupted", 130: "interrupted", 143: "interrupted"}
 _POD_EXIT = re.compile(r"^gpubench-pod: (.*): exit status (.*)$")
 _POD_RECORD = "gpubench-pod: status="
+# How the lines a pod log holds beside gpubench's stderr start: a JSON document, the pod's own.
+_POD_WRITTEN = ("{", "gpubench-pod: ")
 _POD_OVER_LIMIT = re.compile(r"^gpubench-pod: (.*): a JSON of \d+ bytes is over the log limit")
 # What an exit line names: `<node> <uuid>`, `<node> device0` (no GPU found), or, in logs of an
 # earlier gpubench-pod, `<node> device D` (D: the GPU's ordinal).
@@ -372,9 +377,11 @@ def read_err(path: Path) -> Found:
     """The stderr of a GPU's run that did not end well: with an exit status line, the run
     exited; without one it never returned (killed), or never started (its one line says so). An
     exit status line glued onto a crash's unfinished last line is read as its own line. A
-    last line `exit status` not followed by 1-3 digits makes the file damaged."""
+    last line `exit status` not followed by 1-3 digits makes the file damaged. Bytes that are
+    not UTF-8 are text a crash wrote, shown escaped (log_text), not damage: the deploy scripts'
+    lines after them are ASCII and still read."""
     try:
-        text = read_text(path)
+        text = log_text(read_bytes(path))
     except FleetInputError as error:
         return damaged_record(path, error)
     lines = [line for line in text.splitlines() if line.strip()]
@@ -430,8 +437,10 @@ def read_pod_log(path: Path) -> Found:
     GPU's record line before it (the pod writes one just before each run). An exit line names
     the node and GPU (or, in older logs, the device ordinal, whose UUID the JSON line of the
     same node and ordinal gives). A pod's line saying it cannot write a file of its results
-    gives the reason of each failed record of that pod from the record line after it. A line
-    that is not UTF-8 text is damaged alone; a log that cannot be read is damaged whole."""
+    gives the reason of each failed record of that pod from the record line after it. A JSON or
+    pod's line that is not UTF-8 text is damaged alone; in a line of gpubench's stderr, bytes
+    that are not UTF-8 are shown escaped (pod_line_text). A log that cannot be read is damaged
+    whole."""
     try:
         return pod_log_found(path, pod_log_lines(path))
     except FleetInputError as error:
@@ -461,9 +470,8 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
                                      "largest result fleet.py reads"))
             message = ""
             continue
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
+        line = pod_line_text(raw)
+        if line is None:
             found.add(damaged(where, NOT_TEXT))
             continue
         if line.startswith("{"):
@@ -521,6 +529,17 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
             record = replace(record, detail=f"{record.detail}; {over_limit[key]}")
         found.records.append(record)
     return found
+
+
+def pod_line_text(raw: bytes) -> str | None:
+    """A pod log's line as text: a line of gpubench's stderr as log_text shows it (a crash can
+    write any bytes); a JSON document or a line of the pod's own, records a program reads, only
+    where it is UTF-8, else None."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = log_text(raw)
+        return None if text.startswith(_POD_WRITTEN) else text
 
 
 def pod_log_lines(path: Path) -> Iterator[bytes | None]:

@@ -1,12 +1,20 @@
-"""Text from a result file or the command line, made safe to show as text.
+"""Text from a result file, a run's stderr or the command line, made safe to show as text.
 
-A benchmark name, a context value or a path can hold anything: control characters, line
-separators, lone surrogates (a JSON "\\ud800", or a file name that is not UTF-8), megabytes of
-it. Shown through these helpers, each stays one line, encodes in any encoding, and is never
-read as markup: a figure draws it with mathtext off (figure_setup), a table escapes it here.
+A benchmark name, a context value, a path or a stderr can hold anything: control characters,
+line separators, lone surrogates (a JSON "\\ud800", or a file name that is not UTF-8), bytes
+that are not UTF-8 (log_text), megabytes of it. Shown through these helpers, each stays one
+line, encodes in any encoding, and is never read as markup: a figure draws it with mathtext off
+(figure_setup), a table escapes it here.
 """
 
 ELLIPSIS = "…"
+
+
+def log_text(data: bytes) -> str:
+    """Bytes a program wrote for a human to read (its stderr) as text: UTF-8, each byte that is
+    not shown as \\xNN, as gpubench's messages show them and printable a control character. A
+    crash can write any bytes, and the lines around them still say what happened."""
+    return data.decode("utf-8", "backslashreplace")
 
 
 def printable(text: object) -> str:

@@ -13,7 +13,7 @@ import pytest
 
 import fleet_builder as fb
 from conftest import SCRIPTS, RunScript
-from fleet import main
+from fleet import main, parse_args
 from fleet_heatmap import MAX_HEATMAP_GPUS
 from fleet_inputs import status_of_exit
 
@@ -440,6 +440,9 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
                              "from 0 to below 100"),
         "--host-margin over 100%": ([good_dir, "--host-margin=250"], "--host-margin=250.0"),
         "--margin of nan": ([good_dir, "--margin=nan"], "--margin=nan"),
+        "--k past any noise": ([good_dir, "--k=1e308"], "--k=1e+308: must be a number from 0 "
+                               "to 100"),
+        "--host-k over 100": ([good_dir, "--host-k=101"], "--host-k=101.0"),
         "bad --corroborate": ([good_dir, "--corroborate=0"], "--corroborate"),
         "bad --expect": ([good_dir, "--expect=0"], "--expect"),
         "bad --headline": ([good_dir, "--headline=("], "--headline"),
@@ -476,7 +479,8 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
 
 @pytest.mark.parametrize("case", [
     "missing", "same GPU twice", "nothing to read", "bad --k", "bad --host-margin",
-    "--margin of 100%", "--host-margin over 100%", "--margin of nan", "bad --corroborate",
+    "--margin of 100%", "--host-margin over 100%", "--margin of nan", "--k past any noise",
+    "--host-k over 100", "bad --corroborate",
     "bad --expect", "bad --headline", "limits without a floor",
     "limits with a bad expression", "limits with a floor beyond a float", "limits not there",
     "bad expected hosts", "expected hosts with other digits", "expected hosts with 5000 digits",
@@ -490,6 +494,13 @@ def test_unusable_input_is_one_line_and_exit_2(tmp_path: Path, run_script: RunSc
     assert done.returncode == 2, done.stderr
     assert expected in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_a_k_of_100_is_accepted() -> None:
+    """The bound on --k and --host-k is 100 itself: such a k still flags a loss over a figure of
+    low noise (a peer copy's is near 0.01%)."""
+    args = parse_args(["fleet", "--k=100", "--host-k=100"])
+    assert (args.rule.k, args.rule.host_k) == (100, 100)
 
 
 def test_a_group_too_small_is_listed_not_an_error(tmp_path: Path,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import fleet_builder as fb
-from fleet_inputs import MAX_TEXT_BYTES
+from fleet_inputs import MAX_TEXT_BYTES, pod_line_text
 from gpubench_json import MAX_RESULT_BYTES
 from conftest import SCRIPTS
 from test_fleet import run, section, with_permissions
@@ -253,14 +253,17 @@ def test_pod_log_records_the_last_one_per_gpu_wins(tmp_path: Path,
     assert "over the log limit" in " ".join(rows["node15"])
 
 
-@pytest.mark.parametrize("how", ["closed", "not UTF-8"])
-@pytest.mark.parametrize("kind", [".status", ".err", "pod log", "peer record"])
+@pytest.mark.parametrize("kind, how", [
+    (kind, how) for how in ("closed", "not UTF-8")
+    for kind in (".status", ".err", "pod log", "peer record")
+    # An .err is text a crash wrote: test_an_err_not_utf8_still_gives_its_exit_status.
+    if (kind, how) != (".err", "not UTF-8")])
 def test_a_record_file_that_cannot_be_read_is_a_damaged_row(tmp_path: Path, kind: str,
                                                             how: str) -> None:
-    """A record file the system refuses to read (mode 000) or that is not UTF-8 text is a
-    `damaged` row for its GPU (node03's `done` record), within its run's row (node04's .err of a
-    failed run, node06's failed peer run) or of its pod log (a line: that line), naming the file
-    and why, one line on stderr; the rest of the directory is read."""
+    """A record file the system refuses to read (mode 000), or a record that is not UTF-8 text,
+    is a `damaged` row for its GPU (node03's `done` record), within its run's row (node04's .err
+    of a failed run, node06's failed peer run) or of its pod log (a line: that line), naming the
+    file and why, one line on stderr; the rest of the directory is read."""
     fleet = fb.build_fleet(10, 0)
     fb.write_fleet(fleet[:8], tmp_path)
     fb.write_done(fleet[:8], tmp_path, job="gpubench")
@@ -282,7 +285,9 @@ def test_a_record_file_that_cannot_be_read_is_a_damaged_row(tmp_path: Path, kind
         file.chmod(0)
         source, reason, results = file, "cannot read (Permission denied)", 10 - (kind == "pod log") * 2
     else:
-        file.write_bytes(file.read_bytes() + b"gpubench: \xff\n")
+        # In a pod log, a line of its own: one of gpubench's stderr is text a crash wrote.
+        line = b"gpubench-pod: status=done node=\xff" if kind == "pod log" else b"gpubench: \xff"
+        file.write_bytes(file.read_bytes() + line + b"\n")
         source = f"{pod_log}:5" if kind == "pod log" else file
         reason, results = "cannot read (not UTF-8 text)", 10
     done = subprocess.run([*with_permissions(), sys.executable, str(SCRIPTS / "fleet.py"),
@@ -293,6 +298,57 @@ def test_a_record_file_that_cannot_be_read_is_a_damaged_row(tmp_path: Path, kind
     row = " ".join(records(done.stdout)[host])
     assert row.startswith(f"{status} {host} ") and reason in row and str(source) in row, row
     assert f"{results} GPU result(s)" in done.stdout
+
+
+# A crash's stderr: bytes that are not UTF-8 (\xff, \xfe) in gpubench's message.
+CRASH_BYTES = b"gpubench: cuMemcpy: \xff\xfe illegal address"
+CRASH_SHOWN = r"gpubench: cuMemcpy: \xff\xfe illegal address (exit status 139)"
+
+
+@pytest.mark.parametrize("with_record", [True, False], ids=["with its record", "alone"])
+def test_an_err_not_utf8_still_gives_its_exit_status(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], with_record: bool) -> None:
+    """A crash can write any bytes to stderr: an .err holding some that are not UTF-8 is read,
+    those bytes shown as \\xNN, and its exit status line gives the run's status (failed, 139),
+    with or without its record; nothing is damaged or skipped."""
+    fleet = fb.build_fleet(4, 0)
+    fb.write_fleet(fleet, tmp_path)
+    name = f"node09_{fb.uuid_of(9)}"
+    (tmp_path / f"{name}.err").write_bytes(CRASH_BYTES + b"\nexit status 139\n")
+    if with_record:
+        fb.write_status(tmp_path, name, "failed", 139, fb.uuid_of(9))
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert (code, err) == (0, ""), err
+    rows = records(out)
+    assert list(rows) == ["node09"] and rows["node09"][:3] == ["failed", "node09",
+                                                               fb.uuid_of(9)], out
+    assert CRASH_SHOWN in " ".join(rows["node09"]), out
+
+
+def test_a_pod_logs_stderr_line_not_utf8_is_its_gpus_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """gpubench's stderr in a pod log, bytes that are not UTF-8 and all, is the message of its
+    GPU's one row, those bytes shown as \\xNN; no line is damaged."""
+    fleet = fb.build_fleet(4, 0)
+    fb.write_fleet(fleet, tmp_path)
+    uuid = fb.uuid_of(9)
+    (tmp_path / "pods.jsonl").write_bytes(b"\n".join([
+        pod_record("killed", "none", uuid, "node09").encode(), CRASH_BYTES,
+        f"gpubench-pod: node09 {uuid}: exit status 139".encode(),
+        pod_record("failed", 139, uuid, "node09").encode()]) + b"\n")
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert (code, err) == (0, ""), err
+    rows = records(out)
+    assert list(rows) == ["node09"] and rows["node09"][:3] == ["failed", "node09", uuid], out
+    assert CRASH_SHOWN in " ".join(rows["node09"]), out
+
+
+def test_only_gpubench_stderr_in_a_pod_log_may_be_other_than_utf8() -> None:
+    """A JSON document or a line of the pod's own is a record: one that is not UTF-8 is no
+    text (damaged, test_a_record_file_that_cannot_be_read_is_a_damaged_row)."""
+    assert pod_line_text(CRASH_BYTES) == r"gpubench: cuMemcpy: \xff\xfe illegal address"
+    assert pod_line_text(b'{"context": {"host_name": "\xff"}}') is None
+    assert pod_line_text(b"gpubench-pod: status=done node=\xff") is None
 
 
 def write_peer_runs(directory: Path) -> None:
