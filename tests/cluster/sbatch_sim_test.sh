@@ -10,6 +10,7 @@
 #   - a node that does not see the shared output directory: its tasks say so in one line each,
 #     create nothing in their view of it, and the job exits non-zero naming them;
 #   - srun exiting non-zero though every record says done: the job exits with srun's status;
+#   - a directory of thousands of records: the summary counts them in seconds;
 #   - gpubench exiting 0 without a result (a flag that runs no benchmark): each record failed,
 #     the job exits 1; peer benchmarks only on nodes of one GPU: each task says it measures
 #     nothing, and the job, with no record, exits 1;
@@ -51,12 +52,14 @@ fail() {
   exit 1
 }
 
-# Runs the script as job $1's batch step with the stand-in gpubench, OUTDIR $results, the rest
-# of the arguments its own; sets `status` and `out` (its output).
+# Runs the script as job $1's batch step with the stand-in gpubench, OUTDIR $results (emptied
+# first, unless KEEP_RESULTS=1), the rest of the arguments its own; sets `status` and `out` (its
+# output).
 run_job() {
   local job=$1
   shift
-  rm -rf "$results" "$STANDIN_SRUN_LOG"
+  [[ ${KEEP_RESULTS:-0} == 1 ]] || rm -rf "$results"
+  rm -rf "$STANDIN_SRUN_LOG"
   out=$work/job-$job.out
   status=0
   SLURM_JOB_ID=$job bash "$sbatch_script" --gpubench="$standin/gpubench" "$@" > "$out" 2>&1 ||
@@ -97,6 +100,19 @@ expect 1 "node n2 lost, one task per node" "job 13: tasks without a record: 1 (o
 STANDIN_SRUN_EXIT=1 run_job 14 "$results"
 check_done_only n1_GPU-a1 n1_GPU-a2 n2_GPU-b1 n2_GPU-b2
 expect 1 "srun fails, every record done" "job 14: srun exit status 1, though every record says done"
+
+# A large fleet's directory: 4000 more records of this job, read for the summary in
+# seconds (a scancel leaves the batch step KillWait, 30 s by default, to write it).
+rm -rf "$results"
+mkdir -p "$results"
+for ((gpu = 0; gpu < 4000; gpu++)); do
+  printf 'status=done\nexit=0\ngpu_uuid=GPU-f%d\nnode=f%d\njob=27\ntask=%d\ndevice=0\ntime=%s\nattempt=0\n' \
+    "$gpu" "$((gpu / 8))" "$gpu" 2026-11-29T18:38:09Z > "$results/f$((gpu / 8))_GPU-f$gpu.status"
+done
+SECONDS=0
+KEEP_RESULTS=1 run_job 27 "$results"
+((SECONDS < 10)) || fail "a directory of 4000 records: the job took $SECONDS s"
+expect 0 "a directory of 4000 records" "job 27: 4004 done, 0 failed, 0 interrupted, 0 killed; exit status 0;"
 
 # A flag that runs no benchmark: each run exits 0 without a JSON, measuring nothing: failed.
 run_job 20 "$results" --benchmark_list_tests
