@@ -105,14 +105,17 @@ expect 1 "srun fails, every record done" "job 14: srun exit status 1, though eve
 # seconds (a scancel leaves the batch step KillWait, 30 s by default, to write it).
 rm -rf "$results"
 mkdir -p "$results"
+record='status=done\nexit=0\ngpu_uuid=GPU-f%d\nnode=f%d\njob=27\ntask=%d\ndevice=0\n'
+record+='time=2026-11-29T18:38:09Z\nattempt=0\n'
 for ((gpu = 0; gpu < 4000; gpu++)); do
-  printf 'status=done\nexit=0\ngpu_uuid=GPU-f%d\nnode=f%d\njob=27\ntask=%d\ndevice=0\ntime=%s\nattempt=0\n' \
-    "$gpu" "$((gpu / 8))" "$gpu" 2026-11-29T18:38:09Z > "$results/f$((gpu / 8))_GPU-f$gpu.status"
+  # shellcheck disable=SC2059 # the record's format
+  printf "$record" "$gpu" "$((gpu / 8))" "$gpu" > "$results/f$((gpu / 8))_GPU-f$gpu.status"
 done
 SECONDS=0
 KEEP_RESULTS=1 run_job 27 "$results"
 ((SECONDS < 10)) || fail "a directory of 4000 records: the job took $SECONDS s"
-expect 0 "a directory of 4000 records" "job 27: 4004 done, 0 failed, 0 interrupted, 0 killed; exit status 0;"
+expect 0 "a directory of 4000 records" \
+  "job 27: 4004 done, 0 failed, 0 interrupted, 0 killed; exit status 0;"
 
 # A flag that runs no benchmark: each run exits 0 without a JSON, measuring nothing: failed.
 run_job 20 "$results" --benchmark_list_tests
