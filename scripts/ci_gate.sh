@@ -34,8 +34,9 @@
 # range), an unusable baseline (one of one process's run among them: compare.py makes no regression
 # check against it; a setting that is no text a flag can hold), an output that cannot be written or
 # that is the binary or the baseline, or a TMPDIR no folder can be made in, all found before any
-# run; 4 a recording failed (ci_record.sh's line says how); 5 the candidate lacks benchmarks of the
-# baseline (one line names them); 128+N stopped by signal N.
+# run, or confirming runs compare.py cannot judge against the candidate (its line says why, and no
+# line says what was judged again); 4 a recording failed (ci_record.sh's line says how); 5 the
+# candidate lacks benchmarks of the baseline (one line names them); 128+N stopped by signal N.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
@@ -139,6 +140,11 @@ status=0
 "$scripts/compare.py" --missing-fails --confirm="$confirm" "$@" -- "$baseline" "$out" \
   > "$dir/report" 2>&1 || status=$?
 cat "$dir/report"
+# A status past 1 is compare.py's one line: confirming runs it could not judge (of another
+# driver, say, updated during the gate), so nothing was judged again.
+if ((status > 1)); then
+  exit "$status"
+fi
 printf '\nConfirmed by %d more runs of the suite, each change judged again on them alone: `%s`\n' \
   "$((10#${GPUBENCH_RUNS:-5}))" "$filter"
 exit "$status"

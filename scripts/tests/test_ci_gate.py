@@ -428,3 +428,13 @@ def test_a_tmpdir_without_room_for_a_folder_is_one_line_before_any_run(
     assert proc.stderr.startswith(f"{script}: cannot make a temporary folder in TMPDIR: mktemp: ")
     assert proc.stderr.count("\n") == 1 and str(tmp_path / tmpdir) in proc.stderr
     assert not calls(tmp_path / "build") and not (tmp_path / "gpubench.json").exists()
+
+
+def test_confirming_runs_that_cannot_be_judged_claim_no_confirmation(tmp_path: Path) -> None:
+    """Confirming runs of another driver (one updated during the gate) judge nothing again:
+    the gate prints compare.py's line alone, not a line saying the changes were judged again."""
+    proc = gate(tmp_path, runs(SLOW), runs(SLOW, driver_version="590.10"))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stdout.count("\n") == 1, proc.stdout
+    assert proc.stdout.startswith("compare.py: "), proc.stdout
+    assert "differs from NEW's" in proc.stdout
