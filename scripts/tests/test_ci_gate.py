@@ -438,3 +438,25 @@ def test_confirming_runs_that_cannot_be_judged_claim_no_confirmation(tmp_path: P
     assert proc.stdout.count("\n") == 1, proc.stdout
     assert proc.stdout.startswith("compare.py: "), proc.stdout
     assert "differs from NEW's" in proc.stdout
+
+
+@pytest.mark.parametrize(("gate_runs", "baseline_runs"), [("2", 15), ("3", 5)])
+def test_too_few_runs_to_find_a_change_stop_the_gate_before_any_run(
+        tmp_path: Path, gate_runs: str, baseline_runs: int) -> None:
+    """2 runs against 15, or 3 against 5, can give no p < 0.01 in the U test: such a gate could
+    never fail, so it stops in one line rather than pass whatever the candidate does."""
+    baseline = recording(list(np.linspace(49.3, 50.7, baseline_runs)),
+                         list(np.linspace(39.8, 40.2, baseline_runs)), merged_runs=baseline_runs)
+    proc = gate(tmp_path, runs([25.0] * 5), baseline_doc=baseline, GPUBENCH_RUNS=gate_runs)
+    assert proc.returncode == 2 and proc.stderr == "", proc.stdout + proc.stderr
+    assert proc.stdout == (
+        f"compare.py: --new-runs={gate_runs}: {gate_runs} runs against the {baseline_runs} of "
+        f"{tmp_path / 'baseline.json'} can give no p < 0.01 in the U test, so no benchmark could "
+        "be found SLOWER or FASTER; record more runs (ci_gate.sh: GPUBENCH_RUNS)\n"), proc.stdout
+    assert not calls(tmp_path / "build")
+
+
+def test_three_runs_against_fifteen_can_fail(tmp_path: Path) -> None:
+    proc = gate(tmp_path, runs(SLOW[:3]), runs([47.3, 47.5, 47.6]), GPUBENCH_RUNS="3")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "SLOWER (confirmed)" in proc.stdout
