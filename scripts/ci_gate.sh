@@ -32,12 +32,13 @@
 # Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver, CUDA
 # or measurement setting); 2 bad usage (a compare.py flag, a setting of ci_record.sh out of its
 # range, GPUBENCH_RUNS too few against the baseline's runs for any p < --alpha), an unusable
-# baseline (one of one process's run among them: compare.py makes no regression
-# check against it; a setting that is no text a flag can hold), an output that cannot be written or
-# that is the binary or the baseline, or a TMPDIR no folder can be made in, all found before any
-# run, or confirming runs compare.py cannot judge against the candidate (its line says why, and no
-# line says what was judged again); 4 a recording failed (ci_record.sh's line says how); 5 the
-# candidate lacks benchmarks of the baseline (one line names them); 128+N stopped by signal N.
+# baseline (one of one process's run among them: compare.py makes no regression check against it; a
+# setting that is no text a flag can hold), an output that cannot be written, that is the binary or
+# the baseline, or that is no regular file to read back, or a TMPDIR no folder can be made in, all
+# found before any run, or confirming runs compare.py cannot judge against the candidate (its line
+# says why, and no line says what was judged again); 4 a recording failed (ci_record.sh's line says
+# how); 5 the candidate lacks benchmarks of the baseline (one line names them); 128+N stopped by
+# signal N.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
@@ -68,8 +69,14 @@ for flag in "$@"; do
 done
 confirm=${out%.json}.confirm.json
 source "$scripts/check_output.sh"
+# The gate reads what it writes back to compare it: a FIFO or a device gives nothing back.
 for path in "$out" "$confirm"; do
   check_output ci_gate.sh "$path" "$binary" "$baseline" || exit 2
+  if [[ -e $path && ! -f $path ]]; then
+    echo "ci_gate.sh: ${path//[^[:print:]]/?}: not a regular file; the gate reads its output" \
+      "back to compare it" >&2
+    exit 2
+  fi
 done
 rm -f -- "$confirm" # a stale one would read as this run's
 

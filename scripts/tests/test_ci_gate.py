@@ -460,3 +460,20 @@ def test_three_runs_against_fifteen_can_fail(tmp_path: Path) -> None:
     proc = gate(tmp_path, runs(SLOW[:3]), runs([47.3, 47.5, 47.6]), GPUBENCH_RUNS="3")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "SLOWER (confirmed)" in proc.stdout
+
+
+@pytest.mark.parametrize("output", ["fifo.json", "/dev/null"])
+def test_an_output_the_gate_cannot_read_back_stops_it_before_any_run(tmp_path: Path,
+                                                                     output: str) -> None:
+    """The gate compares what it wrote: a FIFO or a device is empty when read back, so it would
+    fail after the runs; it is refused before them."""
+    if output == "fifo.json":
+        os.mkfifo(tmp_path / output)
+    program = install(tmp_path / "build", runs(SLOW))
+    baseline = write_json(tmp_path / "baseline.json", BASELINE)
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline), output],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (
+        2, f"ci_gate.sh: {output}: not a regular file; the gate reads its output back to "
+           "compare it\n")
+    assert not calls(tmp_path / "build")
