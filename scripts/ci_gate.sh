@@ -20,8 +20,8 @@
 # nothing else: the last comparison's report (or compare.py's one line where it cannot
 # compare), followed by the filter of what the confirming runs judged again; the recordings'
 # own output goes to stderr. Flags after OUT.json go to compare.py, but for those the gate sets
-# itself (--confirm, --changed-filter) and --help; they are checked, with the baseline, before
-# the first run. In a regression check the candidate must hold every benchmark
+# itself (--confirm, --changed-filter, --new-runs) and --help; they are checked, with the
+# baseline, before the first run. In a regression check the candidate must hold every benchmark
 # of the baseline (one that no longer runs passes no check); a benchmark only in the candidate
 # is new.
 #
@@ -31,11 +31,14 @@
 #
 # Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver, CUDA
 # or measurement setting); 2 bad usage (a compare.py flag, a setting of ci_record.sh out of its
-# range), an unusable baseline (one of one process's run among them: compare.py makes no regression
-# check against it; a setting that is no text a flag can hold), an output that cannot be written or
-# that is the binary or the baseline, or a TMPDIR no folder can be made in, all found before any
-# run; 4 a recording failed (ci_record.sh's line says how); 5 the candidate lacks benchmarks of the
-# baseline (one line names them); 128+N stopped by signal N.
+# range, GPUBENCH_RUNS too few against the baseline's runs for any p < --alpha), an unusable
+# baseline (one of one process's run among them: compare.py makes no regression check against it; a
+# setting that is no text a flag can hold), an output that cannot be written, that is the binary or
+# the baseline, or that is no regular file to read back, or a TMPDIR no folder can be made in, all
+# found before any run, or confirming runs compare.py cannot judge against the candidate (its line
+# says why, and no line says what was judged again); 4 a recording failed (ci_record.sh's line says
+# how); 5 the candidate lacks benchmarks of the baseline (one line names them); 128+N stopped by
+# signal N.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
@@ -47,25 +50,33 @@ baseline=$2
 out=$3
 shift 3
 scripts=$(dirname "$0")
-# compare.py flags the gate sets itself are not passed on: a later --confirm or
-# --changed-filter replaces the gate's own (its verdict then rests on that file, or no change
-# is confirmed), and --help makes every comparison print the help and exit 0 with no verdict.
-# argparse reads any unambiguous prefix of a long option as that option, so a prefix counts.
+# compare.py flags the gate sets itself are not passed on: a later --confirm, --changed-filter
+# or --new-runs replaces the gate's own (its verdict then rests on that file, no change is
+# confirmed, or too few runs go unnoticed), and --help makes every comparison print the help
+# and exit 0 with no verdict. argparse reads any unambiguous prefix of a long option as that
+# option, so a prefix counts.
 for flag in "$@"; do
   [[ $flag == -- ]] && break
   name=${flag%%=*}
-  for own in --confirm --changed-filter --help; do
+  for own in --confirm --changed-filter --new-runs --help; do
     if [[ ($own == --help && $name == -h*) || ($name == --?* && $own == "$name"*) ]]; then
       echo "ci_gate.sh: ${flag//[^[:print:]]/?}: compare.py's $own, which the gate does not" \
-        "pass on (it sets --confirm and --changed-filter itself; --help would compare nothing)" >&2
+        "pass on (it sets --confirm, --changed-filter and --new-runs itself; --help would" \
+        "compare nothing)" >&2
       exit 2
     fi
   done
 done
 confirm=${out%.json}.confirm.json
 source "$scripts/check_output.sh"
+# The gate reads what it writes back to compare it: a FIFO or a device gives nothing back.
 for path in "$out" "$confirm"; do
   check_output ci_gate.sh "$path" "$binary" "$baseline" || exit 2
+  if [[ -e $path && ! -f $path ]]; then
+    echo "ci_gate.sh: ${path//[^[:print:]]/?}: not a regular file; the gate reads its output" \
+      "back to compare it" >&2
+    exit 2
+  fi
 done
 rm -f -- "$confirm" # a stale one would read as this run's
 
@@ -105,9 +116,17 @@ trap 'stopped TERM' TERM
 trap 'stopped INT' INT
 trap 'stopped HUP' HUP
 # An unusable baseline or compare.py flag is found before the runs, not minutes later:
-# compare.py reads the baseline (against itself) with the flags and says why in one line. Its
+# compare.py reads the baseline (against itself) with the flags and says why in one line, as it
+# does where GPUBENCH_RUNS runs against the baseline's can give no p < --alpha, a gate that could
+# never fail (a count ci_record.sh cannot take, it names itself before its first run). Its
 # files follow `--` and a file option's `=`, so that a name starting with a dash is no option.
-if ! "$scripts/compare.py" "$@" -- "$baseline" "$baseline" > /dev/null 2> "$dir/report"; then
+runs=${GPUBENCH_RUNS:-5}
+new_runs=()
+if [[ $runs =~ ^[0-9]{1,6}$ ]] && ((10#$runs >= 1)); then
+  new_runs=(--new-runs="$((10#$runs))")
+fi
+if ! "$scripts/compare.py" "${new_runs[@]}" "$@" -- "$baseline" "$baseline" > /dev/null \
+  2> "$dir/report"; then
   cat "$dir/report"
   exit 2
 fi
@@ -139,6 +158,11 @@ status=0
 "$scripts/compare.py" --missing-fails --confirm="$confirm" "$@" -- "$baseline" "$out" \
   > "$dir/report" 2>&1 || status=$?
 cat "$dir/report"
+# A status past 1 is compare.py's one line: confirming runs it could not judge (of another
+# driver, say, updated during the gate), so nothing was judged again.
+if ((status > 1)); then
+  exit "$status"
+fi
 printf '\nConfirmed by %d more runs of the suite, each change judged again on them alone: `%s`\n' \
-  "$((10#${GPUBENCH_RUNS:-5}))" "$filter"
+  "$((10#$runs))" "$filter"
 exit "$status"

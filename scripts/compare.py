@@ -757,6 +757,27 @@ def missing_line(comparison: Comparison) -> str:
             f"{', '.join(names[:LARGEST_SHOWN])}{more}; record them, or a baseline without them")
 
 
+def run_count(text: str) -> int:
+    """An option value that is a whole number of runs, 1 or more."""
+    if not re.fullmatch(r"[0-9]{1,6}", text) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of runs from 1, not {text!r}")
+    return int(text)
+
+
+def too_few_runs_line(base: Result, new_runs: int, rules: Rules,
+                      pattern: NameFilter | None) -> str | None:
+    """Where `new_runs` runs against the most runs any of BASE's benchmarks (that `pattern`
+    finds) holds can give no p < alpha, so that every verdict is SAME, one line saying so."""
+    names = list(base.benchmarks) if pattern is None else pattern.select(base.benchmarks)
+    most = max(base.benchmarks[n].repetition_values().size for n in names)
+    # Smallest exact two-sided p: the samples fully separated.
+    if 2 / math.comb(most + new_runs, new_runs) < rules.alpha:
+        return None
+    return (f"--new-runs={new_runs}: {new_runs} runs against the {most} of {base.path} can give "
+            f"no p < {rules.alpha:g} in the U test, so no benchmark could be found SLOWER or "
+            "FASTER; record more runs (ci_gate.sh: GPUBENCH_RUNS)")
+
+
 def regex(text: str) -> NameFilter:
     try:
         return name_filter(text)
@@ -813,6 +834,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              f"families where those take more than the {MAX_FILTER_CHARS} "
                              "characters a filter holds; empty where none is "
                              "(scripts/ci_gate.sh names with it what it confirms)")
+    parser.add_argument("--new-runs", type=run_count, metavar="N",
+                        help="exit 2 where N runs of NEW against BASE's can give no p below "
+                             "--alpha, so that no benchmark could be found SLOWER (scripts/"
+                             "ci_gate.sh checks its GPUBENCH_RUNS so, before its runs)")
     parser.add_argument("--missing-fails", action="store_true",
                         help=f"in a regression check, exit {MISSING_FROM_NEW} where NEW lacks "
                              "benchmarks of BASE (that --filter finds), naming them in one line "
@@ -847,6 +872,9 @@ def main(argv: list[str] | None = None) -> int:
         if not comparison.checkable and not args.report:
             script_error(SCRIPT, different_setup_line(comparison))
             return DIFFERENT_SETUP
+        if args.new_runs is not None and (
+                line := too_few_runs_line(base, args.new_runs, rules_from(args), args.filter)):
+            return script_error(SCRIPT, line)
         if args.missing_fails and comparison.regression_check and comparison.only_base:
             script_error(SCRIPT, missing_line(comparison))
             return MISSING_FROM_NEW

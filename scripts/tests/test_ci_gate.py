@@ -428,3 +428,52 @@ def test_a_tmpdir_without_room_for_a_folder_is_one_line_before_any_run(
     assert proc.stderr.startswith(f"{script}: cannot make a temporary folder in TMPDIR: mktemp: ")
     assert proc.stderr.count("\n") == 1 and str(tmp_path / tmpdir) in proc.stderr
     assert not calls(tmp_path / "build") and not (tmp_path / "gpubench.json").exists()
+
+
+def test_confirming_runs_that_cannot_be_judged_claim_no_confirmation(tmp_path: Path) -> None:
+    """Confirming runs of another driver (one updated during the gate) judge nothing again:
+    the gate prints compare.py's line alone, not a line saying the changes were judged again."""
+    proc = gate(tmp_path, runs(SLOW), runs(SLOW, driver_version="590.10"))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stdout.count("\n") == 1, proc.stdout
+    assert proc.stdout.startswith("compare.py: "), proc.stdout
+    assert "differs from NEW's" in proc.stdout
+
+
+@pytest.mark.parametrize(("gate_runs", "baseline_runs"), [("2", 15), ("3", 5)])
+def test_too_few_runs_to_find_a_change_stop_the_gate_before_any_run(
+        tmp_path: Path, gate_runs: str, baseline_runs: int) -> None:
+    """2 runs against 15, or 3 against 5, can give no p < 0.01 in the U test: such a gate could
+    never fail, so it stops in one line rather than pass whatever the candidate does."""
+    baseline = recording(list(np.linspace(49.3, 50.7, baseline_runs)),
+                         list(np.linspace(39.8, 40.2, baseline_runs)), merged_runs=baseline_runs)
+    proc = gate(tmp_path, runs([25.0] * 5), baseline_doc=baseline, GPUBENCH_RUNS=gate_runs)
+    assert proc.returncode == 2 and proc.stderr == "", proc.stdout + proc.stderr
+    assert proc.stdout == (
+        f"compare.py: --new-runs={gate_runs}: {gate_runs} runs against the {baseline_runs} of "
+        f"{tmp_path / 'baseline.json'} can give no p < 0.01 in the U test, so no benchmark could "
+        "be found SLOWER or FASTER; record more runs (ci_gate.sh: GPUBENCH_RUNS)\n"), proc.stdout
+    assert not calls(tmp_path / "build")
+
+
+def test_three_runs_against_fifteen_can_fail(tmp_path: Path) -> None:
+    proc = gate(tmp_path, runs(SLOW[:3]), runs([47.3, 47.5, 47.6]), GPUBENCH_RUNS="3")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "SLOWER (confirmed)" in proc.stdout
+
+
+@pytest.mark.parametrize("output", ["fifo.json", "/dev/null"])
+def test_an_output_the_gate_cannot_read_back_stops_it_before_any_run(tmp_path: Path,
+                                                                     output: str) -> None:
+    """The gate compares what it wrote: a FIFO or a device is empty when read back, so it would
+    fail after the runs; it is refused before them."""
+    if output == "fifo.json":
+        os.mkfifo(tmp_path / output)
+    program = install(tmp_path / "build", runs(SLOW))
+    baseline = write_json(tmp_path / "baseline.json", BASELINE)
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline), output],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert (proc.returncode, proc.stderr) == (
+        2, f"ci_gate.sh: {output}: not a regular file; the gate reads its output back to "
+           "compare it\n")
+    assert not calls(tmp_path / "build")

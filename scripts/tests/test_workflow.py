@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from conftest import SCRIPTS
 from fake_gpubench import install
-from gbench_builder import copy_run, document, write_json
+from gbench_builder import copy_run, document, saxpy_run, write_json
 
 # Installed from scripts/requirements.txt; a machine without it (the GPU machines) skips these.
 YAML = pytest.importorskip("ruamel.yaml").YAML
@@ -230,6 +230,25 @@ def test_another_driver_fails_in_one_line(job: Any, tmp_path: Path, report: str,
     else:
         assert summary.count("\n") == 1
         assert summary.startswith("compare.py: cannot compare: driver_version differ")
+
+
+def exports_step(job: Any) -> dict:
+    (index,) = steps_running(job, r"scripts/export\.py")
+    return job["steps"][index]
+
+
+def test_a_recording_of_one_direction_exports_that_direction(job: Any, tmp_path: Path) -> None:
+    """A baseline recorded with --benchmark_filter=saxpy gates saxpy alone, whose figures are
+    all GB/s: the step writes the exports the recording has figures for, and passes."""
+    write_json(tmp_path / "gpubench.json",
+               document(saxpy_run("flushed", 1 << 20, [100.0, 101.0, 102.0], 4000.0),
+                        merged_runs=3))
+    (tmp_path / "scripts").symlink_to(SCRIPTS)
+    proc = subprocess.run(["bash", "-e", "-c", exports_step(job)["run"]], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    written = sorted(p.name for p in (tmp_path / "export").iterdir())
+    assert written == ["bencher.json", "github_bigger.json"]
 
 
 def test_docs_state_the_python_requirement() -> None:
