@@ -122,7 +122,7 @@ trap 'stopped HUP' HUP
 # files follow `--` and a file option's `=`, so that a name starting with a dash is no option.
 runs=${GPUBENCH_RUNS:-5}
 new_runs=()
-if [[ $runs =~ ^[0-9]{1,6}$ ]] && ((10#$runs >= 1)); then
+if [[ $runs =~ ^[0-9]{1,6}$ ]] && ((10#$runs >= 2)); then
   new_runs=(--new-runs="$((10#$runs))")
 fi
 if ! "$scripts/compare.py" "${new_runs[@]}" "$@" -- "$baseline" "$baseline" > /dev/null \

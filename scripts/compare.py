@@ -227,6 +227,15 @@ def change_pct(ratio: float) -> float:
     return (max(ratio, 1 / ratio) - 1) * 100 if math.isfinite(ratio) else math.nan
 
 
+def reachable(base_runs: int, new_runs: int, alpha: float) -> bool:
+    """Whether the U test over this many repetitions a side can give p < alpha; where a side
+    has fewer than 2 no test is made, and the verdict rests on the resolution alone."""
+    if base_runs < 2 or new_runs < 2:
+        return True
+    # Smallest exact two-sided p: the samples fully separated.
+    return 2 / math.comb(base_runs + new_runs, base_runs) < alpha
+
+
 def mann_whitney_p(base: Iterable[float], cont: Iterable[float]) -> float:
     # Imported here: scipy.stats is most of the start-up time, and only repetitions need it.
     from scipy.stats import mannwhitneyu
@@ -280,11 +289,10 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
     # Fall back to real time if the files disagree on which counters a benchmark reports.
     metric = base.metric if base.metric == cont.metric else REAL_TIME_US
     b_reps, c_reps = base.repetition_values(metric), cont.repetition_values(metric)
-    p_value, p_reachable = None, True
+    p_value = None
     if len(b_reps) >= 2 and len(c_reps) >= 2:
         p_value = mann_whitney_p(b_reps, c_reps)
-        # Smallest exact two-sided p: the samples fully separated.
-        p_reachable = 2 / math.comb(len(b_reps) + len(c_reps), len(b_reps)) < rules.alpha
+    p_reachable = reachable(len(b_reps), len(c_reps), rules.alpha)
     b_value, c_value = base.value(metric), cont.value(metric)
     ratio = better_ratio(b_value, c_value, metric.bigger_is_better)
     timing = {t for t in (base.host_paced, cont.host_paced) if t is not None}
@@ -770,8 +778,7 @@ def too_few_runs_line(base: Result, new_runs: int, rules: Rules,
     finds) holds can give no p < alpha, so that every verdict is SAME, one line saying so."""
     names = list(base.benchmarks) if pattern is None else pattern.select(base.benchmarks)
     most = max(base.benchmarks[n].repetition_values().size for n in names)
-    # Smallest exact two-sided p: the samples fully separated.
-    if 2 / math.comb(most + new_runs, new_runs) < rules.alpha:
+    if reachable(most, new_runs, rules.alpha):
         return None
     return (f"--new-runs={new_runs}: {new_runs} runs against the {most} of {base.path} can give "
             f"no p < {rules.alpha:g} in the U test, so no benchmark could be found SLOWER or "

@@ -456,6 +456,17 @@ def test_too_few_runs_to_find_a_change_stop_the_gate_before_any_run(
     assert not calls(tmp_path / "build")
 
 
+@pytest.mark.parametrize("gate_runs", ["1", "0", "1001", "five"])
+def test_runs_ci_record_does_not_take_are_its_line_before_any_run(tmp_path: Path,
+                                                                   gate_runs: str) -> None:
+    """A count outside ci_record.sh's range is named by it, not read as too few for the test."""
+    proc = gate(tmp_path, runs(SLOW), GPUBENCH_RUNS=gate_runs)
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+    assert proc.stderr == ("ci_record.sh: GPUBENCH_RUNS must be a whole number from 2 to 1000, "
+                           f"not '{gate_runs}'\n"), proc.stderr
+    assert not calls(tmp_path / "build")
+
+
 def test_three_runs_against_fifteen_can_fail(tmp_path: Path) -> None:
     proc = gate(tmp_path, runs(SLOW[:3]), runs([47.3, 47.5, 47.6]), GPUBENCH_RUNS="3")
     assert proc.returncode == 1, proc.stdout + proc.stderr
