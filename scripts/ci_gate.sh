@@ -34,11 +34,11 @@
 # range, GPUBENCH_RUNS too few against the baseline's runs for any p < --alpha), an unusable
 # baseline (one of one process's run among them: compare.py makes no regression check against it; a
 # setting that is no text a flag can hold), an output that cannot be written, that is the binary or
-# the baseline, or that is no regular file to read back, or a TMPDIR no folder can be made in, all
-# found before any run, or confirming runs compare.py cannot judge against the candidate (its line
-# says why, and no line says what was judged again); 4 a recording failed (ci_record.sh's line says
-# how); 5 the candidate lacks benchmarks of the baseline (one line names them); 128+N stopped by
-# signal N.
+# the baseline, that is no regular file to read back or that names the confirm file by a link, or a
+# TMPDIR no folder can be made in, all found before any run, or confirming runs compare.py cannot
+# judge against the candidate (its line says why, and no line says what was judged again); 4 a
+# recording failed (ci_record.sh's line says how); 5 the candidate lacks benchmarks of the baseline
+# (one line names them); 128+N stopped by signal N.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
@@ -78,6 +78,13 @@ for path in "$out" "$confirm"; do
     exit 2
   fi
 done
+# By a link, OUT.json can name the file OUT.confirm.json names: the confirming runs would then
+# take the place of the candidate's.
+if [[ $(realpath -m -- "$out") == "$(realpath -m -- "$confirm")" ]]; then
+  echo "ci_gate.sh: ${out//[^[:print:]]/?}: names the file its confirming runs go to" \
+    "(${confirm//[^[:print:]]/?}); they would take the place of its runs" >&2
+  exit 2
+fi
 rm -f -- "$confirm" # a stale one would read as this run's
 
 # record OUT: ci_record.sh of the binary into OUT with the baseline's flags, as the child a

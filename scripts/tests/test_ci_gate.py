@@ -343,6 +343,19 @@ def test_an_output_that_is_an_input_stops_the_gate_before_any_run(tmp_path: Path
     assert {path: path.read_bytes() for path in inputs} == inputs
 
 
+def test_an_output_linked_to_its_confirm_file_stops_the_gate_before_any_run(
+        tmp_path: Path) -> None:
+    """OUT.json a link to OUT.confirm.json: the confirming runs would replace the candidate's
+    runs and be judged against themselves."""
+    (tmp_path / "gpubench.json").symlink_to(tmp_path / "gpubench.confirm.json")
+    proc = gate(tmp_path, runs(SLOW), runs([49.8, 50.0, 50.1, 50.3, 49.9]))
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+    assert proc.stderr == (f"ci_gate.sh: {tmp_path / 'gpubench.json'}: names the file its "
+                           f"confirming runs go to ({tmp_path / 'gpubench.confirm.json'}); they "
+                           "would take the place of its runs\n")
+    assert not calls(tmp_path / "build")
+
+
 def test_bad_usage_is_one_line() -> None:
     proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), "build/gpubench"],
                           capture_output=True, text=True, timeout=60)
