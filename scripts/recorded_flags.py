@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Prints the gpubench flags that measure as RESULT was measured, one a line, as far as its
 context states them: the filter, Google Benchmark's minimum and warm-up times and random
-interleaving, saxpy's --l2 and --energy. scripts/ci_gate.sh records its candidate with them,
-so a baseline recorded with a filter or another minimum time is compared with a candidate
-recorded alike, not refused as measured otherwise after minutes of runs. A key the context
-lacks gives no flag (gpubench's default). The build type is no flag: the binary has its own.
+interleaving, --energy, the devices and saxpy's --l2. scripts/ci_gate.sh records its candidate
+with them, so a baseline recorded with a filter or another minimum time is compared with a
+candidate recorded alike, not refused as measured otherwise after minutes of runs. A key the
+context lacks gives no flag (gpubench's default). The build type is no flag: the binary has its
+own; nor are the family flags other than --l2 (--sizes), which the context does not state.
 
   scripts/recorded_flags.py results/h200/ci_baseline.json
 
@@ -21,12 +22,12 @@ from gpubench_json import (FILTER_KEY, GpubenchJsonError, OneLineArgumentParser,
                            script_error, write_stdout)
 from safe_text import printable, shorten
 
-# Each context key gpubench writes for a flag that sets how it measures, and that flag.
+# Each context key gpubench writes for a flag that sets what or how it measures, and that flag.
 # "energy" holds how a window is taken; its flag takes no value.
 FLAGS = {FILTER_KEY: "--benchmark_filter", "benchmark_min_time": "--benchmark_min_time",
          "benchmark_min_warmup_time": "--benchmark_min_warmup_time",
          "benchmark_enable_random_interleaving": "--benchmark_enable_random_interleaving",
-         "saxpy_l2": "--l2", "energy": "--energy"}
+         "energy": "--energy", "selected_devices": "--device", "saxpy_l2": "--l2"}
 # The measurement setting no flag sets: the build's own.
 NOT_FLAGS = {"gpubench_build_type"}
 

@@ -34,10 +34,11 @@ def test_a_context_without_settings_gives_no_flag() -> None:
 def test_the_flags_are_a_line_each(tmp_path) -> None:
     doc = document(copy_run("HtoD", "pinned", "async", 4096, [10.0]),
                    benchmark_filter="^copy/(HtoD|DtoH) x=1", benchmark_min_time="100x",
-                   saxpy_l2="warm", energy="NVML's energy counter")
+                   saxpy_l2="warm", energy="NVML's energy counter", selected_devices="0,1")
     proc = subprocess.run([sys.executable, str(SCRIPTS / "recorded_flags.py"),
                            str(write_json(tmp_path / "r.json", doc))],
                           capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stderr) == (0, "")
     assert proc.stdout.splitlines() == ["--benchmark_filter=^copy/(HtoD|DtoH) x=1",
-                                        "--benchmark_min_time=100x", "--l2=warm", "--energy"]
+                                        "--benchmark_min_time=100x", "--energy", "--device=0,1",
+                                        "--l2=warm"]
