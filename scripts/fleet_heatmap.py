@@ -1,4 +1,5 @@
-"""The heatmap of fleet.py: GPUs x headline benchmarks, colour = speed against the group median."""
+"""The heatmap of fleet.py: GPUs x headline benchmarks, colour = speed against the benchmark's
+reference (the group median, or the median of its faster part where the group splits in two)."""
 
 from pathlib import Path
 
@@ -116,7 +117,8 @@ def draw_heatmap(groups: list[Group], columns: list[str], path: Path, rule: Rule
                   fontsize=7)
     ax.set_yticks(range(len(labels)), [figure_text(label) for label in labels], fontsize=7)
     bar = fig.colorbar(image, ax=ax, location="bottom", shrink=0.6, aspect=40,
-                       label="speed relative to the group median (GB/s ratio; inverse for µs)")
+                       label="speed relative to the group median, or its faster part's where "
+                             "the group splits (GB/s ratio; inverse for µs)")
     ticks = [low, (low + 1) / 2, 1.0, high]
     bar.set_ticks(ticks, labels=[f"{t:.2f}" for t in ticks])
     fig.suptitle(f"GPU fleet: each benchmark against its group's median\nboxed: flagged (slower "

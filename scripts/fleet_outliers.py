@@ -3,15 +3,26 @@
 A group is the GPUs of one GPU model, driver version, gpubench version and host CPU, measured
 alike (gpubench_json.MEASUREMENT_SETTINGS: a run given another --benchmark_min_time, say): a GPU
 is compared only with its like. Per benchmark of a group of --min-gpus or more, each GPU's speed
-is its figure over the group median (the inverse for times) and its loss is 1 - speed. The
-benchmark's noise is the larger of the group's robust spread (1.4826 x the median absolute
-deviation of the speeds, a standard deviation for normal noise) and, where the results hold
-gpubench's `noise_pct`, its median over the group. noise_pct is 100 x 1.4826 x the median
-absolute deviation of the run's batch times over their median: the same robust spread, of one
-batch, relative, so a fraction of a speed as much as of a time. A benchmark flags a GPU whose
-loss is over max(margin, k x noise): device-timed figures with --k and --margin, host-paced ones
-(Benchmark.host_paced: gpubench's host_timed, or pageable memory) with the wider --host-k and
---host-margin.
+is its figure over the benchmark's reference, the group median (the inverse for times), and its
+loss is 1 - speed. The benchmark's noise is the larger of the group's robust spread (1.4826 x
+the median absolute deviation of the speeds, a standard deviation for normal noise) and, where
+the results hold gpubench's `noise_pct`, its median over the group. noise_pct is 100 x 1.4826 x
+the median absolute deviation of the run's batch times over their median: the same robust
+spread, of one batch, relative, so a fraction of a speed as much as of a time. A benchmark flags
+a GPU whose loss is over max(margin, k x noise): device-timed figures with --k and --margin,
+host-paced ones (Benchmark.host_paced: gpubench's host_timed, or pageable memory) with the wider
+--host-k and --host-margin.
+
+Where a device-timed benchmark's speeds fall in two parts of --min-gpus GPUs or more each, no
+GPU within the widest break between them and that break wider than the margin and than k x the
+noise within the parts (their pooled robust spread, or the runs' noise_pct where larger), the
+group median lies between two levels and is neither's: with 8 of 16 GPUs 8% slow, each part is 4%
+from it, inside the 5% margin. There the benchmark's reference is the median of the faster part
+and its noise that within the parts, so the slower part is judged against what its like reach: a
+fault slows a GPU, it does not speed one up. (Fewer slow GPUs than half leave the median in the
+faster level.) Host-timed figures are not split: one host's repetitions of a launch submit fall
+in levels already, and split fleets built of them (scripts/tests/fleet_builder.py) with no GPU
+slowed.
 
 A GPU is flagged on a sweep (a benchmark name less its argument) when --corroborate of the
 sweep's benchmarks flag it (all of them where a device-timed sweep has fewer): a fault slows a
@@ -46,7 +57,9 @@ class Rule:
     min_gpus: int = 4
 
     def describe(self) -> str:
-        return (f"a benchmark flags a GPU slower than its group's median by more than "
+        return (f"a benchmark flags a GPU slower than its group's median (its faster part's, of "
+                f"{self.min_gpus} GPUs or more, where a device-timed figure splits in two) by "
+                f"more than "
                 f"max({self.margin_pct:g}%, {self.k:g} x its noise), a host-timed one by more "
                 f"than max({self.host_margin_pct:g}%, {self.host_k:g} x its noise); a GPU is "
                 f"flagged on a sweep where {self.corroborate} of its sizes flag it")
@@ -57,7 +70,8 @@ class Flag:
     gpu: Gpu
     benchmark: str
     value: float
-    median: float
+    median: float  # the reference: the group's median, or its faster part's (faster_part)
+    faster: int | None  # where the group splits (faster_part): the GPUs of its faster part
     unit: str
     speed: float  # relative to the median, 1 = median, < 1 slower
     threshold: float  # the loss (1 - speed) over which the benchmark flags a GPU
@@ -71,6 +85,7 @@ class Group:
     benchmarks: list[str] = field(default_factory=list)  # compared: on >= min_gpus GPUs
     speed: np.ndarray = field(default_factory=lambda: np.empty((0, 0)))  # gpus x benchmarks
     thresholds: dict[str, float] = field(default_factory=dict)
+    splits: dict[str, int] = field(default_factory=dict)  # benchmark: GPUs of its faster part
     host_timed: dict[str, bool] = field(default_factory=dict)
     flags: list[Flag] = field(default_factory=list)
     uncorroborated: int = 0  # benchmarks that flagged a GPU no other size of its sweep did
@@ -164,6 +179,40 @@ def run_noise(gpus: list[Gpu], name: str) -> float:
     return float(np.median(noise)) / 100 if noise else 0.0
 
 
+def relative(values: np.ndarray, reference: float, metric: Metric) -> np.ndarray:
+    """Speeds: values over reference, the inverse for times (nan where a GPU has none)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return values / reference if metric.bigger_is_better else reference / values
+
+
+def robust_spread(speeds: np.ndarray) -> float:
+    """1.4826 x the median absolute deviation of speeds about their median: a standard
+    deviation for normal noise."""
+    return MAD_TO_SIGMA * float(np.median(np.abs(speeds - np.median(speeds))))
+
+
+def faster_part(speeds: np.ndarray, min_part: int, k: float, margin: float,
+                floor: float) -> tuple[np.ndarray, float] | None:
+    """Where speeds fall in two parts of min_part or more each: (the faster part's mask over
+    speeds, the noise within the parts). The parts meet at the widest break between neighbouring
+    speeds that leaves min_part on each side; they are two where no speed lies within that
+    break and it is wider than margin and than k x the noise within the parts, the larger of
+    their pooled robust spread (each speed about its own part's median) and floor (the runs' own
+    noise). None where the speeds are one part."""
+    ordered = np.sort(speeds)
+    if len(ordered) < 2 * min_part:
+        return None
+    gaps = np.diff(ordered)  # gaps[j]: between the slower part ordered[:j + 1] and the rest
+    cut = min_part - 1 + int(np.argmax(gaps[min_part - 1:len(ordered) - min_part]))
+    slower, faster = ordered[:cut + 1], ordered[cut + 1:]
+    within = MAD_TO_SIGMA * float(np.median(np.concatenate(
+        [np.abs(slower - np.median(slower)), np.abs(faster - np.median(faster))])))
+    noise = max(within, floor)
+    if gaps[cut] <= max(margin, k * noise):
+        return None
+    return speeds >= faster[0], noise
+
+
 def judge(group: Group, rule: Rule) -> None:
     """Fills the group's benchmarks, speed, thresholds, flags and uncorroborated."""
     names: list[str] = []
@@ -183,14 +232,21 @@ def judge(group: Group, rule: Rule) -> None:
         median = float(np.median(values[present]))
         if median <= 0:
             continue
-        with np.errstate(divide="ignore", invalid="ignore"):
-            speed = values / median if metric.bigger_is_better else median / values
-        spread = MAD_TO_SIGMA * float(np.median(np.abs(speed[present] - 1)))
-        noise = max(spread, run_noise(group.gpus, name))
+        speed = relative(values, median, metric)
         host_timed = any(is_host_timed(g.benchmarks[name]) for g in group.gpus
                          if name in g.benchmarks)
-        threshold = (max(rule.host_margin_pct / 100, rule.host_k * noise) if host_timed
-                     else max(rule.margin_pct / 100, rule.k * noise))
+        k, margin = ((rule.host_k, rule.host_margin_pct) if host_timed
+                     else (rule.k, rule.margin_pct))
+        floor = run_noise(group.gpus, name)
+        noise = max(robust_spread(speed[present]), floor)
+        split = None if host_timed else faster_part(speed[present], rule.min_gpus, k,
+                                                    margin / 100, floor)
+        if split is not None:
+            faster, noise = split
+            median = float(np.median(values[present][faster]))
+            speed = relative(values, median, metric)
+            group.splits[name] = int(faster.sum())
+        threshold = max(margin / 100, k * noise)
         columns.append(name)
         speeds.append(speed)
         group.thresholds[name] = threshold
@@ -200,7 +256,8 @@ def judge(group: Group, rule: Rule) -> None:
         with np.errstate(invalid="ignore"):
             flagged = present & (1 - speed > threshold)
         candidates += [(int(row), Flag(group.gpus[row], name, float(values[row]), median,
-                                       metric.unit, float(speed[row]), threshold, host_timed))
+                                       group.splits.get(name), metric.unit, float(speed[row]),
+                                       threshold, host_timed))
                        for row in np.flatnonzero(flagged)]
     per_sweep: dict[tuple[int, str], int] = {}
     for row, flag in candidates:

@@ -191,7 +191,8 @@ def outlier_rows(group: Group) -> list[list[str]]:
         sizes = ", ".join(size_label(f.benchmark) for f in sorted(
             flags, key=lambda f: _size_order(f.benchmark))) if name != worst.benchmark else ""
         rows.append([worst.gpu.host, worst.gpu.uuid, name, sizes, f"{worst.speed:.3f}",
-                     f"{figure(worst.value, worst.unit)} / {figure(worst.median, worst.unit)}",
+                     f"{figure(worst.value, worst.unit)} / {figure(worst.median, worst.unit)}"
+                     + (f" of the faster {worst.faster}" if worst.faster else ""),
                      f"{100 * worst.threshold:.1f}%" + (" (host)" if worst.host_timed else "")])
     return rows
 
@@ -230,6 +231,8 @@ def groups_section(groups: list[Group], rule: Rule, markdown: bool) -> list[str]
         model, driver, version, cpu, settings = group.key
         if group.benchmarks:
             compared = str(len(group.benchmarks))
+            if group.splits:
+                compared += f" ({len(group.splits)} split in two parts)"
             device, host = smallest_loss(group, False), smallest_loss(group, True)
         else:
             compared = f"too few to compare (--min-gpus={rule.min_gpus}): floors only"

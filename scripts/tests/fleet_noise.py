@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How often fleet.py's rule flags a GPU in fleets of pure noise, and finds a planted loss.
+"""How often fleet.py's rule flags a GPU in fleets of pure noise, and finds planted losses.
 
     python3 scripts/tests/fleet_noise.py [--fleets=100]
 
@@ -7,13 +7,14 @@ For each source set of fleet_builder (real H200 repetitions), judges --fleets no
 of 16 GPUs (seeds 0..N-1) with fleet.py's default rule and the committed limits, and counts the
 fleets in which any GPU is flagged (slower than its group, or below its floor); then plants a
 10% loss of one device-timed sweep on one GPU and counts the fleets in which that GPU, and only
-it, is flagged. docs/cluster.md states what it prints.
+it, is flagged; then an 8% loss of that sweep on half the fleet (8 GPUs: the group median lies
+between the two levels) and counts the fleets in which those 8, and only they, are flagged.
+docs/cluster.md states what it prints.
 """
 
 import argparse
 import json
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,16 +26,21 @@ from fleet_limits import Limits, default_limit_files, judge_floors, load_limits
 from fleet_outliers import Rule, group_gpus, judge
 from gpubench_json import loads
 
-Plant = Callable[[fb.Document], None]
-# A 10% loss of a device-timed sweep, per source set: (what, plant).
-LOSSES: dict[tuple[str, ...], tuple[str, Plant]] = {
-    fb.COPY_LAUNCH: ("copy/HtoD/pinned/async at 0.9x", lambda doc: fb.scale_bandwidth(
-        doc, fb.starts("copy/HtoD/pinned/async/"), 0.9)),
-    fb.CI_PAIR: ("saxpy/driver at 0.9x", lambda doc: fb.scale_bandwidth(
-        doc, fb.starts("saxpy/driver/"), 0.9)),
-    fb.PEER: ("peer/ce/write/0to1 at 0.9x", lambda doc: fb.scale_bandwidth(
-        doc, fb.starts("peer/ce/write/0to1/"), 0.9)),
+# The device-timed sweep a loss is planted on, per source set.
+SWEEPS: dict[tuple[str, ...], str] = {
+    fb.COPY_LAUNCH: "copy/HtoD/pinned/async",
+    fb.CI_PAIR: "saxpy/driver",
+    fb.PEER: "peer/ce/write/0to1",
 }
+ONE_SLOW, HALF_SLOW = 0.9, 0.92  # the speed of the planted losses
+HALF = range(0, 16, 2)  # the GPUs of the half-fleet loss
+
+
+def slow_down(doc: fb.Document, sources: tuple[str, ...], factor: float) -> None:
+    """The GPU of doc moves the bytes of its source set's planted sweep at factor x."""
+    fb.scale_bandwidth(doc, fb.starts(SWEEPS[sources] + "/"), factor)
+
+
 NAMES = {fb.COPY_LAUNCH: "COPY_LAUNCH", fb.CI_PAIR: "CI_PAIR", fb.PEER: "PEER"}
 
 
@@ -74,16 +80,22 @@ def verdict(fleet: list[fb.Document], rule: Rule = Rule(),
                    {b.gpu.host for b in below})
 
 
-def measure(fleets: int, sources: tuple[str, ...], limits: list[Limits]) -> tuple[int, int]:
-    """(noise-only fleets with a flag, fleets where the planted GPU alone is flagged)."""
-    false_flags = found = 0
-    plant = LOSSES[sources][1]
+def measure(fleets: int, sources: tuple[str, ...],
+            limits: list[Limits]) -> tuple[int, int, int]:
+    """(noise-only fleets with a flag, fleets where the one slow GPU alone is flagged, fleets
+    where the slow half alone is flagged)."""
+    false_flags = found = found_half = 0
+    half_hosts = {f"node{gpu:02d}" for gpu in HALF}
     for seed in range(fleets):
         fleet = fb.build_fleet(16, seed, sources)
         false_flags += bool(verdict(fleet, limits=limits).hosts)
-        plant(fleet[3])
+        slow_down(fleet[3], sources, ONE_SLOW)
         found += verdict(fleet, limits=limits).hosts == {"node03"}
-    return false_flags, found
+        fleet = fb.build_fleet(16, seed, sources)
+        for gpu in HALF:
+            slow_down(fleet[gpu], sources, HALF_SLOW)
+        found_half += verdict(fleet, limits=limits).hosts == half_hosts
+    return false_flags, found, found_half
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,10 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fleets", type=int, default=100)
     args = parser.parse_args(argv)
     limits = committed_limits()
-    for sources, (what, _) in LOSSES.items():
-        false_flags, found = measure(args.fleets, sources, limits)
+    for sources, sweep in SWEEPS.items():
+        false_flags, found, found_half = measure(args.fleets, sources, limits)
         print(f"{NAMES[sources]}: noise only, a GPU flagged in {false_flags} of {args.fleets} "
-              f"fleets; {what} on one GPU, found alone in {found} of {args.fleets}")
+              f"fleets; {sweep} at {ONE_SLOW:g}x on one GPU, found alone in {found} of "
+              f"{args.fleets}; at {HALF_SLOW:g}x on {len(HALF)} GPUs, found alone in "
+              f"{found_half} of {args.fleets}")
     return 0
 
 

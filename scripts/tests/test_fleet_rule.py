@@ -2,10 +2,14 @@
 noise flags nothing, a 10% loss of a device-timed figure is found, like is compared with like,
 and floors judge what a group cannot."""
 
+import re
+from pathlib import Path
+
 import pytest
 
 import fleet_builder as fb
-from fleet_noise import LOSSES, Verdict, verdict
+from fleet import main as fleet_main
+from fleet_noise import HALF, HALF_SLOW, ONE_SLOW, Verdict, slow_down, verdict
 from fleet_outliers import Rule
 
 SEEDS = range(20)
@@ -24,9 +28,43 @@ def test_a_10pct_device_timed_loss_is_found_in_19_of_20_seeds(sources: tuple[str
     found = []
     for seed in SEEDS:
         fleet = fb.build_fleet(16, seed, sources)
-        LOSSES[sources][1](fleet[3])
+        slow_down(fleet[3], sources, ONE_SLOW)
         found.append(verdict(fleet).slower == {"node03"})
     assert sum(found) >= 19, [seed for seed, ok in zip(SEEDS, found) if not ok]
+
+
+@pytest.mark.parametrize("sources", SOURCES, ids=["copy_launch", "ci_pair", "peer"])
+def test_half_the_fleet_8pct_slower_is_found_in_19_of_20_seeds(sources: tuple[str, ...]) -> None:
+    """8 of 16 GPUs at 0.92x: the group median lies between the two levels, 4% from each, and
+    the faster half is the reference."""
+    found = []
+    for seed in SEEDS:
+        fleet = fb.build_fleet(16, seed, sources)
+        for gpu in HALF:
+            slow_down(fleet[gpu], sources, HALF_SLOW)
+        found.append(verdict(fleet).slower == {f"node{gpu:02d}" for gpu in HALF})
+    assert sum(found) >= 19, [seed for seed, ok in zip(SEEDS, found) if not ok]
+
+
+@pytest.mark.parametrize("slow, flagged", [(12, 12), (13, 0)])
+def test_the_faster_part_needs_min_gpus(slow: int, flagged: int) -> None:
+    """12 of 16 GPUs at 0.92x are slower than the 4 others, --min-gpus of them; beside 3, 13 GPUs
+    are the group's level and 3 faster readings flag none."""
+    for seed in range(5):
+        fleet = fb.build_fleet(16, seed, fb.CI_PAIR)
+        for gpu in range(slow):
+            slow_down(fleet[gpu], fb.CI_PAIR, HALF_SLOW)
+        assert verdict(fleet).slower == {f"node{gpu:02d}" for gpu in range(flagged)}
+
+
+def test_host_timed_figures_are_not_split() -> None:
+    """One host's launch submits already fall in levels: half the fleet's 1.25x slower is a
+    difference of hosts, inside the host margin of each GPU against the group median."""
+    for seed in range(5):
+        fleet = fb.build_fleet(16, seed)
+        for gpu in HALF:
+            fb.scale_launch_time(fleet[gpu], fb.starts("launch/"), 1.25)
+        assert verdict(fleet, limits=[]).slower == set()
 
 
 def test_the_old_fixed_15pct_margin_missed_the_10pct_loss() -> None:
@@ -34,7 +72,7 @@ def test_the_old_fixed_15pct_margin_missed_the_10pct_loss() -> None:
     old = Rule(margin_pct=15)
     for seed in range(5):
         fleet = fb.build_fleet(16, seed)
-        LOSSES[fb.COPY_LAUNCH][1](fleet[3])
+        slow_down(fleet[3], fb.COPY_LAUNCH, ONE_SLOW)
         assert verdict(fleet, old, limits=[]).slower == set()
         assert verdict(fleet, limits=[]).slower == {"node03"}
 
@@ -166,3 +204,20 @@ def test_a_floor_applies_only_where_its_context_matches() -> None:
     fleet[0]["context"]["pcie_link"] = "Gen4 x16 (max Gen4 x16)"
     fleet[1]["context"]["pcie_link"] = "Gen4 x16 (max Gen5 x16)"
     assert verdict(fleet, Rule(min_gpus=20)).below_floor == {"node01", "node02"}
+
+
+def test_the_report_names_the_faster_part_a_split_flags_against(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    fleet = fb.build_fleet(16, 0, fb.CI_PAIR)
+    for gpu in HALF:
+        slow_down(fleet[gpu], fb.CI_PAIR, HALF_SLOW)
+    fb.write_fleet(fleet, tmp_path)
+    assert fleet_main([str(tmp_path), "--no-limits", "--fail-on-outlier"]) == 1
+    out = capsys.readouterr().out
+    flagged = [line for line in out.splitlines() if "saxpy/driver" in line]
+    assert {line.split()[0] for line in flagged} == {f"node{gpu:02d}" for gpu in HALF}
+    # The worst size's row: saxpy/driver at 1M has a third level, 6 of the faster 8 above it.
+    speeds = [re.search(r" (\d\.\d{3}) +\d+ GB/s / \d+ GB/s of the faster [68] ", line)
+              for line in flagged]
+    assert all(speed and float(speed[1]) < 0.93 for speed in speeds), flagged
+    assert "split in two parts)" in out
