@@ -40,10 +40,10 @@ from fleet_limits import (default_limit_files, judge_floors, load_all_limits,
                           models_without_limits)
 from fleet_outliers import Rule, group_gpus, judge
 from fleet_report import Findings, report
-from gpubench_json import (OneLineArgumentParser, OutputIsInputError, refuse_output_over_input,
-                           script_error, write_stdout)
+from gpubench_json import (MAX_CONTAINERS, OneLineArgumentParser, OutputIsInputError,
+                           refuse_output_over_input, script_error, write_stdout)
 from name_filter import FilterError, name_filter
-from safe_text import one_line
+from safe_text import one_line, shorten
 
 
 # --k and --host-k count a figure's noise, a standard deviation (fleet_outliers), and a loss is
@@ -52,16 +52,27 @@ from safe_text import one_line
 # default k) once in millions: 100 is far past any test of noise, and a k beyond it silences
 # figures, not noise.
 MAX_K = 100.0
+# A sweep's sizes are benchmarks of one GPU's result, each a JSON object, and a result holds at
+# most MAX_CONTAINERS of them: a --corroborate beyond them flags no host-timed sweep at all.
+MAX_CORROBORATE = MAX_CONTAINERS
+# fleet.py holds 5 000 GPUs in 0.85 GB (README, "Limits of the scripts"): a million would take
+# some 170 GB and hours, past any fleet it reads. A --min-gpus beyond compares no group, and an
+# --expect beyond expects GPUs no set of files accounts for (it stays one `missing` row).
+MAX_FLEET_GPUS = 1_000_000
 
 
 def check_bounded(parser: argparse.ArgumentParser, args: argparse.Namespace,
                   names: tuple[str, ...], within: Callable[[float], bool], bound: str) -> None:
-    """Each option of `names` a finite number `within` its bound, else the parser's one line
-    naming it and stating `bound`."""
+    """Each option of `names` given (not None) a finite number `within` its bound, else the
+    parser's one line naming it and stating `bound`."""
     for name in names:
         value = getattr(args, name)
-        if not (np.isfinite(value) and within(value)):
-            parser.error(f"--{name.replace('_', '-')}={value}: must be {bound}")
+        if value is None:
+            continue
+        # An int is finite, and may be past what np.isfinite converts (10**400).
+        if not ((isinstance(value, int) or np.isfinite(value)) and within(value)):
+            # Shortened: an int of thousands of digits would push the bound out of the line.
+            parser.error(f"--{name.replace('_', '-')}={shorten(str(value), 24)}: must be {bound}")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -109,12 +120,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     check_bounded(parser, args, ("margin", "host_margin"), lambda value: 0 <= value < 100,
                   "a percent from 0 to below 100 (a loss of 100% or more is no GPU's: nothing "
                   "would be flagged)")
-    if args.corroborate < 1:
-        parser.error(f"--corroborate={args.corroborate}: must be 1 or more")
-    if args.min_gpus < 3:
-        parser.error(f"--min-gpus={args.min_gpus}: a median and its spread need 3 GPUs or more")
-    if args.expect is not None and args.expect < 1:
-        parser.error(f"--expect={args.expect}: must be 1 or more")
+    check_bounded(parser, args, ("corroborate",), lambda value: 1 <= value <= MAX_CORROBORATE,
+                  f"a whole number from 1 to {MAX_CORROBORATE} (a result holds no more "
+                  "benchmarks, so no sweep more sizes)")
+    fleet_bound = f"{MAX_FLEET_GPUS} (a million GPUs would take fleet.py some 170 GB to read)"
+    check_bounded(parser, args, ("min_gpus",), lambda value: 3 <= value <= MAX_FLEET_GPUS,
+                  f"a whole number from 3 (a median and its spread need 3 GPUs) to {fleet_bound}")
+    check_bounded(parser, args, ("expect",), lambda value: 1 <= value <= MAX_FLEET_GPUS,
+                  f"a whole number from 1 to {fleet_bound}")
     if args.no_limits and args.limits:
         parser.error("--limits and --no-limits: choose one")
     patterns = []

@@ -3,14 +3,16 @@
 deploy/slurm writes, per GPU, files sharing one `<name>` (`<host>_<uuid>`, or `<host>_task<P>` /
 `<host>_device<D>` where no UUID is known): `<name>.status` (its record, fleet_status),
 `<name>.json` (gpubench's) and, for every GPU not done, `<name>.err` (gpubench's stderr, then
-`exit status N` once it exited; no exit line where the run never returned; one line
-`gpubench.sbatch: not started: ...`, or `gpubench-pod: not started: ...`, for a GPU the job never
-reached). deploy/container/gpubench-pod writes the same files and a pod log: per GPU its record
-lines (`gpubench-pod: status=...`, the last one per GPU wins), one JSON document per line and, for
-a run that did not exit 0, its stderr and `gpubench-pod: <node> <uuid>: exit status N`. Each kind
-of file has one reader in READERS; a file or line that cannot be read (the system refuses it, it
-is no regular file, a record or result that is not UTF-8 text, not of its format) is a `damaged`
-record of the GPU its name gives, named and skipped, and the rest is read. A stderr (an .err) is
+`exit status N` once it exited; no exit line where the run never returned, or where a full disk
+kept it from being written while `<name>.status` still gives the exit status, which then
+stands; one line `gpubench.sbatch: not started: ...`, or `gpubench-pod: not started: ...`, for
+a GPU the job never reached). deploy/container/gpubench-pod writes the same files and a pod log:
+per GPU its record lines (`gpubench-pod: status=...`, the last one per GPU wins), one JSON
+document per line and, for a run that did not exit 0, its stderr and `gpubench-pod: <node>
+<uuid>: exit status N`. Each kind of file has one reader in READERS; a file or line that cannot
+be read (the system refuses it, it is no regular file, a record or result that is not UTF-8
+text, not of its format) is a `damaged` record of the GPU its name gives, named and skipped,
+and the rest is read. A stderr (an .err) is
 text a crash may have written any bytes into, as is its copy in a pod log: those that are not
 UTF-8 are shown escaped (safe_text.log_text), and the exit status line still read. A record
 saying `done` needs the GPU's result: without one it is a `missing` result. A result whose
@@ -136,6 +138,10 @@ class RunRecord:
     # A stale record's job as the report names it ("job 9 (newest here: 10)"), said once before
     # the details of that job's files (said_once); "" for a record of the newest job.
     stale_of: str = ""
+    exit: int | None = None  # the exit status a status record gives, None where `none`
+    # An .err without its whole exit status line (killed): its detail where the record of its
+    # run gives the exit status, and the status is then the record's (with_exits_of_records).
+    if_exited: str | None = None
 
     @property
     def key(self) -> object:
@@ -375,11 +381,13 @@ def not_an_exit_status(line: str) -> str:
 
 def read_err(path: Path) -> Found:
     """The stderr of a GPU's run that did not end well: with an exit status line, the run
-    exited; without one it never returned (killed), or never started (its one line says so). An
-    exit status line glued onto a crash's unfinished last line is read as its own line. A
-    last line `exit status` not followed by 1-3 digits makes the file damaged. Bytes that are
-    not UTF-8 are text a crash wrote, shown escaped (log_text), not damage: the deploy scripts'
-    lines after them are ASCII and still read."""
+    exited; without one it never returned (killed), or never started (its one line says so),
+    unless the record of its run gives an exit status (with_exits_of_records). An exit status
+    line glued onto a crash's unfinished last line is read as its own line; one without its
+    newline was cut short (the scripts write both at once) and is not read. A last line `exit
+    status` not followed by 1-3 digits makes the file damaged. Bytes that are not UTF-8 are text
+    a crash wrote, shown escaped (log_text), not damage: the deploy scripts' lines after them are
+    ASCII and still read."""
     try:
         text = log_text(read_bytes(path))
     except FleetInputError as error:
@@ -387,22 +395,27 @@ def read_err(path: Path) -> Found:
     lines = [line for line in text.splitlines() if line.strip()]
     if lines and text.endswith("\n") and (glued := _GLUED_STATUS.fullmatch(lines[-1])):
         lines[-1:] = [glued["text"], _ERR_STATUS + glued["status"]]
-    status = None
+    status, cut_short = None, False
     if lines and lines[-1].startswith(_ERR_STATUS):
-        status = exit_status(lines[-1][len(_ERR_STATUS):])
-        if status is None:
+        # A full disk can end the append within the line: its digits may be cut too.
+        cut_short = not text.endswith("\n")
+        status = None if cut_short else exit_status(lines[-1][len(_ERR_STATUS):])
+        if status is None and not cut_short:
             return damaged_record(path, not_an_exit_status(lines[-1]))
         lines.pop()
     message = one_line(lines[0], MESSAGE_CHARS) if lines else "(no message)"
     host, uuid = named_gpu(path.stem)
     if status is not None:
         verdict, shown = status_of_exit(status), f"exit status {status}"
-    elif message.startswith(_NOT_STARTED):
+    elif message.startswith(_NOT_STARTED) and not cut_short:
         verdict, shown = "interrupted", "never started"
     else:
-        verdict, shown = "killed", "no exit status: never returned"
-    return Found(records=[RunRecord(verdict, host, uuid, f"{message} ({shown})", str(path),
-                                    name=str(path.with_suffix("")))])
+        verdict = "killed"
+        shown = "exit status line cut short" if cut_short else "no exit status: never returned"
+    lost = "cut short" if cut_short else "not written"
+    return Found(records=[RunRecord(
+        verdict, host, uuid, f"{message} ({shown})", str(path), name=str(path.with_suffix("")),
+        if_exited=f"{message} (exit status line {lost})" if verdict == "killed" else None)])
 
 
 def status_record(fields: dict[str, str], source: str, name: str, host: str | None,
@@ -415,7 +428,8 @@ def status_record(fields: dict[str, str], source: str, name: str, host: str | No
         detail = f"a run over {len(uuids)} GPUs ({', '.join(uuids)}): {detail}"
     return RunRecord(fields["status"], node, uuids[0] if uuids else uuid, detail, source,
                      name=name, job=fields.get("job") or None, attempt=attempt_of(fields),
-                     time=fields.get("time", ""), gpus=tuple(uuids) if len(uuids) > 1 else ())
+                     time=fields.get("time", ""), gpus=tuple(uuids) if len(uuids) > 1 else (),
+                     exit=None if fields["exit"] == "none" else int(fields["exit"]))
 
 
 def read_status(path: Path) -> Found:
@@ -649,6 +663,8 @@ def read_inputs(paths: Iterable[str]) -> Found:
                 for file in files_read(peer) if file.suffix in PEER_RECORDS
                 for record in read_listed(file).records]
     for where, directory in by_directory.items():
+        directory.records = with_exits_of_records(directory.records)
+        directory.peer_records = with_exits_of_records(directory.peer_records)
         found.damaged += [r for r in directory.records + directory.peer_records
                           if r.status == "damaged"]
         found.add(without_stale(directory, where))
@@ -656,6 +672,17 @@ def read_inputs(paths: Iterable[str]) -> Found:
     found.peer_records = [said_once(r) for r in
                           merge_records([r for r in found.peer_records if r.status != "done"])]
     return found
+
+
+def with_exits_of_records(records: list[RunRecord]) -> list[RunRecord]:
+    """The records, each .err without its exit status line given the status of the record of its
+    name where that record gives an exit status: the run returned. The deploy scripts append
+    that line, then write the record, and where the disk is full the append fails while the
+    record, written in the place of the one it replaces, still says how the run ended. Without
+    such a record the .err stays `killed`."""
+    exits = {r.name: r for r in records if r.name and r.exit is not None}
+    return [replace(r, status=exits[r.name].status, detail=r.if_exited, if_exited=None)
+            if r.if_exited is not None and r.name in exits else r for r in records]
 
 
 def of_directory(by_directory: dict[str, Found], directory: Path) -> Found:

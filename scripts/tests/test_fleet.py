@@ -445,6 +445,16 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
         "--host-k over 100": ([good_dir, "--host-k=101"], "--host-k=101.0"),
         "bad --corroborate": ([good_dir, "--corroborate=0"], "--corroborate"),
         "bad --expect": ([good_dir, "--expect=0"], "--expect"),
+        "--corroborate past any sweep": ([good_dir, "--corroborate=131073"],
+                                         "--corroborate=131073: must be a whole number from 1 "
+                                         "to 131072"),
+        "--min-gpus past any fleet": ([good_dir, "--min-gpus=1000001"],
+                                      "--min-gpus=1000001: must be a whole number from 3"),
+        "--expect past any fleet": ([good_dir, f"--expect={10**30}"],
+                                    f"--expect=1{'0' * 22}…: must be a whole number from 1 "
+                                    "to 1000000 ("),
+        "--expect of 4000 digits": ([good_dir, f"--expect={10**4000}"],
+                                    "from 1 to 1000000 (a million GPUs would take fleet.py"),
         "bad --headline": ([good_dir, "--headline=("], "--headline"),
         "limits without a floor": ([good_dir, "--limits", str(tmp_path / "limits.json")],
                                    "no 'floor_gb_per_s' > 0"),
@@ -480,8 +490,9 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
 @pytest.mark.parametrize("case", [
     "missing", "same GPU twice", "nothing to read", "bad --k", "bad --host-margin",
     "--margin of 100%", "--host-margin over 100%", "--margin of nan", "--k past any noise",
-    "--host-k over 100", "bad --corroborate",
-    "bad --expect", "bad --headline", "limits without a floor",
+    "--host-k over 100", "bad --corroborate", "--corroborate past any sweep",
+    "--min-gpus past any fleet", "bad --expect", "--expect past any fleet",
+    "--expect of 4000 digits", "bad --headline", "limits without a floor",
     "limits with a bad expression", "limits with a floor beyond a float", "limits not there",
     "bad expected hosts", "expected hosts with other digits", "expected hosts with 5000 digits",
     "expected host twice", "expected GPU twice",
@@ -501,6 +512,21 @@ def test_a_k_of_100_is_accepted() -> None:
     low noise (a peer copy's is near 0.01%)."""
     args = parse_args(["fleet", "--k=100", "--host-k=100"])
     assert (args.rule.k, args.rule.host_k) == (100, 100)
+
+
+def test_the_bounds_of_the_counts_are_accepted(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """--corroborate, --min-gpus and --expect take their bounds themselves; --expect at its
+    bound is one `missing` row counting the GPUs short, not a row each."""
+    args = parse_args(["fleet", "--corroborate=131072", "--min-gpus=1000000"])
+    assert (args.rule.corroborate, args.rule.min_gpus) == (131072, 1000000)
+    fb.write_fleet(fb.build_fleet(4, 0), tmp_path)
+    code, out, err = run(capsys, tmp_path, "--expect=1000000")
+    assert (code, err) == (0, ""), out
+    runs = section(out, "Runs that did not finish")
+    assert ": 999996 GPU(s)" in runs
+    rows = rows_with(runs, "missing  ")
+    assert len(rows) == 1 and rows[0].endswith("found 4 (999996 GPUs)  --expect"), runs
 
 
 def test_a_group_too_small_is_listed_not_an_error(tmp_path: Path,

@@ -98,6 +98,66 @@ def test_an_err_without_its_record_still_says_how_the_run_ended(
     assert "(never started)" in " ".join(rows["node15"])
 
 
+@pytest.mark.parametrize("status, exit_status, tail, why", [
+    ("failed", 1, "", "not written"),
+    ("interrupted", 143, "", "not written"),
+    ("killed", 137, "", "not written"),
+    ("failed", 0, "", "not written"),
+    ("failed", 139, "exit status 13", "cut short"),
+    ("failed", 1, "exit status ", "cut short"),
+], ids=["failed", "interrupted", "killed", "failed exit 0", "digits cut", "no digits"])
+def test_a_record_with_an_exit_status_gives_the_verdict_of_an_err_without_its_exit_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], status: str, exit_status: int,
+        tail: str, why: str) -> None:
+    """A full disk: the .err's exit status line, appended before the record is written, is not
+    written (or cut short) while the record still is. The run returned: one row, the record's
+    status, the .err's message in it; not killed, and no `never returned` beside the record's
+    exit status."""
+    fleet = fb.build_fleet(8, 0)
+    fb.write_fleet(fleet[:7], tmp_path)
+    fb.write_done(fleet[:7], tmp_path)
+    name = fb.file_name(fleet[7])
+    fb.write_status(tmp_path, name, status, exit_status, fb.uuid_of(7))
+    (tmp_path / f"{name}.err").write_text("gpubench: copy/DtoH/pinned: verification failed\n"
+                                          + tail)
+    code, out, err = run(capsys, tmp_path, "--no-limits", "--fail-on-outlier")
+    assert (code, err) == (1, ""), err
+    rows = records(out)
+    assert list(rows) == ["node07"], out
+    row = " ".join(rows["node07"])
+    assert rows["node07"][:3] == [status, "node07", fb.uuid_of(7)], out
+    assert (f"gpubench: copy/DtoH/pinned: verification failed (exit status line {why}); "
+            f"status {status}, exit status {exit_status} at ") in row, out
+    assert "never returned" not in row and "exit status 13)" not in row, out
+
+
+def test_a_record_done_with_an_err_without_its_exit_line_needs_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The record says done (exit 0) and the result is there: an .err left without its exit
+    line is no run of its own to list as killed."""
+    fleet = fb.build_fleet(8, 0)
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet, tmp_path)
+    (tmp_path / f"{fb.file_name(fleet[7])}.err").write_text("gpubench: a warning\n")
+    code, out, err = run(capsys, tmp_path, "--no-limits", "--fail-on-outlier")
+    assert (code, err) == (0, ""), out
+    assert section(out, "Runs that did not finish").splitlines()[1] == "none"
+
+
+def test_an_err_with_its_exit_line_cut_short_and_no_record_is_killed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without a record, an exit line cut short gives no exit status: the run reads killed, its
+    row saying the line was cut short (`exit status 1` may be the start of 139)."""
+    fleet = fb.build_fleet(8, 0)
+    fb.write_fleet(fleet[:7], tmp_path)
+    (tmp_path / f"{fb.file_name(fleet[7])}.err").write_text("gpubench: a crash\nexit status 1")
+    code, out, err = run(capsys, tmp_path, "--no-limits")
+    assert (code, err) == (0, ""), err
+    row = records(out)["node07"]
+    assert row[:3] == ["killed", "node07", fb.uuid_of(7)], out
+    assert "gpubench: a crash (exit status line cut short)" in " ".join(row), out
+
+
 def test_gpubench_pods_never_started_gpu_is_interrupted(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """gpubench-pod's record of a GPU it never started (interrupted, exit=none), with an .err
@@ -366,9 +426,10 @@ def write_peer_runs(directory: Path) -> None:
 
 @pytest.mark.parametrize("status, exit_status, err", [
     ("failed", 1, "gpubench: peer/ce/read/0to1/4: verification failed\nexit status 1\n"),
+    ("failed", 1, "gpubench: peer/ce/read/0to1/4: verification failed\n"),
     ("killed", "none", "gpubench: peer/ce/read/0to1/4\n"),
     ("interrupted", "none", "gpubench.sbatch: not started: the job stopped before the peer run\n"),
-], ids=["failed", "killed", "interrupted"])
+], ids=["failed", "failed, its .err without its exit line", "killed", "interrupted"])
 def test_a_peer_run_that_did_not_finish_needs_attention(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], status: str,
         exit_status: int | str, err: str) -> None:
@@ -749,6 +810,34 @@ def test_a_record_that_meets_a_full_disk_says_so_in_its_row(
             if " GPU-a1 " in line]
     assert len(rows) == 1 and rows[0].split()[0] == "failed", out
     assert f"cannot write {record} (No space left on device)" in rows[0], out
+
+
+def test_an_err_whose_exit_line_meets_a_file_size_limit_is_read_by_its_record(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """GPU-b2's stderr fills its .err to the file size limit: the pod's `exit status 1` line
+    cannot be appended, the record after it still says failed, exit 1. The results directory
+    gives one row for the run, failed, not killed; GPU-c3 never started."""
+    err = tmp_path / "results" / "node1_GPU-b2.err"
+    wrapper = tmp_path / "bin" / "gpubench"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\n"{REPO}/tests/cluster/standin/gpubench" "$@"\nstatus=$?\n'
+                       f'if [ "$CUDA_VISIBLE_DEVICES" = GPU-b2 ]; then\n'
+                       f'  size=$(stat -c %s "{err}")\n'
+                       f"  head -c $((4095 - size)) /dev/zero | tr '\\0' x >&2\n"
+                       f"  echo >&2\nfi\nexit $status\n")
+    wrapper.chmod(0o755)
+    log = run_pod(tmp_path, file_blocks=4, wrapper=wrapper.parent)
+    assert f"cannot write {err} (File too large)" in log.read_text()
+    assert err.stat().st_size == 4096 and "exit status" not in err.read_text()
+    code, out, err = run(capsys, tmp_path / "results", "--no-limits")
+    assert (code, err) == (0, ""), err
+    rows = {line.split()[2]: line.split(maxsplit=3)
+            for line in section(out, "Runs that did not finish").splitlines()[3:] if line}
+    assert list(rows) == ["GPU-b2", "GPU-c3"], out
+    assert (rows["GPU-b2"][0], rows["GPU-c3"][0]) == ("failed", "interrupted"), out
+    assert "verification failed" in rows["GPU-b2"][3], out
+    assert "(exit status line not written); status failed, exit status 1 at " in rows["GPU-b2"][3]
+    assert "never returned" not in out, out
 
 
 @pytest.mark.parametrize("node, pod", [("gpu-node-07", "gpubench-3-x7k2p"),
