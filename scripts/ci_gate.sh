@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The CI gate: records the candidate as the baseline was recorded (scripts/ci_record.sh,
 # GPUBENCH_RUNS separate runs, given the flags of the settings the baseline's context states: its
-# filter, minimum time, --energy, devices, --l2; scripts/recorded_flags.py), compares it with the
-# baseline (scripts/compare.py), and confirms every change it finds before it says so. Where a
-# benchmark is found SLOWER or FASTER, the candidate is recorded GPUBENCH_RUNS times more, and each
-# change is judged again on those runs alone (compare.py --confirm): it stands where they give the
-# same verdict. Each process lands on a level of its own, so now and then an unchanged benchmark's
-# few runs all sit past its baseline's; fresh runs seldom do again, while a real change is in every
-# run. The runs that showed a change are not judged again: picked for sitting far out, they would
-# count twice. The confirming runs are whole runs, as the first were (all the baseline's filter
-# selects, the whole suite where it has none): a benchmark can measure otherwise in a run of a few
-# (on the H200, the GPU time per node of a graph replay was 0.61 us in runs of the changed
+# filter, minimum time, --energy, devices, --l2, --sizes; scripts/recorded_flags.py), compares it
+# with the baseline (scripts/compare.py), and confirms every change it finds before it says so.
+# Where a benchmark is found SLOWER or FASTER, the candidate is recorded GPUBENCH_RUNS times more,
+# and each change is judged again on those runs alone (compare.py --confirm): it stands where they
+# give the same verdict. Each process lands on a level of its own, so now and then an unchanged
+# benchmark's few runs all sit past its baseline's; fresh runs seldom do again, while a real change
+# is in every run. The runs that showed a change are not judged again: picked for sitting far out,
+# they would count twice. The confirming runs are whole runs, as the first were (all the baseline's
+# filter selects, the whole suite where it has none): a benchmark can measure otherwise in a run of
+# a few (on the H200, the GPU time per node of a graph replay was 0.61 us in runs of the changed
 # benchmarks alone, 0.79 us in runs of the suite: results/h200/verdicts/gate_aa/filtered_confirm/).
 #
 #   scripts/ci_gate.sh build/gpubench results/h200/ci_baseline.json gpubench.json --markdown

@@ -1,20 +1,23 @@
 #!/usr/bin/env python3
 """Prints the gpubench flags that measure as RESULT was measured, one a line, as far as its
 context states them: the filter, Google Benchmark's minimum and warm-up times and random
-interleaving, --energy, the devices and saxpy's --l2. scripts/ci_gate.sh records its candidate
-with them, so a baseline recorded with a filter or another minimum time is compared with a
-candidate recorded alike, not refused as measured otherwise after minutes of runs. A key the
-context lacks gives no flag (gpubench's default). The build type is no flag: the binary has its
-own; nor are the family flags other than --l2 (--sizes), which the context does not state.
+interleaving, --energy, the devices, saxpy's --l2, and each family flag the run was given
+(gpubench states one under its own name: "--sizes": "1G,4G"). scripts/ci_gate.sh records its
+candidate with them, so a baseline recorded with a filter, another minimum time or other sizes
+is compared with a candidate recorded alike, not refused as measured otherwise or lacking
+benchmarks after minutes of runs. A key the context lacks gives no flag (gpubench's default).
+The build type is no flag: the binary has its own.
 
   scripts/recorded_flags.py results/h200/ci_baseline.json
 
 Exit status: 0 printed; 2 an unusable result, or a setting that is not text gpubench writes
-(a number, a control character), in one line.
+(a number, a control character), a key in the shape of a flag that is no family flag, or one
+flag stated twice with two values, in one line.
 """
 
 import script_process  # noqa: F401  (imported first)
 import json
+import re
 import sys
 import unicodedata
 
@@ -30,6 +33,11 @@ FLAGS = {FILTER_KEY: "--benchmark_filter", "benchmark_min_time": "--benchmark_mi
          "energy": "--energy", "selected_devices": "--device", "saxpy_l2": "--l2"}
 # The measurement setting no flag sets: the build's own.
 NOT_FLAGS = {"gpubench_build_type"}
+# A family flag as gpubench names them, which run_settings() states under that name. gpubench's
+# own flags are not among them: those that measure are stated by keys of their own (FLAGS), and
+# the others print in place of a run.
+FAMILY_FLAG = re.compile(r"--[a-z0-9][a-z0-9-]*")
+OWN_FLAGS = {"--device", "--energy", "--info", "--describe", "--help"}
 
 
 # What gpubench never writes in its context (it writes such text escaped): control
@@ -41,20 +49,35 @@ class SettingError(Exception):
     """A setting no flag can give; str() is the one-line message."""
 
 
+def flag_text(key: str, value: object) -> str:
+    """`value`, the context's `key`, as the text a flag holds; SettingError where it is none."""
+    if not isinstance(value, str) or any(unicodedata.category(ch) in UNWRITTEN for ch in value):
+        shown = value if isinstance(value, str) else json.dumps(value)
+        raise SettingError(f"context {printable(key)!r} is not text a flag can hold: "
+                           f"{shorten(printable(shown), 80)}")
+    return value
+
+
 def recorded_flags(context: dict) -> list[str]:
-    """The flags for the settings `context` states, in FLAGS' order."""
-    flags = []
-    for key, flag in FLAGS.items():
-        if key not in context:
-            continue
-        value = context[key]
-        if not isinstance(value, str) or any(unicodedata.category(ch) in UNWRITTEN
-                                             for ch in value):
-            shown = value if isinstance(value, str) else json.dumps(value)
-            raise SettingError(f"context {key!r} is not text a flag can hold: "
-                               f"{shorten(printable(shown), 80)}")
-        flags.append(flag if key == "energy" else f"{flag}={value}")
-    return flags
+    """The flags for the settings `context` states, in FLAGS' order, then the family flags in
+    the context's; a flag stated twice (--l2 by saxpy_l2 and by its own name) once."""
+    given: dict[str, tuple[str, str]] = {}  # flag: (its text, the key that states it)
+    keys = [(key, flag) for key, flag in FLAGS.items() if key in context]
+    for key in context:
+        if key.startswith("--"):
+            if not FAMILY_FLAG.fullmatch(key) or key in OWN_FLAGS:
+                raise SettingError(f"context {shorten(printable(key), 80)!r} names no family "
+                                   f"flag of gpubench")
+            keys.append((key, key))
+    for key, flag in keys:
+        value = flag_text(key, context[key])
+        text = flag if key == "energy" else f"{flag}={value}"
+        if flag in given and given[flag][0] != text:
+            raise SettingError(f"context states {flag} twice: {given[flag][0]!r} "
+                               f"({given[flag][1]}) and {shorten(printable(text), 80)!r} "
+                               f"({key})")
+        given.setdefault(flag, (text, key))
+    return [text for text, _ in given.values()]
 
 
 def main(argv: list[str] | None = None) -> int:

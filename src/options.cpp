@@ -509,6 +509,9 @@ std::vector<std::pair<std::string, std::string>> run_settings(const Options& opt
   if (!options.filter.empty()) {
     settings.emplace_back("benchmark_filter", printable(options.filter));
   }
+  for (const auto& [flag, value] : options.family_flags) {
+    settings.emplace_back(flag, printable(value));
+  }
   return settings;
 }
 
@@ -533,8 +536,9 @@ bool written_context_key(std::string_view key) {
     return key.starts_with(prefix) && key.size() > prefix.size() &&
            std::isdigit(static_cast<unsigned char>(key[prefix.size()])) != 0;
   };
+  // A family flag given, under its own name (run_settings): "--sizes".
   return std::find(std::begin(keys), std::end(keys), key) != std::end(keys) ||
-         numbered("device_") || numbered("peer_");
+         numbered("device_") || numbered("peer_") || key.starts_with("--");
 }
 
 std::string followed_links(const std::string& path, std::error_code& error) {

@@ -115,9 +115,10 @@ public:
 
 // Google Benchmark's settings of a run that change what it measures, as the JSON context states
 // them: benchmark_min_time (Options::min_time, gpubench's default "0s" where none is given),
-// benchmark_min_warmup_time, benchmark_enable_random_interleaving ("true" or "false"), and
+// benchmark_min_warmup_time, benchmark_enable_random_interleaving ("true" or "false"),
 // benchmark_filter, printable(), where one is given (among fewer others a benchmark can measure
-// otherwise).
+// otherwise); then each family flag given, under its own name and printable() ("--sizes":
+// "1G,4G"), so that a run can be measured again as this one was (scripts/recorded_flags.py).
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> run_settings(const Options& options);
 
 // Whether gpubench or Google Benchmark writes `key` in the JSON context itself: a

@@ -179,17 +179,18 @@ SETTINGS = {"benchmark_filter": "^copy/", "benchmark_min_time": "0.5s",
             "saxpy_l2": "warm",
             "energy": "NVML's energy counter (nvmlDeviceGetTotalEnergyConsumption) from one of "
                       "its updates to the first at least 10 updates, 10 steps and 1 s later",
-            "selected_devices": "1"}
+            "selected_devices": "1", "--sizes": "4K, 1M"}
 SETTING_FLAGS = ["--benchmark_filter=^copy/", "--benchmark_min_time=0.5s",
                  "--benchmark_min_warmup_time=0.1s",
                  "--benchmark_enable_random_interleaving=true", "--energy", "--device=1",
-                 "--l2=warm"]
+                 "--l2=warm", "--sizes=4K, 1M"]
 
 
 def test_the_candidate_is_recorded_with_the_baselines_settings(tmp_path: Path) -> None:
-    """A baseline recorded with a filter, another minimum time, --energy, a device or --l2 is
-    compared with runs recorded alike, the confirming runs too: with gpubench's defaults, the
-    candidate would be refused as measured otherwise (exit 3), after its runs."""
+    """A baseline recorded with a filter, another minimum time, --energy, a device, --l2 or
+    other sizes (a list holding a space, one flag still) is compared with runs recorded alike,
+    the confirming runs too: with gpubench's defaults, the candidate would be refused as
+    measured otherwise (exit 3), or lack the baseline's sizes (exit 5), after its runs."""
     baseline = dict(BASELINE, context={**BASELINE["context"], **SETTINGS})
     proc = gate(tmp_path, runs(SLOW, **SETTINGS), baseline_doc=baseline)
     assert proc.returncode == 1, proc.stdout + proc.stderr

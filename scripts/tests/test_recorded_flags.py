@@ -42,3 +42,29 @@ def test_the_flags_are_a_line_each(tmp_path) -> None:
     assert proc.stdout.splitlines() == ["--benchmark_filter=^copy/(HtoD|DtoH) x=1",
                                         "--benchmark_min_time=100x", "--energy", "--device=0,1",
                                         "--l2=warm"]
+
+
+def test_the_family_flags_given_are_flags_again() -> None:
+    """gpubench states each family flag given under its own name; a size list may hold spaces,
+    which the flag holds whole. --l2, stated by saxpy_l2 too, is given once."""
+    context = {"benchmark_filter": "^copy/", "--sizes": "1G, 4G", "saxpy_l2": "warm",
+               "--l2": "warm", "--latency-link-sizes": "2M"}
+    assert recorded_flags(context) == ["--benchmark_filter=^copy/", "--l2=warm",
+                                       "--sizes=1G, 4G", "--latency-link-sizes=2M"]
+
+
+@pytest.mark.parametrize(("context", "message"), [
+    ({"--benchmark_out": "/etc/passwd"}, "names no family flag"),
+    ({"--device": "1"}, "names no family flag"),
+    ({"--info": ""}, "names no family flag"),
+    ({"--Sizes": "1G"}, "names no family flag"),
+    ({"--": "1G"}, "names no family flag"),
+    ({"--sizes": 4096}, "is not text a flag can hold"),
+    ({"--sizes": "1G\n--benchmark_out=x"}, "is not text a flag can hold"),
+    ({"saxpy_l2": "cold", "--l2": "warm"}, "states --l2 twice"),
+])
+def test_a_key_no_family_flag_can_be_is_refused(context: dict, message: str) -> None:
+    """What gpubench never writes: a key in a flag's shape that would give a flag of
+    gpubench's own or Google Benchmark's (an output over any file), or two values of one."""
+    with pytest.raises(SettingError, match=message):
+        recorded_flags(context)

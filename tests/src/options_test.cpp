@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -280,6 +281,28 @@ TEST(RunSettings, AreTheFlagsGoogleBenchmarkMeasuresWith) {
   for (const auto& [key, value] : run_settings(parse({"--benchmark_filter=saxpy"}))) {
     EXPECT_TRUE(written_context_key(key)) << key;
   }
+}
+
+// Each family flag given is stated under its own name, with its value as given (a size list may
+// hold spaces), so that scripts/recorded_flags.py can give it again; a flag not given is not.
+TEST(RunSettings, StateTheFamilyFlagsGiven) {
+  const auto check = [](std::string_view) {};
+  const std::vector<ExtraFlag> flags{{"--sizes", "copy sizes", check},
+                                     {"--latency-sizes", "chase sizes", check},
+                                     {"--l2", "L2", check}};
+  const Options options = parse_options(
+      {"gpubench", "--sizes=1K", "--l2=warm", "--sizes=1G, 4G", "--benchmark_filter=^copy/"},
+      flags);
+  const auto settings = run_settings(options);
+  const std::map<std::string, std::string> stated(settings.begin(), settings.end());
+  EXPECT_EQ(stated.at("--sizes"), "1G, 4G");
+  EXPECT_EQ(stated.at("--l2"), "warm");
+  EXPECT_EQ(stated.count("--latency-sizes"), 0U);
+  for (const auto& [key, value] : settings) {
+    EXPECT_TRUE(written_context_key(key)) << key;
+  }
+  EXPECT_EQ(refusal({"--benchmark_context=--sizes=1K"}),
+            "--benchmark_context=--sizes=1K: the context holds --sizes already");
 }
 
 // A key the context holds already would be written twice, and readers take one of the two.
