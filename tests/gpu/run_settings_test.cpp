@@ -29,7 +29,8 @@ TEST(RunSettings, TheContextStatesHowTheRunMeasured) {
       {"benchmark_min_time", "0.01s"},
       {"benchmark_min_warmup_time", "0.002s"},
       {"benchmark_enable_random_interleaving", "true"},
-      {"benchmark_filter", filter}};
+      {"benchmark_filter", filter},
+      {"--sizes", "4K"}};
   for (const auto& [key, value] : expected) {
     ASSERT_EQ(json.context.count(key), 1U) << key;
     EXPECT_EQ(json.context.at(key), value) << key;
