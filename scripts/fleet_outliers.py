@@ -185,12 +185,6 @@ def relative(values: np.ndarray, reference: float, metric: Metric) -> np.ndarray
         return values / reference if metric.bigger_is_better else reference / values
 
 
-def robust_spread(speeds: np.ndarray) -> float:
-    """1.4826 x the median absolute deviation of speeds about their median: a standard
-    deviation for normal noise."""
-    return MAD_TO_SIGMA * float(np.median(np.abs(speeds - np.median(speeds))))
-
-
 def faster_part(speeds: np.ndarray, min_part: int, k: float, margin: float,
                 floor: float) -> tuple[np.ndarray, float] | None:
     """Where speeds fall in two parts of min_part or more each: (the faster part's mask over
@@ -198,9 +192,9 @@ def faster_part(speeds: np.ndarray, min_part: int, k: float, margin: float,
     speeds that leaves min_part on each side; they are two where no speed lies within that
     break and it is wider than margin and than k x the noise within the parts, the larger of
     their pooled robust spread (each speed about its own part's median) and floor (the runs' own
-    noise). None where the speeds are one part."""
+    noise). None where the speeds are one part, or one is infinite (a time of 0)."""
     ordered = np.sort(speeds)
-    if len(ordered) < 2 * min_part:
+    if len(ordered) < 2 * min_part or not np.isfinite(ordered[-1]):
         return None
     gaps = np.diff(ordered)  # gaps[j]: between the slower part ordered[:j + 1] and the rest
     cut = min_part - 1 + int(np.argmax(gaps[min_part - 1:len(ordered) - min_part]))
@@ -238,7 +232,8 @@ def judge(group: Group, rule: Rule) -> None:
         k, margin = ((rule.host_k, rule.host_margin_pct) if host_timed
                      else (rule.k, rule.margin_pct))
         floor = run_noise(group.gpus, name)
-        noise = max(robust_spread(speed[present]), floor)
+        # 1.4826 x the median absolute deviation of the speeds about their median, 1.
+        noise = max(MAD_TO_SIGMA * float(np.median(np.abs(speed[present] - 1))), floor)
         split = None if host_timed else faster_part(speed[present], rule.min_gpus, k,
                                                     margin / 100, floor)
         if split is not None:
