@@ -30,15 +30,15 @@
 # progress ends (one line says so); no verdict is printed.
 #
 # Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver, CUDA
-# or measurement setting); 2 bad usage (a compare.py flag, a setting of ci_record.sh out of its
-# range, GPUBENCH_RUNS too few against the baseline's runs for any p < --alpha), an unusable
-# baseline (one of one process's run among them: compare.py makes no regression check against it; a
-# setting that is no text a flag can hold), an output that cannot be written, that is the binary or
-# the baseline, that is no regular file to read back or that names the confirm file by a link, or a
-# TMPDIR no folder can be made in, all found before any run, or confirming runs compare.py cannot
-# judge against the candidate (its line says why, and no line says what was judged again); 4 a
-# recording failed (ci_record.sh's line says how); 5 the candidate lacks benchmarks of the baseline
-# (one line names them); 128+N stopped by signal N.
+# or measurement setting); 2 bad usage (a compare.py flag, GPUBENCH_RUNS or GPUBENCH_RUN_TIMEOUT out
+# of ci_record.sh's range, GPUBENCH_RUNS too few against the baseline's runs for any p < --alpha),
+# an unusable baseline (one of one process's run among them: compare.py makes no regression check
+# against it; a setting that is no text a flag can hold), an output that cannot be written, that is
+# the binary or the baseline, that is no regular file to read back or that names the confirm file by
+# a link, or a TMPDIR no folder can be made in, all found before any run, or confirming runs
+# compare.py cannot judge against the candidate (its line says why, and no line says what was judged
+# again); 4 a recording failed (ci_record.sh's line says how); 5 the candidate lacks benchmarks of
+# the baseline (one line names them); 128+N stopped by signal N.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
@@ -50,6 +50,11 @@ baseline=$2
 out=$3
 shift 3
 scripts=$(dirname "$0")
+source "$scripts/check_output.sh"
+# GPUBENCH_RUNS and GPUBENCH_RUN_TIMEOUT reach ci_record.sh through the gate's environment: the
+# gate checks them as ci_record.sh does, so that a bad one is its line before compare.py reads
+# the baseline, and gives compare.py the number of runs (--new-runs).
+recording_settings ci_gate.sh || exit 2
 # compare.py flags the gate sets itself are not passed on: a later --confirm, --changed-filter
 # or --new-runs replaces the gate's own (its verdict then rests on that file, no change is
 # confirmed, or too few runs go unnoticed), and --help makes every comparison print the help
@@ -68,7 +73,6 @@ for flag in "$@"; do
   done
 done
 confirm=${out%.json}.confirm.json
-source "$scripts/check_output.sh"
 # The gate reads what it writes back to compare it: a FIFO or a device gives nothing back.
 for path in "$out" "$confirm"; do
   check_output ci_gate.sh "$path" "$binary" "$baseline" || exit 2
@@ -125,14 +129,9 @@ trap 'stopped HUP' HUP
 # An unusable baseline or compare.py flag is found before the runs, not minutes later:
 # compare.py reads the baseline (against itself) with the flags and says why in one line, as it
 # does where GPUBENCH_RUNS runs against the baseline's can give no p < --alpha, a gate that could
-# never fail (a count ci_record.sh cannot take, it names itself before its first run). Its
-# files follow `--` and a file option's `=`, so that a name starting with a dash is no option.
-runs=${GPUBENCH_RUNS:-5}
-new_runs=()
-if [[ $runs =~ ^[0-9]{1,6}$ ]] && ((10#$runs >= 2)); then
-  new_runs=(--new-runs="$((10#$runs))")
-fi
-if ! "$scripts/compare.py" "${new_runs[@]}" "$@" -- "$baseline" "$baseline" > /dev/null \
+# never fail. Its files follow `--` and a file option's `=`, so that a name starting with a dash
+# is no option.
+if ! "$scripts/compare.py" --new-runs="$runs" "$@" -- "$baseline" "$baseline" > /dev/null \
   2> "$dir/report"; then
   cat "$dir/report"
   exit 2
@@ -171,5 +170,5 @@ if ((status > 1)); then
   exit "$status"
 fi
 printf '\nConfirmed by %d more runs of the suite, each change judged again on them alone: `%s`\n' \
-  "$((10#$runs))" "$filter"
+  "$runs" "$filter"
 exit "$status"

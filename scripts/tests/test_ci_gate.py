@@ -471,15 +471,55 @@ def test_too_few_runs_to_find_a_change_stop_the_gate_before_any_run(
     assert not calls(tmp_path / "build")
 
 
-@pytest.mark.parametrize("gate_runs", ["1", "0", "1001", "five"])
-def test_runs_ci_record_does_not_take_are_its_line_before_any_run(tmp_path: Path,
-                                                                   gate_runs: str) -> None:
-    """A count outside ci_record.sh's range is named by it, not read as too few for the test."""
-    proc = gate(tmp_path, runs(SLOW), GPUBENCH_RUNS=gate_runs)
+# Out of range, no decimal, past the digits bash's arithmetic holds (99999999999999999999 would
+# wrap to 340), or with a control character, which the line shows as ?.
+BAD_SETTINGS = [
+    *[("GPUBENCH_RUNS", runs, "a whole number from 2 to 1000")
+      for runs in ["1", "0", "1001", "abc", "five", "-5", " 5", "5 ", "0x10", "1e3", "+5",
+                   "99999999999999999999", "2\n3", "5\t", "3\x1b[2J"]],
+    *[("GPUBENCH_RUN_TIMEOUT", seconds, "a whole number of seconds from 1 to 86400")
+      for seconds in ["0", "ten", "1.5", "86401", "-1", "99999999999999999999", "60\r"]],
+]
+
+
+def shown(value: str) -> str:
+    """A value as the scripts' lines show it: each character bash does not print as ?."""
+    return "".join(c if " " <= c <= "~" else "?" for c in value)
+
+
+@pytest.mark.parametrize(("variable", "value", "rule"), BAD_SETTINGS)
+def test_a_setting_ci_record_does_not_take_is_the_gates_line_before_any_run(
+        tmp_path: Path, variable: str, value: str, rule: str) -> None:
+    """ci_record.sh's settings reach it through the gate's environment; the gate checks them as
+    it does, in its own line, rather than read a bad one as too few runs or leave it to the
+    recording."""
+    proc = gate(tmp_path, runs(SLOW), **{variable: value})
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
-    assert proc.stderr == ("ci_record.sh: GPUBENCH_RUNS must be a whole number from 2 to 1000, "
-                           f"not '{gate_runs}'\n"), proc.stderr
+    assert proc.stderr == f"ci_gate.sh: {variable} must be {rule}, not '{shown(value)}'\n", \
+        proc.stderr
     assert not calls(tmp_path / "build")
+
+
+@pytest.mark.parametrize("variable", ["GPUBENCH_RUNS", "GPUBENCH_RUN_TIMEOUT"])
+def test_a_bad_setting_is_found_before_the_baseline_is_read(tmp_path: Path,
+                                                             variable: str) -> None:
+    """The settings come first: an unusable baseline, which compare.py would name, is not
+    reached."""
+    proc = gate(tmp_path, runs(SLOW), baseline_doc={"benchmarks": []}, **{variable: "0"})
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+    assert proc.stderr.startswith(f"ci_gate.sh: {variable} must be "), proc.stderr
+    assert not calls(tmp_path / "build")
+
+
+@pytest.mark.parametrize(("value", "recorded"), [("007", 7), ("", 5)])
+def test_runs_with_leading_zeros_are_decimal_and_none_are_five(tmp_path: Path, value: str,
+                                                                recorded: int) -> None:
+    """007 is seven runs, not an octal number; an empty GPUBENCH_RUNS is the default, five."""
+    proc = gate(tmp_path, runs([49.8, 50.0, 50.1, 50.3, 49.9, 50.2, 49.7][:recorded]),
+                GPUBENCH_RUNS=value)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert len(calls(tmp_path / "build")) == recorded
+    assert load(tmp_path / "gpubench.json").benchmarks[HTOD].repetition_values().size == recorded
 
 
 def test_three_runs_against_fifteen_can_fail(tmp_path: Path) -> None:
