@@ -17,6 +17,12 @@
 
 namespace gpubench::bench {
 
+const char* build_type() { return GPUBENCH_BUILD_TYPE; }
+
+std::string version_line() {
+  return fmt::format("gpubench {} ({} build)\n", version, build_type());
+}
+
 ContextEntries gpu_context(const DeviceInfo& device, const std::string& driver_release,
                            int driver_version, int runtime_version, const std::string& pcie_link) {
   return {
@@ -33,7 +39,7 @@ ContextEntries gpu_context(const DeviceInfo& device, const std::string& driver_r
       {"driver_cuda_version", format_cuda_version(driver_version)},
       {"cuda_runtime_version", format_cuda_version(runtime_version)},
       {"gpubench_version", version},
-      {"gpubench_build_type", GPUBENCH_BUILD_TYPE},
+      {"gpubench_build_type", build_type()},
       {"gpu_ordinal", std::to_string(device.ordinal)},
       {"gpu_pci_bus_id", device.pci_bus_id},
       {"l2_bytes", std::to_string(device.l2_bytes)},

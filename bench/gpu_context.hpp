@@ -29,6 +29,14 @@ namespace gpubench::bench {
 // selection, and scheduler_context(), added with AddCustomContext.
 void add_gpu_context(const std::vector<int>& devices);
 
+// CMake's configuration gpubench was built in (Release, Debug), as the context's
+// gpubench_build_type and --version (which needs no GPU) state it: a Debug build's host code
+// times the host-timed figures, so results of two build types are measured otherwise.
+[[nodiscard]] const char* build_type();
+
+// gpubench --version's line: "gpubench <version> (<build type> build)".
+[[nodiscard]] std::string version_line();
+
 // The GPU's clocks, temperature and power now, or "unavailable" without NVML.
 [[nodiscard]] std::string gpu_state();
 

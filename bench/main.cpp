@@ -108,6 +108,11 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
     check_stdout();
     return 0;
   }
+  if (options.version) {
+    static_cast<void>(std::fputs(bench::version_line().c_str(), stdout));
+    check_stdout();
+    return 0;
+  }
   if (options.describe) {
     static_cast<void>(std::fputs(families_json.c_str(), stdout));
     static_cast<void>(std::fputc('\n', stdout));

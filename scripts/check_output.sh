@@ -3,7 +3,7 @@
 # INPUTs (by any path or link: writing there would destroy it), nor where it names a folder
 # (a trailing /) or cannot be written (/dev/full among those).
 # Where not, one line on stderr says why, SCRIPT first. Sourced by ci_record.sh and ci_gate.sh,
-# as is temporary_folder.
+# as are temporary_folder and recording_settings.
 check_output() {
   local script=$1 out=$2 input target
   shift 2
@@ -61,5 +61,32 @@ temporary_folder() {
     return 0
   fi
   echo "$1: cannot make a temporary folder in TMPDIR: ${made//[^[:print:]]/?}" >&2
+  return 1
+}
+
+# recording_settings SCRIPT: ci_record.sh's settings from the environment, each checked against
+# its range and set as a decimal: runs, GPUBENCH_RUNS (2 to 1000, default 5), and run_timeout,
+# GPUBENCH_RUN_TIMEOUT (1 to 86400 seconds, default 1800). ci_gate.sh, which passes them on to
+# ci_record.sh, checks them so too, before its first run. Where one is out of its range, one line
+# on stderr names it, SCRIPT first, and the status is 1.
+recording_settings() {
+  runs=${GPUBENCH_RUNS:-5}
+  check_setting "$1" GPUBENCH_RUNS "$runs" 2 1000 "a whole number" || return 1
+  runs=$((10#$runs))
+  run_timeout=${GPUBENCH_RUN_TIMEOUT:-1800}
+  check_setting "$1" GPUBENCH_RUN_TIMEOUT "$run_timeout" 1 86400 "a whole number of seconds" ||
+    return 1
+  run_timeout=$((10#$run_timeout))
+}
+
+# check_setting SCRIPT NAME VALUE MIN MAX NOUN: whether VALUE, NAME's, is a decimal from MIN to
+# MAX (digits few enough for bash's arithmetic, which wraps past 2^63; leading zeros are read as
+# decimal, not octal); one line on stderr where not, SCRIPT first.
+check_setting() {
+  local script=$1 name=$2 value=$3 min=$4 max=$5 noun=$6
+  if [[ $value =~ ^[0-9]{1,6}$ ]] && ((10#$value >= min && 10#$value <= max)); then
+    return 0
+  fi
+  echo "$script: $name must be $noun from $min to $max, not '${value//[^[:print:]]/?}'" >&2
   return 1
 }

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # The CI gate: records the candidate as the baseline was recorded (scripts/ci_record.sh,
 # GPUBENCH_RUNS separate runs, given the flags of the settings the baseline's context states: its
-# filter, minimum time, --energy, devices, --l2, --sizes; scripts/recorded_flags.py), compares it
-# with the baseline (scripts/compare.py), and confirms every change it finds before it says so.
-# Where a benchmark is found SLOWER or FASTER, the candidate is recorded GPUBENCH_RUNS times more,
-# and each change is judged again on those runs alone (compare.py --confirm): it stands where they
-# give the same verdict. Each process lands on a level of its own, so now and then an unchanged
-# benchmark's few runs all sit past its baseline's; fresh runs seldom do again, while a real change
-# is in every run. The runs that showed a change are not judged again: picked for sitting far out,
-# they would count twice. The confirming runs are whole runs, as the first were (all the baseline's
-# filter selects, the whole suite where it has none): a benchmark can measure otherwise in a run of
-# a few (on the H200, the GPU time per node of a graph replay was 0.61 us in runs of the changed
-# benchmarks alone, 0.79 us in runs of the suite: results/h200/verdicts/gate_aa/filtered_confirm/).
+# filter, minimum time, --energy, devices, --l2, --sizes; scripts/recorded_flags.py; a baseline of
+# another build type than the binary's --version states, which no flag gives, stops it before any
+# run), compares it with the baseline (scripts/compare.py), and confirms every change it finds
+# before it says so. Where a benchmark is found SLOWER or FASTER, the candidate is recorded
+# GPUBENCH_RUNS times more, and each change is judged again on those runs alone (compare.py
+# --confirm): it stands where they give the same verdict. Each process lands on a level of its own,
+# so now and then an unchanged benchmark's few runs all sit past its baseline's; fresh runs seldom
+# do again, while a real change is in every run. The runs that showed a change are not judged again:
+# picked for sitting far out, they would count twice. The confirming runs are whole runs, as the
+# first were (all the baseline's filter selects, the whole suite where it has none): a benchmark can
+# measure otherwise in a run of a few (on the H200, the GPU time per node of a graph replay was 0.61
+# us in runs of the changed benchmarks alone, 0.79 us in runs of the suite:
+# results/h200/verdicts/gate_aa/filtered_confirm/).
 #
 #   scripts/ci_gate.sh build/gpubench results/h200/ci_baseline.json gpubench.json --markdown
 #
@@ -30,15 +32,16 @@
 # progress ends (one line says so); no verdict is printed.
 #
 # Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver, CUDA
-# or measurement setting); 2 bad usage (a compare.py flag, a setting of ci_record.sh out of its
-# range, GPUBENCH_RUNS too few against the baseline's runs for any p < --alpha), an unusable
-# baseline (one of one process's run among them: compare.py makes no regression check against it; a
-# setting that is no text a flag can hold), an output that cannot be written, that is the binary or
-# the baseline, that is no regular file to read back or that names the confirm file by a link, or a
-# TMPDIR no folder can be made in, all found before any run, or confirming runs compare.py cannot
-# judge against the candidate (its line says why, and no line says what was judged again); 4 a
-# recording failed (ci_record.sh's line says how); 5 the candidate lacks benchmarks of the baseline
-# (one line names them); 128+N stopped by signal N.
+# or measurement setting), or 3 before any run for a baseline of another build type than the
+# binary's; 2 bad usage (a compare.py flag, GPUBENCH_RUNS or GPUBENCH_RUN_TIMEOUT out of
+# ci_record.sh's range, GPUBENCH_RUNS too few against the baseline's runs for any p < --alpha), an
+# unusable baseline (one of one process's run among them: compare.py makes no regression check
+# against it; a setting that is no text a flag can hold), an output that cannot be written, that is
+# the binary or the baseline, that is no regular file to read back or that names the confirm file by
+# a link, or a TMPDIR no folder can be made in, all found before any run, or confirming runs
+# compare.py cannot judge against the candidate (its line says why, and no line says what was judged
+# again); 4 a recording failed (ci_record.sh's line says how); 5 the candidate lacks benchmarks of
+# the baseline (one line names them); 128+N stopped by signal N.
 set -euo pipefail
 
 if [[ $# -lt 3 ]]; then
@@ -50,14 +53,24 @@ baseline=$2
 out=$3
 shift 3
 scripts=$(dirname "$0")
+source "$scripts/check_output.sh"
+# GPUBENCH_RUNS and GPUBENCH_RUN_TIMEOUT reach ci_record.sh through the gate's environment: the
+# gate checks them as ci_record.sh does, so that a bad one is its line before compare.py reads
+# the baseline, and gives compare.py the number of runs (--new-runs).
+recording_settings ci_gate.sh || exit 2
 # compare.py flags the gate sets itself are not passed on: a later --confirm, --changed-filter
 # or --new-runs replaces the gate's own (its verdict then rests on that file, no change is
 # confirmed, or too few runs go unnoticed), and --help makes every comparison print the help
 # and exit 0 with no verdict. argparse reads any unambiguous prefix of a long option as that
-# option, so a prefix counts.
+# option, so a prefix counts. So it does for --report, which the gate notes (a prefix that also
+# begins another option is ambiguous, and compare.py refuses it before any run).
+report=0
 for flag in "$@"; do
   [[ $flag == -- ]] && break
   name=${flag%%=*}
+  if [[ $name == --r* && --report == "$name"* ]]; then
+    report=1
+  fi
   for own in --confirm --changed-filter --new-runs --help; do
     if [[ ($own == --help && $name == -h*) || ($name == --?* && $own == "$name"*) ]]; then
       echo "ci_gate.sh: ${flag//[^[:print:]]/?}: compare.py's $own, which the gate does not" \
@@ -68,7 +81,6 @@ for flag in "$@"; do
   done
 done
 confirm=${out%.json}.confirm.json
-source "$scripts/check_output.sh"
 # The gate reads what it writes back to compare it: a FIFO or a device gives nothing back.
 for path in "$out" "$confirm"; do
   check_output ci_gate.sh "$path" "$binary" "$baseline" || exit 2
@@ -125,21 +137,29 @@ trap 'stopped HUP' HUP
 # An unusable baseline or compare.py flag is found before the runs, not minutes later:
 # compare.py reads the baseline (against itself) with the flags and says why in one line, as it
 # does where GPUBENCH_RUNS runs against the baseline's can give no p < --alpha, a gate that could
-# never fail (a count ci_record.sh cannot take, it names itself before its first run). Its
-# files follow `--` and a file option's `=`, so that a name starting with a dash is no option.
-runs=${GPUBENCH_RUNS:-5}
-new_runs=()
-if [[ $runs =~ ^[0-9]{1,6}$ ]] && ((10#$runs >= 2)); then
-  new_runs=(--new-runs="$((10#$runs))")
-fi
-if ! "$scripts/compare.py" "${new_runs[@]}" "$@" -- "$baseline" "$baseline" > /dev/null \
+# never fail. Its files follow `--` and a file option's `=`, so that a name starting with a dash
+# is no option.
+if ! "$scripts/compare.py" --new-runs="$runs" "$@" -- "$baseline" "$baseline" > /dev/null \
   2> "$dir/report"; then
   cat "$dir/report"
   exit 2
 fi
-if ! "$scripts/recorded_flags.py" -- "$baseline" > "$dir/flags" 2> "$dir/report"; then
+# The build type is the binary's, not a flag's, and a baseline of another (a Debug build's
+# against a Release candidate) is measured otherwise, which compare.py finds only after the runs.
+# gpubench --version states it without a GPU, and recorded_flags.py refuses a baseline that
+# states another, with compare.py's status for measured otherwise (3). A --report compares any
+# builds; a binary that states no build type is left to compare.py, after the runs.
+build_type=()
+if ((!report)) && version=$(timeout 60 "$binary" --version 2> /dev/null) &&
+  [[ $version =~ ^gpubench\ [^[:space:]]+\ \(([^[:space:]()]+)\ build\)$ ]]; then
+  build_type=(--build-type="${BASH_REMATCH[1]}")
+fi
+status=0
+"$scripts/recorded_flags.py" "${build_type[@]}" -- "$baseline" > "$dir/flags" 2> "$dir/report" ||
+  status=$?
+if ((status != 0)); then
   cat "$dir/report"
-  exit 2
+  exit $((status == 3 ? 3 : 2))
 fi
 mapfile -t flags < "$dir/flags"
 if ((${#flags[@]})); then
@@ -171,5 +191,5 @@ if ((status > 1)); then
   exit "$status"
 fi
 printf '\nConfirmed by %d more runs of the suite, each change judged again on them alone: `%s`\n' \
-  "$((10#$runs))" "$filter"
+  "$runs" "$filter"
 exit "$status"

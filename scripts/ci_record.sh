@@ -33,22 +33,8 @@ out=$2
 shift 2
 scripts=$(dirname "$0")
 
-# check_setting NAME VALUE MIN MAX NOUN: whether VALUE, NAME's, is a decimal from MIN to MAX
-# (digits few enough for bash's arithmetic, which wraps past 2^63); one line where not.
-check_setting() {
-  local name=$1 value=$2 min=$3 max=$4 noun=$5
-  if [[ $value =~ ^[0-9]{1,6}$ ]] && ((10#$value >= min && 10#$value <= max)); then
-    return 0
-  fi
-  echo "ci_record.sh: $name must be $noun from $min to $max, not '${value//[^[:print:]]/?}'" >&2
-  return 1
-}
-runs=${GPUBENCH_RUNS:-5}
-check_setting GPUBENCH_RUNS "$runs" 2 1000 "a whole number" || exit 2
-runs=$((10#$runs))
-run_timeout=${GPUBENCH_RUN_TIMEOUT:-1800}
-check_setting GPUBENCH_RUN_TIMEOUT "$run_timeout" 1 86400 "a whole number of seconds" || exit 2
-run_timeout=$((10#$run_timeout))
+source "$scripts/check_output.sh"
+recording_settings ci_record.sh || exit 2
 if ! type -P -- "$binary" > /dev/null; then
   echo "ci_record.sh: ${binary//[^[:print:]]/?}: not an executable file" >&2
   exit 2
@@ -57,7 +43,6 @@ if ! type -P timeout > /dev/null; then
   echo "ci_record.sh: timeout (GNU coreutils) not found; it bounds each run" >&2
   exit 2
 fi
-source "$scripts/check_output.sh"
 check_output ci_record.sh "$out" "$binary" || exit 2
 shown_out=${out//[^[:print:]]/?}
 

@@ -6,13 +6,18 @@ interleaving, --energy, the devices, saxpy's --l2, and each family flag the run 
 candidate with them, so a baseline recorded with a filter, another minimum time or other sizes
 is compared with a candidate recorded alike, not refused as measured otherwise or lacking
 benchmarks after minutes of runs. A key the context lacks gives no flag (gpubench's default).
-The build type is no flag: the binary has its own.
+The build type is no flag: the binary has its own, which --build-type=TYPE names (gpubench
+--version states it, without a GPU): a result of another build type (context
+gpubench_build_type), which no flag can measure as, is refused, as compare.py refuses it as
+measured otherwise; a result that states none is not.
 
   scripts/recorded_flags.py results/h200/ci_baseline.json
+  scripts/recorded_flags.py --build-type=Release results/h200/ci_baseline.json
 
 Exit status: 0 printed; 2 an unusable result, or a setting that is not text gpubench writes
 (a number, a control character), a key in the shape of a flag that is no family flag, or one
-flag stated twice with two values, in one line.
+flag stated twice with two values, in one line; 3 a result of another build type than
+--build-type's, in one line (compare.py's status for measured otherwise).
 """
 
 import script_process  # noqa: F401  (imported first)
@@ -21,9 +26,10 @@ import re
 import sys
 import unicodedata
 
-from gpubench_json import (FILTER_KEY, GpubenchJsonError, OneLineArgumentParser, load,
-                           script_error, write_stdout)
-from safe_text import printable, shorten
+from gpubench_json import (FILTER_KEY, MEASUREMENT_SETTINGS, SETTING_SHOWN, GpubenchJsonError,
+                           OneLineArgumentParser, load, script_error, setting_text,
+                           write_stdout)
+from safe_text import one_line, printable, shorten
 
 # Each context key gpubench writes for a flag that sets what or how it measures, and that flag.
 # "energy" holds how a window is taken; its flag takes no value.
@@ -32,12 +38,14 @@ FLAGS = {FILTER_KEY: "--benchmark_filter", "benchmark_min_time": "--benchmark_mi
          "benchmark_enable_random_interleaving": "--benchmark_enable_random_interleaving",
          "energy": "--energy", "selected_devices": "--device", "saxpy_l2": "--l2"}
 # The measurement setting no flag sets: the build's own.
-NOT_FLAGS = {"gpubench_build_type"}
+BUILD_TYPE_KEY = "gpubench_build_type"
+NOT_FLAGS = {BUILD_TYPE_KEY}
+OTHER_BUILD = 3  # exit status: another build type, as compare.py's for measured otherwise
 # A family flag as gpubench names them, which run_settings() states under that name. gpubench's
 # own flags are not among them: those that measure are stated by keys of their own (FLAGS), and
 # the others print in place of a run.
 FAMILY_FLAG = re.compile(r"--[a-z0-9][a-z0-9-]*")
-OWN_FLAGS = {"--device", "--energy", "--info", "--describe", "--help"}
+OWN_FLAGS = {"--device", "--energy", "--info", "--describe", "--help", "--version"}
 
 
 # What gpubench never writes in its context (it writes such text escaped): control
@@ -80,15 +88,37 @@ def recorded_flags(context: dict) -> list[str]:
     return [text for text, _ in given.values()]
 
 
+def other_build_type(context: dict, build_type: str) -> str | None:
+    """Where `context` states a build type other than `build_type`, the one it states, as
+    compare.py reads and shows it; None where it states `build_type` or none."""
+    setting = next(s for s in MEASUREMENT_SETTINGS if s.key == BUILD_TYPE_KEY)
+    stated = setting_text(context, setting)
+    return None if stated is None or stated == build_type else one_line(stated, SETTING_SHOWN)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineArgumentParser(
         prog="recorded_flags.py",
         description="The gpubench flags that measure as RESULT was measured, one a line.")
     parser.add_argument("result", metavar="RESULT.json")
+    parser.add_argument("--build-type", metavar="TYPE",
+                        help="the build type of the gpubench the flags are for (gpubench "
+                             f"--version states it): exit {OTHER_BUILD} where RESULT states "
+                             "another (scripts/ci_gate.sh checks its candidate so, before its "
+                             "runs)")
     args = parser.parse_args(argv)
     try:
         result = load(args.result)
         flags = recorded_flags(result.context)
+        if args.build_type is not None and (
+                stated := other_build_type(result.context, args.build_type)):
+            mine = one_line(args.build_type, SETTING_SHOWN)
+            script_error("recorded_flags.py",
+                         f"{args.result}: recorded by a {stated} build (context "
+                         f"{BUILD_TYPE_KEY}), and a {mine} build measures otherwise: no flag "
+                         f"makes it measure as a {stated} build does; build gpubench as "
+                         f"{stated}, or record {args.result} with the {mine} build")
+            return OTHER_BUILD
         write_stdout("".join(f"{flag}\n" for flag in flags))
     except SettingError as e:
         return script_error("recorded_flags.py", f"{args.result}: {e}")

@@ -384,6 +384,8 @@ void parse_arg(std::string_view arg, Options& options, const std::vector<ExtraFl
     options.info = true;
   } else if (arg == "--describe") {
     options.describe = true;
+  } else if (arg == "--version") {
+    options.version = true;
   } else if (arg == "--energy") {
     options.energy = true;
   } else if (arg == "--help" || arg == "-h") {
@@ -424,8 +426,8 @@ std::vector<Argument> arguments(const std::vector<std::string>& args,
   return all;
 }
 
-// --describe, --info and a listing each print something in place of a run, and write no
-// --benchmark_out: given together, all but one would be ignored. --help answers whatever else
+// --describe, --info, --version and a listing each print something in place of a run, and write
+// no --benchmark_out: given together, all but one would be ignored. --help answers whatever else
 // is given.
 void require_one_mode(const Options& options) {
   if (options.help) {
@@ -434,6 +436,7 @@ void require_one_mode(const Options& options) {
   std::vector<std::string_view> modes;
   for (const auto& [given, flag] :
        {std::pair{options.describe, "--describe"}, std::pair{options.info, "--info"},
+        std::pair{options.version, "--version"},
         std::pair{options.list_only, "--benchmark_list_tests"}}) {
     if (given) {
       modes.push_back(flag);
@@ -443,7 +446,7 @@ void require_one_mode(const Options& options) {
     throw UsageError(fmt::format("{}: each prints something in place of a run; give one",
                                  fmt::join(modes, " and ")));
   }
-  if (options.out_given && (options.describe || options.info)) {
+  if (options.out_given && (options.describe || options.info || options.version)) {
     throw UsageError(fmt::format("--benchmark_out={}: {} prints on standard output and writes no "
                                  "file; a run writes it",
                                  options.out_file, modes.front()));
@@ -478,8 +481,9 @@ Options parse_options(const std::vector<std::string>& args,
     options.benchmark_args.push_back(fmt::format("--benchmark_context={}", fmt::join(pairs, ",")));
   }
   // BENCHMARK_OUT in the environment (a job's for every command it runs) names where runs
-  // write: --describe and --info, which write no file, leave it be.
-  if (options.out_given && !out_origin.empty() && (options.describe || options.info)) {
+  // write: --describe, --info and --version, which write no file, leave it be.
+  if (options.out_given && !out_origin.empty() &&
+      (options.describe || options.info || options.version)) {
     options.out_given = false;
     options.out_file.clear();
   }
@@ -565,13 +569,15 @@ std::string followed_links(const std::string& path, std::error_code& error) {
 
 std::string usage(const std::vector<ExtraFlag>& extra_flags) {
   std::string text =
-      "usage: gpubench [--device=N|N,M,...|all] [--info] [--describe] [--energy] [FAMILY FLAGS] "
-      "[--benchmark_...]\n"
+      "usage: gpubench [--device=N|N,M,...|all] [--info] [--describe] [--version] [--energy] "
+      "[FAMILY FLAGS] [--benchmark_...]\n"
       "  --device=LIST  the CUDA devices to measure (default 0); with several, each benchmark\n"
       "                 runs on each, named .../device:N\n"
       "  --info         list the devices, their links and the embedded kernels' resource usage\n"
       "  --describe     print each family's name grammar, figures and flags as JSON (no GPU\n"
       "                 needed; docs/family-facts.md)\n"
+      "  --version      print gpubench's version and build type, as a run's JSON context holds\n"
+      "                 them (gpubench_version, gpubench_build_type; no GPU needed)\n"
       "  --energy       after each timed loop of saxpy, copy, peer and launch, about a second of\n"
       "                 the same operation read by NVML's energy counter: joules_per_gb or\n"
       "                 uj_per_launch, and each above the device's idle power\n";

@@ -39,6 +39,7 @@ struct Options {
   bool energy = false; // --energy: an energy window after each timed loop that can take one
   bool help = false;
   bool describe = false;  // --describe: the families' facts as JSON, no GPU needed
+  bool version = false;   // --version: gpubench's version and build type, no GPU needed
   bool list_only = false; // --benchmark_list_tests: needs no GPU
   // --benchmark_filter, in Google Benchmark's syntax, applied by gpubench as it registers
   // (NameFilter): it needs what matches before the run, to say why nothing does, and Google

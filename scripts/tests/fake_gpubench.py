@@ -6,7 +6,12 @@ process id, one a line.
 
 `faults` makes a call (numbered from 1) misbehave as a broken or stuck gpubench does:
 {"sleep": S} waits S seconds before it runs (a hang, when S is long), {"exit": N} exits with
-status N and writes nothing, {"signal": "KILL"} is killed by that signal."""
+status N and writes nothing, {"signal": "KILL"} is killed by that signal.
+
+`--version` alone is answered as gpubench answers it, with the version and build type of the
+first of `first` (Release where it states none, CMake's default here); it runs nothing, so it is
+no call. With `states_build_type` False it is refused as an unknown flag, as by a gpubench
+without it."""
 
 import json
 import sys
@@ -18,6 +23,15 @@ import json, os, signal, sys, time
 from pathlib import Path
 here = Path(__file__).resolve().parent
 args = sys.argv[1:]
+runs = json.loads((here / "runs.json").read_text())
+if args == ["--version"]:
+    if not runs["states_build_type"]:
+        print("gpubench: unknown flag '--version' (see --help)", file=sys.stderr)
+        sys.exit(2)
+    context = runs["first"][0]["context"]
+    print(f"gpubench {{context.get('gpubench_version', '0.1.0')}} "
+          f"({{context.get('gpubench_build_type', 'Release')}} build)")
+    sys.exit(0)
 out = next(a.split("=", 1)[1] for a in args if a.startswith("--benchmark_out="))
 log = here / "calls.txt"
 earlier = len(log.read_text().splitlines()) if log.exists() else 0
@@ -25,7 +39,6 @@ with (here / "pids.txt").open("a") as f:
     f.write(f"{{os.getpid()}}\\n")
 with log.open("a") as f:
     f.write(json.dumps(args) + "\\n")
-runs = json.loads((here / "runs.json").read_text())
 fault = runs["faults"].get(str(earlier + 1), {{}})
 time.sleep(fault.get("sleep", 0))
 if "exit" in fault:
@@ -42,12 +55,14 @@ print(f"fake gpubench: a {{stage}} run of {{len(doc['benchmarks'])}} benchmark e
 
 def install(folder: Path, first: list[dict[str, Any]],
             confirm: list[dict[str, Any]] | None = None,
-            faults: dict[int, dict[str, Any]] | None = None) -> Path:
+            faults: dict[int, dict[str, Any]] | None = None,
+            states_build_type: bool = True) -> Path:
     """Writes folder/gpubench; returns its path."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "runs.json").write_text(json.dumps(
         {"first": first, "confirm": confirm or first,
-         "faults": {str(call): fault for call, fault in (faults or {}).items()}}))
+         "faults": {str(call): fault for call, fault in (faults or {}).items()},
+         "states_build_type": states_build_type}))
     program = folder / "gpubench"
     program.write_text(_PROGRAM.format(python=sys.executable))
     program.chmod(0o755)

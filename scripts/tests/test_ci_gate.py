@@ -225,6 +225,73 @@ def test_every_measurement_setting_is_given_by_a_flag_or_the_build() -> None:
     assert {FILTER_KEY, "benchmark_enable_random_interleaving"} <= FLAGS.keys()
 
 
+# compare.py's exit status for measured otherwise, which the gate's refusal of another build
+# type shares.
+MEASURED_OTHERWISE = 3
+
+
+def with_build_type(doc: dict, build_type: str) -> dict:
+    return dict(doc, context={**doc["context"], "gpubench_build_type": build_type})
+
+
+@pytest.mark.parametrize(("base", "candidate"), [("Debug", "Release"), ("Release", "Debug")])
+def test_a_baseline_of_another_build_type_stops_the_gate_before_any_run(
+        tmp_path: Path, base: str, candidate: str) -> None:
+    """The build type is the binary's, which no flag sets: gpubench --version states it without
+    a GPU, so a baseline of another is refused before the runs, not as measured otherwise by
+    compare.py after them."""
+    proc = gate(tmp_path, runs(SLOW, gpubench_build_type=candidate),
+                baseline_doc=with_build_type(BASELINE, base))
+    assert proc.returncode == MEASURED_OTHERWISE and proc.stderr == "", \
+        proc.stdout + proc.stderr
+    baseline = tmp_path / "baseline.json"
+    assert proc.stdout == (
+        f"recorded_flags.py: {baseline}: recorded by a {base} build (context "
+        f"gpubench_build_type), and a {candidate} build measures otherwise: no flag makes it "
+        f"measure as a {base} build does; build gpubench as {base}, or record {baseline} with "
+        f"the {candidate} build\n"), proc.stdout
+    assert not calls(tmp_path / "build")
+
+
+@pytest.mark.parametrize(("base", "candidate"), [(None, "Debug"), ("Release", "Release")])
+def test_a_baseline_of_no_or_the_same_build_type_is_gated(tmp_path: Path, base: str | None,
+                                                         candidate: str) -> None:
+    """A baseline that states no build type says nothing of the candidate's: it is gated as
+    before, as it is where both state the same."""
+    baseline = BASELINE if base is None else with_build_type(BASELINE, base)
+    proc = gate(tmp_path, runs([49.8, 50.0, 50.1, 50.3, 49.9], gpubench_build_type=candidate),
+                baseline_doc=baseline)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("OK: 0 of 2 benchmark(s) regressed")
+    assert len(calls(tmp_path / "build")) == 5
+
+
+@pytest.mark.parametrize("flag", ["--report", "--rep"])
+def test_a_report_compares_builds_of_another_type(tmp_path: Path, flag: str) -> None:
+    """--report (or a prefix argparse reads as it) compares whatever the builds: the candidate
+    is recorded, and the report names what was measured otherwise."""
+    proc = gate(tmp_path, runs([49.8, 50.0, 50.1, 50.3, 49.9], gpubench_build_type="Release"),
+                None, flag, baseline_doc=with_build_type(BASELINE, "Debug"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "measured otherwise: gpubench_build_type Debug vs Release" in proc.stdout
+    assert len(calls(tmp_path / "build")) == 5
+
+
+def test_a_binary_that_states_no_build_type_is_left_to_compare(tmp_path: Path) -> None:
+    """A gpubench without --version: compare.py refuses the other build type, after the runs."""
+    program = install(tmp_path / "build", runs(SLOW, gpubench_build_type="Release"),
+                      states_build_type=False)
+    baseline = write_json(tmp_path / "baseline.json", with_build_type(BASELINE, "Debug"))
+    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
+                           str(tmp_path / "gpubench.json")],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "GPUBENCH_RUNS": "5"})
+    assert proc.returncode == MEASURED_OTHERWISE, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("compare.py: cannot compare: measured otherwise "
+                                  "(gpubench_build_type Debug vs Release; ")
+    assert len(calls(tmp_path / "build")) == 5
+
+
 # The gate's own exit status where a recording fails: apart from every verdict's.
 RECORDING_FAILED = 4
 
@@ -472,15 +539,55 @@ def test_too_few_runs_to_find_a_change_stop_the_gate_before_any_run(
     assert not calls(tmp_path / "build")
 
 
-@pytest.mark.parametrize("gate_runs", ["1", "0", "1001", "five"])
-def test_runs_ci_record_does_not_take_are_its_line_before_any_run(tmp_path: Path,
-                                                                   gate_runs: str) -> None:
-    """A count outside ci_record.sh's range is named by it, not read as too few for the test."""
-    proc = gate(tmp_path, runs(SLOW), GPUBENCH_RUNS=gate_runs)
+# Out of range, no decimal, past the digits bash's arithmetic holds (99999999999999999999 would
+# wrap to 340), or with a control character, which the line shows as ?.
+BAD_SETTINGS = [
+    *[("GPUBENCH_RUNS", runs, "a whole number from 2 to 1000")
+      for runs in ["1", "0", "1001", "abc", "five", "-5", " 5", "5 ", "0x10", "1e3", "+5",
+                   "99999999999999999999", "2\n3", "5\t", "3\x1b[2J"]],
+    *[("GPUBENCH_RUN_TIMEOUT", seconds, "a whole number of seconds from 1 to 86400")
+      for seconds in ["0", "ten", "1.5", "86401", "-1", "99999999999999999999", "60\r"]],
+]
+
+
+def shown(value: str) -> str:
+    """A value as the scripts' lines show it: each character bash does not print as ?."""
+    return "".join(c if " " <= c <= "~" else "?" for c in value)
+
+
+@pytest.mark.parametrize(("variable", "value", "rule"), BAD_SETTINGS)
+def test_a_setting_ci_record_does_not_take_is_the_gates_line_before_any_run(
+        tmp_path: Path, variable: str, value: str, rule: str) -> None:
+    """ci_record.sh's settings reach it through the gate's environment; the gate checks them as
+    it does, in its own line, rather than read a bad one as too few runs or leave it to the
+    recording."""
+    proc = gate(tmp_path, runs(SLOW), **{variable: value})
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
-    assert proc.stderr == ("ci_record.sh: GPUBENCH_RUNS must be a whole number from 2 to 1000, "
-                           f"not '{gate_runs}'\n"), proc.stderr
+    assert proc.stderr == f"ci_gate.sh: {variable} must be {rule}, not '{shown(value)}'\n", \
+        proc.stderr
     assert not calls(tmp_path / "build")
+
+
+@pytest.mark.parametrize("variable", ["GPUBENCH_RUNS", "GPUBENCH_RUN_TIMEOUT"])
+def test_a_bad_setting_is_found_before_the_baseline_is_read(tmp_path: Path,
+                                                             variable: str) -> None:
+    """The settings come first: an unusable baseline, which compare.py would name, is not
+    reached."""
+    proc = gate(tmp_path, runs(SLOW), baseline_doc={"benchmarks": []}, **{variable: "0"})
+    assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
+    assert proc.stderr.startswith(f"ci_gate.sh: {variable} must be "), proc.stderr
+    assert not calls(tmp_path / "build")
+
+
+@pytest.mark.parametrize(("value", "recorded"), [("007", 7), ("", 5)])
+def test_runs_with_leading_zeros_are_decimal_and_none_are_five(tmp_path: Path, value: str,
+                                                                recorded: int) -> None:
+    """007 is seven runs, not an octal number; an empty GPUBENCH_RUNS is the default, five."""
+    proc = gate(tmp_path, runs([49.8, 50.0, 50.1, 50.3, 49.9, 50.2, 49.7][:recorded]),
+                GPUBENCH_RUNS=value)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert len(calls(tmp_path / "build")) == recorded
+    assert load(tmp_path / "gpubench.json").benchmarks[HTOD].repetition_values().size == recorded
 
 
 def test_three_runs_against_fifteen_can_fail(tmp_path: Path) -> None:

@@ -258,17 +258,19 @@ def test_a_run_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
 # Past its bound, or past the digits bash's arithmetic holds (99999999999999999999 wraps to 340).
 @pytest.mark.parametrize(("variable", "value", "rule"), [
     *[("GPUBENCH_RUNS", runs, "a whole number from 2 to 1000")
-      for runs in ["1", "five", "0", "2\n3", "1001", "99999999999999999999", "-5", " 5"]],
+      for runs in ["1", "five", "0", "2\n3", "1001", "99999999999999999999", "-5", " 5",
+                   "0x10", "3\x1b[2J"]],
     *[("GPUBENCH_RUN_TIMEOUT", seconds, "a whole number of seconds from 1 to 86400")
-      for seconds in ["0", "ten", "1.5", "86401", "99999999999999999999", "-1"]],
+      for seconds in ["0", "ten", "1.5", "86401", "99999999999999999999", "-1", "60\r"]],
 ])
 def test_ci_record_refuses_a_bad_setting(tmp_path: Path, variable: str, value: str,
                                          rule: str) -> None:
     proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, variable: value})
-    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith(f"ci_record.sh: {variable} must be {rule}, not ")
+    shown = "".join(c if " " <= c <= "~" else "?" for c in value)  # as bash prints it
+    assert proc.returncode == 2
+    assert proc.stderr == f"ci_record.sh: {variable} must be {rule}, not '{shown}'\n"
 
 
 @pytest.mark.parametrize("out", ["missing/dir/o.json", "."])

@@ -68,3 +68,40 @@ def test_a_key_no_family_flag_can_be_is_refused(context: dict, message: str) -> 
     gpubench's own or Google Benchmark's (an output over any file), or two values of one."""
     with pytest.raises(SettingError, match=message):
         recorded_flags(context)
+
+
+def run_with_build_type(tmp_path, build_type: str, **context: object):
+    doc = document(copy_run("HtoD", "pinned", "async", 4096, [10.0]), saxpy_l2="warm", **context)
+    result = write_json(tmp_path / "r.json", doc)
+    return result, subprocess.run([sys.executable, str(SCRIPTS / "recorded_flags.py"),
+                                   f"--build-type={build_type}", str(result)],
+                                  capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("context", [{"gpubench_build_type": "Release"}, {}])
+def test_a_result_of_the_binarys_build_type_or_none_gives_its_flags(tmp_path,
+                                                                  context: dict) -> None:
+    """A result that states no build type says nothing of the binary's."""
+    _, proc = run_with_build_type(tmp_path, "Release", **context)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "--l2=warm\n", "")
+
+
+@pytest.mark.parametrize(("stated", "shown"), [("Debug", "Debug"), ("Debug\nx", "Debug x"),
+                                               (5, "5")])
+def test_a_result_of_another_build_type_is_refused(tmp_path, stated: object,
+                                                   shown: str) -> None:
+    """No flag makes a Release build measure as a Debug one did: exit 3, compare.py's status
+    for measured otherwise, with the build types as compare.py shows them."""
+    result, proc = run_with_build_type(tmp_path, "Release", gpubench_build_type=stated)
+    assert (proc.returncode, proc.stdout) == (3, "")
+    assert proc.stderr == (
+        f"recorded_flags.py: {result}: recorded by a {shown} build (context gpubench_build_type),"
+        f" and a Release build measures otherwise: no flag makes it measure as a {shown} build "
+        f"does; build gpubench as {shown}, or record {result} with the Release build\n")
+
+
+def test_a_setting_no_flag_can_hold_comes_before_the_build_type(tmp_path) -> None:
+    """An unusable result (exit 2) is that, whatever the build type."""
+    _, proc = run_with_build_type(tmp_path, "Release", gpubench_build_type="Debug",
+                                  benchmark_min_time=0.5)
+    assert proc.returncode == 2 and "context 'benchmark_min_time' is not text" in proc.stderr

@@ -1,6 +1,7 @@
 // gpubench as a user runs it: exit codes and one-line errors, on machines with and without a GPU.
 #include "context.hpp"
 #include "cuda_error.hpp"
+#include "gpu_context.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 
 #include <array>
 #include <cstdio>
+#include <regex>
 #include <string>
 
 namespace {
@@ -99,6 +101,26 @@ TEST(Cli, DescribePrintsTheFamiliesWithoutTouchingTheGpu) {
   EXPECT_NE(outcome.output.find("\"name\": \"copy\""), std::string::npos) << outcome.output;
   EXPECT_NE(run_gpubench("--help").output.find("--describe"), std::string::npos);
   expect_one_line_error(run_gpubench("--describe --bogus"), 2, "unknown flag '--bogus'");
+}
+
+// The build type a run writes in its context (gpubench_build_type), without a GPU: what a script
+// needs to know of a binary before it runs it against a result of another build.
+TEST(Cli, VersionStatesTheBuildTypeWithoutTouchingTheGpu) {
+  const Outcome outcome = run_gpubench("--version");
+  EXPECT_EQ(outcome.status, 0) << outcome.output;
+  EXPECT_EQ(outcome.output, gpubench::bench::version_line());
+  std::smatch match;
+  ASSERT_TRUE(std::regex_match(outcome.output, match,
+                               std::regex(R"(gpubench \S+\+\S+ \(([A-Za-z]+) build\)\n)")))
+      << outcome.output;
+#ifdef NDEBUG
+  EXPECT_NE(match[1].str(), "Debug");
+#else
+  EXPECT_EQ(match[1].str(), "Debug");
+#endif
+  EXPECT_NE(run_gpubench("--help").output.find("--version"), std::string::npos);
+  expect_one_line_error(run_gpubench("--version --describe"), 2,
+                        "--describe and --version: each prints something in place of a run");
 }
 
 TEST(Cli, BadFlagsGetOneLineAndExitTwo) {

@@ -53,6 +53,10 @@ TEST(GpuContext, CarriesTheKeysScriptsDependOn) {
 #else
   EXPECT_EQ(context.at("gpubench_build_type"), "Debug");
 #endif
+  // --version states the same version and build type, without a GPU.
+  EXPECT_EQ(context.at("gpubench_build_type"), build_type());
+  EXPECT_EQ(version_line(),
+            "gpubench " + context.at("gpubench_version") + " (" + build_type() + " build)\n");
   // A --benchmark_context cannot write any of them a second time.
   for (const auto& [key, value] : entries) {
     EXPECT_TRUE(written_context_key(key)) << key;

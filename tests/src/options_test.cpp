@@ -318,8 +318,8 @@ TEST(ParseOptions, ContextKeysGpubenchWritesAreRefused) {
   }
 }
 
-// --describe, --info and a listing each print in place of a run and write no output file:
-// given together, all but one would be ignored without a word.
+// --describe, --info, --version and a listing each print in place of a run and write no output
+// file: given together, all but one would be ignored without a word.
 TEST(ParseOptions, ModesGivenTogetherAreRefused) {
   EXPECT_EQ(refusal({"--describe", "--info"}),
             "--describe and --info: each prints something in place of a run; give one");
@@ -331,10 +331,16 @@ TEST(ParseOptions, ModesGivenTogetherAreRefused) {
   EXPECT_EQ(refusal({"--describe", "--benchmark_out=facts.json"}),
             "--benchmark_out=facts.json: --describe prints on standard output and writes no "
             "file; a run writes it");
-  // A job's BENCHMARK_OUT is where its runs write; --info and --describe neither write nor
-  // probe it.
+  EXPECT_EQ(refusal({"--version", "--benchmark_list_tests"}),
+            "--version and --benchmark_list_tests: each prints something in place of a run; "
+            "give one");
+  EXPECT_EQ(refusal({"--version", "--benchmark_out=v.json"}),
+            "--benchmark_out=v.json: --version prints on standard output and writes no file; a "
+            "run writes it");
+  // A job's BENCHMARK_OUT is where its runs write; --info, --describe and --version neither
+  // write nor probe it.
   const std::string unwritable = ::testing::TempDir() + "no_such_dir/r.json";
-  for (const char* mode : {"--info", "--describe"}) {
+  for (const char* mode : {"--info", "--describe", "--version"}) {
     const Options options = parse_options({"gpubench", mode}, {}, MinTimeSyntax::with_unit,
                                           {{"BENCHMARK_OUT", unwritable}});
     EXPECT_FALSE(options.out_given) << mode;
@@ -342,7 +348,7 @@ TEST(ParseOptions, ModesGivenTogetherAreRefused) {
   }
   const std::string out = "--benchmark_out=" + ::testing::TempDir() + "options_test_modes.json";
   for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--help", "--describe", "--info", out},
+           {"--help", "--describe", "--info", "--version", out},
            {"--info", "--benchmark_list_tests=false"},
            {"--benchmark_list_tests", out}}) {
     EXPECT_EQ(refusal(args), "accepted") << args.front();
