@@ -29,7 +29,11 @@ sweep's benchmarks flag it (all of them where a device-timed sweep has fewer): a
 path at every size. A host-timed benchmark always needs --corroborate: one slow repetition of it
 is what a busy host does to one run (on the H200 VM, a module load took 1.25x and 1.37x its
 median in 2 repetitions of 10, results/h200/comparison/ci_new_*.json; a launch submit 2.33x in 1
-of 10, results/h200/stability/launch_submit_interleaved_10rep.json).
+of 10, results/h200/stability/launch_submit_interleaved_10rep.json). So does a benchmark that
+splits: a figure can fall in two levels in one GPU's own runs (one H200's bidirectional pinned
+copies of 256 MiB moved 83 to 100 GB/s,
+results/h200/stability/copy_64m_256m_interleaved_10rep.json), and then splits fleets of pure
+noise.
 """
 
 from dataclasses import dataclass, field
@@ -260,7 +264,10 @@ def judge(group: Group, rule: Rule) -> None:
         per_sweep[key] = per_sweep.get(key, 0) + 1
     for row, flag in candidates:
         key = (row, sweep(flag.benchmark))
-        needed = rule.corroborate if flag.host_timed else min(rule.corroborate, sweep_sizes[key])
+        # A split, as a host-timed figure, needs --corroborate sizes whatever its sweep holds: a
+        # figure of two levels in one GPU's runs splits fleets of pure noise (docs/cluster.md).
+        needed = (rule.corroborate if flag.host_timed or flag.faster is not None
+                  else min(rule.corroborate, sweep_sizes[key]))
         if per_sweep[key] >= needed:
             group.flags.append(flag)
         else:

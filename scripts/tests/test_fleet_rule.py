@@ -9,8 +9,8 @@ import pytest
 
 import fleet_builder as fb
 from fleet import main as fleet_main
-from fleet_noise import HALF, HALF_SLOW, ONE_SLOW, Verdict, slow_down, verdict
-from fleet_outliers import Rule
+from fleet_noise import HALF, HALF_SLOW, ONE_SLOW, Verdict, gpus_of, slow_down, verdict
+from fleet_outliers import Rule, group_gpus, judge
 
 SEEDS = range(20)
 SOURCES = [fb.COPY_LAUNCH, fb.CI_PAIR, fb.PEER]
@@ -65,6 +65,25 @@ def test_host_timed_figures_are_not_split() -> None:
         for gpu in HALF:
             fb.scale_launch_time(fleet[gpu], fb.starts("launch/"), 1.25)
         assert verdict(fleet, limits=[]).slower == set()
+
+
+def test_a_split_of_one_size_flags_no_gpu() -> None:
+    """Copies run at one size (256 MiB): one H200's bidirectional pinned copies fall in two
+    levels between its repetitions, and split noise-only fleets; a split needs --corroborate
+    sizes, as a host-timed figure does, so no GPU is flagged."""
+    split = 0
+    for seed in SEEDS:
+        fleet = fb.build_fleet(16, seed, fb.COPY_LAUNCH)
+        for doc in fleet:
+            doc["benchmarks"] = [e for e in doc["benchmarks"] if not e["run_name"].startswith(
+                "copy/") or "/268435456/" in e["run_name"]]
+        gpus = gpus_of(fleet)
+        groups = group_gpus(gpus)
+        for group in groups:
+            judge(group, Rule())
+            split += bool(group.splits)
+        assert not any(group.flags for group in groups), seed
+    assert split >= 3  # the case is there: such fleets split
 
 
 def test_the_old_fixed_15pct_margin_missed_the_10pct_loss() -> None:
