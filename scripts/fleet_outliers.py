@@ -61,9 +61,9 @@ class Rule:
     min_gpus: int = 4
 
     def describe(self) -> str:
-        return (f"a benchmark flags a GPU slower than its group's median (its faster part's, of "
-                f"{self.min_gpus} GPUs or more, where a device-timed figure splits in two) by "
-                f"more than "
+        return (f"a benchmark flags a GPU slower than its group's median (its faster part's "
+                f"where a device-timed figure splits in two parts of {self.min_gpus} GPUs or "
+                f"more) by more than "
                 f"max({self.margin_pct:g}%, {self.k:g} x its noise), a host-timed one by more "
                 f"than max({self.host_margin_pct:g}%, {self.host_k:g} x its noise); a GPU is "
                 f"flagged on a sweep where {self.corroborate} of its sizes flag it")
