@@ -49,8 +49,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gpubench_json import (FILTER_KEY, MEASUREMENT_SETTINGS, REAL_TIME_US, SETTING_SHOWN,
-                           THROTTLE_DROP, Benchmark, GpubenchJsonError, Metric,
+from gpubench_json import (FILTER_KEY, INTERLEAVING_KEY, MEASUREMENT_SETTINGS, REAL_TIME_US,
+                           SETTING_SHOWN, THROTTLE_DROP, Benchmark, GpubenchJsonError, Metric,
                            OneLineArgumentParser, Result, by_family, family_of, load,
                            open_unit_interval, positive_finite, refuse_output_over_input,
                            same_file, script_error, setting_text, write_output, write_stdout)
@@ -678,6 +678,8 @@ def notes_section(comparison: Comparison) -> list[str]:
         notes.append(clock_note)
     if filter_note := filter_difference_note(comparison):
         notes.append(filter_note)
+    if order_note := interleaving_difference_note(comparison):
+        notes.append(order_note)
     untested = sum(r.p_value is None for r in c.rows)
     if untested and not notes:
         notes.append(f"{untested} benchmark(s) lack repetitions in a file: their verdicts "
@@ -711,6 +713,21 @@ def filter_difference_note(comparison: Comparison) -> str | None:
             "other benchmarks can measure otherwise (on one H200, graph replay took 0.61-0.70 "
             "µs a node in runs of 11 benchmarks and 0.79-0.84 µs in runs of the suite: "
             "results/h200/verdicts/gate_aa/filtered_confirm/runs_by_stage.txt).")
+
+
+def interleaving_difference_note(comparison: Comparison) -> str | None:
+    """Where one run interleaved its repetitions at random and the other did not (both say),
+    that each repetition ran beside other benchmarks; None where they agree or one does not say.
+    """
+    base, new = (r.context_text(INTERLEAVING_KEY) for r in (comparison.base, comparison.cont))
+    if base is None or new is None or base == new:
+        return None
+    return (f"BASE states {INTERLEAVING_KEY}={one_line(base, SETTING_SHOWN)}, NEW "
+            f"{one_line(new, SETTING_SHOWN)}: the interleaved run measured each repetition "
+            "right after another benchmark's, the other after its own, and a benchmark can "
+            "measure otherwise beside others (as between runs of different filters: "
+            "results/h200/verdicts/gate_aa/filtered_confirm/runs_by_stage.txt). "
+            "scripts/ci_gate.sh records its candidate as its baseline was.")
 
 
 def verdict_line(comparison: Comparison) -> str:

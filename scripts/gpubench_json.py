@@ -68,6 +68,9 @@ SETTING_SHOWN = 80  # characters of a measurement setting's value a script shows
 # The filter a run was given (absent: none): among fewer others a benchmark can measure
 # otherwise, so compare.py notes runs of different filters and merge_runs.py pools none.
 FILTER_KEY = "benchmark_filter"
+# Whether a run interleaved the repetitions of its benchmarks at random ("true" or "false"): each
+# repetition then runs beside other benchmarks, so compare.py notes runs that differ in it.
+INTERLEAVING_KEY = "benchmark_enable_random_interleaving"
 MEASUREMENT_SETTINGS = (Setting("saxpy_l2", "saxpy", None), Setting("energy", None, "off"),
                         Setting("gpubench_build_type", None, None),
                         Setting("benchmark_min_time", None, None),

@@ -26,16 +26,16 @@ import re
 import sys
 import unicodedata
 
-from gpubench_json import (FILTER_KEY, MEASUREMENT_SETTINGS, SETTING_SHOWN, GpubenchJsonError,
-                           OneLineArgumentParser, load, script_error, setting_text,
-                           write_stdout)
+from gpubench_json import (FILTER_KEY, INTERLEAVING_KEY, MEASUREMENT_SETTINGS, SETTING_SHOWN,
+                           GpubenchJsonError, OneLineArgumentParser, load, script_error,
+                           setting_text, write_stdout)
 from safe_text import one_line, printable, shorten
 
 # Each context key gpubench writes for a flag that sets what or how it measures, and that flag.
 # "energy" holds how a window is taken; its flag takes no value.
 FLAGS = {FILTER_KEY: "--benchmark_filter", "benchmark_min_time": "--benchmark_min_time",
          "benchmark_min_warmup_time": "--benchmark_min_warmup_time",
-         "benchmark_enable_random_interleaving": "--benchmark_enable_random_interleaving",
+         INTERLEAVING_KEY: "--benchmark_enable_random_interleaving",
          "energy": "--energy", "selected_devices": "--device", "saxpy_l2": "--l2"}
 # The measurement setting no flag sets: the build's own.
 BUILD_TYPE_KEY = "gpubench_build_type"

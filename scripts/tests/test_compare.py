@@ -992,3 +992,21 @@ def test_a_figure_of_zero_on_one_side_is_a_change(tmp_path: Path, run_script: Ru
     assert (proc.returncode, proc.stderr) == (code, ""), proc.stdout + proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.startswith("launch/gpu_gap/")]
     assert rows and all(line.split()[-1] == verdict for line in rows), proc.stdout
+
+
+@pytest.mark.parametrize(("base", "new", "noted"), [
+    ("true", "false", True), ("false", "true", True), ("true", "true", False),
+    (None, "true", False)])
+def test_runs_of_different_interleaving_are_noted(tmp_path: Path, run_script: RunScript,
+                                                  base: str | None, new: str | None,
+                                                  noted: bool) -> None:
+    """A repetition interleaved among other benchmarks runs beside them: runs that differ in it
+    (both saying) are noted, and the check is still made."""
+    def stated(text: str | None) -> dict:
+        return {} if text is None else {"benchmark_enable_random_interleaving": text}
+    b = write_json(tmp_path / "base.json", recorded_baseline(saxpy_suite(), **stated(base)))
+    c = write_json(tmp_path / "cont.json", document(saxpy_suite(), **stated(new)))
+    proc = run_script("compare.py", b, c)
+    assert proc.returncode == 0 and proc.stdout.startswith("OK: 0 of"), proc.stdout[:300]
+    note = f"BASE states benchmark_enable_random_interleaving={base}, NEW {new}:"
+    assert (note in proc.stdout) == noted, proc.stdout
