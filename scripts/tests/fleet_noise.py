@@ -8,14 +8,17 @@ of 16 GPUs (seeds 0..N-1) with fleet.py's default rule and the committed limits,
 fleets in which any GPU is flagged (slower than its group, or below its floor); then plants a
 10% loss of one device-timed sweep on one GPU and counts the fleets in which that GPU, and only
 it, is flagged; then an 8% loss of that sweep on half the fleet (8 GPUs: the group median lies
-between the two levels) and counts the fleets in which those 8, and only they, are flagged.
-docs/cluster.md states what it prints.
+between the two levels) and counts the fleets in which those 8, and only they, are flagged;
+last, noise-only fleets with their copies at 256 MiB alone (a run given --sizes=256M), which
+can split in two (bidirectional copies fall in two levels in one GPU's runs): it counts those
+where a benchmark splits and those where a GPU is flagged. docs/cluster.md states what it
+prints.
 """
 
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/, run as a script
@@ -34,6 +37,7 @@ SWEEPS: dict[tuple[str, ...], str] = {
 }
 ONE_SLOW, HALF_SLOW = 0.9, 0.92  # the speed of the planted losses
 HALF = range(0, 16, 2)  # the GPUs of the half-fleet loss
+ONE_SIZE = 256 << 20  # the copy size of a fleet run at one size
 
 
 def slow_down(doc: fb.Document, sources: tuple[str, ...], factor: float) -> None:
@@ -48,6 +52,7 @@ NAMES = {fb.COPY_LAUNCH: "COPY_LAUNCH", fb.CI_PAIR: "CI_PAIR", fb.PEER: "PEER"}
 class Verdict:
     slower: set[str]  # hosts of GPUs slower than their group
     below_floor: set[str]  # hosts of GPUs below their model's floor
+    splits: set[str] = field(default_factory=set, compare=False)  # benchmarks split in two
 
     @property
     def hosts(self) -> set[str]:
@@ -77,7 +82,16 @@ def verdict(fleet: list[fb.Document], rule: Rule = Rule(),
     below = judge_floors(gpus, committed_limits() if limits is None else limits,
                          rule.corroborate)
     return Verdict({f.gpu.host for g in groups for f in g.flags},
-                   {b.gpu.host for b in below})
+                   {b.gpu.host for b in below}, {name for g in groups for name in g.splits})
+
+
+def copies_at_one_size(fleet: list[fb.Document], size: int = ONE_SIZE) -> list[fb.Document]:
+    """The fleet with its copies at `size` bytes alone, as a run given --sizes=<size> has them:
+    each copy sweep of one benchmark."""
+    for doc in fleet:
+        doc["benchmarks"] = [e for e in doc["benchmarks"] if not e["run_name"].startswith(
+            "copy/") or f"/{size}/" in e["run_name"]]
+    return fleet
 
 
 def measure(fleets: int, sources: tuple[str, ...],
@@ -98,6 +112,18 @@ def measure(fleets: int, sources: tuple[str, ...],
     return false_flags, found, found_half
 
 
+def measure_one_size(fleets: int, limits: list[Limits]) -> tuple[int, int]:
+    """(COPY_LAUNCH noise-only fleets with copies at ONE_SIZE alone where a benchmark splits,
+    those where a GPU is flagged)."""
+    split = flagged = 0
+    for seed in range(fleets):
+        found = verdict(copies_at_one_size(fb.build_fleet(16, seed, fb.COPY_LAUNCH)),
+                        limits=limits)
+        split += bool(found.splits)
+        flagged += bool(found.hosts)
+    return split, flagged
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fleets", type=int, default=100)
@@ -109,6 +135,9 @@ def main(argv: list[str] | None = None) -> int:
               f"fleets; {sweep} at {ONE_SLOW:g}x on one GPU, found alone in {found} of "
               f"{args.fleets}; at {HALF_SLOW:g}x on {len(HALF)} GPUs, found alone in "
               f"{found_half} of {args.fleets}")
+    split, flagged = measure_one_size(args.fleets, limits)
+    print(f"COPY_LAUNCH, copies at {ONE_SIZE >> 20} MiB alone: noise only, a benchmark split in "
+          f"two in {split} of {args.fleets} fleets, a GPU flagged in {flagged}")
     return 0
 
 

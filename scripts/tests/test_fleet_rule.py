@@ -9,8 +9,9 @@ import pytest
 
 import fleet_builder as fb
 from fleet import main as fleet_main
-from fleet_noise import HALF, HALF_SLOW, ONE_SLOW, Verdict, gpus_of, slow_down, verdict
-from fleet_outliers import Rule, group_gpus, judge
+from fleet_noise import (HALF, HALF_SLOW, ONE_SLOW, Verdict, copies_at_one_size, slow_down,
+                         verdict)
+from fleet_outliers import Rule
 
 SEEDS = range(20)
 SOURCES = [fb.COPY_LAUNCH, fb.CI_PAIR, fb.PEER]
@@ -73,16 +74,9 @@ def test_a_split_of_one_size_flags_no_gpu() -> None:
     sizes, as a host-timed figure does, so no GPU is flagged."""
     split = 0
     for seed in SEEDS:
-        fleet = fb.build_fleet(16, seed, fb.COPY_LAUNCH)
-        for doc in fleet:
-            doc["benchmarks"] = [e for e in doc["benchmarks"] if not e["run_name"].startswith(
-                "copy/") or "/268435456/" in e["run_name"]]
-        gpus = gpus_of(fleet)
-        groups = group_gpus(gpus)
-        for group in groups:
-            judge(group, Rule())
-            split += bool(group.splits)
-        assert not any(group.flags for group in groups), seed
+        found = verdict(copies_at_one_size(fb.build_fleet(16, seed, fb.COPY_LAUNCH)))
+        split += bool(found.splits)
+        assert not found.hosts, seed
     assert split >= 3  # the case is there: such fleets split
 
 
