@@ -295,13 +295,14 @@ NOISE_PCT, HOST_TIMED = "noise_pct", "host_timed"
 _MAD_TO_SD = 1.4826
 _SPREAD_AGGREGATES = {"stddev", "cv"}
 # The largest result file the scripts read: 65 full gpubench runs merged, read in about 2 s and
-# 210 MB (README, "Limits"; results/cpu/script_limits.txt). Larger is refused before reading.
+# 210 MB (README, "Limits of the scripts"; results/cpu/script_limits.txt). Larger is refused
+# before reading.
 MAX_RESULT_BYTES = 32 * 2**20
 # The most objects and lists, and values, a result may hold: above what MAX_RESULT_BYTES of
 # gpubench runs hold (45 000 to 52 000 objects and lists, 1.1 million values), far below what
 # that many bytes of `{}` or `0,` make (32 MiB of `{}` takes 0.86 GB to read). Within
-# both, no file takes more than about 480 MB to read (README, "Limits"). Counted before parsing
-# (json_counts).
+# both, no file takes more than about 480 MB to read (README, "Limits of the scripts"). Counted
+# before parsing (json_counts).
 MAX_CONTAINERS = 2**17
 MAX_VALUES = 2**21
 # A JSON string, or an unterminated one to the end of the text: one match from each opening

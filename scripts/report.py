@@ -119,7 +119,10 @@ def output_directory(path: Path) -> None:
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     # Options by their whole names (html_report.OUTPUT_OPTIONS says why).
     parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__, allow_abbrev=False,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+                                   formatter_class=argparse.RawDescriptionHelpFormatter,
+                                   epilog="With -o REPORT.html the page takes two or more runs "
+                                          "and options of its own (--device among them): "
+                                          "report.py -o REPORT.html --help lists them.")
     parser.add_argument("baseline", type=Path, metavar="BASE.json")
     parser.add_argument("contender", type=Path, metavar="NEW.json")
     parser.add_argument(*html_report.OUTPUT_OPTIONS, dest="output_dir", type=Path,

@@ -23,6 +23,7 @@ page is loaded in headless Chromium through Playwright (find_chromium.py), as
 test_html_browser.py does; without them that row says why it is missing.
 """
 
+import argparse
 import datetime
 import json
 import os
@@ -266,7 +267,9 @@ def measure(work: Path) -> list[str]:
     return lines
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    # Takes no argument: minutes of measuring are not what a mistyped option should start.
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="measure_limits_") as work:
         lines = header() + measure(Path(work))
     print("\n".join(lines))
@@ -274,4 +277,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

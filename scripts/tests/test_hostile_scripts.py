@@ -316,7 +316,7 @@ def test_fleet_output_without_extension_is_the_path_printed(tmp_path: Path,
 
 # Large inputs: a file over the limit is refused before it is read; one at the limit is read
 # within 20 s and 1 GiB, bounds well above the 2 s and 210 MB a file of gpubench runs at the
-# limit takes on 2 cores (README, "Limits"; results/cpu/script_limits.txt).
+# limit takes on 2 cores (README, "Limits of the scripts"; results/cpu/script_limits.txt).
 @pytest.fixture(scope="session")
 def huge_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_large_result(tmp_path_factory.mktemp("huge") / "huge.json", 250_000_000)
