@@ -14,9 +14,10 @@ output is Google Benchmark's JSON, as gpubench writes it (every repetition, then
 stddev and cv aggregates), with the first run's context and `merged_runs`, the number of runs.
 A recording merged before (a file with `merged_runs` in its context) gives each of its
 repetitions as a run of its own, so the runs of two recordings pool (a baseline recorded in
-two parts, say). A benchmark holds as many repetitions as the runs that measured it. The runs
-must agree on gpu_uuid, driver, CUDA and gpubench version: a result merged from two GPUs or two
-builds is no measurement of either. They must also have measured alike: the same devices
+two parts, say); one holding more repetitions of a benchmark than its merged_runs is refused.
+A benchmark holds as many repetitions as the runs that measured it. The runs must agree on
+gpu_uuid, driver, CUDA and gpubench version: a result merged from two GPUs or two builds is no
+measurement of either. They must also have measured alike: the same devices
 (selected_devices and each device_<N>), --energy on or off in all (its work after each timed
 loop warms the GPU for the next benchmark), and where a run holds saxpy benchmarks, the same
 saxpy_l2 (--l2: cold and warm are two measurements of one name). The first run differing names
@@ -35,6 +36,7 @@ import script_process  # noqa: F401  (imported first)
 import json
 import re
 import sys
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from pathlib import Path
@@ -79,7 +81,24 @@ def read_run(path: Path) -> tuple[Result, dict[str, Any]]:
     if "interrupted" in doc["context"]:
         raise MergeError(f"{path}: an interrupted run ({doc['context']['interrupted']}); "
                          "merge complete runs only")
+    if "merged_runs" in doc["context"]:
+        check_runs_held(path, doc)
     return result, doc
+
+
+def check_runs_held(path: Path, doc: dict[str, Any]) -> None:
+    """MergeError where a merged recording holds more repetitions of a benchmark than its
+    merged_runs: each repetition is one run, and the merged_runs written would count fewer runs
+    than the benchmark's repetitions say."""
+    count = doc["context"]["merged_runs"]
+    held = Counter(entry.get("run_name") or entry["name"] for entry in doc["benchmarks"]
+                   if entry.get("run_type", "iteration") == "iteration"
+                   and not entry.get("error_occurred"))
+    for run_name, repetitions in held.items():
+        if repetitions > count:
+            raise MergeError(f"{path}: benchmark {one_line(run_name, SHOWN_CHARS)!r} holds "
+                             f"{repetitions} repetitions, its merged_runs {count}: a merged "
+                             "recording holds one repetition per run")
 
 
 def families(docs: Iterable[dict[str, Any]]) -> set[str]:

@@ -119,6 +119,20 @@ def test_a_merged_run_count_that_is_no_count_is_refused(tmp_path: Path, run_scri
     assert not (tmp_path / "m.json").exists()
 
 
+def test_a_recording_of_more_repetitions_than_merged_runs_is_refused(
+        tmp_path: Path, run_script: RunScript) -> None:
+    """Each repetition of a merged recording is a run: one of 3 repetitions saying it merged 1
+    run would be counted as 3 runs under a merged_runs of 1."""
+    a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
+    b = write_json(tmp_path / "b.json", one_run(50.0, 4.0, merged_runs=1))
+    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stdout
+    assert proc.stderr == (f"merge_runs.py: {b}: benchmark '{LAUNCH}/manual_time' holds 3 "
+                           "repetitions, its merged_runs 1: a merged recording holds one "
+                           "repetition per run\n")
+    assert not (tmp_path / "m.json").exists()
+
+
 def test_a_context_no_json_can_hold_is_one_line(tmp_path: Path, run_script: RunScript) -> None:
     """A NaN in the first run's context (the loader reads one): one line, no file written."""
     a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
