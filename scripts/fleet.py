@@ -20,7 +20,8 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
 Exit 0; 1 with --fail-on-outlier when any GPU needs attention; 2 for unusable input (a missing
 path or one the system refuses to list or examine, nothing readable, the same GPU twice, a bad
 limits or expected-hosts file, a bad option). A result or record file the system refuses to
-read is a damaged row, as a damaged file is.
+read is a damaged row, as a damaged file is; each damaged file or line is a `skipped` line on
+stderr once the report is written, none where the exit is 2 (its one line says why).
 """
 
 import script_process  # noqa: F401  (imported first)
@@ -159,10 +160,13 @@ def expected_fleet(args: argparse.Namespace) -> Expected:
     return expected
 
 
-def findings_of(args: argparse.Namespace) -> Findings:
+def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
+    """What the report says, and a `skipped` line per damaged file or line: said once the
+    report is written, so that input found unusable after them (no GPU twice, limits, expected
+    hosts, the heatmap) is the one line on stderr."""
     found = read_inputs(args.inputs)
-    for record in found.damaged:
-        print(one_line(f"fleet.py: skipped {record.source}: {record.detail}"), file=sys.stderr)
+    skipped = [one_line(f"fleet.py: skipped {record.source}: {record.detail}")
+               for record in found.damaged]
     if not found.gpus and not found.records:
         raise FleetInputError("no gpubench result, .status, .err or pod log in "
                               + " ".join(args.inputs))
@@ -187,7 +191,7 @@ def findings_of(args: argparse.Namespace) -> Findings:
         skipped=found.skipped,
         peer_records=found.peer_records,
         superseded=found.superseded,
-    )
+    ), skipped
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -198,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                 *(file for name in args.inputs for file in files_read(Path(name))),
                 *(args.limits or default_limit_files()),
                 *([args.expect_hosts] if args.expect_hosts else [])])
-        findings = findings_of(args)
+        findings, skipped = findings_of(args)
         if args.output is not None:
             check_heatmap_size(findings.groups, args.output)
             columns = headline_benchmarks(findings.groups, args.patterns)
@@ -206,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.output is not None:
             draw_heatmap(findings.groups, columns, args.output, args.rule)
             write_stdout(f"heatmap: {args.output}\n")
+        for line in skipped:
+            print(line, file=sys.stderr)
     except (FleetInputError, OutputIsInputError) as error:
         print(one_line(f"fleet.py: {error}"), file=sys.stderr)
         return 2

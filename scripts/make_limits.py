@@ -25,6 +25,7 @@ refused in one line: one would replace the other, and the floor would follow the
 
 import script_process  # noqa: F401  (imported first)
 import json
+import math
 import os
 import re
 import sys
@@ -123,6 +124,13 @@ def collect(paths: list[Path], gpu_name: str | None) -> tuple[str, dict, dict[st
     return model, measured, sources
 
 
+def rounded(gb_per_s: float) -> float:
+    """A figure to 3 decimals, or 4 significant digits where those hold fewer: a measurement
+    may be down to 1e-39 GB/s (gpubench_json's range), and one rounded to 0 is a floor fleet.py
+    refuses, as no floor."""
+    return round(gb_per_s, max(3, 3 - math.floor(math.log10(gb_per_s))))
+
+
 def limits_document(model: str, measured: dict, sources: dict[str, str], tolerance: float,
                     command: str) -> dict:
     floors = {}
@@ -130,9 +138,9 @@ def limits_document(model: str, measured: dict, sources: dict[str, str], toleran
         values = np.array(measured[name]["values"])
         lowest = float(values.min())
         floors[name] = {
-            "floor_gb_per_s": round(lowest * (1 - tolerance / 100), 3),
-            "lowest_gb_per_s": round(lowest, 3),
-            "median_gb_per_s": round(float(np.median(values)), 3),
+            "floor_gb_per_s": rounded(lowest * (1 - tolerance / 100)),
+            "lowest_gb_per_s": rounded(lowest),
+            "median_gb_per_s": rounded(float(np.median(values))),
             "measurements": int(values.size),
             "requires": measured[name]["requires"],
         }

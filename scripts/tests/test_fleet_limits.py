@@ -169,6 +169,26 @@ def test_make_limits_writes_what_fleet_reads(tmp_path: Path) -> None:
     assert "copy/DtoD/device/async/1073741824" in limits.floors
 
 
+@pytest.mark.parametrize("bytes_per_second", [1e-30, 4e5, 123.456e6])
+def test_make_limits_keeps_a_slow_figure_fleet_reads(tmp_path: Path,
+                                                     bytes_per_second: float) -> None:
+    """A figure below a thousandth of a GB/s (gpubench_json holds rates down to 1e-30 B/s)
+    keeps its digits: a floor rounded to 0 is one fleet.py refuses."""
+    doc = json.loads((H200 / "stability" / "copy_1g_interleaved_10rep.json").read_text())
+    name = "copy/DtoD/device/async/1073741824"
+    doc["benchmarks"] = [entry for entry in doc["benchmarks"]
+                         if not (entry["run_name"].startswith(name)
+                                 and entry.get("run_type") == "aggregate")]
+    for entry in doc["benchmarks"]:
+        if entry["run_name"].startswith(name):
+            entry["bytes_per_second"] = bytes_per_second
+    (tmp_path / "slow.json").write_text(json.dumps(doc))
+    out = tmp_path / "limits.json"
+    assert make_limits.main(["-o", str(out), str(tmp_path / "slow.json")]) == 0
+    floor = load_limits(out).floors[name].floor_gb_per_s
+    assert floor == pytest.approx(0.9 * bytes_per_second / 1e9, rel=1e-3)
+
+
 @pytest.mark.parametrize("stdout", ["closed", "/dev/full"])
 def test_make_limits_names_a_stdout_it_cannot_write(tmp_path: Path, stdout: str) -> None:
     argv = [sys.executable, str(SCRIPTS / "make_limits.py"), "-o", str(tmp_path / "l.json"),

@@ -203,6 +203,31 @@ def test_a_damaged_record_is_listed_and_the_rest_judged(tmp_path: Path,
     assert "16 GPU result(s)" in out
 
 
+@pytest.mark.parametrize("unusable, problem", [
+    ("limits", "not a limits file"), ("expect-hosts", "not `HOST`"),
+    ("same GPU twice", "appears twice"), ("heatmap", "heatmap"),
+])
+def test_unusable_input_after_a_damaged_record_is_one_line(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str],
+                                                          unusable: str, problem: str) -> None:
+    """A damaged record is said once the report is written: where the input turns out unusable
+    after it was read (exit 2), that one line is all of stderr."""
+    fleet = fb.build_fleet(16, 0)
+    fb.write_fleet(fleet, tmp_path / "fleet")
+    fb.write_done(fleet, tmp_path / "fleet")
+    (tmp_path / "fleet" / f"{fb.file_name(fleet[3])}.status").write_text("status=done\n")
+    (tmp_path / "limits.json").write_text('{"gpu_name": "NVIDIA H200", "floors": []}')
+    (tmp_path / "hosts.txt").write_text("node00 1 2\n")
+    fb.write_fleet(fleet[:1], tmp_path / "again")
+    given = {"limits": ["--limits", tmp_path / "limits.json"],
+             "expect-hosts": ["--expect-hosts", tmp_path / "hosts.txt"],
+             "same GPU twice": [tmp_path / "again"],
+             "heatmap": ["-o", tmp_path / "heat.svg", "--headline", "no such benchmark"]}
+    code, out, err = run(capsys, tmp_path / "fleet", *given[unusable])
+    assert (code, out) == (2, "")
+    assert len(err.splitlines()) == 1 and err.startswith("fleet.py: ") and problem in err, err
+
+
 @pytest.mark.parametrize("status", ["\u00b2", "9" * 5000, "-1", "1024"],
                          ids=["not ASCII", "5000 digits", "negative", "4 digits"])
 @pytest.mark.parametrize("kind", [".err", "pod log"])
