@@ -792,7 +792,6 @@ def _group_runs(path: Path, entries: list[Any],
         if entry.get("run_type") != "aggregate":
             _check_repetition(where, seen, run, entry, len(reps))
             reps.append(_numbers(where, entry))
-            _check_same_figures(where, reps)
             continue
         aggregate = entry.get("aggregate_name")
         _check_not_seen(where, seen, run, f"{aggregate} aggregate")
@@ -829,18 +828,6 @@ def _group_runs(path: Path, entries: list[Any],
         benchmarks[name] = Benchmark(name, values, reps, summary, cv, cv_count,
                                      facts.get(family_of(name)), stddevs.get(run))
     return benchmarks
-
-
-def _check_same_figures(where: str, reps: list[dict[str, float]]) -> None:
-    """BadValueError where the last repetition of a run holds other figures than its first:
-    a figure some repetitions lack would be summarised over fewer of them than the summary
-    counts, and the benchmark read by another figure where its first lacks its rate."""
-    if differing := sorted(reps[-1].keys() ^ reps[0].keys()):
-        key = differing[0]
-        which = ("in this repetition, not in its first" if key in reps[-1]
-                 else "in its first repetition, not in this one")
-        raise BadValueError(f"{where}: {key!r} is a number {which}: each repetition of a "
-                            "benchmark holds the same figures")
 
 
 def _check_median(where: str, median: dict[str, float], reps: list[dict[str, float]]) -> None:

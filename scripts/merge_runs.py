@@ -21,12 +21,9 @@ measurement of either. They must also have measured alike: the same devices
 (selected_devices and each device_<N>), --energy on or off in all (its work after each timed
 loop warms the GPU for the next benchmark), and where a run holds saxpy benchmarks, the same
 saxpy_l2 (--l2: cold and warm are two measurements of one name). The first run differing names
-the key and both values in one line. Each repetition of a benchmark must hold the same figures
-(its rate, time and counters) in every run: one without a figure leaves that figure's median
-and spread over fewer repetitions than they count. A benchmark's times are written in the
-time_unit of the first run that measured it; a run in another unit has its times converted by
-shifting their decimal digits, so the one rounding is the one to the nearest float that reading
-them makes.
+the key and both values in one line. A benchmark's times are written in the time_unit of the first
+run that measured it; a run in another unit has its times converted by shifting their decimal
+digits, so the one rounding is the one to the nearest float that reading them makes.
 
 The output is written whole or not at all (a new file renamed over OUT.json once complete): a
 write that fails leaves an earlier OUT.json as it was.
@@ -180,27 +177,6 @@ def one_measurement(entries: list[dict[str, Any]]) -> dict[str, Any] | None:
     return merged
 
 
-def numbers(entry: dict[str, Any]) -> set[str]:
-    """The figures an entry holds: its numbers but those placing it in its run."""
-    return {key for key, value in entry.items() if is_number(value) and key not in _PLACEMENT}
-
-
-def check_figures(first: tuple[set[str], Path], path: Path, entry: dict[str, Any]) -> None:
-    """MergeError where a repetition of a benchmark holds other figures than the first one of
-    it held: a figure missing from some repetitions leaves its median and aggregates over fewer
-    repetitions than they count (a stddev of one, 0), and a benchmark without its rate is read
-    by another figure, in another unit."""
-    held, first_path = first
-    if differing := sorted(numbers(entry) ^ held):
-        key = differing[0]
-        has, lacks = (path, first_path) if key not in held else (first_path, path)
-        where = (f"in {has}, not in {lacks}" if has != lacks
-                 else "in some of its repetitions only")
-        raise MergeError(f"{path}: benchmark {one_line(entry['name'], SHOWN_CHARS)!r}: "
-                         f"{one_line(key, SHOWN_CHARS)!r} is a number {where}: runs of the "
-                         "same figures only")
-
-
 def aggregate(run_name: str, repetitions: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Google Benchmark's mean, median, stddev and cv entries over a run's repetitions (a cv
     of a field whose mean is 0 is 0, as Google Benchmark 1.8 writes it)."""
@@ -234,8 +210,7 @@ def merge(paths: list[Path]) -> dict[str, Any]:
     check_together(paths, docs)
     runs: dict[str, list[dict[str, Any]]] = {}  # by run name, in the first file's order
     units: dict[str, str] = {}  # each run's time_unit: that of the first file that has it
-    figures: dict[str, tuple[set[str], Path]] = {}  # each run's numbers: the first file's
-    for path, doc in zip(paths, docs):
+    for doc in docs:
         by_run: dict[str, list[dict[str, Any]]] = {}
         for entry in doc["benchmarks"]:
             by_run.setdefault(entry.get("run_name") or entry["name"], []).append(entry)
@@ -246,11 +221,7 @@ def merge(paths: list[Path]) -> dict[str, Any]:
                 continue
             unit = units.setdefault(run_name, successful[0].get("time_unit", "ns"))
             successful = [in_time_unit(e, unit) for e in successful]
-            measured = measurements(successful, merged)
-            repetitions = [e for e in successful if e.get("run_type", "iteration") == "iteration"]
-            for entry in repetitions + measured:
-                check_figures(figures.setdefault(run_name, (numbers(entry), path)), path, entry)
-            if measured:
+            if measured := measurements(successful, merged):
                 runs.setdefault(run_name, []).extend(measured)
     benchmarks = []
     for run_name, repetitions in runs.items():

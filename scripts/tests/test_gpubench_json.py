@@ -401,24 +401,6 @@ def test_a_median_aggregate_that_is_not_the_repetitions_median_is_refused(
         "median aggregate of 'real_time' is 2.1, the median of its 3 repetitions 21")
 
 
-@pytest.mark.parametrize("lacking", [0, 1])
-def test_repetitions_holding_other_figures_are_refused(tmp_path: Path, lacking: int) -> None:
-    """A figure that some repetitions lack would be summarised over fewer than the summary
-    counts ("mean of 3 repetitions" of one value), or the benchmark read by another figure
-    where its first repetition lacks its own; with no aggregate to check it against."""
-    entries = [e for e in launch_run("driver", "submit", 0, [2.0, 2.1, 2.2])
-               if e["run_type"] == "iteration"]
-    del entries[lacking]["us_per_launch"]
-    with pytest.raises(gj.BadValueError) as error:
-        load_entries(tmp_path, entries)
-    which = ("in its first repetition, not in this one" if lacking else
-             "in this repetition, not in its first")
-    assert str(error.value) == (
-        f"{tmp_path / 'r.json'}: benchmark 'launch/driver/submit/params:0/manual_time': "
-        f"'us_per_launch' is a number {which}: each repetition of a benchmark holds the same "
-        "figures")
-
-
 def test_a_median_aggregate_that_differs_by_rounding_is_read(tmp_path: Path) -> None:
     entries = launch_run("driver", "submit", 0, [2.0, 2.1, 2.2])
     median = next(e for e in entries if e.get("aggregate_name") == "median")

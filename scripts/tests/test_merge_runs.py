@@ -133,28 +133,6 @@ def test_a_recording_of_more_repetitions_than_merged_runs_is_refused(
     assert not (tmp_path / "m.json").exists()
 
 
-@pytest.mark.parametrize("lacking", ["second", "first"])
-def test_runs_of_a_benchmark_holding_other_figures_are_refused(
-        tmp_path: Path, run_script: RunScript, lacking: str) -> None:
-    """A run whose benchmark lacks a figure the other has would leave that figure's median,
-    stddev and cv over fewer repetitions than they count (a stddev of one repetition, 0), and
-    the benchmark read by another figure: the runs are refused, naming it."""
-    full = one_run(50.0, 4.0)
-    lacks = one_run(51.0, 4.0)
-    for entry in lacks["benchmarks"]:
-        if entry["run_name"].startswith(COPY):
-            del entry["bytes_per_second"]
-    a = write_json(tmp_path / "full.json", full)
-    b = write_json(tmp_path / "lacks.json", lacks)
-    runs = [a, b] if lacking == "second" else [b, a]
-    proc = run_script("merge_runs.py", *runs, "-o", tmp_path / "m.json")
-    assert (proc.returncode, proc.stdout) == (2, ""), proc.stdout
-    assert proc.stderr == (f"merge_runs.py: {runs[1]}: benchmark '{COPY}/manual_time': "
-                           f"'bytes_per_second' is a number in {a}, not in {b}: runs of the "
-                           "same figures only\n")
-    assert not (tmp_path / "m.json").exists()
-
-
 def test_a_context_no_json_can_hold_is_one_line(tmp_path: Path, run_script: RunScript) -> None:
     """A NaN in the first run's context (the loader reads one): one line, no file written."""
     a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
