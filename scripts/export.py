@@ -62,7 +62,7 @@ def exported(bench: Benchmark) -> Exported:
     metric = bench.metric
     reps = bench.repetition_values(metric)
     stddev: float | None = None
-    summary = bench.summary
+    summary = bench.summary_of(metric)
     if reps.size >= 2:
         stddev = float(np.std(reps, ddof=1))
         summary += f"; range: stddev of {reps.size} repetitions"

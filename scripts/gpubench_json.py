@@ -377,6 +377,16 @@ class Benchmark:
         metric = metric or self.metric
         return self.values[metric.key] * metric.scale
 
+    def summary_of(self, metric: Metric | None = None) -> str:
+        """How a figure's value was obtained: the summary, and how many of the repetitions hold
+        the figure where some lack it (a counter written only where its read succeeded), as
+        Google Benchmark's aggregates and the mean are taken over those alone."""
+        metric = metric or self.metric
+        held = sum(metric.key in r for r in self.repetitions)
+        if held == len(self.repetitions):
+            return self.summary
+        return f"{self.summary}; {metric.key} in {held} of them"
+
     def repetition_values(self, metric: Metric | None = None) -> np.ndarray:
         metric = metric or self.metric
         return np.array([r[metric.key] for r in self.repetitions if metric.key in r]) * metric.scale

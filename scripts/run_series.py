@@ -160,13 +160,14 @@ def curves_and_singles(result: Result) -> tuple[list[Curve], list[Single]]:
         if parts.argument is None:
             low, high = spread(bench, bench.metric)
             singles.append(Single(parts.family, name, bench.metric, bench.value(), low, high,
-                                  bench.summary))
+                                  bench.summary_of()))
             continue
         grouped.setdefault((parts.family, parts.series), []).append((parts.argument, bench))
     curves = []
     for (family, series), members in grouped.items():
         metric = series_metric([b for _, b in members])
-        points = sorted((Point(b.name, a.value, b.value(metric), *spread(b, metric), b.summary)
+        points = sorted((Point(b.name, a.value, b.value(metric), *spread(b, metric),
+                               b.summary_of(metric))
                          for a, b in members), key=lambda p: p.argument)
         curves.append(Curve(family, series, metric, members[0][0], points))
     return curves, singles

@@ -85,6 +85,20 @@ def test_a_long_gpu_name_is_shortened_in_each_entry(tmp_path: Path,
     assert all(e["extra"].startswith("H" * 199 + "…, driver ") for e in entries)
 
 
+def test_a_figure_some_repetitions_lack_is_exported_with_the_repetitions_holding_it(
+        tmp_path: Path, run_script: RunScript) -> None:
+    entries = copy_run("HtoD", "pinned", "async", 1024, [20.0, 25.0, 30.0])
+    del entries[2]["bytes_per_second"]  # a counter written only where its read succeeded
+    next(e for e in entries if e.get("aggregate_name") == "median")["bytes_per_second"] = 22.5e9
+    proc = run_script("export.py", write_json(tmp_path / "r.json", document(entries)),
+                      "--format", "github", "--direction", "bigger")
+    assert proc.returncode == 0, proc.stderr
+    [entry] = strict_json(proc.stdout)
+    assert entry["value"] == pytest.approx(22.5)
+    assert entry["extra"].endswith("; median of 3 repetitions; bytes_per_second in 2 of them; "
+                                   "range: stddev of 2 repetitions")
+
+
 def test_bencher(result: Path, tmp_path: Path, run_script: RunScript) -> None:
     out = tmp_path / "bencher.json"
     proc = run_script("export.py", result, "--format", "bencher", "-o", out)

@@ -49,6 +49,29 @@ def test_mean_of_iterations_without_aggregates(tmp_path: Path) -> None:
     assert bench.summary == "mean of 3 repetitions"
 
 
+def copy_lacking_a_figure_once() -> list[dict]:
+    """Three repetitions of a copy (20, 25, 30 GB/s) whose last lacks bytes_per_second, as a
+    counter written only where its read succeeded is lacking; the median aggregate is Google
+    Benchmark's, over the two that hold it."""
+    entries = copy_run("HtoD", "pinned", "async", 1024, [20.0, 25.0, 30.0])
+    del entries[2]["bytes_per_second"]
+    median = next(e for e in entries if e.get("aggregate_name") == "median")
+    median["bytes_per_second"] = 22.5e9
+    return entries
+
+
+def test_a_figure_some_repetitions_lack_says_how_many_hold_it(tmp_path: Path) -> None:
+    bench = load_entries(tmp_path, copy_lacking_a_figure_once()).benchmarks[
+        "copy/HtoD/pinned/async/1024"]
+    assert bench.value() == pytest.approx(22.5)
+    assert bench.summary_of() == "median of 3 repetitions; bytes_per_second in 2 of them"
+    assert bench.summary_of(gj.REAL_TIME_US) == "median of 3 repetitions"
+    iterations = [e for e in copy_lacking_a_figure_once() if e["run_type"] == "iteration"]
+    bench = load_entries(tmp_path, iterations).benchmarks["copy/HtoD/pinned/async/1024"]
+    assert bench.value() == pytest.approx(22.5)
+    assert bench.summary_of() == "mean of 3 repetitions; bytes_per_second in 2 of them"
+
+
 def test_aggregates_only_has_no_repetitions(tmp_path: Path) -> None:
     result = load_entries(tmp_path, launch_run("graph", "submit", 0, [2.0, 3.0, 7.0],
                                                aggregates_only=True))
