@@ -294,6 +294,12 @@ void add_context(std::string_view flag, std::string_view value,
     if (written_context_key(key)) {
       throw UsageError(fmt::format("{}: the context holds {} already", flag, key));
     }
+    // The scripts read merged_runs as the count of separate runs a result holds: a run stating
+    // it is taken for a merged recording (its text a count no script reads).
+    if (key == "merged_runs") {
+      throw UsageError(fmt::format(
+          "{}: merged_runs is the count of runs scripts/merge_runs.py writes", flag));
+    }
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
       throw UsageError(fmt::format("{}: key {} is given twice", flag, key));
     }

@@ -318,6 +318,13 @@ TEST(ParseOptions, ContextKeysGpubenchWritesAreRefused) {
   }
 }
 
+// The scripts read merged_runs as a merged recording's count of runs (scripts/merge_runs.py).
+TEST(ParseOptions, TheMergedRunsKeyIsRefused) {
+  EXPECT_EQ(refusal({"--benchmark_context=rack=7,merged_runs=19"}),
+            "--benchmark_context=rack=7,merged_runs=19: merged_runs is the count of runs "
+            "scripts/merge_runs.py writes");
+}
+
 // --describe, --info, --version and a listing each print in place of a run and write no output
 // file: given together, all but one would be ignored without a word.
 TEST(ParseOptions, ModesGivenTogetherAreRefused) {
