@@ -51,13 +51,14 @@ import numpy as np
 
 from gpubench_json import (FILTER_KEY, INTERLEAVING_KEY, MEASUREMENT_SETTINGS, REAL_TIME_US,
                            SETTING_SHOWN, THROTTLE_DROP, Benchmark, GpubenchJsonError, Metric,
-                           OneLineArgumentParser, Result, by_family, family_of, load,
-                           open_unit_interval, positive_finite, refuse_output_over_input,
-                           same_file, script_error, setting_text, write_output, write_stdout)
+                           Result, by_family, family_of, load, setting_text)
 from launch_ratios import agreements, format_agreements, ratio_rows
 from name_filter import (MAX_FILTER_CHARS, FilterError, NameFilter, name_filter,
                          changed_filter)
 from safe_text import one_line, printable, printable_lines
+from script_cli import (OneLineArgumentParser, open_unit_interval, positive_finite,
+                        refuse_output_over_input, same_file, script_error, write_output,
+                        write_stdout)
 from text_table import render
 
 SCRIPT = "compare.py"

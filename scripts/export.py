@@ -36,8 +36,9 @@ from typing import Any
 import numpy as np
 
 from name_filter import FilterError, NameFilter, name_filter
-from gpubench_json import (Benchmark, GpubenchJsonError, OneLineArgumentParser, Result, load,
-                           refuse_output_over_input, script_error, write_output, write_stdout)
+from gpubench_json import Benchmark, GpubenchJsonError, Result, load
+from script_cli import (OneLineArgumentParser, refuse_output_over_input, script_error, write_output,
+                        write_stdout)
 
 # Bencher measures by (unit, bigger_is_better); another figure's is named by its unit.
 BENCHER_MEASURE = {("GB/s", True): "throughput-gbps", ("µs", False): "latency-us"}

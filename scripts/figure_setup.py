@@ -15,8 +15,8 @@
 - `figure_bytes` draws the format the path's extension names, PNG where it names none, and
   never appends an extension: the file written is the path the script prints. A script that
   writes several files as one output draws each so and writes them all or none
-  (gpubench_json.write_outputs); `save_figure` writes one figure whole or not at all, as every
-  output is written (gpubench_json.write_output).
+  (script_cli.write_outputs); `save_figure` writes one figure whole or not at all, as every
+  output is written (script_cli.write_output).
 """
 
 import errno
@@ -42,8 +42,8 @@ warnings.filterwarnings("ignore", "Glyph .* missing from font")
 
 from matplotlib.figure import Figure  # noqa: E402
 
-from gpubench_json import write_output  # noqa: E402
 from safe_text import one_line, printable, shorten  # noqa: E402
+from script_cli import write_output  # noqa: E402
 
 # Characters of a name drawn in a title, legend or tick label: longer names are cut with "…".
 FIGURE_TEXT_LIMIT = 80

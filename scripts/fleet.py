@@ -41,10 +41,10 @@ from fleet_limits import (default_limit_files, judge_floors, load_all_limits,
                           models_without_limits)
 from fleet_outliers import Rule, group_gpus, judge
 from fleet_report import Findings, report
-from gpubench_json import (MAX_CONTAINERS, OneLineArgumentParser, OutputIsInputError,
-                           refuse_output_over_input, script_error, write_stdout)
+from gpubench_json import MAX_CONTAINERS, OutputIsInputError
 from name_filter import FilterError, name_filter
 from safe_text import one_line, shorten
+from script_cli import OneLineArgumentParser, refuse_output_over_input, script_error, write_stdout
 
 
 # --k and --host-k count a figure's noise, a standard deviation (fleet_outliers), and a loss is
@@ -218,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     except FilterError as error:
         print(one_line(f"fleet.py: --headline={error}"), file=sys.stderr)
         return 2
-    except OSError as error:  # writing stdout; a path names itself (gpubench_json)
+    except OSError as error:  # writing stdout; a path names itself (script_cli)
         return script_error("fleet.py", error)
     return 1 if findings.attention() and args.fail_on_outlier else 0
 

@@ -33,13 +33,13 @@ from urllib.parse import quote
 
 from family_figures import families, family_html, run_figures
 from family_plot import PlotError, check_families
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, dangling_link, load,
-                           read_bounded, refuse_output_over_input, script_error, write_stdout)
+from gpubench_json import GpubenchJsonError, Result, dangling_link, load, read_bounded
 from html_page import controls, esc, page
 from html_report import write_page
 from pair_matrix import check_pair_gpus
 from run_series import devices_named, select_device
 from safe_text import one_line, printable, shorten
+from script_cli import OneLineArgumentParser, refuse_output_over_input, script_error, write_stdout
 
 SCRIPT = "gallery.py"
 DEFAULT_RESULTS = Path(__file__).resolve().parent.parent / "results"

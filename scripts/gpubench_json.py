@@ -16,33 +16,23 @@ by the rule that document states. `Benchmark.metric` is a benchmark's figure,
 family, series, argument and device, `Result.families` the facts of each family the file holds:
 no script needs to know a family by name.
 
-The end of this module holds what the scripts share on the command line: an argument parser
-whose errors are one line, option types that check their range, a stdout writer that turns
-a failed write into an OSError the script reports, and output file writers: a file whole or
-not at all, the files of one output all or none. Importing it makes stdout and stderr write
-any text (what the encoding cannot hold as backslash escapes) and turns a closed stdout into
-one whose writes fail with EBADF, so every script can say so.
+What the scripts share on the command line besides reading results is in script_cli: their
+argument parser, the one-line report of this module's errors, their stdout and output file
+writers.
 """
 
-import argparse
-import contextlib
 import errno
-import io
 import json
 import math
 import os
 import re
-import secrets
-import signal
 import stat
-import sys
-import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -136,35 +126,6 @@ class NoBenchmarksError(GpubenchJsonError):
 
 class OutputIsInputError(GpubenchJsonError):
     """An output path that names a file the script reads: writing it would destroy that input."""
-
-
-def same_file(a: Path, b: Path) -> bool:
-    """Whether two paths name one file, however each is spelled (another path to it, a link).
-    A path that does not exist (yet) names no file."""
-    try:
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):  # missing, unreadable, or a NUL in the path
-        return False
-
-
-def repeated_file(paths: Iterable[Path]) -> tuple[Path, Path] | None:
-    """The first path that names the same file as an earlier one (same_file), with that earlier
-    one; None where each names a file of its own."""
-    seen: list[Path] = []
-    for path in paths:
-        if earlier := next((p for p in seen if same_file(p, path)), None):
-            return path, earlier
-        seen.append(path)
-    return None
-
-
-def refuse_output_over_input(output: Path, inputs: Iterable[Path]) -> None:
-    """Raises OutputIsInputError where `output` is the same file as one of `inputs`, so that
-    nothing is written over an input."""
-    for path in inputs:
-        if same_file(output, path):
-            raise OutputIsInputError(f"{output}: is also an input ({path}); writing there "
-                                     "would destroy it")
 
 
 @dataclass(frozen=True)
@@ -1067,238 +1028,3 @@ def _shown(value: Any) -> str:
         return "an integer of more than 64 bits"
     text = repr(value) if isinstance(value, (int, float, str)) else _kind(value)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-# Command-line support shared by the scripts.
-
-
-class OneLineArgumentParser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line, `<script>: <problem>`, with exit status 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{one_line(self.prog)}: {one_line(message)}\n")
-
-
-def positive_finite(text: str) -> float:
-    """An option value that is a finite number > 0 (nan, inf and -1 are refused)."""
-    value = _float_option(text)
-    if not (math.isfinite(value) and value > 0):
-        raise argparse.ArgumentTypeError(f"must be a finite number > 0, not {text!r}")
-    return value
-
-
-def open_unit_interval(text: str) -> float:
-    """An option value strictly between 0 and 1, such as a significance level."""
-    value = _float_option(text)
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (exclusive), not {text!r}")
-    return value
-
-
-def _float_option(text: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-
-
-def write_stdout(text: str) -> None:
-    """Writes and flushes `text`, all of it; a failed write (a closed pipe, a full disk, a file
-    size limit) raises OSError after pointing stdout at /dev/null, so the interpreter's last
-    flush cannot fail again. The bytes go to stdout's binary buffer until every one is taken:
-    a write that stops part-way (ulimit -f reached in the middle) returns a short count there,
-    which the text layer drops without an error, and the next write fails with the reason."""
-    stream = sys.stdout
-    try:
-        stream.flush()
-        buffer = getattr(stream, "buffer", None)
-        if buffer is None:  # _ClosedStdout
-            stream.write(text)
-            return
-        data = memoryview(text.encode(stream.encoding or "utf-8", "backslashreplace"))
-        while data:
-            data = data[buffer.write(data):]
-        buffer.flush()
-    except OSError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-        raise
-
-
-# Where a path names a descriptor or a device rather than a place for a file: /dev/stdout when
-# stdout is a file would name that file, and replacing it would drop what the shell appended.
-_DESCRIPTOR_FOLDERS = ("/dev/", "/proc/")
-# How long an output that is a FIFO waits for a reader: one started beside the script
-# (`cat out.fifo &`) opens it within this; with none, a blocking open would wait forever.
-FIFO_READER_WAIT_S = 3.0
-_FIFO_POLL_S = 0.02
-
-
-def write_output(path: Path, text: str | bytes, errors: str = "strict") -> None:
-    """Writes `text` (bytes as they are; text in UTF-8, `errors` as str.encode takes it) to the
-    output file `path`, whole or not at all: into a new file beside it, renamed over it once
-    complete, so a write that fails (a full disk, a signal) leaves an earlier output as it was
-    and nothing under its name that is not whole. A symbolic link is written through (the file
-    it names is replaced, the link stays); links that lead round in a loop are refused (ELOOP).
-    A FIFO, a device or a descriptor (/dev/stdout) is written to directly: it holds no file to
-    lose; a FIFO no reader opens within FIFO_READER_WAIT_S is refused. Raises OSError naming
-    `path`."""
-    data = text if isinstance(text, bytes) else text.encode("utf-8", errors)
-    if str(path).startswith(_DESCRIPTOR_FOLDERS) or (path.exists() and not path.is_file()):
-        with _naming(path), os.fdopen(_open_directly(path), "wb") as stream:
-            stream.write(data)
-    else:
-        write_outputs({path: data})
-
-
-def write_outputs(files: dict[Path, bytes]) -> None:
-    """Writes the files of one output (report.md and its figures), all of them or none: each
-    file's bytes go into a new file beside it, as write_output writes one, and only once every
-    one is whole is each renamed over its path, with signals held from the first rename to the
-    last (a stop signal then stops the script after them, not between them). Where one cannot be
-    written (a full disk, a folder that may not be written, a signal), every new file is
-    removed and no path is changed. Links are followed as write_output follows them, a file that
-    may not be written is refused, and a new file takes the permissions of the file it replaces.
-    A path that leads to no regular file (a folder, a FIFO, a device such as the terminal that
-    /dev/stdout names) is refused before anything is written: a rename cannot replace it, and
-    what is written into it cannot be taken back where a later file fails. What those checks
-    cannot foresee, a rename itself failing (an I/O error, another process making a path a
-    folder meanwhile), leaves the paths renamed before it new. Raises OSError naming the path
-    that failed."""
-    written: list[tuple[Path, Path, Path]] = []  # (path, its new file, the file it replaces)
-    try:
-        for path, data in files.items():
-            with _naming(path):
-                target = _followed(path)
-                if target.exists() and not target.is_file():
-                    raise OSError(errno.EINVAL, "exists and is not a regular file")
-                written.append((path, _temporary_file(target, data), target))
-        with _signals_held():
-            for path, temporary, target in written:
-                with _naming(path):
-                    os.replace(temporary, target)
-    except BaseException:
-        for _, temporary, _ in written:
-            with contextlib.suppress(OSError):  # gone where it was renamed
-                temporary.unlink()
-        raise
-
-
-@contextlib.contextmanager
-def _naming(path: Path) -> Iterator[None]:
-    """An OSError raised inside names `path`, the output as it was given."""
-    try:
-        yield
-    except OSError as error:
-        raise OSError(error.errno, error.strerror or str(error), str(path)) from None
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """No signal is acted on inside: one that comes is delivered as the block ends."""
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
-def _followed(path: Path) -> Path:
-    """The file `path` names once its links are followed, or the name that file is created
-    under (a link to nothing is written through, as the shell's `>` writes it). OSError ELOOP
-    where its links lead round in a loop: no file ends them, and replacing the link would lose
-    it."""
-    target = Path(os.path.realpath(path))
-    if target.is_symlink():  # realpath leaves the link it meets a second time unresolved
-        raise OSError(errno.ELOOP, os.strerror(errno.ELOOP))
-    return target
-
-
-def _open_directly(path: Path) -> int:
-    """A blocking descriptor that writes to the FIFO, device or descriptor `path`, opened as
-    open(path, "wb") opens it but without waiting for a FIFO's reader: the open is retried
-    until one comes, for FIFO_READER_WAIT_S, then OSError ENXIO "no reader on this FIFO"."""
-    deadline = time.monotonic() + FIFO_READER_WAIT_S
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK
-    while True:
-        try:
-            descriptor = os.open(path, flags, 0o666)
-        except OSError as error:
-            if error.errno != errno.ENXIO or not stat.S_ISFIFO(os.stat(path).st_mode):
-                raise
-            if time.monotonic() >= deadline:
-                raise OSError(errno.ENXIO, "no reader on this FIFO") from None
-            time.sleep(_FIFO_POLL_S)
-            continue
-        os.set_blocking(descriptor, True)
-        return descriptor
-
-
-def _temporary_file(target: Path, data: bytes) -> Path:
-    """A new file holding `data` beside `target`, which is a regular file or none, to be renamed
-    over it: it takes an existing target's permissions, and a target that may not be written is
-    refused as writing it in place would be. Nothing is left of it where it cannot be written."""
-    existing = os.stat(target) if target.exists() else None
-    if existing is not None and not os.access(target, os.W_OK):
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
-    temporary = target.with_name(f".{target.name[:100]}.{secrets.token_hex(6)}.tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(descriptor, "wb") as stream:
-            stream.write(data)
-            if existing is not None:
-                os.fchmod(stream.fileno(), stat.S_IMODE(existing.st_mode))
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise
-    return temporary
-
-
-def script_error(script: str, error: GpubenchJsonError | OSError | str) -> int:
-    """Prints `<script>: <problem>` on stderr as one line; returns exit status 2 (unusable
-    input, or output that could not be written)."""
-    if isinstance(error, OSError) and not isinstance(error, GpubenchJsonError):
-        where = error.filename if error.filename is not None else "stdout"
-        message = f"{where}: {error.strerror or error}"
-    else:
-        message = str(error)
-    print(f"{script}: {one_line(message)}", file=sys.stderr)
-    return 2
-
-
-class _ClosedStdout(io.TextIOBase):
-    """What sys.stdout is when the script started with stdout closed (`script >&-`): every
-    write fails with EBADF, as writing to a closed descriptor does."""
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        raise OSError(errno.EBADF, "closed")
-
-    def fileno(self) -> int:
-        return 1
-
-    def reconfigure(self, **_: object) -> None:
-        pass
-
-
-def _guard_standard_streams() -> None:
-    """Text any encoding cannot hold (a non-ASCII name under PYTHONIOENCODING=ascii, a lone
-    surrogate) is written as backslash escapes. A closed stdout gets /dev/null on descriptor 1,
-    so no file the script opens later takes that descriptor, and a stream that says it is
-    closed."""
-    if sys.stdout is None:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        if devnull != 1:
-            os.dup2(devnull, 1)
-            os.close(devnull)
-        sys.stdout = _ClosedStdout()
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors="backslashreplace")
-
-
-_guard_standard_streams()

@@ -28,15 +28,15 @@ from compare import (FASTER, LARGEST_SHOWN, LEADING_CONTEXT_KEYS, SAME, SLOWER, 
 from family_figures import RunFigures, Ratios, families, family_html, run_figures, verdict_cell
 from family_plot import PlotError, check_families
 from fleet_health import parse_record
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, load,
-                           refuse_output_over_input, script_error, write_output,
-                           write_stdout)
+from gpubench_json import GpubenchJsonError, Result, load
 from html_page import controls, esc, page, table
 from launch_ratios import RatioRow, pooling_note, ratio_rows
 from name_filter import FilterError, NameFilter
 from pair_matrix import check_pair_gpus
 from plot import file_labels
 from run_series import devices_named, select_device
+from script_cli import (OneLineArgumentParser, refuse_output_over_input, script_error, write_output,
+                        write_stdout)
 from svg_chart import colour
 
 SCRIPT = "report.py"

@@ -33,9 +33,9 @@ from pathlib import Path
 import numpy as np
 from scipy.stats import t as student_t
 
-from gpubench_json import (BadValueError, Benchmark, GpubenchJsonError, OneLineArgumentParser,
-                           Result, load, script_error, write_stdout)
+from gpubench_json import BadValueError, Benchmark, GpubenchJsonError, Result, load
 from safe_text import printable_lines
+from script_cli import OneLineArgumentParser, script_error, write_stdout
 from text_table import render
 
 SCRIPT = "launch_ratios.py"

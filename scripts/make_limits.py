@@ -34,11 +34,10 @@ from pathlib import Path
 import numpy as np
 
 from fleet_inputs import split_devices
-from gpubench_json import (GBPS, Benchmark, FamilyFacts, GpubenchJsonError,
-                           OneLineArgumentParser, load, refuse_output_over_input,
-                           repeated_file, script_error, special_file, write_output,
-                           write_stdout)
+from gpubench_json import GBPS, Benchmark, FamilyFacts, GpubenchJsonError, load, special_file
 from safe_text import printable
+from script_cli import (OneLineArgumentParser, refuse_output_over_input, repeated_file,
+                        script_error, write_output, write_stdout)
 
 MIB = 1 << 20
 _PAIR = re.compile(r"/(\d+)to(\d+)/")

@@ -45,10 +45,10 @@ from typing import Any
 import numpy as np
 
 from gpubench_json import (FILTER_KEY, MEASUREMENT_SETTINGS, NS_EXPONENT, TIME_FIELDS,
-                           GpubenchJsonError, OneLineArgumentParser, Result, family_of,
-                           load_with_document, refuse_output_over_input, repeated_file,
-                           script_error, setting_text, write_output, write_stdout)
+                           GpubenchJsonError, Result, family_of, load_with_document, setting_text)
 from safe_text import one_line
+from script_cli import (OneLineArgumentParser, refuse_output_over_input, repeated_file,
+                        script_error, write_output, write_stdout)
 
 SCRIPT = "merge_runs.py"
 # Equal in every run merged: the same GPU, software and build.

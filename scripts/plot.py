@@ -46,12 +46,12 @@ from family_plot import (Decorate, Panel, PlotError, Source, binary_size, check_
                          curve_label, family_figure, figure_stems, ordered_families,
                          panel_and_curve)
 from figure_setup import figure_bytes
-from gpubench_json import (GBPS, Benchmark, GpubenchJsonError, Metric, OneLineArgumentParser,
-                           Result, dangling_link, load, refuse_output_over_input, script_error,
-                           write_outputs, write_stdout)
+from gpubench_json import GBPS, Benchmark, GpubenchJsonError, Metric, Result, dangling_link, load
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from name_filter import FilterError, NameFilter, name_filter
 from pair_matrix import check_pair_gpus, pair_matrix_figure
+from script_cli import (OneLineArgumentParser, refuse_output_over_input, script_error,
+                        write_outputs, write_stdout)
 from text_table import render
 
 FIT_TABLE_NAME = "fit.txt"

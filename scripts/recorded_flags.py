@@ -27,9 +27,9 @@ import sys
 import unicodedata
 
 from gpubench_json import (FILTER_KEY, INTERLEAVING_KEY, MEASUREMENT_SETTINGS, SETTING_SHOWN,
-                           GpubenchJsonError, OneLineArgumentParser, load, script_error,
-                           setting_text, write_stdout)
+                           GpubenchJsonError, load, setting_text)
 from safe_text import one_line, printable, shorten
+from script_cli import OneLineArgumentParser, script_error, write_stdout
 
 # Each context key gpubench writes for a flag that sets what or how it measures, and that flag.
 # "energy" holds how a window is taken; its flag takes no value.

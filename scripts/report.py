@@ -30,10 +30,11 @@ from compare import (Comparison, add_comparison_options, compare, context_sectio
 from family_plot import (PlotError, Source, check_families, family_figure, figure_stems,
                          ordered_families)
 from figure_setup import figure_bytes
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result, dangling_link,
-                           refuse_output_over_input, script_error, write_outputs, write_stdout)
+from gpubench_json import GpubenchJsonError, Result, dangling_link
 from name_filter import FilterError
 from safe_text import printable_lines
+from script_cli import (OneLineArgumentParser, refuse_output_over_input, script_error,
+                        write_outputs, write_stdout)
 
 SCRIPT = "report.py"
 FILE_LABELS = ("BASE", "NEW")

@@ -10,7 +10,7 @@ SIGINT, SIGTERM and SIGHUP (Ctrl-C, `timeout`, a CI cancel, a closed terminal) s
 one line `<script>: stopped by SIGTERM before it finished`, not a traceback (SIGINT's
 KeyboardInterrupt) or a silent death that leaves an output's temporary file behind (SIGTERM's
 and SIGHUP's default): the signal is raised as an exception where the script is, so the output
-being written is removed unfinished (gpubench_json.write_output) and an earlier one stays as it
+being written is removed unfinished (script_cli.write_output) and an earlier one stays as it
 was (where Python discards the exception, the signal comes again a second later); then the
 script ends by that signal, as it would have (exit status 128+N in a shell). A
 signal the script started with ignored (`nohup`, a background job of a script) stays ignored.

@@ -17,8 +17,8 @@ import math
 import sys
 from pathlib import Path
 
-from gpubench_json import (Benchmark, FamilyFacts, GpubenchJsonError, OneLineArgumentParser, load,
-                           script_error, write_stdout)
+from gpubench_json import Benchmark, FamilyFacts, GpubenchJsonError, load
+from script_cli import OneLineArgumentParser, script_error, write_stdout
 from text_table import render
 
 SCRIPT = "stability.py"

@@ -28,6 +28,7 @@ from fleet_inputs import Gpu, result_found
 from fleet_limits import Limits, default_limit_files, judge_floors, load_limits
 from fleet_outliers import Rule, group_gpus, judge
 from gpubench_json import loads
+import script_cli  # noqa: F401  (stdout and stderr guarded, as every script's are)
 
 # The device-timed sweep a loss is planted on, per source set.
 SWEEPS: dict[tuple[str, ...], str] = {

@@ -36,9 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import compare as cmp  # noqa: E402
 from gbench_builder import with_repetitions  # noqa: E402
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, Result,  # noqa: E402
-                          load_with_document, loads, script_error)
+from gpubench_json import GpubenchJsonError, Result, load_with_document, loads  # noqa: E402
 from plant_slowdowns import plant  # noqa: E402
+from script_cli import OneLineArgumentParser, script_error  # noqa: E402
 
 SCRIPT = "gate_splits.py"
 SHOWN = 8  # benchmarks named under each kind of wrong verdict

@@ -45,6 +45,7 @@ sys.path[:0] = [str(SCRIPTS), str(TESTS)]
 import fleet_builder as fb  # noqa: E402
 import gpubench_json as gj  # noqa: E402
 from hostile_inputs import write_worst_result  # noqa: E402
+import script_cli  # noqa: E402,F401  (stdout and stderr guarded, as every script's are)
 
 SUITE_RECORDING = RESULTS / "h200" / "ci_baseline.json"
 PAGE_RUNS = [RESULTS / "h200" / "verdicts" / "aa_1.json", RESULTS / "h200" / "verdicts" /

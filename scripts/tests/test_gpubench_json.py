@@ -16,6 +16,7 @@ from gbench_builder import (bad_results, copy_run, document, launch_run, module_
                             run_entries, write_bad, write_json)
 
 import gpubench_json as gj
+import script_cli
 
 
 @pytest.mark.parametrize(("name", "stripped"), [
@@ -189,13 +190,13 @@ def test_committed_results_load(path: Path) -> None:
 
 
 @pytest.mark.parametrize(("text", "option", "accepted"), [
-    ("5", gj.positive_finite, 5.0), ("0.5", gj.positive_finite, 0.5),
-    ("nan", gj.positive_finite, None), ("inf", gj.positive_finite, None),
-    ("-1", gj.positive_finite, None), ("0", gj.positive_finite, None),
-    ("five", gj.positive_finite, None),
-    ("0.05", gj.open_unit_interval, 0.05), ("0", gj.open_unit_interval, None),
-    ("1", gj.open_unit_interval, None), ("2", gj.open_unit_interval, None),
-    ("nan", gj.open_unit_interval, None), ("-0.1", gj.open_unit_interval, None),
+    ("5", script_cli.positive_finite, 5.0), ("0.5", script_cli.positive_finite, 0.5),
+    ("nan", script_cli.positive_finite, None), ("inf", script_cli.positive_finite, None),
+    ("-1", script_cli.positive_finite, None), ("0", script_cli.positive_finite, None),
+    ("five", script_cli.positive_finite, None),
+    ("0.05", script_cli.open_unit_interval, 0.05), ("0", script_cli.open_unit_interval, None),
+    ("1", script_cli.open_unit_interval, None), ("2", script_cli.open_unit_interval, None),
+    ("nan", script_cli.open_unit_interval, None), ("-0.1", script_cli.open_unit_interval, None),
 ])
 def test_option_ranges(text: str, option: Callable[[str], float], accepted: float | None) -> None:
     if accepted is None:
@@ -434,14 +435,14 @@ def test_a_median_aggregate_that_differs_by_rounding_is_read(tmp_path: Path) -> 
 
 def test_an_output_fifo_without_a_reader_is_refused(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(gj, "FIFO_READER_WAIT_S", 0.2)
+    monkeypatch.setattr(script_cli, "FIFO_READER_WAIT_S", 0.2)
     fifo = tmp_path / "out.fifo"
     os.mkfifo(fifo)
     failed: list[OSError] = []
 
     def write() -> None:
         try:
-            gj.write_output(fifo, "text\n")
+            script_cli.write_output(fifo, "text\n")
         except OSError as error:
             failed.append(error)
 
@@ -469,7 +470,7 @@ def test_an_output_fifo_whose_reader_comes_late_gets_the_text(tmp_path: Path) ->
 
     reader = threading.Thread(target=read_late)
     reader.start()
-    gj.write_output(fifo, text)
+    script_cli.write_output(fifo, text)
     reader.join(timeout=10)
     assert received == [text]
 
@@ -483,7 +484,7 @@ def test_an_output_whose_links_lead_round_in_a_loop_is_refused(tmp_path: Path,
     for path, target in zip(paths, paths[1:] + paths[:1]):
         path.symlink_to(target.name)
     with pytest.raises(OSError) as error:
-        gj.write_output(paths[0], "text\n")
+        script_cli.write_output(paths[0], "text\n")
     assert (error.value.filename, error.value.errno) == (str(paths[0]), errno.ELOOP)
     assert [os.readlink(p) for p in paths] == [p.name for p in paths[1:] + paths[:1]]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(links)
@@ -512,7 +513,7 @@ def test_write_outputs_changes_no_file_where_the_last_cannot_be_written(tmp_path
         last = tmp_path / "missing" / "d.md"
     before = folder_files(tmp_path)
     with pytest.raises(OSError) as error:
-        gj.write_outputs({**files, last: b"new d"})
+        script_cli.write_outputs({**files, last: b"new d"})
     assert error.value.filename == str(last)
     assert folder_files(tmp_path) == before
 
@@ -527,7 +528,7 @@ def test_write_outputs_changes_no_file_where_the_disk_fills(tmp_path: Path) -> N
     resource.setrlimit(resource.RLIMIT_FSIZE, (4096, limits[1]))
     try:
         with pytest.raises(OSError) as error:
-            gj.write_outputs(files)
+            script_cli.write_outputs(files)
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, limits)
     assert (error.value.errno, error.value.filename) == (errno.EFBIG, str(tmp_path / "large.png"))
@@ -543,7 +544,7 @@ def test_write_outputs_replaces_every_file_and_keeps_its_permissions(tmp_path: P
     link.symlink_to("c.md")
     files[link] = files.pop(tmp_path / "c.md")
     files[tmp_path / "new.txt"] = b"new new.txt"
-    gj.write_outputs(files)
+    script_cli.write_outputs(files)
     assert folder_files(tmp_path) == {"a.txt": b"new a.txt", "b.png": b"new b.png",
                                       "c.md": b"new c.md", "link.md": b"new c.md",
                                       "new.txt": b"new new.txt"}

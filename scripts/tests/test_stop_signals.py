@@ -255,11 +255,11 @@ def test_a_signal_between_the_renames_of_one_output_waits_for_the_last(tmp_path:
     is renamed too before the script stops, so the output is whole, never half new."""
     for name in ("a", "b"):
         (tmp_path / name).write_text("earlier\n")
-    proc = run_stopped(tmp_path, "from pathlib import Path\nimport gpubench_json\n"
+    proc = run_stopped(tmp_path, "from pathlib import Path\nimport script_cli\n"
                        "replace = os.replace\ndef replace_and_stop(*paths):\n"
                        "    replace(*paths)\n    os.kill(os.getpid(), signal.SIGTERM)\n"
                        "os.replace = replace_and_stop\n"
-                       "gpubench_json.write_outputs({Path('a'): b'new\\n', Path('b'): b'new\\n'})\n"
+                       "script_cli.write_outputs({Path('a'): b'new\\n', Path('b'): b'new\\n'})\n"
                        "time.sleep(5)\n")
     assert (proc.returncode, proc.stderr.decode()) == (
         -signal.SIGTERM, "stopped.py: stopped by SIGTERM before it finished\n")

@@ -26,9 +26,10 @@ import argparse
 import sys
 from collections.abc import Iterator
 
-from gpubench_json import GpubenchJsonError, OneLineArgumentParser, script_error
+from gpubench_json import GpubenchJsonError
 from peer_files import Matrix, gpubench_medians, nvbandwidth_cases, print_comparison
 from safe_text import ascii_decimal, printable
+from script_cli import OneLineArgumentParser, script_error
 
 TOOL = "compare_bandwidth.py"
 LIMIT = 0.01  # the target: within 1% of nvbandwidth

@@ -17,10 +17,10 @@ import math
 import statistics
 import sys
 
-from gpubench_json import (GpubenchJsonError, OneLineArgumentParser, load, read_file,
-                           script_error)
+from gpubench_json import GpubenchJsonError, load, read_file
 from peer_files import Matrix, median_of, nvbandwidth_cases, print_comparison
 from safe_text import ascii_decimal, printable
+from script_cli import OneLineArgumentParser, script_error
 
 TOOL = "compare_latency.py"
 BANDS = {"L1 (8-64 KiB)": (8 << 10, 64 << 10), "L2 near (1-8 MiB)": (1 << 20, 8 << 20),

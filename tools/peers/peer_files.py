@@ -9,9 +9,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 import script_process  # noqa: E402,F401  (before the packages gpubench_json loads)
-from gpubench_json import (Benchmark, GpubenchJsonError, load, read_json,  # noqa: E402
-                           script_error, write_stdout)
+from gpubench_json import Benchmark, GpubenchJsonError, load, read_json  # noqa: E402
 from safe_text import printable  # noqa: E402
+from script_cli import script_error, write_stdout  # noqa: E402
 
 
 # nvbandwidth's matrix: rows of cells, None where it measured nothing.
