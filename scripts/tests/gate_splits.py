@@ -35,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import compare as cmp  # noqa: E402
+from comparison import SAME, SLOWER, Row, Rules, compare, confirm_rows  # noqa: E402
 from gbench_builder import with_repetitions  # noqa: E402
 from gpubench_json import GpubenchJsonError, Result, load_with_document, loads  # noqa: E402
 from plant_slowdowns import plant  # noqa: E402
@@ -58,13 +59,13 @@ def plant_kind(name: str, factor: float) -> str:
     return f"{name.split('/')[0]}, {factor:g}× slower"
 
 
-def gate(base: dict, new: dict, confirm: dict | None, rules: cmp.Rules) -> dict[str, cmp.Row]:
+def gate(base: dict, new: dict, confirm: dict | None, rules: Rules) -> dict[str, Row]:
     """Each benchmark's row as the gate ends: the candidate judged, and where `confirm` is
     given, each change judged again on its runs alone, as ci_gate.sh does."""
     base_result = result(base, "base")
-    rows = cmp.compare(base_result, result(new, "new"), rules).rows
+    rows = compare(base_result, result(new, "new"), rules).rows
     if confirm is not None:
-        rows = cmp.confirm_rows(rows, base_result, result(confirm, "confirm"), rules)
+        rows = confirm_rows(rows, base_result, result(confirm, "confirm"), rules)
     return {r.name: r for r in rows}
 
 
@@ -109,7 +110,7 @@ def main(argv: list[str]) -> int:
             confirm = (with_repetitions(doc, confirm_runs.__contains__) if args.confirm
                        else None)
             rows = gate(base, new, confirm, rules).values()
-            flagged = [r.name for r in rows if r.verdict != cmp.SAME]
+            flagged = [r.name for r in rows if r.verdict != SAME]
             false_alarms.update(flagged)
             failed_trials += bool(flagged)
             slowed, factors = plant(new)
@@ -117,9 +118,9 @@ def main(argv: list[str]) -> int:
             slowed_confirm = plant(confirm)[0] if confirm is not None else None
             for row in gate(base, slowed, slowed_confirm, rules).values():
                 if row.name not in factors:
-                    if row.verdict != cmp.SAME:
+                    if row.verdict != SAME:
                         wrong_planted[row.name] += 1
-                elif row.verdict == cmp.SLOWER:
+                elif row.verdict == SLOWER:
                     caught[plant_kind(row.name, factors[row.name])] += 1
                 else:
                     misses[row.name] += 1

@@ -23,7 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import compare as cmp  # noqa: E402
+from compare import format_ratio, format_resolution, parse_args, rules_from  # noqa: E402
+from comparison import SAME, SLOWER, compare  # noqa: E402
 from gbench_builder import load_json, scaled, write_json  # noqa: E402
 from gpubench_json import load, strip_gb_suffixes  # noqa: E402
 
@@ -70,17 +71,17 @@ def main(argv: list[str]) -> int:
               "[COMPARE.PY FLAGS]", file=sys.stderr)
         return 2
     base_path, new_path, out_path = map(Path, argv[:3])
-    rules = cmp.rules_from(cmp.parse_args([*argv[3:], str(base_path), str(out_path)]))
+    rules = rules_from(parse_args([*argv[3:], str(base_path), str(out_path)]))
     doc, planted = plant(load_json(new_path))
     write_json(out_path, doc)
-    comparison = cmp.compare(load(base_path), load(out_path), rules)
+    comparison = compare(load(base_path), load(out_path), rules)
     wrong = []
     for row in comparison.rows:
-        expected = cmp.SLOWER if row.name in planted else cmp.SAME
+        expected = SLOWER if row.name in planted else SAME
         if row.name in planted:
             print(f"{row.name}: planted {planted[row.name]:.2f}× slower, seen "
-                  f"{cmp.format_ratio(row.ratio)}, resolution "
-                  f"{cmp.format_resolution(row.resolution_pct)}, {row.verdict}")
+                  f"{format_ratio(row.ratio)}, resolution "
+                  f"{format_resolution(row.resolution_pct)}, {row.verdict}")
         if row.verdict != expected:
             wrong.append(f"{row.name} {row.verdict} (expected {expected})")
     print(f"{len(planted)} planted, {len(comparison.rows)} compared, {len(wrong)} wrong"

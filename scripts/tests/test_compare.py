@@ -13,14 +13,16 @@ from gbench_builder import (copy_run, document, launch_run, load_json, module_ru
                             recorded, recorded_baseline, saxpy_run, scaled, with_counters,
                             with_repetitions, write_json)
 
-import compare as cmp
+import comparison
 import gpubench_json
+from compare import TABLE_HEADERS, parse_args, rules_from
+from comparison import SAME, SLOWER, Row, natural_key
 from gpubench_json import load
 
 SIZE = 1 << 20
 COPY = f"copy/HtoD/pinned/async/{SIZE}"
 LAUNCH = "launch/runtime/submit/params:0"
-COLUMNS = {name: i for i, name in enumerate(cmp.TABLE_HEADERS)}
+COLUMNS = {name: i for i, name in enumerate(TABLE_HEADERS)}
 LAUNCH_INTERLEAVED = H200 / "stability" / "launch_submit_interleaved_10rep.json"
 LAUNCH_CONSECUTIVE = H200 / "stability" / "launch_submit_halfsecond_10rep.json"
 COPY_INTERLEAVED = H200 / "stability" / "copy_64m_256m_interleaved_10rep.json"
@@ -49,7 +51,7 @@ def rows(markdown: str) -> dict[str, dict[str, str]]:
     for line in markdown.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         if line.startswith("| ") and len(cells) == len(COLUMNS) and "/" in cells[0]:
-            found[cells[0]] = dict(zip(cmp.TABLE_HEADERS, cells))
+            found[cells[0]] = dict(zip(TABLE_HEADERS, cells))
     return found
 
 
@@ -611,7 +613,7 @@ def test_rows_sorted_by_size_of_change_within_a_family(tmp_path: Path,
 def test_natural_key() -> None:
     names = ["saxpy/vec4/1048576", "copy/HtoD/pinned/async/65536", "launch/g/submit/params:256",
              "copy/HtoD/pinned/async/4096", "launch/g/submit/params:32764", "copy/DtoH/x/y/8"]
-    assert sorted(names, key=cmp.natural_key) == [
+    assert sorted(names, key=natural_key) == [
         "copy/DtoH/x/y/8", "copy/HtoD/pinned/async/4096", "copy/HtoD/pinned/async/65536",
         "launch/g/submit/params:256", "launch/g/submit/params:32764", "saxpy/vec4/1048576"]
 
@@ -621,9 +623,9 @@ def test_natural_key_orders_numbers_of_any_length() -> None:
     zeros do not change a number."""
     huge = "9" * 5000
     names = [f"copy/x/{huge}", "copy/x/0010", "copy/x/9", f"copy/x/1{huge}"]
-    assert sorted(names, key=cmp.natural_key) == [
+    assert sorted(names, key=natural_key) == [
         "copy/x/9", "copy/x/0010", f"copy/x/{huge}", f"copy/x/1{huge}"]
-    assert cmp.natural_key("copy/x/0010") == cmp.natural_key("copy/x/10")
+    assert natural_key("copy/x/0010") == natural_key("copy/x/10")
 
 
 def test_geometric_mean_per_family(tmp_path: Path, run_script: RunScript) -> None:
@@ -692,13 +694,13 @@ def test_a_a_split_is_all_same(tmp_path: Path, run_script: RunScript, source: Pa
     assert {r["repetitions"] for r in found.values()} == {"5 / 5"}
 
 
-def judged(base: dict, new: dict, tmp_path: Path, *flags: str) -> dict[str, cmp.Row]:
+def judged(base: dict, new: dict, tmp_path: Path, *flags: str) -> dict[str, Row]:
     """compare.py's rows, by name, with its default rules and `flags` (in this process: many
     calls)."""
-    rules = cmp.rules_from(cmp.parse_args(["base.json", "new.json", *flags]))
-    comparison = cmp.compare(load(write_json(tmp_path / "base.json", base)),
-                             load(write_json(tmp_path / "new.json", new)), rules)
-    return {r.name: r for r in comparison.rows}
+    rules = rules_from(parse_args(["base.json", "new.json", *flags]))
+    judgement = comparison.compare(load(write_json(tmp_path / "base.json", base)),
+                                   load(write_json(tmp_path / "new.json", new)), rules)
+    return {r.name: r for r in judgement.rows}
 
 
 def run_names(doc: dict, keep: Callable[[str], bool]) -> list[str]:
@@ -724,11 +726,11 @@ def test_consecutive_halves_move_with_the_host(tmp_path: Path) -> None:
     doc = load_json(LAUNCH_CONSECUTIVE)
     first = with_repetitions(doc, lambda i: i < 5)
     second = with_repetitions(doc, lambda i: i >= 5)
-    moved = {n for n, r in judged(first, second, tmp_path).items() if r.verdict != cmp.SAME}
+    moved = {n for n, r in judged(first, second, tmp_path).items() if r.verdict != SAME}
     assert "launch/driver_extra/submit/params:8" in moved
     first, second = (with_counters(d, host_timed_launches) for d in (first, second))
     rows_ = judged(first, second, tmp_path)
-    assert {r.verdict for r in rows_.values()} == {cmp.SAME}
+    assert {r.verdict for r in rows_.values()} == {SAME}
     assert {r.host_timed for r in rows_.values()} == {True}
 
 
@@ -758,12 +760,12 @@ def test_five_percent_slower_gpu_timed_copies_are_caught(tmp_path: Path, source:
             # range): a miss is where a half ranges over more than 10%, or the second was faster
             # to begin with.
             name = gpubench_json.strip_gb_suffixes(run)
-            assert row_.verdict == cmp.SLOWER or unplanted[name].ratio > 1.03 or max(
+            assert row_.verdict == SLOWER or unplanted[name].ratio > 1.03 or max(
                 relative_range(first, run), relative_range(second, run)) > 0.10, (run, row_)
         else:
-            assert row_.verdict == cmp.SLOWER, (run, row_)
+            assert row_.verdict == SLOWER, (run, row_)
     untouched = [r for n, r in rows_.items() if n + "/manual_time" not in gpu_timed]
-    assert {r.verdict for r in untouched} == {cmp.SAME}
+    assert {r.verdict for r in untouched} == {SAME}
 
 
 def test_half_again_slower_launches_are_caught(tmp_path: Path) -> None:
@@ -780,7 +782,7 @@ def test_half_again_slower_launches_are_caught(tmp_path: Path) -> None:
     assert len(rows_) == len(launches) == 30
     assert min(r.resolution_pct for r in rows_.values()) == 25  # the host-timed floor
     assert all(r.resolution_pct < 50 for r in rows_.values())
-    missed = {n for n, r in rows_.items() if r.verdict != cmp.SLOWER}
+    missed = {n for n, r in rows_.items() if r.verdict != SLOWER}
     assert all(unplanted[n].ratio > 1.15 for n in missed), missed
     assert len(missed) <= 3
 
@@ -792,13 +794,13 @@ def test_two_processes_one_repetition_each_way(tmp_path: Path) -> None:
     the CI gate takes each process as one repetition (scripts/ci_record.sh)."""
     base, new = load_json(CI_NEW_1), load_json(CI_NEW_2)
     rows_ = judged(base, new, tmp_path)
-    assert {n for n, r in rows_.items() if r.verdict != cmp.SAME} == \
+    assert {n for n, r in rows_.items() if r.verdict != SAME} == \
         {"copy/DtoD/device/async/1048576"}
     device = run_names(base, lambda n: (n.startswith("saxpy/") and int(n.split("/")[-1]) >= 1 << 20)
                        or ("/async/" in n and "pageable" not in n
                            and int(n.split("/")[-1]) >= 1 << 20))
     planted = judged(base, slowed(new, device, 1.05), tmp_path)
-    caught = {n for n, r in planted.items() if r.verdict == cmp.SLOWER}
+    caught = {n for n, r in planted.items() if r.verdict == SLOWER}
     # saxpy/driver at 2^20 is bimodal in this build: each repetition lands near 1400 or near
     # 1475 GB/s, so five against five cannot tell a 5% move from the modes' mix (p 0.056).
     bimodal = "saxpy/driver/1048576"
@@ -824,7 +826,7 @@ def test_the_whole_suite_recorded_twice_as_the_gate_records_it(tmp_path: Path) -
     import plant_slowdowns
     base, new = load_json(AA_1), load_json(AA_2)
     rows_ = judged(base, new, tmp_path, "--alpha=0.05")
-    assert len(rows_) == 598 and {r.verdict for r in rows_.values()} == {cmp.SAME}
+    assert len(rows_) == 598 and {r.verdict for r in rows_.values()} == {SAME}
     factors = {run: plant_slowdowns.factor(next(b for b in new["benchmarks"]
                                                 if b["run_name"] == run))
                for run in run_names(new, lambda n: True)}
@@ -835,13 +837,13 @@ def test_the_whole_suite_recorded_twice_as_the_gate_records_it(tmp_path: Path) -
     found = judged(base, planted, tmp_path, "--alpha=0.05")
     names = {gpubench_json.strip_gb_suffixes(run) for run in planted_runs}
     assert len(names) == 255
-    missed = {n for n in names if found[n].verdict != cmp.SLOWER}
+    missed = {n for n in names if found[n].verdict != SLOWER}
     assert missed == {"copy/DtoD/device/async/1048576", "copy/DtoD/device/async/4194304",
                       "copy/DtoD/device/async/16777216", "launch/graph/submit/params:32764",
                       "launch/floor/graph/submit", "launch/module/ptx_jit"}
     for name in missed:  # moved the other way unplanted, or repetitions the U test can't part
         assert rows_[name].ratio > 1.02 or found[name].p_value >= 0.05, (name, found[name])
-    assert {r.verdict for n, r in found.items() if n not in names} == {cmp.SAME}
+    assert {r.verdict for n, r in found.items() if n not in names} == {SAME}
 
 
 def test_other_gpu_against_the_h200(tmp_path: Path, run_script: RunScript) -> None:

@@ -9,7 +9,8 @@ import pytest
 from conftest import H200, SCRIPTS
 from gbench_builder import bad_results, load_json, scaled, with_repetitions, write_bad
 
-import compare as cmp
+from compare import parse_args, rules_from
+from comparison import compare
 from gpubench_json import loads
 
 CARD_A = H200 / "verdicts" / "splits" / "card_a.json"  # eleven runs of one build on one H200
@@ -27,9 +28,9 @@ def test_a_planted_slowdown_moves_the_figure_the_family_facts_declare() -> None:
     doc = with_repetitions(load_json(CARD_A), lambda i: i < 3)
     run = next(e["run_name"] for e in doc["benchmarks"] if e["run_name"].startswith(GRAPH_NODES))
     slowed = scaled(doc, run, 1.5)
-    rules = cmp.rules_from(cmp.parse_args(["b.json", "n.json"]))
-    rows = cmp.compare(loads(json.dumps(doc), Path("b")),
-                       loads(json.dumps(slowed), Path("n")), rules).rows
+    rules = rules_from(parse_args(["b.json", "n.json"]))
+    rows = compare(loads(json.dumps(doc), Path("b")),
+                   loads(json.dumps(slowed), Path("n")), rules).rows
     row = next(r for r in rows if r.name == GRAPH_NODES)
     assert row.metric.key == "us_per_node" and abs(row.ratio - 1 / 1.5) < 1e-9
 

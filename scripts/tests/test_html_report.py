@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import gpubench_json as gj
 import html_page
 import html_report
-from compare import Rules
+from comparison import Rules
 from run_series import curves_and_singles, select_device
 
 RULES = Rules(threshold=3.0, host_threshold=25.0, sigmas=2.0, alpha=0.05)
