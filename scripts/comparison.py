@@ -4,9 +4,9 @@ compare() judges each benchmark by the rule compare.py's help states (its family
 symmetric ratio of the medians, a resolution from the floor, both sides' spreads and BASE's own
 range, the Mann-Whitney U test) and says whether the two files can make a regression check: one
 GPU, driver and CUDA, measured alike, against a BASE of separate runs. confirmed() judges NEW's
-changes again on confirming runs alone. The rule lives here, apart from how compare.py shows a
-comparison and from its command line, so that compare.py, report.py and the HTML report judge
-alike.
+changes again on confirming runs alone. The rule lives here, apart from how a comparison is
+shown (comparison_text) and from compare.py's command line, so that compare.py, report.py and
+the HTML report judge alike.
 """
 
 import math

@@ -10,8 +10,8 @@ of one unit share the figure axis and the ratio axis.
 import math
 from dataclasses import dataclass
 
-from compare import format_ratio, format_value
 from comparison import SAME, Row, natural_key
+from comparison_text import format_ratio, format_value
 from gpubench_json import Metric, Result
 from html_page import esc, table
 from run_series import Curve, PairMatrix, Single, curves_and_singles, pair_matrices

@@ -21,10 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
-from compare import (LARGEST_SHOWN, add_comparison_options, format_ratio, format_resolution,
-                     format_value, mode_line, notes_section, rule_text, rules_from, verdict_line)
+from compare import add_comparison_options, rules_from
 from comparison import (FASTER, LEADING_CONTEXT_KEYS, SAME, SLOWER, Comparison, Row, Rules,
                         compare, family_summaries)
+from comparison_text import (LARGEST_SHOWN, format_ratio, format_resolution, format_value,
+                             mode_line, notes_section, rule_text, verdict_line)
 from family_figures import RunFigures, Ratios, families, family_html, run_figures, verdict_cell
 from family_plot import PlotError, check_families
 from fleet_health import parse_record

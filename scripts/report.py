@@ -23,10 +23,10 @@ from pathlib import Path
 import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
 import html_report
 from matplotlib.figure import Figure
-from compare import (add_comparison_options, context_section, family_tables, header_section,
-                     load_pair, notes_section, only_in_one_section, paired_section, rules_from,
-                     summary_section, verdict_line)
+from compare import add_comparison_options, load_pair, rules_from
 from comparison import Comparison, compare
+from comparison_text import (context_section, family_tables, header_section, notes_section,
+                             only_in_one_section, paired_section, summary_section, verdict_line)
 from family_plot import (PlotError, Source, check_families, family_figure, figure_stems,
                          ordered_families)
 from figure_setup import figure_bytes

@@ -23,8 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from compare import format_ratio, format_resolution, parse_args, rules_from  # noqa: E402
+from compare import parse_args, rules_from  # noqa: E402
 from comparison import SAME, SLOWER, compare  # noqa: E402
+from comparison_text import format_ratio, format_resolution  # noqa: E402
 from gbench_builder import load_json, scaled, write_json  # noqa: E402
 from gpubench_json import load, strip_gb_suffixes  # noqa: E402
 

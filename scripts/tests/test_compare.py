@@ -15,8 +15,9 @@ from gbench_builder import (copy_run, document, launch_run, load_json, module_ru
 
 import comparison
 import gpubench_json
-from compare import TABLE_HEADERS, parse_args, rules_from
+from compare import parse_args, rules_from
 from comparison import SAME, SLOWER, Row, natural_key
+from comparison_text import TABLE_HEADERS
 from gpubench_json import load
 
 SIZE = 1 << 20
