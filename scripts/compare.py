@@ -188,7 +188,6 @@ def load_pair(base_path: Path, cont_path: Path,
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    sys.stdout.reconfigure(errors="backslashreplace")
     try:
         if args.changed_filter is not None:
             refuse_output_over_input(args.changed_filter, [args.baseline, args.contender]

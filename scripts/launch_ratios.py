@@ -247,7 +247,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="one sentence per path (the README's launch lead) instead of a table")
     parser.add_argument("--markdown", action="store_true", help="markdown tables")
     args = parser.parse_args(argv)
-    sys.stdout.reconfigure(errors="backslashreplace")
     try:
         result, rows = _rows_of(args.result)
         second = _rows_of(args.second) if args.second is not None else None

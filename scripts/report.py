@@ -141,7 +141,6 @@ def main(argv: list[str] | None = None) -> int:
     if html_report.wants_html(argv):
         return html_report.main(argv)
     args = parse_args(argv)
-    sys.stdout.reconfigure(errors="backslashreplace")
     try:
         base, cont = load_pair(args.baseline, args.contender, args.filter)
         comparison = compare(base, cont, rules_from(args), args.report, args.filter)

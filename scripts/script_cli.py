@@ -270,9 +270,6 @@ class _ClosedStdout(io.TextIOBase):
     def fileno(self) -> int:
         return 1
 
-    def reconfigure(self, **_: object) -> None:
-        pass
-
 
 def _guard_standard_streams() -> None:
     """Text any encoding cannot hold (a non-ASCII name under PYTHONIOENCODING=ascii, a lone

@@ -55,7 +55,6 @@ def main(argv: list[str] | None = None) -> int:
                              "(with or without aggregates only)")
     parser.add_argument("--markdown", action="store_true", help="a markdown table")
     args = parser.parse_args(argv)
-    sys.stdout.reconfigure(errors="backslashreplace")
     try:
         result = load(args.result)
     except GpubenchJsonError as error:
