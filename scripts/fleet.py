@@ -8,8 +8,8 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
 - runs that did not finish (failed, killed, interrupted or never started, a benchmark that
   failed, a damaged or unreadable file, a record saying done without its result, a node's peer
   run), files an earlier job or attempt than the newest of their directory left (stale) and,
-  with --expect or --expect-hosts, GPUs that left nothing (fleet_inputs, fleet_status,
-  fleet_jobs, fleet_expected);
+  with --expect or --expect-hosts, GPUs that left nothing (fleet_inputs, fleet_pod_log,
+  fleet_records, fleet_status, fleet_jobs, fleet_expected);
 - health flags from NVML's records before and after the run (fleet_health);
 - figures below their GPU model's floor in a limits file, whatever the size of the GPU's group
   (fleet_limits; results/limits/ by default);
@@ -36,10 +36,11 @@ import numpy as np
 from fleet_expected import Expected, missing, read_expected_hosts, unexpected_hosts
 from fleet_health import judge_health
 from fleet_heatmap import check_heatmap_size, draw_heatmap, headline_benchmarks
-from fleet_inputs import FleetInputError, Gpu, files_read, read_inputs
+from fleet_inputs import files_read, read_inputs
 from fleet_limits import (default_limit_files, judge_floors, load_all_limits,
                           models_without_limits)
 from fleet_outliers import Rule, group_gpus, judge
+from fleet_records import FleetInputError, Gpu
 from fleet_report import Findings, report
 from gpubench_json import MAX_CONTAINERS, OutputIsInputError
 from name_filter import FilterError, name_filter

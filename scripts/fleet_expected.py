@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fleet_inputs import FleetInputError, Gpu, RunRecord, read_text
+from fleet_files import read_text
+from fleet_records import FleetInputError, Gpu, RunRecord
 
 _UUID = re.compile(r"^(?:GPU|MIG)-[0-9A-Za-z-]+$")
 _GPU_COUNT = re.compile(r"[1-9][0-9]{0,8}")  # ASCII digits: int() reads others too, or fails

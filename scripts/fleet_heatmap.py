@@ -10,8 +10,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from figure_setup import figure_text, save_figure
-from fleet_inputs import FleetInputError
 from fleet_outliers import Flag, Group, Rule, sweep
+from fleet_records import FleetInputError
 from gpubench_json import split_name
 from name_filter import NameFilter
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fleet_inputs import Gpu
+from fleet_records import Gpu
 from gpubench_json import (MEASUREMENT_SETTINGS, SETTING_SHOWN, Benchmark, Metric, family_of,
                            setting_text, split_name)
 from safe_text import one_line

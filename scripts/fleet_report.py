@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from fleet_health import WATCH, HealthReport
-from fleet_inputs import STATUSES, Gpu, RunRecord
 from fleet_limits import BelowFloor
 from fleet_outliers import Flag, Group, Rule, sweep
+from fleet_records import STATUSES, Gpu, RunRecord
 from safe_text import ascii_decimal, shorten
 from text_table import render
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fleet_inputs import split_devices
+from fleet_records import split_devices
 from gpubench_json import GBPS, Benchmark, FamilyFacts, GpubenchJsonError, load, special_file
 from safe_text import printable
 from script_cli import (OneLineArgumentParser, refuse_output_over_input, repeated_file,

@@ -24,9 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/, run as a script
 
 import fleet_builder as fb  # noqa: E402 (after the path it needs)
-from fleet_inputs import Gpu, result_found
 from fleet_limits import Limits, default_limit_files, judge_floors, load_limits
 from fleet_outliers import Rule, group_gpus, judge
+from fleet_records import Gpu, result_found
 from gpubench_json import loads
 import script_cli  # noqa: F401  (stdout and stderr guarded, as every script's are)
 

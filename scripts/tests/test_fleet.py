@@ -15,7 +15,7 @@ import fleet_builder as fb
 from conftest import SCRIPTS, RunScript
 from fleet import main, parse_args
 from fleet_heatmap import MAX_HEATMAP_GPUS
-from fleet_inputs import status_of_exit
+from fleet_records import status_of_exit
 
 LIMITS = SCRIPTS.parent / "results" / "limits" / "h200.json"
 

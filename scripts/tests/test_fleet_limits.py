@@ -15,9 +15,9 @@ import fleet_builder as fb
 import fleet_limits
 import make_limits
 from conftest import H200, SCRIPTS, RunScript
-from fleet_inputs import FleetInputError
 from fleet_limits import DEFAULT_DIRECTORY, load_limits
 from fleet_noise import verdict
+from fleet_records import FleetInputError
 
 REPOSITORY = H200.parents[1]
 COMMITTED = DEFAULT_DIRECTORY / "h200.json"

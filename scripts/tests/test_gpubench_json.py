@@ -504,7 +504,8 @@ def test_one_opener_serves_the_bounded_reader_and_the_pod_log_reader(
     """open_to_read opens a FIFO without a writer at once and reads it as empty, refuses a
     directory in one error, and hands back a blocking descriptor; read_bounded and fleet.py's
     pod log reader open through it."""
-    import fleet_inputs
+    import fleet_files
+    import fleet_pod_log
     fifo = tmp_path / "log.fifo"
     os.mkfifo(fifo)
     fd, info = gj.open_to_read(fifo)
@@ -524,8 +525,8 @@ def test_one_opener_serves_the_bounded_reader_and_the_pod_log_reader(
     log = tmp_path / "pod.jsonl"
     log.write_bytes(b"a\nb\n")
     monkeypatch.setattr(gj, "open_to_read", counted)
-    monkeypatch.setattr(fleet_inputs, "open_to_read", counted)
+    monkeypatch.setattr(fleet_files, "open_to_read", counted)
     assert gj.read_bounded(log) == b"a\nb\n"
-    assert list(fleet_inputs.pod_log_lines(log)) == [b"a", b"b"]
-    assert list(fleet_inputs.pod_log_lines(fifo)) == []
+    assert list(fleet_pod_log.pod_log_lines(log)) == [b"a", b"b"]
+    assert list(fleet_pod_log.pod_log_lines(fifo)) == []
     assert opened == [log, log, fifo]
