@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
+from bounded_read import special_file
 from fleet_benchmark_errors import failed_benchmarks
 from fleet_files import read_bytes, read_text
 from fleet_jobs import job_of_context, newest_job
@@ -40,7 +41,7 @@ from fleet_records import (MESSAGE_CHARS, STATUSES, FleetInputError, Found, Gpu,
                            damaged, exit_status, first_uuid, named_gpu, not_an_exit_status,
                            result_found, status_of_exit, status_record)
 from fleet_status import StatusError, parse_record
-from gpubench_json import GpubenchJsonError, load_with_document, special_file
+from gpubench_json import GpubenchJsonError, load_with_document
 from safe_text import log_text, one_line
 
 # The one line of the .err of a GPU never started, as deploy/slurm and deploy/container write it.

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bounded_read import special_file
 from fleet_files import read_text
 from fleet_numbers import beyond_float
 from fleet_outliers import sweep
 from fleet_records import FleetInputError, Gpu
-from gpubench_json import GBPS, json_loads, special_file
+from gpubench_json import GBPS, json_loads
 from name_filter import MATCH_SECONDS, FilterError, NameFilter, name_filter
 from safe_text import one_line
 

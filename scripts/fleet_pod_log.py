@@ -17,13 +17,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
+from bounded_read import MAX_RESULT_BYTES
 from fleet_benchmark_errors import FailedBenchmark, failed_benchmarks
 from fleet_files import NOT_TEXT, bytes_of, opened, unreadable
 from fleet_records import (MESSAGE_CHARS, FleetInputError, Found, RunRecord, damaged, exit_status,
                            first_uuid, not_an_exit_status, result_found, status_of_exit,
                            status_record)
 from fleet_status import StatusError, parse_record
-from gpubench_json import MAX_RESULT_BYTES, GpubenchJsonError, loads
+from gpubench_json import GpubenchJsonError, loads
 from safe_text import log_text, one_line
 
 _POD_EXIT = re.compile(r"^gpubench-pod: (.*): exit status (.*)$")

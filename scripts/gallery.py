@@ -31,9 +31,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
+from bounded_read import dangling_link, read_bounded
 from family_figures import families, family_html, run_figures
 from family_plot import PlotError, check_families
-from gpubench_json import GpubenchJsonError, Result, dangling_link, load, read_bounded
+from gpubench_json import GpubenchJsonError, Result, load
 from html_page import controls, esc, page
 from html_report import write_page
 from pair_matrix import check_pair_gpus

@@ -16,17 +16,18 @@ by the rule that document states. `Benchmark.metric` is a benchmark's figure,
 family, series, argument and device, `Result.families` the facts of each family the file holds:
 no script needs to know a family by name.
 
+A result file is read as bounded_read reads any file a script is handed: at most
+MAX_RESULT_BYTES, a FIFO without a writer not waited for; read_file says in this module's errors
+what keeps one from being read.
+
 What the scripts share on the command line besides reading results is in script_cli: their
 argument parser, the one-line report of this module's errors, their stdout and output file
 writers.
 """
 
-import errno
 import json
 import math
-import os
 import re
-import stat
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -36,6 +37,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from bounded_read import MAX_RESULT_BYTES, dangling_link, read_bounded
 from safe_text import ascii_decimal, one_line, printable, shorten
 
 
@@ -255,10 +257,6 @@ NOISE_PCT, HOST_TIMED = "noise_pct", "host_timed"
 # A MAD times this estimates the standard deviation of normally distributed values.
 _MAD_TO_SD = 1.4826
 _SPREAD_AGGREGATES = {"stddev", "cv"}
-# The largest result file the scripts read: 65 full gpubench runs merged, read in about 2 s and
-# 210 MB (README, "Limits of the scripts"; results/cpu/script_limits.txt). Larger is refused
-# before reading.
-MAX_RESULT_BYTES = 32 * 2**20
 # The most objects and lists, and values, a result may hold: above what MAX_RESULT_BYTES of
 # gpubench runs hold (45 000 to 52 000 objects and lists, 1.1 million values), far below what
 # that many bytes of `{}` or `0,` make (32 MiB of `{}` takes 0.86 GB to read). Within
@@ -269,7 +267,6 @@ MAX_VALUES = 2**21
 # A JSON string, or an unterminated one to the end of the text: one match from each opening
 # quote, so a text of escaped quotes never closed is scanned once, not once per quote in it.
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*(?:"|\\?\Z)')
-_READ_CHUNK_BYTES = 2**20
 # Context keys the scripts decide on; gpubench writes each as a string.
 _CONTEXT_STRINGS = ("gpubench_version", "gpu_name", "driver_version", "cuda_runtime_version")
 
@@ -572,20 +569,6 @@ def _validated(doc: Any, path: Path, require_benchmarks: bool) -> Result:
     return Result(path, context, benchmarks)
 
 
-def dangling_link(path: Path) -> str | None:
-    """Why the symbolic link `path` leads to nothing, or None where `path` is no link or leads
-    to something: a name a script cannot use though it is taken."""
-    try:
-        os.stat(path)
-        return None
-    except (OSError, ValueError) as error:
-        if not isinstance(error, OSError) or not path.is_symlink():
-            return None
-        if error.errno == errno.ELOOP:
-            return "a link in a loop of links, which leads to no file"
-        return f"a link to {os.path.realpath(path)}, which does not exist"
-
-
 def _read_text(path: Path) -> str:
     try:
         return read_file(path).decode("utf-8")
@@ -683,66 +666,6 @@ def _check_counts(text: str, path: Path) -> None:
     if values > MAX_VALUES:
         raise TooLargeError(f"{path}: more than {MAX_VALUES} JSON values, the most a result file "
                             "the scripts read holds")
-
-
-def open_to_read(path: Path) -> tuple[int, os.stat_result]:
-    """A blocking descriptor reading `path`, and its status: opened without waiting for a FIFO's
-    writer (a FIFO no writer holds open then reads as empty instead of holding the script), a
-    directory refused (IsADirectoryError). The caller closes it. OSError (ValueError for a NUL in
-    the path) where it cannot be opened or examined."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        os.set_blocking(fd, True)  # a pipe's writer may still be writing: wait for its data
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd, info
-
-
-def read_descriptor(fd: int, info: os.stat_result, limit_bytes: int) -> bytes | None:
-    """The bytes of the descriptor `fd` that open_to_read gave with `info`, or None where it
-    holds more than `limit_bytes`: a regular file by its size, before reading; a device or pipe
-    (/dev/zero) once that much has come."""
-    if stat.S_ISREG(info.st_mode) and info.st_size > limit_bytes:
-        return None
-    chunks, size = [], 0
-    while size <= limit_bytes:
-        chunk = os.read(fd, _READ_CHUNK_BYTES)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
-        size += len(chunk)
-    return None
-
-
-def read_bounded(path: Path, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:
-    """The bytes of `path` (open_to_read), or None where it holds more than `limit_bytes`
-    (read_descriptor)."""
-    fd, info = open_to_read(path)
-    try:
-        return read_descriptor(fd, info, limit_bytes)
-    finally:
-        os.close(fd)
-
-
-# What a directory's entry is where it is no regular file, by the test of its mode.
-_SPECIAL_FILES = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
-                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
-
-
-def special_file(path: Path) -> str | None:
-    """Why a file found by listing a directory is not opened where it is no regular file: a
-    FIFO's writer could hold the script, and a device such as /dev/zero holds no result. None
-    for a regular file, and for one that cannot be examined (its reader says why)."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return None
-    return next((f"not a regular file: {kind}" for is_kind, kind in _SPECIAL_FILES
-                 if is_kind(mode)), None)
 
 
 def _group_runs(path: Path, entries: list[Any],

@@ -33,8 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
+from bounded_read import special_file
 from fleet_records import split_devices
-from gpubench_json import GBPS, Benchmark, FamilyFacts, GpubenchJsonError, load, special_file
+from gpubench_json import GBPS, Benchmark, FamilyFacts, GpubenchJsonError, load
 from safe_text import printable
 from script_cli import (OneLineArgumentParser, refuse_output_over_input, repeated_file,
                         script_error, write_output, write_stdout)

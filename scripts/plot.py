@@ -42,11 +42,12 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from bounded_read import dangling_link
 from family_plot import (Decorate, Panel, PlotError, Source, binary_size, check_families,
                          curve_label, family_figure, figure_stems, ordered_families,
                          panel_and_curve)
 from figure_setup import figure_bytes
-from gpubench_json import GBPS, Benchmark, GpubenchJsonError, Metric, Result, dangling_link, load
+from gpubench_json import GBPS, Benchmark, GpubenchJsonError, Metric, Result, load
 from latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from name_filter import FilterError, NameFilter, name_filter
 from pair_matrix import check_pair_gpus, pair_matrix_figure

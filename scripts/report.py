@@ -23,6 +23,7 @@ from pathlib import Path
 import figure_setup  # noqa: F401  (before matplotlib: the backend, mathtext off)
 import html_report
 from matplotlib.figure import Figure
+from bounded_read import dangling_link
 from compare import add_comparison_options, load_pair, rules_from
 from comparison import Comparison, compare
 from comparison_text import (context_section, family_tables, header_section, notes_section,
@@ -30,7 +31,7 @@ from comparison_text import (context_section, family_tables, header_section, not
 from family_plot import (PlotError, Source, check_families, family_figure, figure_stems,
                          ordered_families)
 from figure_setup import figure_bytes
-from gpubench_json import GpubenchJsonError, Result, dangling_link
+from gpubench_json import GpubenchJsonError, Result
 from name_filter import FilterError
 from safe_text import printable_lines
 from script_cli import (OneLineArgumentParser, refuse_output_over_input, script_error,

@@ -42,6 +42,7 @@ REPO = SCRIPTS.parent
 RESULTS = REPO / "results"
 sys.path[:0] = [str(SCRIPTS), str(TESTS)]
 
+from bounded_read import MAX_RESULT_BYTES  # noqa: E402
 import fleet_builder as fb  # noqa: E402
 import gpubench_json as gj  # noqa: E402
 from hostile_inputs import write_worst_result  # noqa: E402
@@ -142,15 +143,15 @@ def runs_at_limit(recording: Path, work: Path, name: str) -> Path:
     small_bytes = merge_runs(recording, small, work, out).stat().st_size
     large_bytes = merge_runs(recording, 2 * small, work, out).stat().st_size
     per_run = (large_bytes - small_bytes) / small
-    runs = small + int((gj.MAX_RESULT_BYTES - small_bytes) / per_run)
-    while merge_runs(recording, runs, work, out).stat().st_size > gj.MAX_RESULT_BYTES:
+    runs = small + int((MAX_RESULT_BYTES - small_bytes) / per_run)
+    while merge_runs(recording, runs, work, out).stat().st_size > MAX_RESULT_BYTES:
         runs -= 1
     return out
 
 
 def empty_objects(path: Path) -> Path:
     """A JSON list of `{}` of MAX_RESULT_BYTES."""
-    count = (gj.MAX_RESULT_BYTES - 2 + 1) // 3
+    count = (MAX_RESULT_BYTES - 2 + 1) // 3
     path.write_text("[" + ",".join(["{}"] * count) + "]")
     return path
 

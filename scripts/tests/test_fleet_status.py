@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import fleet_builder as fb
+from bounded_read import MAX_RESULT_BYTES
 from fleet_files import MAX_TEXT_BYTES
 from fleet_pod_log import pod_line_text
-from gpubench_json import MAX_RESULT_BYTES
 from conftest import SCRIPTS
 from test_fleet import run, section, with_permissions
 

@@ -9,6 +9,7 @@ from conftest import H200
 from gbench_builder import (bad_results, copy_run, document, launch_run, module_run,
                             run_entries, write_bad, write_json)
 
+import bounded_read
 import gpubench_json as gj
 
 
@@ -466,7 +467,7 @@ def test_dangling_link_says_why_only_of_a_link_that_leads_nowhere(tmp_path: Path
     path = tmp_path / "x"
     make(path, tmp_path)
     real = os.path.realpath(tmp_path)
-    assert gj.dangling_link(path) == (reason.format(tmp=real) if reason else None)
+    assert bounded_read.dangling_link(path) == (reason.format(tmp=real) if reason else None)
 
 
 @pytest.mark.parametrize("text", ['"' + '\\"' * 200_000, '"' + '\\"' * 200_000 + "\\",
@@ -508,15 +509,15 @@ def test_one_opener_serves_the_bounded_reader_and_the_pod_log_reader(
     import fleet_pod_log
     fifo = tmp_path / "log.fifo"
     os.mkfifo(fifo)
-    fd, info = gj.open_to_read(fifo)
+    fd, info = bounded_read.open_to_read(fifo)
     try:
-        assert os.get_blocking(fd) and gj.read_descriptor(fd, info, 10) == b""
+        assert os.get_blocking(fd) and bounded_read.read_descriptor(fd, info, 10) == b""
     finally:
         os.close(fd)
     with pytest.raises(IsADirectoryError):
-        gj.open_to_read(tmp_path)
+        bounded_read.open_to_read(tmp_path)
     opened: list[Path] = []
-    open_to_read = gj.open_to_read
+    open_to_read = bounded_read.open_to_read
 
     def counted(path: Path) -> tuple[int, os.stat_result]:
         opened.append(path)
@@ -524,9 +525,9 @@ def test_one_opener_serves_the_bounded_reader_and_the_pod_log_reader(
 
     log = tmp_path / "pod.jsonl"
     log.write_bytes(b"a\nb\n")
-    monkeypatch.setattr(gj, "open_to_read", counted)
+    monkeypatch.setattr(bounded_read, "open_to_read", counted)
     monkeypatch.setattr(fleet_files, "open_to_read", counted)
-    assert gj.read_bounded(log) == b"a\nb\n"
+    assert bounded_read.read_bounded(log) == b"a\nb\n"
     assert list(fleet_pod_log.pod_log_lines(log)) == [b"a", b"b"]
     assert list(fleet_pod_log.pod_log_lines(fifo)) == []
     assert opened == [log, log, fifo]

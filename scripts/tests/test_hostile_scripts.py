@@ -19,7 +19,8 @@ from hostile_inputs import (assert_kept_promise, hostile_size, hostile_text, res
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from gpubench_json import MAX_CONTAINERS, MAX_RESULT_BYTES
+from bounded_read import MAX_RESULT_BYTES
+from gpubench_json import MAX_CONTAINERS
 from safe_text import printable, shorten
 
 SCRIPT_NAMES = ["plot.py", "compare.py", "stability.py", "export.py", "report.py", "fleet.py",

@@ -1,0 +1,96 @@
+"""Reading a file a script is handed, whatever it turns out to be: bounded, and never held.
+
+A path given to a script, or found in a directory it lists, may name a FIFO no writer holds open,
+a device such as /dev/zero, a directory, a link to nothing or a file far larger than any result.
+open_to_read opens it without waiting for a FIFO's writer and refuses a directory;
+read_descriptor and read_bounded read at most a bound (MAX_RESULT_BYTES unless given), a regular
+file refused by its size before it is read. special_file says why a file a directory lists is
+not opened at all, dangling_link why a name that is taken leads to no file. What the system
+refuses is an OSError for each caller to say in its own words (gpubench_json.read_file for a
+result).
+"""
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+# The largest result file the scripts read: 65 full gpubench runs merged, read in about 2 s and
+# 210 MB (README, "Limits of the scripts"; results/cpu/script_limits.txt). Larger is refused
+# before reading.
+MAX_RESULT_BYTES = 32 * 2**20
+_READ_CHUNK_BYTES = 2**20
+
+
+def dangling_link(path: Path) -> str | None:
+    """Why the symbolic link `path` leads to nothing, or None where `path` is no link or leads
+    to something: a name a script cannot use though it is taken."""
+    try:
+        os.stat(path)
+        return None
+    except (OSError, ValueError) as error:
+        if not isinstance(error, OSError) or not path.is_symlink():
+            return None
+        if error.errno == errno.ELOOP:
+            return "a link in a loop of links, which leads to no file"
+        return f"a link to {os.path.realpath(path)}, which does not exist"
+
+
+def open_to_read(path: Path) -> tuple[int, os.stat_result]:
+    """A blocking descriptor reading `path`, and its status: opened without waiting for a FIFO's
+    writer (a FIFO no writer holds open then reads as empty instead of holding the script), a
+    directory refused (IsADirectoryError). The caller closes it. OSError (ValueError for a NUL in
+    the path) where it cannot be opened or examined."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        os.set_blocking(fd, True)  # a pipe's writer may still be writing: wait for its data
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info
+
+
+def read_descriptor(fd: int, info: os.stat_result, limit_bytes: int) -> bytes | None:
+    """The bytes of the descriptor `fd` that open_to_read gave with `info`, or None where it
+    holds more than `limit_bytes`: a regular file by its size, before reading; a device or pipe
+    (/dev/zero) once that much has come."""
+    if stat.S_ISREG(info.st_mode) and info.st_size > limit_bytes:
+        return None
+    chunks, size = [], 0
+    while size <= limit_bytes:
+        chunk = os.read(fd, _READ_CHUNK_BYTES)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+    return None
+
+
+def read_bounded(path: Path, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:
+    """The bytes of `path` (open_to_read), or None where it holds more than `limit_bytes`
+    (read_descriptor)."""
+    fd, info = open_to_read(path)
+    try:
+        return read_descriptor(fd, info, limit_bytes)
+    finally:
+        os.close(fd)
+
+
+# What a directory's entry is where it is no regular file, by the test of its mode.
+_SPECIAL_FILES = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                  (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
+def special_file(path: Path) -> str | None:
+    """Why a file found by listing a directory is not opened where it is no regular file: a
+    FIFO's writer could hold the script, and a device such as /dev/zero holds no result. None
+    for a regular file, and for one that cannot be examined (its reader says why)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    return next((f"not a regular file: {kind}" for is_kind, kind in _SPECIAL_FILES
+                 if is_kind(mode)), None)
