@@ -9,7 +9,6 @@ from conftest import H200
 from gbench_builder import (bad_results, copy_run, document, launch_run, module_run,
                             run_entries, write_bad, write_json)
 
-import bounded_read
 import gpubench_json as gj
 
 
@@ -454,22 +453,6 @@ def test_a_result_that_is_a_link_to_nothing_names_the_file_it_lacks(tmp_path: Pa
     assert str(error.value) == f"{given}: a link to {lacked}, which does not exist"
 
 
-@pytest.mark.parametrize("make, reason", [
-    (lambda path, tmp: None, None),
-    (lambda path, tmp: path.mkdir(), None),
-    (lambda path, tmp: path.symlink_to(tmp), None),
-    (lambda path, tmp: path.symlink_to(path), "a link in a loop of links, which leads to no file"),
-    (lambda path, tmp: (path.symlink_to("middle"), (tmp / "middle").symlink_to("end")),
-     "a link to {tmp}/end, which does not exist"),
-], ids=["nothing", "folder", "link to a folder", "loop", "chain to nothing"])
-def test_dangling_link_says_why_only_of_a_link_that_leads_nowhere(tmp_path: Path, make,
-                                                                  reason: str | None) -> None:
-    path = tmp_path / "x"
-    make(path, tmp_path)
-    real = os.path.realpath(tmp_path)
-    assert bounded_read.dangling_link(path) == (reason.format(tmp=real) if reason else None)
-
-
 @pytest.mark.parametrize("text", ['"' + '\\"' * 200_000, '"' + '\\"' * 200_000 + "\\",
                                   '"a"b"' * 100_000])
 def test_a_string_never_closed_is_counted_in_one_pass(tmp_path: Path, text: str) -> None:
@@ -498,36 +481,3 @@ def test_a_repeated_key_compares_its_own_values_alone(tmp_path: Path) -> None:
     with pytest.raises(gj.DuplicateKeyError, match="appears twice in one object"):
         gj.json_loads('{"a": 1, "a": 2}')
     assert gj.json_loads('{"a": [1], "b": 2, "a": [1]}') == {"a": [1], "b": 2}
-
-
-def test_one_opener_serves_the_bounded_reader_and_the_pod_log_reader(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """open_to_read opens a FIFO without a writer at once and reads it as empty, refuses a
-    directory in one error, and hands back a blocking descriptor; read_bounded and fleet.py's
-    pod log reader open through it."""
-    import fleet_files
-    import fleet_pod_log
-    fifo = tmp_path / "log.fifo"
-    os.mkfifo(fifo)
-    fd, info = bounded_read.open_to_read(fifo)
-    try:
-        assert os.get_blocking(fd) and bounded_read.read_descriptor(fd, info, 10) == b""
-    finally:
-        os.close(fd)
-    with pytest.raises(IsADirectoryError):
-        bounded_read.open_to_read(tmp_path)
-    opened: list[Path] = []
-    open_to_read = bounded_read.open_to_read
-
-    def counted(path: Path) -> tuple[int, os.stat_result]:
-        opened.append(path)
-        return open_to_read(path)
-
-    log = tmp_path / "pod.jsonl"
-    log.write_bytes(b"a\nb\n")
-    monkeypatch.setattr(bounded_read, "open_to_read", counted)
-    monkeypatch.setattr(fleet_files, "open_to_read", counted)
-    assert bounded_read.read_bounded(log) == b"a\nb\n"
-    assert list(fleet_pod_log.pod_log_lines(log)) == [b"a", b"b"]
-    assert list(fleet_pod_log.pod_log_lines(fifo)) == []
-    assert opened == [log, log, fifo]
