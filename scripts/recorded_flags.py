@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Prints the gpubench flags that measure as RESULT was measured, one a line, as far as its
 context states them: the filter, Google Benchmark's minimum and warm-up times and random
-interleaving, --energy, the devices, saxpy's --l2, and each family flag the run was given
-(gpubench states one under its own name: "--sizes": "1G,4G"). scripts/ci_gate.sh records its
-candidate with them, so a baseline recorded with a filter, another minimum time or other sizes
-is compared with a candidate recorded alike, not refused as measured otherwise or lacking
-benchmarks after minutes of runs. A key the context lacks gives no flag (gpubench's default).
+interleaving, --energy, the devices, saxpy's --l2 where it is not the default, and each family
+flag the run was given (gpubench states one under its own name: "--sizes": "1G,4G").
+scripts/ci_gate.sh records its candidate with them, so a baseline recorded with a filter,
+another minimum time or other sizes is compared with a candidate recorded alike, not refused as
+measured otherwise or lacking benchmarks after minutes of runs. A key the context lacks gives no
+flag (gpubench's default), as does saxpy_l2 holding the default its gpubench_families declares
+for --l2: the candidate's context then lacks the "--l2" a flag given adds, as the baseline's.
 The build type is no flag: the binary has its own, which --build-type=TYPE names (gpubench
 --version states it, without a GPU): a result of another build type (context
 gpubench_build_type), which no flag can measure as, is refused, as compare.py refuses it as
@@ -31,12 +33,15 @@ from gpubench_json import (FILTER_KEY, INTERLEAVING_KEY, MEASUREMENT_SETTINGS, S
 from safe_text import one_line, printable, shorten
 from script_cli import OneLineArgumentParser, script_error, write_stdout
 
+# The settings a family flag sets, which gpubench states under the flag's name as well where the
+# flag is given.
+FAMILY_FLAG_SETTINGS = {"saxpy_l2": "--l2"}
 # Each context key gpubench writes for a flag that sets what or how it measures, and that flag.
 # "energy" holds how a window is taken; its flag takes no value.
 FLAGS = {FILTER_KEY: "--benchmark_filter", "benchmark_min_time": "--benchmark_min_time",
          "benchmark_min_warmup_time": "--benchmark_min_warmup_time",
          INTERLEAVING_KEY: "--benchmark_enable_random_interleaving",
-         "energy": "--energy", "selected_devices": "--device", "saxpy_l2": "--l2"}
+         "energy": "--energy", "selected_devices": "--device", **FAMILY_FLAG_SETTINGS}
 # The measurement setting no flag sets: the build's own.
 BUILD_TYPE_KEY = "gpubench_build_type"
 NOT_FLAGS = {BUILD_TYPE_KEY}
@@ -66,11 +71,36 @@ def flag_text(key: str, value: object) -> str:
     return value
 
 
+def declared_default(context: dict, flag: str) -> str | None:
+    """The default of the family flag `flag` as the context's gpubench_families declares it;
+    None where it declares none (a gpubench before --describe, or a context not of its shape)."""
+    families = context.get("gpubench_families")
+    families = families.get("families") if isinstance(families, dict) else None
+    for family in families if isinstance(families, list) else ():
+        flags = family.get("flags") if isinstance(family, dict) else None
+        for declared in flags if isinstance(flags, list) else ():
+            if isinstance(declared, dict) and declared.get("name") == flag:
+                default = declared.get("default")
+                return default if isinstance(default, str) else None
+    return None
+
+
+def stated_by_setting(context: dict, key: str, flag: str) -> bool:
+    """Whether the setting `key` gives `flag`. A family flag given is stated under its own name
+    too, so a setting that holds its flag's declared default (saxpy_l2 "cold" with no "--l2")
+    was no flag given: stating it would set a key in the candidate's context that the
+    baseline's lacks. Where no default is declared, the setting is the flag."""
+    return key not in FAMILY_FLAG_SETTINGS or flag in context or \
+        context[key] != declared_default(context, flag)
+
+
 def recorded_flags(context: dict) -> list[str]:
     """The flags for the settings `context` states, in FLAGS' order, then the family flags in
-    the context's; a flag stated twice (--l2 by saxpy_l2 and by its own name) once."""
+    the context's; a flag stated twice (--l2 by saxpy_l2 and by its own name) once, and none
+    for a family flag's setting that holds its default (stated_by_setting)."""
     given: dict[str, tuple[str, str]] = {}  # flag: (its text, the key that states it)
-    keys = [(key, flag) for key, flag in FLAGS.items() if key in context]
+    keys = [(key, flag) for key, flag in FLAGS.items()
+            if key in context and stated_by_setting(context, key, flag)]
     for key in context:
         if key.startswith("--"):
             if not FAMILY_FLAG.fullmatch(key) or key in OWN_FLAGS:

@@ -53,6 +53,41 @@ def test_the_family_flags_given_are_flags_again() -> None:
                                        "--sizes=1G, 4G", "--latency-link-sizes=2M"]
 
 
+def families_declaring(flag: str, default: str) -> dict:
+    """gpubench_families as gpubench writes it, declaring one family flag."""
+    return {"schema": 1, "families": [
+        {"name": "launch", "flags": []},
+        {"name": "saxpy", "flags": [{"name": flag, "default": default, "help": "saxpy"}]}]}
+
+
+@pytest.mark.parametrize(("context", "flags"), [
+    ({"saxpy_l2": "cold"}, []),  # the default, no --l2 given: the candidate is given none either
+    ({"saxpy_l2": "warm"}, ["--l2=warm"]),
+    ({"saxpy_l2": "cold", "--l2": "cold"}, ["--l2=cold"]),  # given, though it is the default
+    ({"saxpy_l2": "warm", "--l2": "warm"}, ["--l2=warm"]),
+])
+def test_a_setting_holding_its_family_flags_default_is_no_flag_given(context: dict,
+                                                                     flags: list[str]) -> None:
+    """A baseline not given --l2 states saxpy_l2 "cold", the default its gpubench_families
+    declares: its candidate is given no --l2, so both contexts lack the "--l2" a flag given
+    adds, and compare.py shows no difference of settings the gate itself made."""
+    assert recorded_flags(context | {"gpubench_families": families_declaring("--l2", "cold")}) \
+        == flags
+
+
+@pytest.mark.parametrize("families", [
+    None, {"schema": 1}, {"families": "saxpy"}, {"families": [7, {"flags": 7}]},
+    {"families": [{"flags": [7, {"name": "--l2"}, {"name": "--l2", "default": 0}]}]},
+    {"families": [{"name": "saxpy", "flags": [{"name": "--sizes", "default": "cold"}]}]},
+])
+def test_a_setting_without_a_declared_default_is_its_flag(families: object) -> None:
+    """Where the context declares no default for --l2 (a result of a gpubench before
+    gpubench_families, or one whose families are not of its shape), saxpy_l2 is the flag."""
+    context = {"saxpy_l2": "cold"} if families is None else \
+        {"saxpy_l2": "cold", "gpubench_families": families}
+    assert recorded_flags(context) == ["--l2=cold"]
+
+
 @pytest.mark.parametrize(("context", "message"), [
     ({"--benchmark_out": "/etc/passwd"}, "names no family flag"),
     ({"--device": "1"}, "names no family flag"),
