@@ -33,6 +33,7 @@ CARD_SHOWN = 80  # characters of a gpu_uuid shown (a UUID has 40)
 LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpubench_version",
                         "gpu_state_before", "gpu_state_after")
 SAME, FASTER, SLOWER = "SAME", "FASTER", "SLOWER"
+ABSENT = "(absent)"  # a context key one file lacks, as the context differences show it
 
 
 @dataclass(frozen=True)
@@ -307,8 +308,7 @@ def context_differences(base: Result, cont: Result) -> list[tuple[str, str, str]
     for key in keys:
         b, c = base.context_text(key), cont.context_text(key)
         if b != c:
-            differences.append((key, "(absent)" if b is None else b,
-                                "(absent)" if c is None else c))
+            differences.append((key, ABSENT if b is None else b, ABSENT if c is None else c))
     return differences
 
 

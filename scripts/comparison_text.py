@@ -8,10 +8,12 @@ figures take their formats of values and ratios, notes and verdict lines from he
 report reads alike.
 """
 
+import json
 import math
 
-from comparison import (FASTER, SAME, SLOWER, Comparison, Row, Rules, Spread, family_summaries,
-                        filter_text, rows_by_family, settings_text)
+from comparison import (ABSENT, FASTER, SAME, SLOWER, Comparison, Row, Rules, Spread,
+                        family_summaries, filter_text, rows_by_family, settings_text)
+from fleet_health import parse_record
 from gpubench_json import (FILTER_KEY, INTERLEAVING_KEY, SETTING_SHOWN, THROTTLE_DROP, Result,
                            by_family)
 from launch_ratios import agreements, format_agreements, ratio_rows
@@ -140,10 +142,31 @@ def largest_changes_section(comparison: Comparison, markdown: bool) -> list[str]
     return ["Largest changes:\n" + "\n".join(lines)]
 
 
+def context_fields(result: Result, key: str) -> dict[str, str]:
+    """A context value as rows: a JSON object (a GPU's health) field by field, else itself."""
+    text = result.context_text(key)
+    if text is None:
+        return {}
+    value = parse_record(result.context[key])
+    if isinstance(value, dict):
+        return {f"{key}.{field}": json.dumps(v, ensure_ascii=False) if not isinstance(v, str)
+                else v for field, v in value.items()}
+    return {key: text}
+
+
 def context_section(comparison: Comparison, markdown: bool) -> list[str]:
+    """The context keys that differ; of a JSON object both files hold (a GPU's health), the
+    fields that differ, so a changed error count is not lost in a line of every field."""
     if not comparison.context_differences:
         return [f"{heading('Context', markdown, 3)}\n\nThe contexts are identical."]
-    rows = [[key, b, c] for key, b, c in comparison.context_differences]
+    rows = []
+    for key, base_text, cont_text in comparison.context_differences:
+        b, c = context_fields(comparison.base, key), context_fields(comparison.cont, key)
+        if not b or not c or key in b or key in c:  # not an object of fields in both
+            rows.append([key, base_text, cont_text])
+            continue
+        rows += [[field, b.get(field, ABSENT), c.get(field, ABSENT)]
+                 for field in dict.fromkeys([*b, *c]) if b.get(field) != c.get(field)]
     return [heading("Context differences", markdown, 3),
             render(["context key", "BASE", "NEW"], rows, markdown=markdown, align="left")]
 

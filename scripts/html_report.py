@@ -14,7 +14,6 @@ family_plot.MAX_FAMILIES families, a section of figures each.
 """
 
 import argparse
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,13 +21,12 @@ from pathlib import Path
 import numpy as np
 
 from compare import add_comparison_options, rules_from
-from comparison import (FASTER, LEADING_CONTEXT_KEYS, SAME, SLOWER, Comparison, Row, Rules,
-                        compare, family_summaries)
-from comparison_text import (LARGEST_SHOWN, format_ratio, format_resolution, format_value,
-                             mode_line, notes_section, rule_text, verdict_line)
+from comparison import (ABSENT, FASTER, LEADING_CONTEXT_KEYS, SAME, SLOWER, Comparison, Row,
+                        Rules, compare, family_summaries)
+from comparison_text import (LARGEST_SHOWN, context_fields, format_ratio, format_resolution,
+                             format_value, mode_line, notes_section, rule_text, verdict_line)
 from family_figures import RunFigures, Ratios, families, family_html, run_figures, verdict_cell
 from family_plot import PlotError, check_families
-from fleet_health import parse_record
 from gpubench_json import GpubenchJsonError, Result, load
 from html_page import controls, esc, page, table
 from launch_ratios import RatioRow, pooling_note, ratio_rows
@@ -45,7 +43,6 @@ SCRIPT = "report.py"
 CHANGES_SHOWN = 10
 # Counters gpubench writes per benchmark: the SM clock at the start and end of its timed loop.
 CLOCK_COUNTERS = ("sm_clock_start_mhz", "sm_clock_end_mhz")
-ABSENT = "(absent)"
 # The output option of report.py, spelled alike for a page and a folder: which one is written
 # follows from its value (wants_html), so report.py's parsers take options by their whole names;
 # argparse would take `--out report.html` for --output-dir and write a folder of that name.
@@ -147,18 +144,6 @@ def runs_section(runs: list[RunFigures]) -> str:
                                      "benchmarks"], rows, numeric={7})
 
 
-def expanded(result: Result, key: str) -> dict[str, str]:
-    """A context value as rows: a JSON object (a GPU's health) field by field, else itself."""
-    text = result.context_text(key)
-    if text is None:
-        return {}
-    value = parse_record(result.context[key])
-    if isinstance(value, dict):
-        return {f"{key}.{field}": json.dumps(v, ensure_ascii=False) if not isinstance(v, str)
-                else v for field, v in value.items()}
-    return {key: text}
-
-
 def context_section(runs: list[RunFigures], comparisons: list[Comparison]) -> str:
     """The context keys in which a run differs from the first, the GPU, driver, CUDA, clocks
     and health first; the rest folded."""
@@ -167,7 +152,7 @@ def context_section(runs: list[RunFigures], comparisons: list[Comparison]) -> st
         return "<h2>Context</h2><p>The runs' contexts are identical.</p>"
     leading, other = [], []
     for key in keys:
-        per_run = [expanded(run.result, key) for run in runs]
+        per_run = [context_fields(run.result, key) for run in runs]
         for field in dict.fromkeys(f for values in per_run for f in values):
             cells = [values.get(field, ABSENT) for values in per_run]
             if len(set(cells)) > 1:

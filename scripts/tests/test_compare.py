@@ -561,6 +561,27 @@ def test_context_identical(tmp_path: Path, run_script: RunScript) -> None:
                                                     cont_context={"merged_runs": 5}).stdout
 
 
+def test_a_health_record_differs_by_its_fields(tmp_path: Path, run_script: RunScript) -> None:
+    """Two health records (JSON objects) differ in the fields that differ, each a row, so a
+    replayed PCIe packet is not one more value in a line of twenty; a record one file lacks,
+    or that is no object, is one row as it stands."""
+    health = {"ecc_mode": "enabled", "pcie_replay_count": 0, "xid_events": []}
+    base = write_json(tmp_path / "base.json", recorded_baseline(
+        suite(), gpu_health_after=json.dumps(health), gpu_health_before=json.dumps(health)))
+    cont = write_json(tmp_path / "cont.json", document(
+        suite(), gpu_health_after=json.dumps(dict(health, pcie_replay_count=2, xid_events=[79])),
+        gpu_health_before="not a record", device_1_health_after=json.dumps(health)))
+    proc = run_script("compare.py", base, cont)
+    assert proc.returncode == 0, proc.stderr
+    context = proc.stdout.split("Context differences")[1].split("Summary per family")[0]
+    lines = [line.split() for line in context.splitlines()[3:] if line.strip()]
+    assert ["gpu_health_after.pcie_replay_count", "0", "2"] in lines
+    assert ["gpu_health_after.xid_events", "[]", "[79]"] in lines
+    assert not {"gpu_health_after", "gpu_health_after.ecc_mode"} & {line[0] for line in lines}
+    assert ["gpu_health_before", *json.dumps(health).split(), "not", "a", "record"] in lines
+    assert ["device_1_health_after", "(absent)", *json.dumps(health).split()] in lines
+
+
 def test_verdict_and_largest_changes_lead(tmp_path: Path, run_script: RunScript) -> None:
     base = suite() + launch_run("driver", "submit", 0, 2.0)
     new = suite(gbps=45.0, us=2.02) + launch_run("driver", "submit", 0, 3.0)
