@@ -10,6 +10,7 @@ report reads alike.
 
 import json
 import math
+from collections.abc import Sequence
 
 from comparison import (ABSENT, FASTER, SAME, SLOWER, Comparison, Row, Rules, Spread,
                         family_summaries, filter_text, rows_by_family, settings_text)
@@ -154,19 +155,28 @@ def context_fields(result: Result, key: str) -> dict[str, str]:
     return {key: text}
 
 
+def differing_context(results: Sequence[Result], key: str) -> list[tuple[str, list[str]]]:
+    """The rows in which the results' context `key` differs, each (name, a cell per result): of
+    a JSON object every result holds (a GPU's health), the fields that differ, so a changed
+    error count is not lost in a line of every field; else the key, as each holds it."""
+    per_result = [context_fields(result, key) for result in results]
+    if any(not fields or key in fields for fields in per_result):  # not an object in each
+        per_result = [{key: text} if (text := result.context_text(key)) is not None else {}
+                      for result in results]
+    rows = []
+    for field in dict.fromkeys(f for fields in per_result for f in fields):
+        cells = [fields.get(field, ABSENT) for fields in per_result]
+        if len(set(cells)) > 1:
+            rows.append((field, cells))
+    return rows
+
+
 def context_section(comparison: Comparison, markdown: bool) -> list[str]:
-    """The context keys that differ; of a JSON object both files hold (a GPU's health), the
-    fields that differ, so a changed error count is not lost in a line of every field."""
+    """The context keys that differ (differing_context)."""
     if not comparison.context_differences:
         return [f"{heading('Context', markdown, 3)}\n\nThe contexts are identical."]
-    rows = []
-    for key, base_text, cont_text in comparison.context_differences:
-        b, c = context_fields(comparison.base, key), context_fields(comparison.cont, key)
-        if not b or not c or key in b or key in c:  # not an object of fields in both
-            rows.append([key, base_text, cont_text])
-            continue
-        rows += [[field, b.get(field, ABSENT), c.get(field, ABSENT)]
-                 for field in dict.fromkeys([*b, *c]) if b.get(field) != c.get(field)]
+    rows = [[field, *cells] for key, _, _ in comparison.context_differences
+            for field, cells in differing_context([comparison.base, comparison.cont], key)]
     return [heading("Context differences", markdown, 3),
             render(["context key", "BASE", "NEW"], rows, markdown=markdown, align="left")]
 

@@ -21,9 +21,9 @@ from pathlib import Path
 import numpy as np
 
 from compare import add_comparison_options, rules_from
-from comparison import (ABSENT, FASTER, LEADING_CONTEXT_KEYS, SAME, SLOWER, Comparison, Row,
-                        Rules, compare, family_summaries)
-from comparison_text import (LARGEST_SHOWN, context_fields, format_ratio, format_resolution,
+from comparison import (FASTER, LEADING_CONTEXT_KEYS, SAME, SLOWER, Comparison, Row, Rules,
+                        compare, family_summaries)
+from comparison_text import (LARGEST_SHOWN, differing_context, format_ratio, format_resolution,
                              format_value, mode_line, notes_section, rule_text, verdict_line)
 from family_figures import RunFigures, Ratios, families, family_html, run_figures, verdict_cell
 from family_plot import PlotError, check_families
@@ -152,14 +152,11 @@ def context_section(runs: list[RunFigures], comparisons: list[Comparison]) -> st
         return "<h2>Context</h2><p>The runs' contexts are identical.</p>"
     leading, other = [], []
     for key in keys:
-        per_run = [context_fields(run.result, key) for run in runs]
-        for field in dict.fromkeys(f for values in per_run for f in values):
-            cells = [values.get(field, ABSENT) for values in per_run]
-            if len(set(cells)) > 1:
-                row = [esc(field)] + [f'<span class="run-{i}">{esc(c, 1000)}</span>'
-                                      for i, c in enumerate(cells)]
-                important = key in LEADING_CONTEXT_KEYS or "health" in key or "clock" in key
-                (leading if important else other).append((field, row))
+        for field, cells in differing_context([run.result for run in runs], key):
+            row = [esc(field)] + [f'<span class="run-{i}">{esc(c, 1000)}</span>'
+                                  for i, c in enumerate(cells)]
+            important = key in LEADING_CONTEXT_KEYS or "health" in key or "clock" in key
+            (leading if important else other).append((field, row))
     headers = ["context key"] + [run.label for run in runs]
     out = "<h2>Context differences</h2>"
     if leading:

@@ -280,6 +280,19 @@ def test_context_differences_show_health_fields(tmp_path: Path) -> None:
     assert "ecc_volatile_uncorrected" not in context  # the same in both
 
 
+def test_a_health_record_one_run_lacks_is_one_row(tmp_path: Path) -> None:
+    """A record the first run lacks (a device only the second machine has) is one row, not a
+    row of `(absent)` per field."""
+    health = {"ecc_volatile_uncorrected": 0, "xid_events": []}
+    a = write_json(tmp_path / "a.json", document(full_suite()))
+    b = write_json(tmp_path / "b.json", document(full_suite(),
+                                                 device_1_health_after=json.dumps(health)))
+    page = html_report.build_report([gj.load(a), gj.load(b)], RULES, True, [False] * 2).html
+    context = page.split("<h2>Context differences</h2>")[1].split("<section")[0]
+    assert 'data-name="device_1_health_after"' in context
+    assert "device_1_health_after." not in context
+
+
 def test_a_benchmark_named_with_and_without_the_device_is_one_line(tmp_path: Path,
                                                                     run_script: RunScript) -> None:
     """`.../4096` beside `.../4096/device:0`: taking device 0, one replaced the other, whichever
