@@ -124,6 +124,19 @@ def fleet_printed(heatmap: Path | None = None) -> str:
             .replace("heatmap: heatmap.png", f"heatmap: {HEATMAP}"))
 
 
+GALLERY = "results/index.html"
+
+
+def gallery_printed() -> str:
+    """results/index.html as `scripts/gallery.py` writes it from the root, written in a scratch
+    folder: its links, relative to where it is written, are named as from results/."""
+    with tempfile.TemporaryDirectory() as tmp:
+        run("gallery.py", ["results", "-o", f"{tmp}/index.html"], ROOT).check_returncode()
+        text = (Path(tmp) / "index.html").read_text(encoding="utf-8")
+        results = os.path.relpath(ROOT / "results", tmp)
+    return text.replace(f'href="{results}/', 'href="')
+
+
 def main(argv: list[str]) -> int:
     if argv not in ([], ["--write"]):
         print("derived_results.py: usage: derived_results.py [--write]", file=sys.stderr)
@@ -137,8 +150,12 @@ def main(argv: list[str]) -> int:
             stale.append(derived.output)
     if argv:
         (ROOT / FLEET).write_text(fleet_printed(ROOT / HEATMAP), encoding="utf-8")
-    elif (ROOT / FLEET).read_text(encoding="utf-8") != fleet_printed():
-        stale.append(FLEET)
+        (ROOT / GALLERY).write_text(gallery_printed(), encoding="utf-8")
+    else:
+        if (ROOT / FLEET).read_text(encoding="utf-8") != fleet_printed():
+            stale.append(FLEET)
+        if (ROOT / GALLERY).read_text(encoding="utf-8") != gallery_printed():
+            stale.append(GALLERY)
     for output in stale:
         print(f"derived_results.py: {output} is not what its command prints", file=sys.stderr)
     return 1 if stale else 0

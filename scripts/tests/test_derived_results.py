@@ -2,7 +2,8 @@
 (derived_results.py lists each with its command; `derived_results.py --write` makes them anew)."""
 
 import pytest
-from derived_results import DERIVED, FLEET, ROOT, Derived, fleet_printed, printed
+from derived_results import (DERIVED, FLEET, GALLERY, ROOT, Derived, fleet_printed,
+                             gallery_printed, printed)
 
 
 @pytest.mark.parametrize("derived", DERIVED, ids=[d.output for d in DERIVED])
@@ -12,3 +13,7 @@ def test_a_committed_output_is_what_its_command_prints(derived: Derived) -> None
 
 def test_the_example_fleet_is_what_its_commands_print() -> None:
     assert fleet_printed() == (ROOT / FLEET).read_text(encoding="utf-8")
+
+
+def test_the_gallery_is_what_gallery_py_writes() -> None:
+    assert gallery_printed() == (ROOT / GALLERY).read_text(encoding="utf-8")
