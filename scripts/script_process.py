@@ -11,9 +11,10 @@ one line `<script>: stopped by SIGTERM before it finished`, not a traceback (SIG
 KeyboardInterrupt) or a silent death that leaves an output's temporary file behind (SIGTERM's
 and SIGHUP's default): the signal is raised as an exception where the script is, so the output
 being written is removed unfinished (script_cli.write_output) and an earlier one stays as it
-was (where Python discards the exception, the signal comes again a second later); then the
-script ends by that signal, as it would have (exit status 128+N in a shell). A
-signal the script started with ignored (`nohup`, a background job of a script) stays ignored.
+was (where Python or a library discards the exception, the signal comes again a second later,
+and a library's warning in its place is not shown); then the script ends by that signal, as it
+would have (exit status 128+N in a shell). A signal the script started with ignored (`nohup`, a
+background job of a script) stays ignored.
 
 The OpenBLAS that numpy and scipy load cannot be stopped or asked when it runs out of address
 space: where it cannot allocate its buffer it spins forever (as scipy loads, where no signal
@@ -35,6 +36,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 from types import FrameType, TracebackType
 
@@ -97,6 +99,10 @@ def _raise_stopped(number: int, frame: FrameType | None) -> None:
     cut the cleanup short, or end the script in a traceback and exit status 1."""
     if not _stopping:
         _stopping.append(number)
+        # A library that takes the stop for an error of its own may warn in its place (matplotlib:
+        # "Unable to import Axes3D" where the signal came as a pybind11 module loaded); the
+        # script's one line is all it says from here on.
+        warnings.simplefilter("ignore")
         threading.Thread(target=_deliver_again, daemon=True).start()
     elif time.monotonic() - _raised_at[-1] < _DELIVERY_AGAIN_S or _ending(frame):
         return
