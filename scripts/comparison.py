@@ -33,7 +33,6 @@ CARD_SHOWN = 80  # characters of a gpu_uuid shown (a UUID has 40)
 LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpubench_version",
                         "gpu_state_before", "gpu_state_after")
 SAME, FASTER, SLOWER = "SAME", "FASTER", "SLOWER"
-ABSENT = "(absent)"  # a context key one file lacks, as the context differences show it
 
 
 @dataclass(frozen=True)
@@ -109,7 +108,7 @@ class Comparison:
     rows: list[Row]  # by family; within one, the largest change first
     rules: Rules
     forced_report: bool  # --report: a report even where a regression check could be made
-    context_differences: list[tuple[str, str, str]]  # key, base value, contender value
+    context_differences: list[str]  # the context keys whose values differ
     # Measurement settings both files state otherwise (key, BASE's, NEW's), of those that apply
     # to a family compared: gpubench_json.MEASUREMENT_SETTINGS.
     differing_settings: list[tuple[str, str, str]]
@@ -300,16 +299,12 @@ def filter_text(value: str | None) -> str:
         f"--benchmark_filter={one_line(value, SETTING_SHOWN)}"
 
 
-def context_differences(base: Result, cont: Result) -> list[tuple[str, str, str]]:
+def context_differences(base: Result, cont: Result) -> list[str]:
+    """The context keys whose values differ (or that one file lacks), the leading keys first."""
     keys = sorted(base.context.keys() | cont.context.keys(),
                   key=lambda k: (LEADING_CONTEXT_KEYS.index(k) if k in LEADING_CONTEXT_KEYS
                                  else len(LEADING_CONTEXT_KEYS), k))
-    differences = []
-    for key in keys:
-        b, c = base.context_text(key), cont.context_text(key)
-        if b != c:
-            differences.append((key, ABSENT if b is None else b, ABSENT if c is None else c))
-    return differences
+    return [key for key in keys if base.context_text(key) != cont.context_text(key)]
 
 
 def family_order(base: Result, cont: Result) -> dict[str, int]:

@@ -12,8 +12,8 @@ import json
 import math
 from collections.abc import Sequence
 
-from comparison import (ABSENT, FASTER, SAME, SLOWER, Comparison, Row, Rules, Spread,
-                        family_summaries, filter_text, rows_by_family, settings_text)
+from comparison import (FASTER, SAME, SLOWER, Comparison, Row, Rules, Spread, family_summaries,
+                        filter_text, rows_by_family, settings_text)
 from fleet_health import parse_record
 from gpubench_json import (FILTER_KEY, INTERLEAVING_KEY, SETTING_SHOWN, THROTTLE_DROP, Result,
                            by_family)
@@ -22,6 +22,7 @@ from safe_text import one_line, printable, printable_lines
 from text_table import render
 
 LARGEST_SHOWN = 5  # changes listed under the verdict
+ABSENT = "(absent)"  # a context key or field one file lacks, as the context differences show it
 
 
 def format_value(value: float) -> str:
@@ -175,7 +176,7 @@ def context_section(comparison: Comparison, markdown: bool) -> list[str]:
     """The context keys that differ (differing_context)."""
     if not comparison.context_differences:
         return [f"{heading('Context', markdown, 3)}\n\nThe contexts are identical."]
-    rows = [[field, *cells] for key, _, _ in comparison.context_differences
+    rows = [[field, *cells] for key in comparison.context_differences
             for field, cells in differing_context([comparison.base, comparison.cont], key)]
     return [heading("Context differences", markdown, 3),
             render(["context key", "BASE", "NEW"], rows, markdown=markdown, align="left")]

@@ -147,7 +147,7 @@ def runs_section(runs: list[RunFigures]) -> str:
 def context_section(runs: list[RunFigures], comparisons: list[Comparison]) -> str:
     """The context keys in which a run differs from the first, the GPU, driver, CUDA, clocks
     and health first; the rest folded."""
-    keys = list(dict.fromkeys(key for c in comparisons for key, _, _ in c.context_differences))
+    keys = list(dict.fromkeys(key for c in comparisons for key in c.context_differences))
     if not keys:
         return "<h2>Context</h2><p>The runs' contexts are identical.</p>"
     leading, other = [], []
