@@ -7,10 +7,13 @@ read_descriptor and read_bounded read at most a bound (MAX_RESULT_BYTES unless g
 file refused by its size before it is read. special_file says why a file a directory lists is
 not opened at all, dangling_link why a name that is taken leads to no file. What the system
 refuses is an OSError for each caller to say in its own words (gpubench_json.read_file for a
-result).
+result). gunzipped unpacks a gzip file's bytes within the same bound, so a small file that would
+unpack to gigabytes costs no more than the bound.
 """
 
 import errno
+import gzip
+import io
 import os
 import stat
 from pathlib import Path
@@ -77,6 +80,19 @@ def read_bounded(path: Path, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | Non
         return read_descriptor(fd, info, limit_bytes)
     finally:
         os.close(fd)
+
+
+# The first bytes of a gzip stream (RFC 1952), which no JSON text starts with.
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def gunzipped(data: bytes, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:
+    """The bytes the gzip stream `data` holds, every member of it as `gzip -d` writes them, or
+    None where they are more than `limit_bytes`: unpacked no further than that. A stream cut
+    short raises EOFError; one damaged, gzip.BadGzipFile (an OSError) or zlib.error."""
+    with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
+        unpacked = stream.read(limit_bytes + 1)
+    return unpacked if len(unpacked) <= limit_bytes else None
 
 
 # What a directory's entry is where it is no regular file, by the test of its mode.

@@ -34,7 +34,7 @@ from urllib.parse import quote
 from bounded_read import dangling_link, read_bounded
 from family_figures import families, family_html, run_figures
 from family_plot import PlotError, check_families
-from gpubench_json import GpubenchJsonError, Result, load
+from gpubench_json import RESULT_SUFFIXES, GpubenchJsonError, Result, load
 from html_page import controls, esc, page
 from html_report import write_page
 from pair_matrix import check_pair_gpus
@@ -58,15 +58,15 @@ class Entry:
 
 
 def json_files(folder: Path) -> list[Path]:
-    """Every *.json under `folder` that is not a folder, in path order. The walk keeps its own
-    list of folders rather than recursing, so any depth is walked, and enters no link to a
-    folder, so a link loop ends."""
+    """Every result file (*.json, *.json.gz) under `folder` that is not a folder, in path
+    order. The walk keeps its own list of folders rather than recursing, so any depth is
+    walked, and enters no link to a folder, so a link loop ends."""
     found, pending = [], [folder]
     while pending:
         for entry in folder_entries(pending.pop()):
             if entry.is_dir(follow_symlinks=False):
                 pending.append(Path(entry.path))
-            elif entry.name.endswith(".json") and not os.path.isdir(entry.path):
+            elif entry.name.endswith(RESULT_SUFFIXES) and not os.path.isdir(entry.path):
                 found.append(Path(entry.path))
     return sorted(found)
 

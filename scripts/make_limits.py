@@ -35,7 +35,7 @@ import numpy as np
 
 from bounded_read import special_file
 from fleet_records import split_devices
-from gpubench_json import GBPS, Benchmark, FamilyFacts, GpubenchJsonError, load
+from gpubench_json import GBPS, RESULT_SUFFIXES, Benchmark, FamilyFacts, GpubenchJsonError, load
 from safe_text import printable
 from script_cli import (OneLineArgumentParser, refuse_output_over_input, repeated_file,
                         script_error, write_output, write_stdout)
@@ -161,16 +161,16 @@ def limits_document(model: str, measured: dict, sources: dict[str, str], toleran
 
 
 def folder_results(folder: Path) -> list[Path]:
-    """The *.json files of `folder`. ValueError for a folder that holds none or cannot be listed,
-    and for one of them that is no regular file (named as it is and not opened: a FIFO's writer
-    could hold the script, a device holds no result)."""
+    """The result files of `folder` (*.json, *.json.gz). ValueError for a folder that holds
+    none or cannot be listed, and for one of them that is no regular file (named as it is and
+    not opened: a FIFO's writer could hold the script, a device holds no result)."""
     try:
         with os.scandir(folder) as entries:
-            found = sorted(Path(e.path) for e in entries if e.name.endswith(".json"))
+            found = sorted(Path(e.path) for e in entries if e.name.endswith(RESULT_SUFFIXES))
     except OSError as error:
         raise ValueError(f"{folder}: cannot list the folder ({error.strerror or error})") from None
     if not found:
-        raise ValueError(f"{folder}: no *.json file in the folder")
+        raise ValueError(f"{folder}: no *.json or *.json.gz file in the folder")
     for path in found:
         if problem := special_file(path):
             raise ValueError(f"{path}: {problem}")
@@ -197,7 +197,7 @@ def result_files(inputs: list[str]) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineArgumentParser(prog="make_limits.py", description=__doc__.splitlines()[0])
     parser.add_argument("inputs", nargs="+", metavar="RESULT_DIR_OR_FILE",
-                        help="gpubench JSON results, or directories of them (*.json)")
+                        help="gpubench JSON results, or directories of them (*.json, *.json.gz)")
     parser.add_argument("-o", "--output", type=Path, required=True, help="the limits file")
     parser.add_argument("--tolerance", type=float, default=10.0,
                         help="percent below the lowest measurement the floor sits (10)")

@@ -6,6 +6,7 @@ run_name + "_" + aggregate_name. `with_repetitions` and `scaled` reshape a commi
 (a subset of its repetitions, one run made slower) with its aggregates recomputed to match.
 """
 
+import gzip
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from bounded_read import MAX_RESULT_BYTES
 from gpubench_json import declared_facts
 
 Values = float | Sequence[float]
@@ -340,6 +342,24 @@ def bad_results() -> list[tuple[str, Any, str]]:
         ("same aggregate twice", json.dumps({**good, "benchmarks": 2 * launch_run(
             "driver", "submit", 0, [2.0, 2.1], aggregates_only=True)}),
          "DuplicateBenchmarkError"),
+        *_bad_gzip(json.dumps(good).encode()),
+    ]
+
+
+def _bad_gzip(good: bytes) -> list[tuple[str, bytes, str]]:
+    """Gzip files, read by their content whatever their name, that hold no usable result."""
+    packed = gzip.compress(good)
+    wrong_crc = packed[:-8] + bytes(b ^ 0xFF for b in packed[-8:-4]) + packed[-4:]
+    # One member of 1 MiB of spaces, 33 times, then the result: 41 KB that unpack past 32 MiB.
+    spaces = gzip.compress(b" " * 2**20, compresslevel=9)
+    return [
+        ("gzip cut short", packed[:-10], "InvalidJsonError"),
+        ("gzip with a wrong CRC", wrong_crc, "InvalidJsonError"),
+        ("gzip then garbage", packed + b"not gzip", "InvalidJsonError"),
+        ("gzip of no JSON", gzip.compress(b"{not json"), "InvalidJsonError"),
+        ("gzip of nothing", gzip.compress(b""), "EmptyFileError"),
+        ("gzip unpacking past the limit",
+         spaces * (MAX_RESULT_BYTES // 2**20 + 1) + packed, "TooLargeError"),
     ]
 
 

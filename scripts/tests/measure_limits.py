@@ -11,6 +11,7 @@ Builds each input in a temporary directory, removed at exit:
   repetitions as runs, a last part of it the runs still missing), as many runs as fit in the
   loader's MAX_RESULT_BYTES: results/h200/ci_baseline.json (the full suite, 19 runs), and the
   committed recording with the most JSON objects per byte (the densest file of gpubench runs);
+- the suite's runs at the limit gzip-compressed, and 1 GiB of zeros gzip-compressed;
 - 32 MiB of `{}` (a JSON list of empty objects);
 - the worst file within the loader's limits (hostile_inputs.write_worst_result, which
   test_the_worst_file_within_the_limits_is_read_in_stated_memory reads too);
@@ -25,6 +26,7 @@ test_html_browser.py does; without them that row says why it is missing.
 
 import argparse
 import datetime
+import gzip
 import json
 import os
 import platform
@@ -156,6 +158,13 @@ def empty_objects(path: Path) -> Path:
     return path
 
 
+def gzip_bomb(path: Path) -> Path:
+    """1 GiB of zeros as 16 gzip members of 64 MiB each: a small file far past the bound once
+    unpacked."""
+    path.write_bytes(16 * gzip.compress(bytes(64 * 2**20), compresslevel=9))
+    return path
+
+
 def fleet(gpus: int, directory: Path) -> Path:
     """`gpus` GPUs of fleet_builder's noise-only fleet, each with health and `done` records."""
     docs = fb.build_fleet(gpus, 0)
@@ -235,6 +244,15 @@ def measure(work: Path) -> list[str]:
     for path in (suite, dense):
         lines.append(row(f"gpubench_json.load, {path.name}", megabytes([path]),
                          run_measured(python("-c", LOAD_PROBE, path))))
+    packed = work / "suite_at_limit.json.gz"
+    packed.write_bytes(gzip.compress(suite.read_bytes(), compresslevel=9))
+    lines.append(row(f"gpubench_json.load, {packed.name} (gzip -9)", megabytes([packed]),
+                     run_measured(python("-c", LOAD_PROBE, packed))))
+    packed.unlink()
+    bomb = gzip_bomb(work / "bomb.json.gz")
+    lines.append(row("gpubench_json.load, 1 GiB of zeros gzipped (refused)", megabytes([bomb]),
+                     run_measured(python("-c", LOAD_PROBE, bomb), (1,))))
+    bomb.unlink()
     lines.append(row("compare.py, two copies of suite_at_limit.json",
                      megabytes([suite, suite_copy]),
                      run_measured(python("compare.py", suite, suite_copy), (0, 1))))

@@ -1,6 +1,9 @@
+import gzip
 import json
 import os
+import threading
 import time
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -481,3 +484,43 @@ def test_a_repeated_key_compares_its_own_values_alone(tmp_path: Path) -> None:
     with pytest.raises(gj.DuplicateKeyError, match="appears twice in one object"):
         gj.json_loads('{"a": 1, "a": 2}')
     assert gj.json_loads('{"a": [1], "b": 2, "a": [1]}') == {"a": [1], "b": 2}
+
+
+def test_a_gzip_result_is_read_as_the_json_it_holds(tmp_path: Path) -> None:
+    """By its content, whatever its name, in gzip members as `gzip -c a >> b` joins them, and
+    through a pipe as a file."""
+    text = json.dumps(document(launch_run("driver", "submit", 0, [2.0, 2.1, 1.9]))).encode()
+    plain = gj.load(write_json(tmp_path / "r.json", json.loads(text)))
+    half = len(text) // 2
+    for name, packed in (("r.json.gz", gzip.compress(text)),
+                         ("r.json", gzip.compress(text[:half]) + gzip.compress(text[half:]))):
+        path = tmp_path / "gz" / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_bytes(packed)
+        read = gj.load(path)
+        assert read.context == plain.context
+        assert {n: list(b.repetition_values()) for n, b in read.benchmarks.items()} == {
+            n: list(b.repetition_values()) for n, b in plain.benchmarks.items()}
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_bytes, args=(gzip.compress(text),))
+    writer.start()
+    assert list(gj.load(fifo).benchmarks) == list(plain.benchmarks)
+    writer.join()
+
+
+def test_a_gzip_bomb_is_refused_within_the_bound(tmp_path: Path) -> None:
+    """1 MB that unpack to 1 GiB: refused having held no more than the bound's worth."""
+    member = gzip.compress(bytes(64 * 2**20), compresslevel=9)
+    path = tmp_path / "bomb.json.gz"
+    path.write_bytes(member * 16)
+    tracemalloc.start()
+    try:
+        with pytest.raises(gj.TooLargeError) as error:
+            gj.read_file(path)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert str(error.value) == (f"{path}: more than 32 MiB once unpacked, the largest result "
+                                "file the scripts read")
+    assert peak < 3 * gj.MAX_RESULT_BYTES
