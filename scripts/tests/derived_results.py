@@ -40,15 +40,15 @@ def stability(name: str, result: str = "") -> Derived:
 
 
 DERIVED = (
-    Derived(f"{VERDICTS}/aa.txt", "compare.py", (f"{VERDICTS}/aa_1.json", f"{VERDICTS}/aa_2.json")),
+    Derived(f"{VERDICTS}/aa.txt", "compare.py", (f"{VERDICTS}/aa_1.json.gz", f"{VERDICTS}/aa_2.json.gz")),
     Derived(f"{VERDICTS}/planted.txt", "tests/plant_slowdowns.py",
-            (f"{VERDICTS}/aa_1.json", f"{VERDICTS}/aa_2.json", "{tmp}/planted.json",
+            (f"{VERDICTS}/aa_1.json.gz", f"{VERDICTS}/aa_2.json.gz", "{tmp}/planted.json",
              "--alpha=0.05")),
     Derived(f"{VERDICTS}/planted_reversed.txt", "tests/plant_slowdowns.py",
-            (f"{VERDICTS}/aa_2.json", f"{VERDICTS}/aa_1.json", "{tmp}/planted.json",
+            (f"{VERDICTS}/aa_2.json.gz", f"{VERDICTS}/aa_1.json.gz", "{tmp}/planted.json",
              "--alpha=0.05")),
     Derived(f"{VERDICTS}/splits/cards.txt", "compare.py",
-            (f"{VERDICTS}/splits/card_a.json", f"{VERDICTS}/splits/card_b.json")),
+            (f"{VERDICTS}/splits/card_a.json.gz", f"{VERDICTS}/splits/card_b.json.gz")),
     Derived(f"{H200}/comparison/a_a.txt", "compare.py",
             ("--report", f"{H200}/comparison/ci_new_1.json", f"{H200}/comparison/ci_new_2.json")),
     Derived(f"{H200}/comparison/old_vs_new.txt", "compare.py",
@@ -65,7 +65,7 @@ DERIVED = (
             ("--report", f"{H200}/harness/htod_recheck_before.json",
              f"{H200}/harness/htod_recheck_after.json")),
     Derived(f"{H200}/facts/compare_before_after.txt", "compare.py",
-            (f"{H200}/facts/suite_before.json", f"{H200}/facts/suite_after.json")),
+            (f"{H200}/facts/suite_before.json.gz", f"{H200}/facts/suite_after.json.gz")),
     Derived("results/h200x2/latency/latency_vs_peers.txt", "../tools/peers/compare_latency.py",
             ("results/h200x2/latency/chase_peer.json", "--nvbandwidth",
              "results/h200x2/latency/peers/nvbandwidth_d2d_latency.json")),

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 from bounded_read import MAX_RESULT_BYTES
-from gpubench_json import declared_facts
+from gpubench_json import declared_facts, read_json
 
 Values = float | Sequence[float]
 
@@ -137,7 +137,8 @@ def with_counters(doc: dict[str, Any], counters: Callable[[str], dict[str, float
 
 
 def load_json(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text())
+    """The JSON document of a result file, gzip-compressed or not, as the scripts read it."""
+    return read_json(path)
 
 
 def copy_run(direction: str, memory: str, api: str, size_bytes: int, gbps: Values,

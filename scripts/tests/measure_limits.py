@@ -51,8 +51,8 @@ from hostile_inputs import write_worst_result  # noqa: E402
 import script_cli  # noqa: E402,F401  (stdout and stderr guarded, as every script's are)
 
 SUITE_RECORDING = RESULTS / "h200" / "ci_baseline.json"
-PAGE_RUNS = [RESULTS / "h200" / "verdicts" / "aa_1.json", RESULTS / "h200" / "verdicts" /
-             "aa_2.json", RESULTS / "h200" / "speed" / "suite_after.json"]
+PAGE_RUNS = [RESULTS / "h200" / "verdicts" / "aa_1.json.gz", RESULTS / "h200" / "verdicts" /
+             "aa_2.json.gz", RESULTS / "h200" / "speed" / "suite_after.json"]
 FLEET_GPUS = 5000
 HEATMAP_GPUS = 256
 PAGE_LOADS = 5

@@ -1,6 +1,7 @@
 """ci_gate.sh: the candidate recorded, compared with the baseline, and each change judged again
 on more runs of the whole suite alone before the gate says so."""
 
+import gzip
 import os
 import signal
 import subprocess
@@ -42,9 +43,13 @@ SLOW = [47.2, 47.4, 47.5, 47.6, 47.8]
 
 def gate(tmp_path: Path, first: list[dict], confirm: list[dict] | None = None,
          *flags: str, faults: dict[int, dict] | None = None, baseline_doc: dict = BASELINE,
-         **env: str) -> subprocess.CompletedProcess[str]:
+         packed: bool = False, **env: str) -> subprocess.CompletedProcess[str]:
+    """ci_gate.sh of a fake gpubench; with `packed`, the baseline gzip-compressed."""
     program = install(tmp_path / "build", first, confirm, faults)
     baseline = write_json(tmp_path / "baseline.json", baseline_doc)
+    if packed:
+        baseline = baseline.rename(tmp_path / "baseline.json.gz")
+        baseline.write_bytes(gzip.compress(baseline.read_bytes()))
     return subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
                            str(tmp_path / "gpubench.json"), *flags],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path,
@@ -200,6 +205,15 @@ def test_the_candidate_is_recorded_with_the_baselines_settings(tmp_path: Path) -
     assert all(call[:len(SETTING_FLAGS)] == SETTING_FLAGS for call in every), every
     assert (f"ci_gate.sh: recording with the baseline's settings: {' '.join(SETTING_FLAGS)}"
             in proc.stderr.splitlines())
+
+
+def test_a_gzip_baseline_gates_as_the_json_it_holds(tmp_path: Path) -> None:
+    """Its settings given to the candidate's runs, its runs compared with them."""
+    baseline = dict(BASELINE, context={**BASELINE["context"], **SETTINGS})
+    proc = gate(tmp_path, runs(SLOW, **SETTINGS), baseline_doc=baseline, packed=True)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.startswith("FAIL: 1 of 2 benchmark(s) regressed"), proc.stdout
+    assert all(call[:len(SETTING_FLAGS)] == SETTING_FLAGS for call in calls(tmp_path / "build"))
 
 
 @pytest.mark.parametrize(("key", "value", "said"), [

@@ -30,8 +30,8 @@ COPY_INTERLEAVED = H200 / "stability" / "copy_64m_256m_interleaved_10rep.json"
 COPY_1G_INTERLEAVED = H200 / "stability" / "copy_1g_interleaved_10rep.json"
 CI_NEW_1 = H200 / "comparison" / "ci_new_1.json"
 CI_NEW_2 = H200 / "comparison" / "ci_new_2.json"
-AA_1 = H200 / "verdicts" / "aa_1.json"
-AA_2 = H200 / "verdicts" / "aa_2.json"
+AA_1 = H200 / "verdicts" / "aa_1.json.gz"
+AA_2 = H200 / "verdicts" / "aa_2.json.gz"
 
 
 def suite(gbps: Any = 50.0, us: Any = 2.0, **kw: Any) -> list[dict]:

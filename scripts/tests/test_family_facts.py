@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 from conftest import H200, SCRIPTS
 from family_facts import FACTS, renamed, with_facts
-from gbench_builder import document, recorded, run_entries
+from gbench_builder import document, load_json, recorded, run_entries
 
 import family_plot
 import plot
 from gpubench_json import load
 
-PAIR = (H200 / "verdicts" / "aa_1.json", H200 / "verdicts" / "aa_2.json")
+PAIR = (H200 / "verdicts" / "aa_1.json.gz", H200 / "verdicts" / "aa_2.json.gz")
 OLD, NEW = "copy", "xfer"
 
 
@@ -35,7 +35,7 @@ def run_in(directory: Path, script: str, *args: str) -> subprocess.CompletedProc
 def write_pair(directory: Path, family: str) -> Path:
     directory.mkdir()
     for index, path in enumerate(PAIR):
-        doc = with_facts(json.loads(path.read_text()))
+        doc = with_facts(load_json(path))
         if family != OLD:
             doc = renamed(doc, OLD, family)
         (directory / f"run{index}.json").write_text(json.dumps(doc))

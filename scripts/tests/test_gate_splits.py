@@ -13,7 +13,7 @@ from compare import parse_args, rules_from
 from comparison import compare
 from gpubench_json import loads
 
-CARD_A = H200 / "verdicts" / "splits" / "card_a.json"  # eleven runs of one build on one H200
+CARD_A = H200 / "verdicts" / "splits" / "card_a.json.gz"  # eleven runs of one build on one H200
 GRAPH_NODES = "launch/graph_nodes/instantiate/nodes:16"
 
 

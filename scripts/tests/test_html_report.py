@@ -23,7 +23,7 @@ from run_series import curves_and_singles, select_device
 RULES = Rules(threshold=3.0, host_threshold=25.0, sigmas=2.0, alpha=0.05)
 # Three recordings of the default suite, 598 benchmarks each: aa_1 and aa_2 five runs merged,
 # suite_after one run.
-FULL_RUNS = [H200 / "verdicts" / "aa_1.json", H200 / "verdicts" / "aa_2.json",
+FULL_RUNS = [H200 / "verdicts" / "aa_1.json.gz", H200 / "verdicts" / "aa_2.json.gz",
              H200 / "speed" / "suite_after.json"]
 MAX_REPORT_BYTES = 5 * 2**20
 FIVE = [10.0, 10.1, 10.2, 10.1, 10.0]  # GB/s of five repetitions
