@@ -26,13 +26,16 @@ run that measured it; a run in another unit has its times converted by shifting 
 digits, so the one rounding is the one to the nearest float that reading them makes.
 
 The output is written whole or not at all (a new file renamed over OUT.json once complete): a
-write that fails leaves an earlier OUT.json as it was.
+write that fails leaves an earlier OUT.json as it was. An OUT.json.gz (any name ending in .gz)
+is written gzip-compressed, as every script reads it: a baseline of 19 full runs is 9.5 MB of
+JSON and 1.1 MB so.
 
 Exit status: 0 written, 2 unusable input, runs that do not belong together, a run given twice,
 bad usage or an output that could not be written or that is one of the runs.
 """
 
 import script_process  # noqa: F401  (imported first)
+import gzip
 import json
 import re
 import sys
@@ -239,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN.json",
                         help="gpubench results of separate runs of one build on one GPU")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.json")
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.json",
+                        help="the merged result; gzip-compressed where its name ends in .gz")
     args = parser.parse_args(argv)
     if len(args.runs) < 2:
         return script_error(SCRIPT, "give two or more runs to merge")
@@ -251,7 +255,9 @@ def main(argv: list[str] | None = None) -> int:
         # A NaN or an infinity load reads: in the context, or in a list an entry holds.
         except ValueError as error:
             return script_error(SCRIPT, f"the merged runs cannot be written as JSON: {error}")
-        write_output(args.output, text)
+        # mtime 0: the same runs give the same bytes, whenever they are merged.
+        write_output(args.output, gzip.compress(text.encode(), compresslevel=9, mtime=0)
+                     if args.output.name.endswith(".gz") else text)
         write_stdout(f"wrote {args.output}: {merged['context']['merged_runs']} runs, "
                      f"{sum(e['run_type'] == 'iteration' for e in merged['benchmarks'])} "
                      "repetitions\n")

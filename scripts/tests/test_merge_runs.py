@@ -1,6 +1,7 @@
 """merge_runs.py and ci_record.sh: separate runs of one build become one result with one
 repetition per run, which compare.py judges."""
 
+import gzip
 import json
 import os
 import resource
@@ -59,6 +60,22 @@ def in_unit(doc: dict, unit: str, per_us: float) -> dict:
         entry.update(time_unit=unit, real_time=entry["real_time"] * per_us,
                      cpu_time=entry["cpu_time"] * per_us)
     return doc
+
+
+def test_an_output_named_gz_is_the_same_json_gzip_compressed(tmp_path: Path,
+                                                             run_script: RunScript) -> None:
+    """Byte for byte the plain output once unpacked, and the same bytes each time merged."""
+    runs = [write_json(tmp_path / f"run_{i}.json", one_run(50.0 + i, 4.0 + i)) for i in range(3)]
+    plain = tmp_path / "merged.json"
+    assert run_script("merge_runs.py", *runs, "-o", plain).returncode == 0
+    packed = [tmp_path / "merged.json.gz", tmp_path / "again.json.gz"]
+    for out in packed:
+        proc = run_script("merge_runs.py", *runs, "-o", out)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout == f"wrote {out}: 3 runs, 6 repetitions\n"
+    assert gzip.decompress(packed[0].read_bytes()) == plain.read_bytes()
+    assert packed[0].read_bytes() == packed[1].read_bytes()
+    assert load(packed[0]).benchmarks[COPY].repetition_values().tolist() == [50.0, 51.0, 52.0]
 
 
 @pytest.mark.parametrize("merged_first", [False, True])
@@ -255,6 +272,17 @@ def test_ci_record_runs_separate_processes(tmp_path: Path) -> None:
     assert len(calls) == 4 and all(c.startswith("--sizes=1M --benchmark_out=") for c in calls)
     assert load(out).benchmarks[COPY].repetition_values().tolist() == \
         pytest.approx([51.0, 52.0, 53.0, 54.0])
+
+
+def test_ci_record_to_a_gz_name_writes_gzip(tmp_path: Path) -> None:
+    install(tmp_path / "build", [one_run(50.0 + i, 4.0) for i in range(3)])
+    out = tmp_path / "baseline.json.gz"
+    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(tmp_path / "build" / "gpubench"),
+                           str(out)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "GPUBENCH_RUNS": "3"})
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes()[:2] == b"\x1f\x8b"
+    assert load(out).benchmarks[COPY].repetition_values().tolist() == [50.0, 51.0, 52.0]
 
 
 def test_a_run_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
