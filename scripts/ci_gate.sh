@@ -18,7 +18,8 @@
 #   scripts/ci_gate.sh build/gpubench results/h200/ci_baseline.json gpubench.json --markdown
 #
 # Writes OUT.json, the candidate's runs, and where there were confirming runs, OUT.confirm.json
-# beside it (OUT.json's name with .json replaced). Prints on stdout what the gate says, and
+# beside it (OUT.json's name with .json replaced); an OUT.json.gz and its OUT.confirm.json.gz
+# are written gzip-compressed (ci_record.sh). Prints on stdout what the gate says, and
 # nothing else: the last comparison's report (or compare.py's one line where it cannot
 # compare), followed by the filter of what the confirming runs judged again; the recordings'
 # own output goes to stderr. Flags after OUT.json go to compare.py, but for those the gate sets
@@ -80,7 +81,10 @@ for flag in "$@"; do
     fi
   done
 done
-confirm=${out%.json}.confirm.json
+case $out in
+  *.json.gz) confirm=${out%.json.gz}.confirm.json.gz ;;
+  *) confirm=${out%.json}.confirm.json ;;
+esac
 # The gate reads what it writes back to compare it: a FIFO or a device gives nothing back.
 for path in "$out" "$confirm"; do
   check_output ci_gate.sh "$path" "$binary" "$baseline" || exit 2

@@ -43,15 +43,17 @@ SLOW = [47.2, 47.4, 47.5, 47.6, 47.8]
 
 def gate(tmp_path: Path, first: list[dict], confirm: list[dict] | None = None,
          *flags: str, faults: dict[int, dict] | None = None, baseline_doc: dict = BASELINE,
-         packed: bool = False, **env: str) -> subprocess.CompletedProcess[str]:
-    """ci_gate.sh of a fake gpubench; with `packed`, the baseline gzip-compressed."""
+         packed: bool = False, out: str = "gpubench.json",
+         **env: str) -> subprocess.CompletedProcess[str]:
+    """ci_gate.sh of a fake gpubench writing `out`; with `packed`, the baseline
+    gzip-compressed."""
     program = install(tmp_path / "build", first, confirm, faults)
     baseline = write_json(tmp_path / "baseline.json", baseline_doc)
     if packed:
         baseline = baseline.rename(tmp_path / "baseline.json.gz")
         baseline.write_bytes(gzip.compress(baseline.read_bytes()))
     return subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
-                           str(tmp_path / "gpubench.json"), *flags],
+                           str(tmp_path / out), *flags],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path,
                           env={**os.environ, "GPUBENCH_RUNS": "5", **env})
 
@@ -214,6 +216,17 @@ def test_a_gzip_baseline_gates_as_the_json_it_holds(tmp_path: Path) -> None:
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert proc.stdout.startswith("FAIL: 1 of 2 benchmark(s) regressed"), proc.stdout
     assert all(call[:len(SETTING_FLAGS)] == SETTING_FLAGS for call in calls(tmp_path / "build"))
+
+
+def test_an_output_named_gz_is_written_gzip_compressed_with_its_confirm_file(
+        tmp_path: Path) -> None:
+    proc = gate(tmp_path, runs(SLOW), runs([47.3, 47.5, 47.6, 47.7, 47.9]),
+                out="gpubench.json.gz")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "SLOWER (confirmed)" in proc.stdout
+    for name in ("gpubench.json.gz", "gpubench.confirm.json.gz"):
+        assert (tmp_path / name).read_bytes()[:2] == b"\x1f\x8b"
+        assert len(load(tmp_path / name).benchmarks[HTOD].repetition_values()) == 5
 
 
 @pytest.mark.parametrize(("key", "value", "said"), [
