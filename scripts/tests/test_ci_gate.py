@@ -2,6 +2,7 @@
 on more runs of the whole suite alone before the gate says so."""
 
 import gzip
+import json
 import os
 import signal
 import subprocess
@@ -376,10 +377,12 @@ def test_a_signal_stops_the_gate_and_the_run_in_progress(tmp_path: Path,
     assert not running(tmp_path / "build") and not out.exists()
 
 
-@pytest.mark.parametrize("baseline", ["missing.json", "list.json"])
+@pytest.mark.parametrize("baseline", ["missing.json", "list.json", "cut.json.gz"])
 def test_an_unusable_baseline_stops_the_gate_before_any_run(tmp_path: Path,
                                                           baseline: str) -> None:
     (tmp_path / "list.json").write_text("[1, 2]")
+    packed = gzip.compress(json.dumps(BASELINE).encode())
+    (tmp_path / "cut.json.gz").write_bytes(packed[:len(packed) // 2])
     program = install(tmp_path / "build", runs(SLOW))
     proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(tmp_path / baseline),
                            str(tmp_path / "gpubench.json")],
