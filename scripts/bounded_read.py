@@ -7,15 +7,20 @@ read_descriptor and read_bounded read at most a bound (MAX_RESULT_BYTES unless g
 file refused by its size before it is read. special_file says why a file a directory lists is
 not opened at all, dangling_link why a name that is taken leads to no file. What the system
 refuses is an OSError for each caller to say in its own words (gpubench_json.read_file for a
-result). gunzipped unpacks a gzip file's bytes within the same bound, so a small file that would
-unpack to gigabytes costs no more than the bound.
+result). compression names the compressed form a file's bytes take (gzip, xz, bzip2), and
+unpacked unpacks them within the same bound, so a small file that would unpack to gigabytes costs
+no more than the bound.
 """
 
+import bz2
 import errno
 import gzip
 import io
+import lzma
 import os
 import stat
+import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 # The largest result file the scripts read: 65 full gpubench runs merged, read in about 2 s and
@@ -62,9 +67,15 @@ def read_descriptor(fd: int, info: os.stat_result, limit_bytes: int) -> bytes | 
     (/dev/zero) once that much has come."""
     if stat.S_ISREG(info.st_mode) and info.st_size > limit_bytes:
         return None
+    return _read_at_most(lambda size: os.read(fd, size), limit_bytes)
+
+
+def _read_at_most(read: Callable[[int], bytes], limit_bytes: int) -> bytes | None:
+    """What `read` gives to its end (an empty read), or None once more than `limit_bytes` has
+    come: in chunks, so no more than the bound is held before the whole is joined."""
     chunks, size = [], 0
     while size <= limit_bytes:
-        chunk = os.read(fd, _READ_CHUNK_BYTES)
+        chunk = read(_READ_CHUNK_BYTES)
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
@@ -82,17 +93,28 @@ def read_bounded(path: Path, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | Non
         os.close(fd)
 
 
-# The first bytes of a gzip stream (RFC 1952), which no JSON text starts with.
-GZIP_MAGIC = b"\x1f\x8b"
+# The compressed forms a result may take, by the first bytes of each (no JSON text starts with
+# them), and what reads each as a stream: every stream or member of a file, as `gzip -d`,
+# `xz -d` and `bzip2 -d` write them.
+_COMPRESSIONS = {"gzip": (b"\x1f\x8b", gzip.open), "xz": (b"\xfd7zXZ\x00", lzma.open),
+                 "bzip2": (b"BZh", bz2.open)}
+# What reading a damaged stream raises: gzip.BadGzipFile and bzip2's "Invalid data stream" are
+# OSErrors; a stream cut short raises EOFError.
+DAMAGED_STREAM = (OSError, zlib.error, lzma.LZMAError)
 
 
-def gunzipped(data: bytes, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:
-    """The bytes the gzip stream `data` holds, every member of it as `gzip -d` writes them, or
-    None where they are more than `limit_bytes`: unpacked no further than that. A stream cut
-    short raises EOFError; one damaged, gzip.BadGzipFile (an OSError) or zlib.error."""
-    with gzip.GzipFile(fileobj=io.BytesIO(data)) as stream:
-        unpacked = stream.read(limit_bytes + 1)
-    return unpacked if len(unpacked) <= limit_bytes else None
+def compression(data: bytes) -> str | None:
+    """The compressed form `data` takes ("gzip", "xz", "bzip2"), or None."""
+    return next((name for name, (magic, _) in _COMPRESSIONS.items() if data.startswith(magic)),
+                None)
+
+
+def unpacked(data: bytes, form: str, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:
+    """The bytes `data` holds in the compressed form `form`, or None where they are more than
+    `limit_bytes`: unpacked no further than that. A stream cut short raises EOFError; one
+    damaged, one of DAMAGED_STREAM."""
+    with _COMPRESSIONS[form][1](io.BytesIO(data)) as stream:
+        return _read_at_most(stream.read, limit_bytes)
 
 
 # What a directory's entry is where it is no regular file, by the test of its mode.

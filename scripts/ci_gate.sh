@@ -18,8 +18,8 @@
 #   scripts/ci_gate.sh build/gpubench results/h200/ci_baseline.json gpubench.json --markdown
 #
 # Writes OUT.json, the candidate's runs, and where there were confirming runs, OUT.confirm.json
-# beside it (OUT.json's name with .json replaced); an OUT.json.gz and its OUT.confirm.json.gz
-# are written gzip-compressed (ci_record.sh). Prints on stdout what the gate says, and
+# beside it (OUT.json's name with .json replaced); an OUT.json.gz, .xz or .bz2 and its
+# OUT.confirm.json.gz (.xz, .bz2) are written compressed (ci_record.sh). Prints on stdout what the gate says, and
 # nothing else: the last comparison's report (or compare.py's one line where it cannot
 # compare), followed by the filter of what the confirming runs judged again; the recordings'
 # own output goes to stderr. Flags after OUT.json go to compare.py, but for those the gate sets
@@ -82,7 +82,7 @@ for flag in "$@"; do
   done
 done
 case $out in
-  *.json.gz) confirm=${out%.json.gz}.confirm.json.gz ;;
+  *.json.gz | *.json.xz | *.json.bz2) confirm=${out%.json.*}.confirm.json.${out##*.json.} ;;
   *) confirm=${out%.json}.confirm.json ;;
 esac
 # The gate reads what it writes back to compare it: a FIFO or a device gives nothing back.

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Records gpubench the way the CI gate compares it: RUNS separate runs of one binary (default 5,
 # or $GPUBENCH_RUNS, 2 to 1000), each a process of its own, merged by merge_runs.py into OUT.json
-# with one repetition per run (gzip-compressed where its name ends in .gz). The gate records its
-# candidate with this, and the committed baseline is recorded with this too. Arguments after
-# OUT.json go to every gpubench run.
+# with one repetition per run (compressed where its name ends in .gz, .xz or .bz2). The gate
+# records its candidate with this, and the committed baseline is recorded with this too.
+# Arguments after OUT.json go to every gpubench run.
 #
 #   scripts/ci_record.sh build/gpubench gpubench.json
 #

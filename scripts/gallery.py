@@ -58,7 +58,7 @@ class Entry:
 
 
 def json_files(folder: Path) -> list[Path]:
-    """Every result file (*.json, *.json.gz) under `folder` that is not a folder, in path
+    """Every result file (RESULT_SUFFIXES) under `folder` that is not a folder, in path
     order. The walk keeps its own list of folders rather than recursing, so any depth is
     walked, and enters no link to a folder, so a link loop ends."""
     found, pending = [], [folder]

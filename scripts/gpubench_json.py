@@ -17,9 +17,10 @@ family, series, argument and device, `Result.families` the facts of each family 
 no script needs to know a family by name.
 
 A result file is read as bounded_read reads any file a script is handed: at most
-MAX_RESULT_BYTES, a FIFO without a writer not waited for; one that is gzip-compressed (known by
-its first bytes, whatever its name) is read as the JSON it holds, at most MAX_RESULT_BYTES of it
-too. read_file says in this module's errors what keeps one from being read.
+MAX_RESULT_BYTES, a FIFO without a writer not waited for; one compressed with gzip, xz or bzip2
+(known by its first bytes, whatever its name) is read as the JSON it holds, at most
+MAX_RESULT_BYTES of it too. read_file says in this module's errors what keeps one from being
+read.
 
 What the scripts share on the command line besides reading results is in script_cli: their
 argument parser, the one-line report of this module's errors, their stdout and output file
@@ -29,7 +30,6 @@ writers.
 import json
 import math
 import re
-import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -39,7 +39,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from bounded_read import GZIP_MAGIC, MAX_RESULT_BYTES, dangling_link, gunzipped, read_bounded
+from bounded_read import (DAMAGED_STREAM, MAX_RESULT_BYTES, compression, dangling_link,
+                          read_bounded, unpacked)
 from safe_text import ascii_decimal, one_line, printable, shorten
 
 
@@ -83,9 +84,9 @@ def setting_text(context: dict[str, Any], setting: Setting) -> str | None:
 
 
 # The names of the result files a script finds by listing a folder (make_limits.py, gallery.py):
-# gpubench's JSON, and that JSON gzip-compressed. A file named on the command line is read by its
+# gpubench's JSON, and that JSON compressed. A file named on the command line is read by its
 # content whatever its name.
-RESULT_SUFFIXES = (".json", ".json.gz")
+RESULT_SUFFIXES = (".json", ".json.gz", ".json.xz", ".json.bz2")
 
 
 class GpubenchJsonError(Exception):
@@ -585,9 +586,9 @@ def _read_text(path: Path) -> str:
 
 
 def read_file(path: str | Path) -> bytes:
-    """The bytes of the file at `path`, unpacked where it is gzip-compressed, at most
+    """The bytes of the file at `path`, unpacked where it is compressed, at most
     MAX_RESULT_BYTES of them; GpubenchJsonError names what keeps it from being read (no such
-    file, a link to nothing, a folder, too large, a damaged gzip file)."""
+    file, a link to nothing, a folder, too large, a damaged compressed file)."""
     path = Path(path)
     try:
         data = read_bounded(path)
@@ -602,20 +603,21 @@ def read_file(path: str | Path) -> bytes:
     if data is None:
         raise TooLargeError(f"{path}: larger than {MAX_RESULT_BYTES // 2**20} MiB, the largest "
                             "result file the scripts read")
-    return _unpacked(data, path) if data.startswith(GZIP_MAGIC) else data
+    form = compression(data)
+    return data if form is None else _unpacked(data, form, path)
 
 
-def _unpacked(data: bytes, path: Path) -> bytes:
+def _unpacked(data: bytes, form: str, path: Path) -> bytes:
     try:
-        unpacked = gunzipped(data)
+        held = unpacked(data, form)
     except EOFError:
-        raise InvalidJsonError(f"{path}: a gzip file cut short") from None
-    except (OSError, zlib.error) as e:
-        raise InvalidJsonError(f"{path}: a damaged gzip file: {one_line(str(e))}") from None
-    if unpacked is None:
+        raise InvalidJsonError(f"{path}: {form} data cut short") from None
+    except DAMAGED_STREAM as e:
+        raise InvalidJsonError(f"{path}: damaged {form} data: {one_line(str(e))}") from None
+    if held is None:
         raise TooLargeError(f"{path}: more than {MAX_RESULT_BYTES // 2**20} MiB once unpacked, "
                             "the largest result file the scripts read")
-    return unpacked
+    return held
 
 
 def _parse_json(text: str, path: Path) -> Any:

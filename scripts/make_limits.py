@@ -161,7 +161,7 @@ def limits_document(model: str, measured: dict, sources: dict[str, str], toleran
 
 
 def folder_results(folder: Path) -> list[Path]:
-    """The result files of `folder` (*.json, *.json.gz). ValueError for a folder that holds
+    """The result files of `folder` (RESULT_SUFFIXES). ValueError for a folder that holds
     none or cannot be listed, and for one of them that is no regular file (named as it is and
     not opened: a FIFO's writer could hold the script, a device holds no result)."""
     try:
@@ -170,7 +170,8 @@ def folder_results(folder: Path) -> list[Path]:
     except OSError as error:
         raise ValueError(f"{folder}: cannot list the folder ({error.strerror or error})") from None
     if not found:
-        raise ValueError(f"{folder}: no *.json or *.json.gz file in the folder")
+        raise ValueError(f"{folder}: no result file ({', '.join('*' + s for s in RESULT_SUFFIXES)}) "
+                         "in the folder")
     for path in found:
         if problem := special_file(path):
             raise ValueError(f"{path}: {problem}")
@@ -197,7 +198,7 @@ def result_files(inputs: list[str]) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineArgumentParser(prog="make_limits.py", description=__doc__.splitlines()[0])
     parser.add_argument("inputs", nargs="+", metavar="RESULT_DIR_OR_FILE",
-                        help="gpubench JSON results, or directories of them (*.json, *.json.gz)")
+                        help="gpubench JSON results, or directories of them (*.json, compressed: *.json.gz, .xz, .bz2)")
     parser.add_argument("-o", "--output", type=Path, required=True, help="the limits file")
     parser.add_argument("--tolerance", type=float, default=10.0,
                         help="percent below the lowest measurement the floor sits (10)")

@@ -26,17 +26,19 @@ run that measured it; a run in another unit has its times converted by shifting 
 digits, so the one rounding is the one to the nearest float that reading them makes.
 
 The output is written whole or not at all (a new file renamed over OUT.json once complete): a
-write that fails leaves an earlier OUT.json as it was. An OUT.json.gz (any name ending in .gz)
-is written gzip-compressed, as every script reads it: a baseline of 19 full runs is 9.5 MB of
-JSON and 1.1 MB so.
+write that fails leaves an earlier OUT.json as it was. An OUT.json.gz, .xz or .bz2 (any name
+ending so) is written compressed in that form, as every script reads it: a baseline of 19 full
+runs is 9.5 MB of JSON and 1.1 MB with gzip.
 
 Exit status: 0 written, 2 unusable input, runs that do not belong together, a run given twice,
 bad usage or an output that could not be written or that is one of the runs.
 """
 
 import script_process  # noqa: F401  (imported first)
+import bz2
 import gzip
 import json
+import lzma
 import re
 import sys
 from collections import Counter
@@ -238,12 +240,26 @@ def merge(paths: list[Path]) -> dict[str, Any]:
     return {"context": context, "benchmarks": benchmarks}
 
 
+# How an output named with each ending is compressed; gzip's mtime 0 makes the same runs give
+# the same bytes, whenever they are merged.
+_COMPRESSORS = {".gz": lambda data: gzip.compress(data, compresslevel=9, mtime=0),
+                ".xz": lzma.compress, ".bz2": bz2.compress}
+
+
+def compressed(name: str, text: str) -> str | bytes:
+    """`text` as an output named `name` holds it: compressed where the name ends in .gz, .xz or
+    .bz2."""
+    compress = _COMPRESSORS.get(Path(name).suffix)
+    return text if compress is None else compress(text.encode())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN.json",
                         help="gpubench results of separate runs of one build on one GPU")
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT.json",
-                        help="the merged result; gzip-compressed where its name ends in .gz")
+                        help="the merged result; compressed where its name ends in .gz, .xz "
+                        "or .bz2")
     args = parser.parse_args(argv)
     if len(args.runs) < 2:
         return script_error(SCRIPT, "give two or more runs to merge")
@@ -255,9 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         # A NaN or an infinity load reads: in the context, or in a list an entry holds.
         except ValueError as error:
             return script_error(SCRIPT, f"the merged runs cannot be written as JSON: {error}")
-        # mtime 0: the same runs give the same bytes, whenever they are merged.
-        write_output(args.output, gzip.compress(text.encode(), compresslevel=9, mtime=0)
-                     if args.output.name.endswith(".gz") else text)
+        write_output(args.output, compressed(args.output.name, text))
         write_stdout(f"wrote {args.output}: {merged['context']['merged_runs']} runs, "
                      f"{sum(e['run_type'] == 'iteration' for e in merged['benchmarks'])} "
                      "repetitions\n")

@@ -6,8 +6,10 @@ run_name + "_" + aggregate_name. `with_repetitions` and `scaled` reshape a commi
 (a subset of its repetitions, one run made slower) with its aggregates recomputed to match.
 """
 
+import bz2
 import gzip
 import json
+import lzma
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -343,24 +345,37 @@ def bad_results() -> list[tuple[str, Any, str]]:
         ("same aggregate twice", json.dumps({**good, "benchmarks": 2 * launch_run(
             "driver", "submit", 0, [2.0, 2.1], aggregates_only=True)}),
          "DuplicateBenchmarkError"),
-        *_bad_gzip(json.dumps(good).encode()),
+        *_bad_compressed(json.dumps(good).encode()),
     ]
 
 
-def _bad_gzip(good: bytes) -> list[tuple[str, bytes, str]]:
-    """Gzip files, read by their content whatever their name, that hold no usable result."""
-    packed = gzip.compress(good)
-    wrong_crc = packed[:-8] + bytes(b ^ 0xFF for b in packed[-8:-4]) + packed[-4:]
-    # One member of 1 MiB of spaces, 33 times, then the result: 41 KB that unpack past 32 MiB.
-    spaces = gzip.compress(b" " * 2**20, compresslevel=9)
-    return [
-        ("gzip cut short", packed[:-10], "InvalidJsonError"),
-        ("gzip with a wrong CRC", wrong_crc, "InvalidJsonError"),
-        ("gzip then garbage", packed + b"not gzip", "InvalidJsonError"),
-        ("gzip of no JSON", gzip.compress(b"{not json"), "InvalidJsonError"),
-        ("gzip of nothing", gzip.compress(b""), "EmptyFileError"),
-        ("gzip unpacking past the limit",
-         spaces * (MAX_RESULT_BYTES // 2**20 + 1) + packed, "TooLargeError"),
+# How a test writes each compressed form a result may take (bounded_read.compression).
+COMPRESSORS = {"gzip": gzip.compress, "xz": lzma.compress, "bzip2": bz2.compress}
+
+
+def _bad_compressed(good: bytes) -> list[tuple[str, bytes, str]]:
+    """Compressed files, read by their content whatever their name, that hold no usable
+    result."""
+    bad = []
+    for form, compress in COMPRESSORS.items():
+        packed = compress(good)
+        middle = len(packed) // 2
+        # 1 MiB of spaces, 33 times, then the result: kilobytes that unpack past 32 MiB.
+        spaces = compress(b" " * 2**20)
+        bad += [
+            (f"{form} cut short", packed[:-10], "InvalidJsonError"),
+            (f"{form} damaged", packed[:middle] + bytes(b ^ 0xFF for b in packed[middle:middle + 8])
+             + packed[middle + 8:], "InvalidJsonError"),
+            (f"{form} of no JSON", compress(b"{not json"), "InvalidJsonError"),
+            (f"{form} of nothing", compress(b""), "EmptyFileError"),
+            (f"{form} unpacking past the limit",
+             spaces * (MAX_RESULT_BYTES // 2**20 + 1) + packed, "TooLargeError"),
+        ]
+    gzip_packed = gzip.compress(good)
+    return bad + [
+        ("gzip with a wrong CRC", gzip_packed[:-8] + bytes(b ^ 0xFF for b in gzip_packed[-8:-4])
+         + gzip_packed[-4:], "InvalidJsonError"),
+        ("gzip then garbage", gzip_packed + b"not gzip", "InvalidJsonError"),
     ]
 
 

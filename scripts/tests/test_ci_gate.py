@@ -219,14 +219,16 @@ def test_a_gzip_baseline_gates_as_the_json_it_holds(tmp_path: Path) -> None:
     assert all(call[:len(SETTING_FLAGS)] == SETTING_FLAGS for call in calls(tmp_path / "build"))
 
 
-def test_an_output_named_gz_is_written_gzip_compressed_with_its_confirm_file(
-        tmp_path: Path) -> None:
+@pytest.mark.parametrize(("ending", "magic"), [("gz", b"\x1f\x8b"), ("xz", b"\xfd7zXZ\x00"),
+                                               ("bz2", b"BZh")])
+def test_an_output_named_compressed_is_written_so_with_its_confirm_file(
+        tmp_path: Path, ending: str, magic: bytes) -> None:
     proc = gate(tmp_path, runs(SLOW), runs([47.3, 47.5, 47.6, 47.7, 47.9]),
-                out="gpubench.json.gz")
+                out=f"gpubench.json.{ending}")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "SLOWER (confirmed)" in proc.stdout
-    for name in ("gpubench.json.gz", "gpubench.confirm.json.gz"):
-        assert (tmp_path / name).read_bytes()[:2] == b"\x1f\x8b"
+    for name in (f"gpubench.json.{ending}", f"gpubench.confirm.json.{ending}"):
+        assert (tmp_path / name).read_bytes().startswith(magic)
         assert len(load(tmp_path / name).benchmarks[HTOD].repetition_values()) == 5
 
 

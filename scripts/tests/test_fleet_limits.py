@@ -273,7 +273,7 @@ def test_make_limits_a_folder_without_results_is_named(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("no result\n")
     done = run_make_limits("-o", tmp_path / "l.json", tmp_path)
     assert (done.returncode, done.stderr.decode()) == (
-        2, f"make_limits.py: {tmp_path}: no *.json or *.json.gz file in the folder\n")
+        2, f"make_limits.py: {tmp_path}: no result file (*.json, *.json.gz, *.json.xz, *.json.bz2) in the folder\n")
 
 
 def test_make_limits_reads_and_writes_paths_that_are_not_utf8(tmp_path: Path) -> None:

@@ -1,14 +1,17 @@
 """merge_runs.py and ci_record.sh: separate runs of one build become one result with one
 repetition per run, which compare.py judges."""
 
+import bz2
 import gzip
 import json
+import lzma
 import os
 import resource
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -62,18 +65,22 @@ def in_unit(doc: dict, unit: str, per_us: float) -> dict:
     return doc
 
 
-def test_an_output_named_gz_is_the_same_json_gzip_compressed(tmp_path: Path,
-                                                             run_script: RunScript) -> None:
+@pytest.mark.parametrize(("ending", "unpack"), [(".gz", gzip.decompress),
+                                                 (".xz", lzma.decompress),
+                                                 (".bz2", bz2.decompress)])
+def test_an_output_named_compressed_is_the_same_json_compressed(
+        tmp_path: Path, run_script: RunScript, ending: str,
+        unpack: Callable[[bytes], bytes]) -> None:
     """Byte for byte the plain output once unpacked, and the same bytes each time merged."""
     runs = [write_json(tmp_path / f"run_{i}.json", one_run(50.0 + i, 4.0 + i)) for i in range(3)]
     plain = tmp_path / "merged.json"
     assert run_script("merge_runs.py", *runs, "-o", plain).returncode == 0
-    packed = [tmp_path / "merged.json.gz", tmp_path / "again.json.gz"]
+    packed = [tmp_path / f"merged.json{ending}", tmp_path / f"again.json{ending}"]
     for out in packed:
         proc = run_script("merge_runs.py", *runs, "-o", out)
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout == f"wrote {out}: 3 runs, 6 repetitions\n"
-    assert gzip.decompress(packed[0].read_bytes()) == plain.read_bytes()
+    assert unpack(packed[0].read_bytes()) == plain.read_bytes()
     assert packed[0].read_bytes() == packed[1].read_bytes()
     assert load(packed[0]).benchmarks[COPY].repetition_values().tolist() == [50.0, 51.0, 52.0]
 
