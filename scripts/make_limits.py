@@ -170,8 +170,8 @@ def folder_results(folder: Path) -> list[Path]:
     except OSError as error:
         raise ValueError(f"{folder}: cannot list the folder ({error.strerror or error})") from None
     if not found:
-        raise ValueError(f"{folder}: no result file ({', '.join('*' + s for s in RESULT_SUFFIXES)}) "
-                         "in the folder")
+        names = ", ".join("*" + suffix for suffix in RESULT_SUFFIXES)
+        raise ValueError(f"{folder}: no result file ({names}) in the folder")
     for path in found:
         if problem := special_file(path):
             raise ValueError(f"{path}: {problem}")
@@ -198,7 +198,8 @@ def result_files(inputs: list[str]) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineArgumentParser(prog="make_limits.py", description=__doc__.splitlines()[0])
     parser.add_argument("inputs", nargs="+", metavar="RESULT_DIR_OR_FILE",
-                        help="gpubench JSON results, or directories of them (*.json, compressed: *.json.gz, .xz, .bz2)")
+                        help="gpubench JSON results, or directories of them (*.json, and "
+                        "*.json.gz, .xz or .bz2 compressed)")
     parser.add_argument("-o", "--output", type=Path, required=True, help="the limits file")
     parser.add_argument("--tolerance", type=float, default=10.0,
                         help="percent below the lowest measurement the floor sits (10)")
