@@ -93,11 +93,55 @@ def read_bounded(path: Path, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | Non
         os.close(fd)
 
 
+# xz's decoder takes the memory of the dictionary a stream names, up to 4 GiB, before any of its
+# data: a stream naming more than `xz -9` does (64 MiB, 65 MiB to decode) is refused instead.
+XZ_MEMORY_BYTES = 128 * 2**20
+
+
+class _XzStreams:
+    """The xz streams of `data` read one after the other as one file, as `xz -d` reads them, each
+    decoded within XZ_MEMORY_BYTES. read() raises LZMAError for a damaged stream or one that
+    needs more memory, EOFError for one cut short."""
+
+    def __init__(self, data: bytes) -> None:
+        self._decoder = self._new_decoder()
+        self._input = data
+
+    @staticmethod
+    def _new_decoder() -> lzma.LZMADecompressor:
+        return lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=XZ_MEMORY_BYTES)
+
+    def read(self, size: int) -> bytes:
+        """At most `size` bytes more; none at the end of the last stream."""
+        while True:
+            if self._decoder.eof:
+                self._input = self._decoder.unused_data.lstrip(b"\0")  # the streams' padding
+                if not self._input:
+                    return b""
+                self._decoder = self._new_decoder()
+            elif self._decoder.needs_input and not self._input:
+                raise EOFError("an xz stream ends before its end marker")
+            try:
+                chunk = self._decoder.decompress(self._input, size)
+            except lzma.LZMAError as error:
+                # Python's words for liblzma's LZMA_MEMLIMIT_ERROR.
+                if str(error) != "Memory usage limit exceeded":
+                    raise
+                raise lzma.LZMAError(f"its dictionary needs more than {XZ_MEMORY_BYTES // 2**20} "
+                                     "MiB to decode; xz -9's needs 65") from None
+            self._input = b""
+            if chunk:
+                return chunk
+
+
 # The compressed forms a result may take, by the first bytes of each (no JSON text starts with
-# them), and what reads each as a stream: every stream or member of a file, as `gzip -d`,
+# them), and a read(size) over what each holds: every stream or member of a file, as `gzip -d`,
 # `xz -d` and `bzip2 -d` write them.
-_COMPRESSIONS = {"gzip": (b"\x1f\x8b", gzip.open), "xz": (b"\xfd7zXZ\x00", lzma.open),
-                 "bzip2": (b"BZh", bz2.open)}
+_COMPRESSIONS: dict[str, tuple[bytes, Callable[[bytes], Callable[[int], bytes]]]] = {
+    "gzip": (b"\x1f\x8b", lambda data: gzip.open(io.BytesIO(data)).read),
+    "xz": (b"\xfd7zXZ\x00", lambda data: _XzStreams(data).read),
+    "bzip2": (b"BZh", lambda data: bz2.open(io.BytesIO(data)).read),
+}
 # What reading a damaged stream raises: gzip.BadGzipFile and bzip2's "Invalid data stream" are
 # OSErrors; a stream cut short raises EOFError.
 DAMAGED_STREAM = (OSError, zlib.error, lzma.LZMAError)
@@ -112,9 +156,8 @@ def compression(data: bytes) -> str | None:
 def unpacked(data: bytes, form: str, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:
     """The bytes `data` holds in the compressed form `form`, or None where they are more than
     `limit_bytes`: unpacked no further than that. A stream cut short raises EOFError; one
-    damaged, one of DAMAGED_STREAM."""
-    with _COMPRESSIONS[form][1](io.BytesIO(data)) as stream:
-        return _read_at_most(stream.read, limit_bytes)
+    damaged, or an xz stream needing more than XZ_MEMORY_BYTES, one of DAMAGED_STREAM."""
+    return _read_at_most(_COMPRESSIONS[form][1](data), limit_bytes)
 
 
 # What a directory's entry is where it is no regular file, by the test of its mode.

@@ -613,7 +613,8 @@ def _unpacked(data: bytes, form: str, path: Path) -> bytes:
     except EOFError:
         raise InvalidJsonError(f"{path}: {form} data cut short") from None
     except DAMAGED_STREAM as e:
-        raise InvalidJsonError(f"{path}: damaged {form} data: {one_line(str(e))}") from None
+        raise InvalidJsonError(f"{path}: {form} data that cannot be unpacked "
+                               f"({one_line(str(e))})") from None
     if held is None:
         raise TooLargeError(f"{path}: more than {MAX_RESULT_BYTES // 2**20} MiB once unpacked, "
                             "the largest result file the scripts read")

@@ -11,6 +11,7 @@ import gzip
 import json
 import lzma
 import sys
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -373,10 +374,24 @@ def _bad_compressed(good: bytes) -> list[tuple[str, bytes, str]]:
         ]
     gzip_packed = gzip.compress(good)
     return bad + [
+        ("xz naming a 2 GiB dictionary", _xz_with_dictionary_code(lzma.compress(good), 38),
+         "InvalidJsonError"),
         ("gzip with a wrong CRC", gzip_packed[:-8] + bytes(b ^ 0xFF for b in gzip_packed[-8:-4])
          + gzip_packed[-4:], "InvalidJsonError"),
         ("gzip then garbage", gzip_packed + b"not gzip", "InvalidJsonError"),
     ]
+
+
+def _xz_with_dictionary_code(packed: bytes, code: int) -> bytes:
+    """An xz stream of one LZMA2 block whose block header names another dictionary size:
+    (2 | code & 1) << (code // 2 + 11) bytes (38: 2 GiB), its header's CRC32 made anew. The
+    header follows the 12-byte stream header: its size, flags, the filter's ID (0x21) and
+    properties size, the dictionary byte, padding, then the CRC32 of the bytes before it."""
+    start = 12
+    end = start + (packed[start] + 1) * 4 - 4
+    assert packed[start + 2:start + 4] == b"\x21\x01"
+    header = packed[start:start + 4] + bytes([code]) + packed[start + 5:end]
+    return packed[:start] + header + zlib.crc32(header).to_bytes(4, "little") + packed[end + 4:]
 
 
 def write_bad(path: Path, content: Any) -> Path:
