@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 # The largest result file the scripts read: 65 full gpubench runs merged, read in about 2 s and
-# 210 MB (README, "Limits of the scripts"; results/cpu/script_limits.txt). Larger is refused
+# 230 MB (README, "Limits of the scripts"; results/cpu/script_limits.txt). Larger is refused
 # before reading.
 MAX_RESULT_BYTES = 32 * 2**20
 _READ_CHUNK_BYTES = 2**20

@@ -57,7 +57,7 @@ MAX_K = 100.0
 # A sweep's sizes are benchmarks of one GPU's result, each a JSON object, and a result holds at
 # most MAX_CONTAINERS of them: a --corroborate beyond them flags no host-timed sweep at all.
 MAX_CORROBORATE = MAX_CONTAINERS
-# fleet.py holds 5 000 GPUs in 0.85 GB (README, "Limits of the scripts"): a million would take
+# fleet.py holds 5 000 GPUs in 0.86 GB (README, "Limits of the scripts"): a million would take
 # some 170 GB and hours, past any fleet it reads. A --min-gpus beyond compares no group, and an
 # --expect beyond expects GPUs no set of files accounts for (it stays one `missing` row).
 MAX_FLEET_GPUS = 1_000_000

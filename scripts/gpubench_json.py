@@ -269,7 +269,7 @@ _SPREAD_AGGREGATES = {"stddev", "cv"}
 # The most objects and lists, and values, a result may hold: above what MAX_RESULT_BYTES of
 # gpubench runs hold (45 000 to 52 000 objects and lists, 1.1 million values), far below what
 # that many bytes of `{}` or `0,` make (32 MiB of `{}` takes 0.86 GB to read). Within
-# both, no file takes more than about 480 MB to read (README, "Limits of the scripts"). Counted
+# both, no file takes more than about 490 MB to read (README, "Limits of the scripts"). Counted
 # before parsing (json_counts).
 MAX_CONTAINERS = 2**17
 MAX_VALUES = 2**21

@@ -316,7 +316,7 @@ def test_fleet_output_without_extension_is_the_path_printed(tmp_path: Path,
 
 
 # Large inputs: a file over the limit is refused before it is read; one at the limit is read
-# within 20 s and 1 GiB, bounds well above the 2 s and 210 MB a file of gpubench runs at the
+# within 20 s and 1 GiB, bounds well above the 2 s and 230 MB a file of gpubench runs at the
 # limit takes on 2 cores (README, "Limits of the scripts"; results/cpu/script_limits.txt).
 @pytest.fixture(scope="session")
 def huge_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -350,7 +350,7 @@ def test_file_at_the_limit_is_read_in_stated_time_and_memory(tmp_path: Path) -> 
 
 def test_the_worst_file_within_the_limits_is_read_in_stated_memory(tmp_path: Path) -> None:
     """As many benchmarks as MAX_CONTAINERS allows, each with as many counters of names of its
-    own as MAX_VALUES allows: the README's 480 MB."""
+    own as MAX_VALUES allows: the README's 490 MB."""
     path = write_worst_result(tmp_path / "worst.json")
     assert path.stat().st_size <= MAX_RESULT_BYTES
     probe = ("import resource, sys; from gpubench_json import load; r = load(sys.argv[1]); "
