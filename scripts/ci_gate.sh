@@ -19,14 +19,13 @@
 #
 # Writes OUT.json, the candidate's runs, and where there were confirming runs, OUT.confirm.json
 # beside it (OUT.json's name with .json replaced); an OUT.json.gz, .xz or .bz2 and its
-# OUT.confirm.json.gz (.xz, .bz2) are written compressed (ci_record.sh). Prints on stdout what
-# the gate says, and nothing else: the last comparison's report (or compare.py's one line where
-# it cannot compare), followed by the filter of what the confirming runs judged again; the
-# recordings' own output goes to stderr. Flags after OUT.json go to compare.py, but for those the gate sets
-# itself (--confirm, --changed-filter, --new-runs) and --help; they are checked, with the
-# baseline, before the first run. In a regression check the candidate must hold every benchmark
-# of the baseline (one that no longer runs passes no check); a benchmark only in the candidate
-# is new.
+# OUT.confirm.json.gz (.xz, .bz2) are written compressed (ci_record.sh). Prints on stdout what the
+# gate says, and nothing else: the last comparison's report (or compare.py's one line where it
+# cannot compare), followed by the filter of what the confirming runs judged again; the recordings'
+# own output goes to stderr. Flags after OUT.json go to compare.py, but for those the gate sets
+# itself (--confirm, --changed-filter, --new-runs) and --help; they are checked, with the baseline,
+# before the first run. In a regression check the candidate must hold every benchmark of the
+# baseline (one that no longer runs passes no check); a benchmark only in the candidate is new.
 #
 # SIGTERM, SIGINT or SIGHUP stops the recording in progress with the same signal and waits for
 # it (ci_record.sh's line says which run it stopped), or stops the gate once the comparison in
