@@ -80,8 +80,8 @@ def check_bounded(parser: argparse.ArgumentParser, args: argparse.Namespace,
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = OneLineArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("inputs", nargs="+", metavar="DIR_OR_FILE",
-                        help="result directories (*.json, *.status, *.err, *.jsonl, *.log) "
-                             "or files")
+                        help="result directories (*.json also compressed: .json.gz, .xz, .bz2; "
+                             "*.status, *.err, *.jsonl, *.log) or files")
     parser.add_argument("--expect", type=int, metavar="N",
                         help="GPUs the fleet has: those that left nothing are listed as missing")
     parser.add_argument("--expect-hosts", type=Path, metavar="FILE",

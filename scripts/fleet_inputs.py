@@ -2,22 +2,22 @@
 
 deploy/slurm writes, per GPU, files sharing one `<name>` (`<host>_<uuid>`, or `<host>_task<P>` /
 `<host>_device<D>` where no UUID is known): `<name>.status` (its record, fleet_status),
-`<name>.json` (gpubench's) and, for every GPU not done, `<name>.err` (gpubench's stderr, then
-`exit status N` once it exited; no exit line where the run never returned, or where a full disk
-kept it from being written while `<name>.status` still gives the exit status, which then
-stands; one line `gpubench.sbatch: not started: ...`, or `gpubench-pod: not started: ...`, for
-a GPU the job never reached). deploy/container/gpubench-pod writes the same files and a pod log:
-per GPU its record lines (`gpubench-pod: status=...`, the last one per GPU wins), one JSON
-document per line and, for a run that did not exit 0, its stderr and `gpubench-pod: <node>
-<uuid>: exit status N`. Each kind of file has one reader in READERS; a file or line that cannot
-be read (the system refuses it, it is no regular file, a record or result that is not UTF-8
-text, not of its format) is a `damaged` record of the GPU its name gives, named and skipped,
-and the rest is read. A stderr (an .err) is
-text a crash may have written any bytes into, as is its copy in a pod log: those that are not
-UTF-8 are shown escaped (safe_text.log_text), and the exit status line still read. A record
-saying `done` needs the GPU's result: without one it is a `missing` result. A result whose
-benchmarks failed (fleet_benchmark_errors) is a `failed` run; one whose run_status still says
-`running` (gpubench SIGKILLed, or still running) a `killed` one.
+`<name>.json` (gpubench's; read compressed too, as `<name>.json.gz`, `.xz` or `.bz2`) and, for
+every GPU not done, `<name>.err` (gpubench's stderr, then `exit status N` once it exited; no exit
+line where the run never returned, or where a full disk kept it from being written while
+`<name>.status` still gives the exit status, which then stands; one line `gpubench.sbatch: not
+started: ...`, or `gpubench-pod: not started: ...`, for a GPU the job never reached).
+deploy/container/gpubench-pod writes the same files and a pod log: per GPU its record lines
+(`gpubench-pod: status=...`, the last one per GPU wins), one JSON document per line and, for a run
+that did not exit 0, its stderr and `gpubench-pod: <node> <uuid>: exit status N`. Each kind of file
+has one reader in READERS; a file or line that cannot be read (the system refuses it, it is no
+regular file, a record or result that is not UTF-8 text, not of its format) is a `damaged` record
+of the GPU its name gives, named and skipped, and the rest is read. A stderr (an .err) is text a
+crash may have written any bytes into, as is its copy in a pod log: those that are not UTF-8 are
+shown escaped (safe_text.log_text), and the exit status line still read. A record saying `done`
+needs the GPU's result: without one it is a `missing` result. A result whose benchmarks failed
+(fleet_benchmark_errors) is a `failed` run; one whose run_status still says `running` (gpubench
+SIGKILLed, or still running) a `killed` one.
 A directory holds one job's files: what an earlier job or an earlier attempt of a requeued job
 than its newest left there (fleet_jobs) is a `stale` record, not a result, and what it left of a
 GPU the newest measured again is superseded, not read (a pod log keeps every run's lines, each
@@ -41,7 +41,7 @@ from fleet_records import (MESSAGE_CHARS, STATUSES, FleetInputError, Found, Gpu,
                            damaged, exit_status, first_uuid, named_gpu, not_an_exit_status,
                            result_found, status_of_exit, status_record)
 from fleet_status import StatusError, parse_record
-from gpubench_json import GpubenchJsonError, load_with_document
+from gpubench_json import RESULT_SUFFIXES, GpubenchJsonError, load_with_document
 from safe_text import log_text, one_line
 
 # The one line of the .err of a GPU never started, as deploy/slurm and deploy/container write it.
@@ -55,6 +55,18 @@ _GLUED_STATUS = re.compile(r"(?P<text>.+)exit status (?P<status>[0-9]{1,3})")
 JobRun = tuple[str | None, int]  # a job (None: not known) and its attempt
 
 
+def kind_of(path: Path) -> str:
+    """A file's kind by its name, as READERS knows it: a result's `.json` also where it is
+    compressed (gpubench_json reads it by its content), else its suffix."""
+    return ".json" if path.name.endswith(RESULT_SUFFIXES) else path.suffix
+
+
+def stem_of(path: Path) -> str:
+    """A file's name without its kind: `<name>` of `<name>.json.gz` as of `<name>.json`."""
+    suffix = next((s for s in RESULT_SUFFIXES if path.name.endswith(s)), path.suffix)
+    return path.name.removesuffix(suffix) if suffix else path.name
+
+
 def damaged_record(path: Path, error: Exception | str) -> Found:
     """A `.status` or `.err` file that cannot be read, joined with the other files of its
     name."""
@@ -66,7 +78,7 @@ def read_result_file(path: Path) -> Found:
         result, document = load_with_document(path, require_benchmarks=False)
         return result_found(str(path), result, failed_benchmarks(document))
     except GpubenchJsonError as error:
-        return damaged(str(path), error, path.stem)
+        return damaged(str(path), error, stem_of(path))
 
 
 def read_err(path: Path) -> Found:
@@ -145,7 +157,7 @@ def files_read(path: Path) -> list[Path]:
     name in a directory, or the file itself."""
     try:
         if path.is_dir():
-            return sorted(p for p in path.iterdir() if p.suffix in READERS and not p.is_dir())
+            return sorted(p for p in path.iterdir() if kind_of(p) in READERS and not p.is_dir())
         if path.exists() or path.is_symlink():
             return [path]
     except OSError as error:
@@ -158,15 +170,15 @@ def read_listed(file: Path) -> Found:
     if problem := special_file(file):
         if file.suffix in (".status", ".err"):
             return damaged_record(file, problem)
-        return damaged(str(file), problem, file.stem)
-    return READERS[file.suffix](file)
+        return damaged(str(file), problem, stem_of(file))
+    return READERS[kind_of(file)](file)
 
 
 def peer_directory(path: Path) -> Path | None:
     """The `peer/` subdirectory of a directory, where it holds a file READERS knows."""
     peer = path / PEER_DIRECTORY
     try:
-        if path.is_dir() and peer.is_dir() and any(p.suffix in READERS for p in peer.iterdir()):
+        if path.is_dir() and peer.is_dir() and any(kind_of(p) in READERS for p in peer.iterdir()):
             return peer
     except OSError as error:
         raise cannot_read(peer, error) from None
@@ -183,7 +195,7 @@ def read_inputs(paths: Iterable[str]) -> Found:
         path = Path(name)
         for file in files_read(path):
             of_directory(by_directory, file.parent).add(
-                READERS.get(file.suffix, read_result_file)(file) if file == path
+                READERS.get(kind_of(file), read_result_file)(file) if file == path
                 else read_listed(file))
         if peer := peer_directory(path):
             found.skipped.append(str(peer))
@@ -318,7 +330,7 @@ def results_of_done(found: Found) -> list[RunRecord]:
     for record in found.records:
         if record.status != "done":
             records.append(record)
-        elif not (record.uuid in read or f"{record.name}.json" in read
+        elif not (record.uuid in read or any(record.name + s in read for s in RESULT_SUFFIXES)
                   or record.key in others):
             records.append(RunRecord("missing", record.host, record.uuid,
                                      f"no result: {record.detail}", record.source,

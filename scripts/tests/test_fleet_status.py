@@ -1,7 +1,10 @@
 """fleet.py on the per-GPU status records deploy/slurm and gpubench-pod write (docs/cluster.md):
 `<name>.status` files beside the results and .err files, and record lines in a pod log."""
 
+import bz2
+import gzip
 import json
+import lzma
 import os
 import subprocess
 import sys
@@ -41,6 +44,43 @@ def test_a_fleet_of_done_records_needs_no_attention(tmp_path: Path,
     code, out, err = run(capsys, tmp_path, "--expect", 16, "--fail-on-outlier")
     assert (code, err) == (0, ""), out
     assert section(out, "Runs that did not finish").splitlines()[1] == "none"
+
+
+def compress_results(paths: list[Path]) -> list[Path]:
+    """The results at `paths` compressed in turn with gzip, xz and bzip2, named so."""
+    forms = [(".gz", gzip.compress), (".xz", lzma.compress), (".bz2", bz2.compress)]
+    packed = []
+    for index, path in enumerate(paths):
+        ending, compress = forms[index % len(forms)]
+        packed.append(path.with_name(path.name + ending))
+        packed[-1].write_bytes(compress(path.read_bytes()))
+        path.unlink()
+    return packed
+
+
+def test_compressed_results_are_read_beside_their_done_records(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`<name>.json.gz` (.xz, .bz2) is the result of `<name>.status`: no `done` record lacks it."""
+    fleet = fb.build_fleet(16, 0)
+    compress_results(fb.write_fleet(fleet, tmp_path)[::2])
+    fb.write_done(fleet, tmp_path)
+    code, out, err = run(capsys, tmp_path, "--expect", 16, "--fail-on-outlier")
+    assert (code, err) == (0, ""), out
+    assert "16 GPU result(s)" in out
+    assert section(out, "Runs that did not finish").splitlines()[1] == "none"
+
+
+def test_a_damaged_compressed_result_is_its_gpus_row(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """Named by its file as `<name>.json` is: node03, its UUID."""
+    fleet = fb.build_fleet(16, 0)
+    packed = compress_results(fb.write_fleet(fleet, tmp_path)[3:4])[0]
+    packed.write_bytes(packed.read_bytes()[:-10])
+    code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
+    assert code == 1, out
+    assert err == f"fleet.py: skipped {packed}: gzip data cut short\n"
+    assert records(out)["node03"][:3] == ["damaged", "node03", fb.uuid_of(3)]
+    assert "15 GPU result(s)" in out
 
 
 def test_every_way_a_run_ends_badly_is_one_row(tmp_path: Path,
