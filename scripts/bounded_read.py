@@ -134,14 +134,15 @@ class _XzStreams:
                 return chunk
 
 
-# The compressed forms a result may take, by the first bytes of each (no JSON text starts with
-# them), and a read(size) over what each holds: every stream or member of a file, as `gzip -d`,
-# `xz -d` and `bzip2 -d` write them.
-_COMPRESSIONS: dict[str, tuple[bytes, Callable[[bytes], Callable[[int], bytes]]]] = {
-    "gzip": (b"\x1f\x8b", lambda data: gzip.open(io.BytesIO(data)).read),
-    "xz": (b"\xfd7zXZ\x00", lambda data: _XzStreams(data).read),
-    "bzip2": (b"BZh", lambda data: bz2.open(io.BytesIO(data)).read),
+# The compressed forms a result may take: the first bytes of each (no JSON text starts with
+# them), the ending of a file's name in that form, and a read(size) over what each holds: every
+# stream or member of a file, as `gzip -d`, `xz -d` and `bzip2 -d` write them.
+_COMPRESSIONS: dict[str, tuple[bytes, str, Callable[[bytes], Callable[[int], bytes]]]] = {
+    "gzip": (b"\x1f\x8b", ".gz", lambda data: gzip.open(io.BytesIO(data)).read),
+    "xz": (b"\xfd7zXZ\x00", ".xz", lambda data: _XzStreams(data).read),
+    "bzip2": (b"BZh", ".bz2", lambda data: bz2.open(io.BytesIO(data)).read),
 }
+COMPRESSED_ENDINGS = tuple(ending for _, ending, _ in _COMPRESSIONS.values())
 # What reading a damaged stream raises: gzip.BadGzipFile and bzip2's "Invalid data stream" are
 # OSErrors; a stream cut short raises EOFError.
 DAMAGED_STREAM = (OSError, zlib.error, lzma.LZMAError)
@@ -149,15 +150,15 @@ DAMAGED_STREAM = (OSError, zlib.error, lzma.LZMAError)
 
 def compression(data: bytes) -> str | None:
     """The compressed form `data` takes ("gzip", "xz", "bzip2"), or None."""
-    return next((name for name, (magic, _) in _COMPRESSIONS.items() if data.startswith(magic)),
-                None)
+    return next((name for name, (magic, _, _) in _COMPRESSIONS.items()
+                 if data.startswith(magic)), None)
 
 
 def unpacked(data: bytes, form: str, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:
     """The bytes `data` holds in the compressed form `form`, or None where they are more than
     `limit_bytes`: unpacked no further than that. A stream cut short raises EOFError; one
     damaged, or an xz stream needing more than XZ_MEMORY_BYTES, one of DAMAGED_STREAM."""
-    return _read_at_most(_COMPRESSIONS[form][1](data), limit_bytes)
+    return _read_at_most(_COMPRESSIONS[form][2](data), limit_bytes)
 
 
 # What a directory's entry is where it is no regular file, by the test of its mode.

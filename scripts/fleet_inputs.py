@@ -63,8 +63,8 @@ def kind_of(path: Path) -> str:
 
 def stem_of(path: Path) -> str:
     """A file's name without its kind: `<name>` of `<name>.json.gz` as of `<name>.json`."""
-    suffix = next((s for s in RESULT_SUFFIXES if path.name.endswith(s)), path.suffix)
-    return path.name.removesuffix(suffix) if suffix else path.name
+    suffix = next((s for s in RESULT_SUFFIXES if path.name.endswith(s)), None)
+    return path.name.removesuffix(suffix) if suffix else path.stem
 
 
 def damaged_record(path: Path, error: Exception | str) -> Found:

@@ -39,8 +39,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from bounded_read import (DAMAGED_STREAM, MAX_RESULT_BYTES, compression, dangling_link,
-                          read_bounded, unpacked)
+from bounded_read import (COMPRESSED_ENDINGS, DAMAGED_STREAM, MAX_RESULT_BYTES, compression,
+                          dangling_link, read_bounded, unpacked)
 from safe_text import ascii_decimal, one_line, printable, shorten
 
 
@@ -84,9 +84,9 @@ def setting_text(context: dict[str, Any], setting: Setting) -> str | None:
 
 
 # The names of the result files a script finds by listing a folder (make_limits.py, gallery.py):
-# gpubench's JSON, and that JSON compressed. A file named on the command line is read by its
-# content whatever its name.
-RESULT_SUFFIXES = (".json", ".json.gz", ".json.xz", ".json.bz2")
+# gpubench's JSON, and that JSON compressed (.json.gz, .json.xz, .json.bz2). A file named on the
+# command line is read by its content whatever its name.
+RESULT_SUFFIXES = (".json", *(".json" + ending for ending in COMPRESSED_ENDINGS))
 
 
 class GpubenchJsonError(Exception):
