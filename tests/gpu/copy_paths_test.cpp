@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace gpubench::testing {
@@ -41,6 +42,31 @@ TEST(CopyPaths, TheContextNamesTheFarNode) {
   ASSERT_EQ(json.context.count("host_numa_far_node"), 1U);
   EXPECT_EQ(json.context.at("host_numa_far_node"),
             describe_far_node(query_device(0).host_numa_node));
+}
+
+// async_all_devices copies to or from every GPU of the run at once, each GPU's bytes checked
+// by the benchmark; a run on one GPU has no such benchmark.
+TEST(CopyPaths, AllDevicesAtOnceDeliverEveryGpusBytes) {
+  GPUBENCH_REQUIRE_GPU();
+  ScratchDir scratch;
+  const std::string out = scratch.path("all.json");
+  const Finished run = run_process(
+      {GPUBENCH_BINARY, "--device=all", "--benchmark_filter=^copy/(HtoD|DtoH)/pinned/async",
+       "--sizes=4,64M", "--benchmark_min_time=0.01", "--benchmark_out=" + out});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const BenchmarkJson json = read_benchmark_json(out);
+  ASSERT_TRUE(json.valid) << json.problem;
+  std::vector<std::string> all_devices;
+  for (const JsonBenchmark& benchmark : json.benchmarks) {
+    if (benchmark.name.find("/async_all_devices/") != std::string::npos) {
+      all_devices.push_back(benchmark.name);
+      EXPECT_TRUE(benchmark.complete && !benchmark.error)
+          << benchmark.name << ": " << benchmark.message;
+    }
+  }
+  EXPECT_GT(json.benchmarks.size(), all_devices.size()) << "each GPU's own copies ran too";
+  // HtoD and DtoH, at 4 bytes and 64 MiB.
+  EXPECT_EQ(all_devices.size(), device_count() > 1 ? 4U : 0U) << json.benchmarks.size();
 }
 
 // registered_far's buffer: memory bound to a node, every page checked there, then registered.
