@@ -40,7 +40,8 @@ def stability(name: str, result: str = "") -> Derived:
 
 
 DERIVED = (
-    Derived(f"{VERDICTS}/aa.txt", "compare.py", (f"{VERDICTS}/aa_1.json.gz", f"{VERDICTS}/aa_2.json.gz")),
+    Derived(f"{VERDICTS}/aa.txt", "compare.py",
+            (f"{VERDICTS}/aa_1.json.gz", f"{VERDICTS}/aa_2.json.gz")),
     Derived(f"{VERDICTS}/planted.txt", "tests/plant_slowdowns.py",
             (f"{VERDICTS}/aa_1.json.gz", f"{VERDICTS}/aa_2.json.gz", "{tmp}/planted.json",
              "--alpha=0.05")),
