@@ -11,9 +11,10 @@ namespace gpubench::testing {
 
 struct JsonBenchmark {
   std::string name;
-  bool error = false;    // error_occurred (SkipWithError)
-  std::string message;   // error_message
-  bool complete = false; // has iterations and real_time
+  bool error = false;                    // error_occurred (SkipWithError)
+  std::string message;                   // error_message
+  bool complete = false;                 // has iterations and real_time
+  std::map<std::string, double> numbers; // every value that is a number (counters, times)
 };
 
 struct BenchmarkJson {
