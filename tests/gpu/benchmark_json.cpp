@@ -2,23 +2,18 @@
 
 #include "process.hpp"
 
-#include <sstream>
-
 namespace gpubench::testing {
 namespace {
 
 // One tab-separated line per context key and per benchmark; tabs and newlines in values become
-// spaces. A benchmark's numbers are its last field, as key=value separated by spaces.
+// spaces.
 constexpr const char* summarize = R"(import json, sys
 def s(v): return str(v).replace("\t", " ").replace("\n", " ")
 d = json.load(open(sys.argv[1]))
 for k, v in d["context"].items(): print("context", s(k), s(v), sep="\t")
 for b in d["benchmarks"]:
-    numbers = [f"{s(k).replace(' ', '_')}={v!r}" for k, v in b.items()
-               if isinstance(v, (int, float)) and not isinstance(v, bool)]
     print("benchmark", s(b["name"]), int(bool(b.get("error_occurred", False))),
-          s(b.get("error_message", "")), int("iterations" in b and "real_time" in b),
-          " ".join(numbers), sep="\t")
+          s(b.get("error_message", "")), int("iterations" in b and "real_time" in b), sep="\t")
 )";
 
 std::vector<std::string> fields_of(const std::string& line) {
@@ -32,17 +27,6 @@ std::vector<std::string> fields_of(const std::string& line) {
     }
     begin = tab + 1;
   }
-}
-
-// key=value fields separated by spaces, each value a number as Python's repr writes it.
-std::map<std::string, double> numbers_of(const std::string& field) {
-  std::map<std::string, double> numbers;
-  std::istringstream pairs(field);
-  for (std::string pair; pairs >> pair;) {
-    const std::size_t equals = pair.rfind('=');
-    numbers[pair.substr(0, equals)] = std::stod(pair.substr(equals + 1));
-  }
-  return numbers;
 }
 
 } // namespace
@@ -60,8 +44,8 @@ BenchmarkJson read_benchmark_json(const std::string& path) {
     const std::vector<std::string> f = fields_of(line);
     if (f.size() == 3 && f[0] == "context") {
       json.context[f[1]] = f[2];
-    } else if (f.size() == 6 && f[0] == "benchmark") {
-      json.benchmarks.push_back({f[1], f[2] == "1", f[3], f[4] == "1", numbers_of(f[5])});
+    } else if (f.size() == 5 && f[0] == "benchmark") {
+      json.benchmarks.push_back({f[1], f[2] == "1", f[3], f[4] == "1"});
     }
   }
   return json;

@@ -11,10 +11,9 @@ namespace gpubench::testing {
 
 struct JsonBenchmark {
   std::string name;
-  bool error = false;                    // error_occurred (SkipWithError)
-  std::string message;                   // error_message
-  bool complete = false;                 // has iterations and real_time
-  std::map<std::string, double> numbers; // every value that is a number (counters, times)
+  bool error = false;    // error_occurred (SkipWithError)
+  std::string message;   // error_message
+  bool complete = false; // has iterations and real_time
 };
 
 struct BenchmarkJson {

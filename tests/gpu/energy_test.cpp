@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,9 +18,17 @@
 namespace gpubench::testing {
 namespace {
 
+// Per benchmark: its name, then every numeric counter as key=value.
+constexpr const char* counters = R"py(import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d["benchmarks"]:
+    numbers = [f"{k}={v!r}" for k, v in b.items() if isinstance(v, (int, float))]
+    print(b["name"], *numbers, "error=" + str(int(b.get("error_occurred", False))))
+)py";
+
 struct EnergyRun {
   std::map<std::string, std::string> context;
-  std::map<std::string, JsonBenchmark> benchmarks; // by name
+  std::map<std::string, std::map<std::string, double>> benchmarks;
 
   // The context's device_<ordinal>_energy: its step and idle power, or `absent: ` and why.
   [[nodiscard]] std::string energy(int ordinal) const {
@@ -48,8 +57,17 @@ EnergyRun run_energy(const std::string& filter, const std::vector<std::string>& 
     return found;
   }
   found.context = json.context;
-  for (const JsonBenchmark& benchmark : json.benchmarks) {
-    found.benchmarks[benchmark.name] = benchmark;
+  const Finished python = run_process({"/usr/bin/env", "python3", "-c", counters, out});
+  EXPECT_EQ(python.exit_code, 0) << python.err;
+  for (const std::string& line : lines_of(python.out)) {
+    std::istringstream fields(line);
+    std::string name;
+    fields >> name;
+    auto& values = found.benchmarks[name];
+    for (std::string field; fields >> field;) {
+      const std::size_t equals = field.find('=');
+      values[field.substr(0, equals)] = std::stod(field.substr(equals + 1));
+    }
   }
   return found;
 }
@@ -59,7 +77,7 @@ EnergyRun run_energy(const std::string& filter, const std::vector<std::string>& 
 // the window's energy (its power over its time) and its operations.
 std::pair<double, double> expect_window(const EnergyRun& run, const std::string& name,
                                         const std::string& figure, double step_ms) {
-  const auto& v = run.benchmarks.at(name).numbers;
+  const auto& v = run.benchmarks.at(name);
   for (const std::string& key :
        {figure, figure + "_above_idle", std::string("power_w"), std::string("idle_power_w"),
         std::string("energy_step_ms"), std::string("energy_steps"), std::string("energy_window_s"),
@@ -86,17 +104,15 @@ TEST(Energy, CopySaxpyAndLaunchGetTheirFiguresFromWindowsOfTheLeastSteps) {
   const EnergyRun run = run_energy("^(copy/HtoD/pinned/async/67108864|saxpy/driver/16777216|"
                                    "launch/driver/throughput/params:0|latency/chase/device/4096)/");
   ASSERT_EQ(run.benchmarks.size(), 4U);
-  for (const auto& [name, benchmark] : run.benchmarks) {
-    EXPECT_FALSE(benchmark.error) << name << ": " << benchmark.message;
+  for (const auto& [name, values] : run.benchmarks) {
+    EXPECT_EQ(values.at("error"), 0.0) << name;
   }
   const auto& chase = run.benchmarks.at("latency/chase/device/4096/manual_time");
-  EXPECT_EQ(chase.numbers.count("power_w"), 0U)
-      << "the chase says nothing of its operation's energy";
+  EXPECT_EQ(chase.count("power_w"), 0U) << "the chase says nothing of its operation's energy";
   const std::string device_energy = run.energy(0);
   if (device_energy.starts_with("absent: ")) {
     // No counter: no figure, and the context says why.
-    for (const auto& [name, benchmark] : run.benchmarks) {
-      const auto& values = benchmark.numbers;
+    for (const auto& [name, values] : run.benchmarks) {
       EXPECT_EQ(values.count("joules_per_gb") + values.count("uj_per_launch"), 0U) << name;
     }
     GTEST_SKIP() << "device 0 has no energy counter: " << device_energy;
@@ -106,20 +122,19 @@ TEST(Energy, CopySaxpyAndLaunchGetTheirFiguresFromWindowsOfTheLeastSteps) {
 
   const std::string copy = "copy/HtoD/pinned/async/67108864/manual_time";
   const auto [copy_joules, copies] = expect_window(run, copy, "joules_per_gb", step_ms);
-  const auto& copy_numbers = run.benchmarks.at(copy).numbers;
   const double gb_per_copy = 67108864 * 1e-9;
-  EXPECT_NEAR(copy_numbers.at("joules_per_gb"), copy_joules / copies / gb_per_copy,
+  EXPECT_NEAR(run.benchmarks.at(copy).at("joules_per_gb"), copy_joules / copies / gb_per_copy,
               1e-6 * copy_joules / copies / gb_per_copy);
   // The window ran copies at the pace the timed loop measured (no gate, one wait a batch).
-  const double copies_per_s_timed = 1e6 / copy_numbers.at("us_per_copy");
-  const double copies_per_s_window = copies / copy_numbers.at("energy_window_s");
+  const double copies_per_s_timed = 1e6 / run.benchmarks.at(copy).at("us_per_copy");
+  const double copies_per_s_window = copies / run.benchmarks.at(copy).at("energy_window_s");
   EXPECT_NEAR(copies_per_s_window, copies_per_s_timed, 0.2 * copies_per_s_timed);
 
   static_cast<void>(
       expect_window(run, "saxpy/driver/16777216/manual_time", "joules_per_gb", step_ms));
   const std::string launch = "launch/driver/throughput/params:0/manual_time";
   const auto [launch_joules, launches] = expect_window(run, launch, "uj_per_launch", step_ms);
-  EXPECT_NEAR(run.benchmarks.at(launch).numbers.at("uj_per_launch"), launch_joules / launches * 1e6,
+  EXPECT_NEAR(run.benchmarks.at(launch).at("uj_per_launch"), launch_joules / launches * 1e6,
               1e-6 * launch_joules / launches * 1e6);
 }
 
@@ -151,14 +166,14 @@ TEST(Energy, ABenchmarkOnSeveralGpusAddsUpTheirWindows) {
       {"peer/ce/write/bisect/67108864/manual_time", {all, all.size()}},
       {"copy/HtoD/pinned/async_all_devices/67108864/manual_time", {all, all.size()}}};
   ASSERT_EQ(run.benchmarks.size(), runs_on.size());
-  for (const auto& [name, benchmark] : run.benchmarks) {
-    EXPECT_FALSE(benchmark.error) << name << ": " << benchmark.message;
+  for (const auto& [name, values] : run.benchmarks) {
+    EXPECT_EQ(values.at("error"), 0.0) << name;
   }
   for (int d = 0; d < gpus; ++d) {
     if (run.energy(d).starts_with("absent: ")) {
       // A GPU without a counter: no benchmark on it has a figure.
-      for (const auto& [name, benchmark] : run.benchmarks) {
-        EXPECT_EQ(benchmark.numbers.count("joules_per_gb"), 0U) << name;
+      for (const auto& [name, values] : run.benchmarks) {
+        EXPECT_EQ(values.count("joules_per_gb"), 0U) << name;
       }
       GTEST_SKIP() << "device " << d << " has no energy counter: " << run.energy(d);
     }
@@ -172,7 +187,7 @@ TEST(Energy, ABenchmarkOnSeveralGpusAddsUpTheirWindows) {
       step_ms = std::max(step_ms, run.number(d, "energy_step_ms"));
     }
     const auto [joules, ops] = expect_window(run, name, "joules_per_gb", step_ms);
-    const auto& v = run.benchmarks.at(name).numbers;
+    const auto& v = run.benchmarks.at(name);
     // The context gives each idle power to 0.01 W.
     EXPECT_NEAR(v.at("idle_power_w"), idle_watts,
                 0.006 * static_cast<double>(spread.devices.size()))
