@@ -1,6 +1,7 @@
 // saxpy/<variant>/<N>: y = alpha*x + y, every way a user would run it, against the memory
 // ceiling. GPU time from events (UseManualTime); 12 bytes per element (read x, read y, write y).
 #include "capacity.hpp"
+#include "cublas_library.hpp"
 #include "driver_api.hpp"
 #include "embedded_images.hpp"
 #include "family.hpp"
@@ -18,7 +19,6 @@
 #include "sizes.hpp"
 
 #include <benchmark/benchmark.h>
-#include <cublas_v2.h>
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -62,16 +62,6 @@ struct SaxpyOptions {
   L2Mode l2 = L2Mode::cold;
 };
 
-void check_cublas(cublasStatus_t status, const char* call) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    throw CudaError(call, cublasGetStatusName(status), cublasGetStatusString(status), status);
-  }
-}
-
-struct CublasRelease {
-  void operator()(cublasHandle_t handle) const noexcept { cublasDestroy(handle); }
-};
-
 // Host floats left unwritten until their first use: each page is first touched by the parallel
 // pass that writes it, where a vector's would be zeroed by one thread first, and none is pinned
 // (on the H200's host, 4 GiB took 1.3 s to zero and 2.3 s to pin, against 0.7 s to upload from
@@ -90,7 +80,7 @@ private:
 
 // The family's state, kept across Google Benchmark's runs: random inputs on host and device
 // for the largest N asked for so far (smaller N use a prefix), one saxpy's CPU reference on the
-// device where it fits, the walk-through's module, and the cuBLAS handle.
+// device where it fits, the walk-through's module, and cuBLAS once a cuBLAS benchmark has run.
 struct SaxpyState {
   explicit SaxpyState(Session& session)
       : module(saxpy_fatbin().data()), driver_saxpy(module.function("saxpy")),
@@ -145,13 +135,21 @@ struct SaxpyState {
     upload(expected->ptr(), reference.data(), n * sizeof(float));
   }
 
-  cublasHandle_t cublas() {
+  // cuBLAS's library is loaded here, by the first benchmark that calls it (cublas_library.hpp
+  // says why not at start); where it cannot be, that benchmark is skipped with the loader's
+  // reason and the run goes on.
+  const CublasHandle& cublas() {
     if (!cublas_handle) {
-      cublasHandle_t handle = nullptr;
-      check_cublas(cublasCreate(&handle), "cublasCreate(&handle)");
-      cublas_handle = UniqueHandle<cublasHandle_t, CublasRelease>(handle);
+      if (!cublas_library) {
+        try {
+          cublas_library.emplace();
+        } catch (const LibraryUnavailable& why) {
+          throw SkipBenchmark(fmt::format("cuBLAS cannot be loaded: {}", why.what()));
+        }
+      }
+      cublas_handle.emplace(*cublas_library);
     }
-    return cublas_handle.get();
+    return *cublas_handle;
   }
 
   Module module;
@@ -171,7 +169,9 @@ struct SaxpyState {
   std::optional<DeviceBuffer> dy;
   std::optional<DeviceBuffer> dy0;      // y's initial values, to restore y on the device
   std::optional<DeviceBuffer> expected; // fmaf(alpha, x, y0) from the CPU, where it fits
-  UniqueHandle<cublasHandle_t, CublasRelease> cublas_handle;
+  // Declared before the handle, so that it outlives it.
+  std::optional<CublasLibrary> cublas_library;
+  std::optional<CublasHandle> cublas_handle;
 };
 
 // One launch of the computation on `stream`, as a variant does it.
@@ -209,8 +209,8 @@ void launch_vec4(const SaxpyCall& c) {
 }
 
 void launch_cublas(const SaxpyCall& c) {
-  check_cublas(cublasSaxpy(c.s.cublas(), static_cast<int>(c.n), &c.s.alpha, c.x(), 1, c.y(), 1),
-               "cublasSaxpy");
+  const CublasHandle& cublas = c.s.cublas();
+  cublas.library().saxpy(cublas.get(), static_cast<int>(c.n), c.s.alpha, c.x(), c.y());
 }
 
 void launch_thrust(const SaxpyCall& c) { thrust_saxpy(c.stream, c.s.alpha, c.x(), c.y(), c.n); }
@@ -287,12 +287,14 @@ void measure_saxpy(const Variant& variant, const SaxpyOptions& options, Harness&
     throw SkipBenchmark(*why);
   }
   auto& s = h.session().state<SaxpyState>();
-  s.ensure_capacity(n);
   const CUstream stream = h.stream();
-  GPUBENCH_CU(cuMemcpyDtoDAsync, s.dy->ptr(), s.dy0->ptr(), n * sizeof(float), stream);
+  // Before the inputs: a host without cuBLAS skips without allocating GiBs it would not use.
   if (variant.launch == launch_cublas) {
-    check_cublas(cublasSetStream(s.cublas(), stream), "cublasSetStream");
+    const CublasHandle& cublas = s.cublas();
+    cublas.library().set_stream(cublas.get(), stream);
   }
+  s.ensure_capacity(n);
+  GPUBENCH_CU(cuMemcpyDtoDAsync, s.dy->ptr(), s.dy0->ptr(), n * sizeof(float), stream);
   const SaxpyCall call{s, stream, n};
   const auto launch = [&] { variant.launch(call); };
 
