@@ -298,7 +298,7 @@ void add_context(std::string_view flag, std::string_view value,
     // it is taken for a merged recording (its text a count no script reads).
     if (key == "merged_runs") {
       throw UsageError(fmt::format(
-          "{}: merged_runs is the count of runs scripts/merge_runs.py writes", flag));
+          "{}: merged_runs is the count of runs scripts/gpubench-tools merge writes", flag));
     }
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) {
       throw UsageError(fmt::format("{}: key {} is given twice", flag, key));

@@ -119,7 +119,7 @@ public:
 // benchmark_min_warmup_time, benchmark_enable_random_interleaving ("true" or "false"),
 // benchmark_filter, printable(), where one is given (among fewer others a benchmark can measure
 // otherwise); then each family flag given, under its own name and printable() ("--sizes":
-// "1G,4G"), so that a run can be measured again as this one was (scripts/recorded_flags.py).
+// "1G,4G"), so that a run can be measured again as this one was (scripts/gpubench-tools flags).
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> run_settings(const Options& options);
 
 // Whether gpubench or Google Benchmark writes `key` in the JSON context itself: a

@@ -12,7 +12,7 @@
 // other more closely than two runs do; blocks differ as far as those choices make runs differ.
 // The ratio reported is the geometric mean of the blocks' median round ratios, with the
 // Student-t 95% interval over the blocks (src/paired_ratio.hpp). What the host sets per process
-// no block of the process sees; scripts/launch_ratios.py pools separate processes for that.
+// no block of the process sees; scripts/gpubench-tools ratios pools separate processes for that.
 //
 // A round holds one batch per path at the payload, one per path at 0 bytes (for what the
 // payload adds), and a second batch of <<<>>> (`same_path`): the ratio of <<<>>> to itself,

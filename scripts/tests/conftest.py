@@ -11,7 +11,14 @@ SCRIPTS = Path(__file__).resolve().parent.parent
 # Committed H200 results: real data, with repetitions under stability/.
 H200 = SCRIPTS.parent / "results" / "h200"
 
+TOOLS = SCRIPTS / "gpubench-tools"
+
 RunScript = Callable[..., subprocess.CompletedProcess[str]]
+
+
+def command(subcommand: str) -> list[str]:
+    """The argv that runs `gpubench-tools SUBCOMMAND` from the clone, with this Python."""
+    return [sys.executable, str(TOOLS), subcommand]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -30,7 +37,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture
 def run_script() -> RunScript:
     def run(script: str, *args: object) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, str(SCRIPTS / script), *map(str, args)],
+        return subprocess.run([*command(script), *map(str, args)],
                               capture_output=True, text=True, timeout=60)
     return run
 
@@ -62,5 +69,5 @@ def run_with_file_size_limit(script: str, *args: object,
     (RLIMIT_FSIZE: a write past it fails with EFBIG, as one fails on a full disk)."""
     def limit_file_size() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-    return subprocess.run([sys.executable, str(SCRIPTS / script), *map(str, args)],
+    return subprocess.run([*command(script), *map(str, args)],
                           capture_output=True, text=True, timeout=60, preexec_fn=limit_file_size)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 SCRIPTS = Path(__file__).resolve().parent.parent
+TOOLS = SCRIPTS / "gpubench-tools"
 ROOT = SCRIPTS.parent
 H200 = "results/h200"
 VERDICTS = f"{H200}/verdicts"
@@ -35,12 +36,12 @@ class Derived:
 
 
 def stability(name: str, result: str = "") -> Derived:
-    return Derived(f"{H200}/stability/{name}.txt", "stability.py",
+    return Derived(f"{H200}/stability/{name}.txt", "stability",
                    (f"{H200}/stability/{result or name + '.json'}",))
 
 
 DERIVED = (
-    Derived(f"{VERDICTS}/aa.txt", "compare.py",
+    Derived(f"{VERDICTS}/aa.txt", "compare",
             (f"{VERDICTS}/aa_1.json.gz", f"{VERDICTS}/aa_2.json.gz")),
     Derived(f"{VERDICTS}/planted.txt", "tests/plant_slowdowns.py",
             (f"{VERDICTS}/aa_1.json.gz", f"{VERDICTS}/aa_2.json.gz", "{tmp}/planted.json",
@@ -48,37 +49,37 @@ DERIVED = (
     Derived(f"{VERDICTS}/planted_reversed.txt", "tests/plant_slowdowns.py",
             (f"{VERDICTS}/aa_2.json.gz", f"{VERDICTS}/aa_1.json.gz", "{tmp}/planted.json",
              "--alpha=0.05")),
-    Derived(f"{VERDICTS}/splits/cards.txt", "compare.py",
+    Derived(f"{VERDICTS}/splits/cards.txt", "compare",
             (f"{VERDICTS}/splits/card_a.json.gz", f"{VERDICTS}/splits/card_b.json.gz")),
-    Derived(f"{H200}/comparison/a_a.txt", "compare.py",
+    Derived(f"{H200}/comparison/a_a.txt", "compare",
             ("--report", f"{H200}/comparison/ci_new_1.json", f"{H200}/comparison/ci_new_2.json")),
-    Derived(f"{H200}/comparison/old_vs_new.txt", "compare.py",
+    Derived(f"{H200}/comparison/old_vs_new.txt", "compare",
             ("--report", f"{H200}/comparison/ci_old.json", f"{H200}/comparison/ci_new_1.json")),
-    Derived(f"{H200}/speed/compare_before_after.txt", "compare.py",
+    Derived(f"{H200}/speed/compare_before_after.txt", "compare",
             ("--report", f"{H200}/speed/subset_before.json", f"{H200}/speed/subset_after.json")),
-    Derived(f"{H200}/speed/compare_before_after_resolution_only.txt", "compare.py",
+    Derived(f"{H200}/speed/compare_before_after_resolution_only.txt", "compare",
             ("--report", "--alpha=0.999", f"{H200}/speed/subset_before.json",
              f"{H200}/speed/subset_after.json")),
-    Derived(f"{H200}/harness/compare_before_after.txt", "compare.py",
+    Derived(f"{H200}/harness/compare_before_after.txt", "compare",
             ("--report", f"{H200}/harness/subset_before.json",
              f"{H200}/harness/subset_after.json")),
-    Derived(f"{H200}/harness/htod_recheck.txt", "compare.py",
+    Derived(f"{H200}/harness/htod_recheck.txt", "compare",
             ("--report", f"{H200}/harness/htod_recheck_before.json",
              f"{H200}/harness/htod_recheck_after.json")),
-    Derived(f"{H200}/facts/compare_before_after.txt", "compare.py",
+    Derived(f"{H200}/facts/compare_before_after.txt", "compare",
             (f"{H200}/facts/suite_before.json.gz", f"{H200}/facts/suite_after.json.gz")),
     Derived("results/h200x2/latency/latency_vs_peers.txt", "../tools/peers/compare_latency.py",
             ("results/h200x2/latency/chase_peer.json", "--nvbandwidth",
              "results/h200x2/latency/peers/nvbandwidth_d2d_latency.json")),
-    Derived(f"{H200}/h200_vs_h200x2_gpu0.html", "report.py",
-            (f"{H200}/gpubench.json", "results/h200x2/all_devices.json", "--device", "0",
+    Derived(f"{H200}/h200_vs_h200x2_gpu0.html", "report",
+            ("--format=html", f"{H200}/gpubench.json", "results/h200x2/all_devices.json", "--device", "0",
              "--report", "--filter", "^copy/", "-o", "{out}"), writes=True),
     *(stability(name) for name in (
         "launch_10rep", "saxpy_10rep", "pinned_launch_submit_10rep",
         "pinned_copy_10rep", "launch_submit_interleaved_10rep", "copy_64m_256m_interleaved_10rep",
         "copy_1g_interleaved_10rep", "launch_submit_halfsecond_10rep",
         "pageable_sync_consecutive_10rep")),
-    # In a folder of its own: make_limits.py reads every *.json of stability/, and this run is of
+    # In a folder of its own: gpubench-tools limits reads every *.json of stability/, and this run is of
     # code older than the limits' sources.
     stability("suite_5rep", "suite_5rep/gpubench.json"),
 )
@@ -86,8 +87,8 @@ DERIVED = (
 
 def run(script: str, args: list[str], cwd: Path | str) -> subprocess.CompletedProcess[str]:
     """`script` (under scripts/) run with `args` in `cwd`; RuntimeError where it says anything on
-    stderr. Its exit status is the caller's to judge (compare.py exits 1 on a regression)."""
-    proc = subprocess.run([sys.executable, str(SCRIPTS / script), *args], cwd=cwd,
+    stderr. Its exit status is the caller's to judge (gpubench-tools compare exits 1 on a regression)."""
+    proc = subprocess.run([sys.executable, str(TOOLS), script, *args], cwd=cwd,
                           capture_output=True, text=True, timeout=300)
     if proc.stderr:
         raise RuntimeError(f"{script} {' '.join(args)}: exit {proc.returncode}: "
@@ -114,7 +115,7 @@ def fleet_printed(heatmap: Path | None = None) -> str:
     heatmap are named as from the root. With `heatmap`, the drawing is copied there."""
     with tempfile.TemporaryDirectory() as tmp:
         run("tests/fleet_builder.py", ["fleet/"], tmp).check_returncode()
-        fleet = run("fleet.py", ["fleet/", "--expect", "18", "-o", "heatmap.png", "--markdown"],
+        fleet = run("fleet", ["fleet/", "--expect", "18", "-o", "heatmap.png", "--markdown"],
                     tmp)
         fleet.check_returncode()
         text = fleet.stdout
@@ -129,10 +130,10 @@ GALLERY = "results/index.html"
 
 
 def gallery_printed() -> str:
-    """results/index.html as `scripts/gallery.py` writes it from the root, written in a scratch
+    """results/index.html as `scripts/gpubench-tools gallery` writes it from the root, written in a scratch
     folder: its links, relative to where it is written, are named as from results/."""
     with tempfile.TemporaryDirectory() as tmp:
-        run("gallery.py", ["results", "-o", f"{tmp}/index.html"], ROOT).check_returncode()
+        run("gallery", ["results", "-o", f"{tmp}/index.html"], ROOT).check_returncode()
         text = (Path(tmp) / "index.html").read_text(encoding="utf-8")
         results = os.path.relpath(ROOT / "results", tmp)
     return text.replace(f'href="{results}/', 'href="')

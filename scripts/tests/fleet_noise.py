@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""How often fleet.py's rule flags a GPU in fleets of pure noise, and finds planted losses.
+"""How often gpubench-tools fleet's rule flags a GPU in fleets of pure noise, and finds planted losses.
 
     python3 scripts/tests/fleet_noise.py [--fleets=100]
 
 For each source set of fleet_builder (real H200 repetitions), judges --fleets noise-only fleets
-of 16 GPUs (seeds 0..N-1) with fleet.py's default rule and the committed limits, and counts the
+of 16 GPUs (seeds 0..N-1) with gpubench-tools fleet's default rule and the committed limits, and counts the
 fleets in which any GPU is flagged (slower than its group, or below its floor); then plants a
 10% loss of one device-timed sweep on one GPU and counts the fleets in which that GPU, and only
 it, is flagged; then an 8% loss of that sweep on half the fleet (8 GPUs: the group median lies
@@ -24,11 +24,17 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/, run as a script
 
 import fleet_builder as fb  # noqa: E402 (after the path it needs)
-from fleet_limits import Limits, default_limit_files, judge_floors, load_limits
-from fleet_outliers import Rule, group_gpus, judge
-from fleet_records import Gpu, result_found
-from gpubench_json import loads
-import script_cli  # noqa: F401  (stdout and stderr guarded, as every script's are)
+
+from gpubench_tools.cli import options as script_cli  # noqa: F401  (stdout and stderr guarded, as every script's are)
+from gpubench_tools.models.fleet.limits import (
+    Limits,
+    default_limit_files,
+    judge_floors,
+    load_limits,
+)
+from gpubench_tools.models.fleet.outliers import Rule, group_gpus, judge
+from gpubench_tools.models.fleet.records import Gpu, result_found
+from gpubench_tools.reading.results import loads
 
 # The device-timed sweep a loss is planted on, per source set.
 SWEEPS: dict[tuple[str, ...], str] = {
@@ -74,7 +80,7 @@ def committed_limits() -> list[Limits]:
 
 def verdict(fleet: list[fb.Document], rule: Rule = Rule(),
             limits: list[Limits] | None = None) -> Verdict:
-    """fleet.py's judgement of a fleet, in process: outliers per group and floors."""
+    """gpubench-tools fleet's judgement of a fleet, in process: outliers per group and floors."""
     gpus = gpus_of(fleet)
     groups = group_gpus(gpus)
     for group in groups:

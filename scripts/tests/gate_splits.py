@@ -3,19 +3,19 @@
 
   gate_splits.py RECORDING.json [--base N] [--new N] [--confirm N] [--trials T] [--seed S]
 
-RECORDING.json holds separate runs of one build (scripts/ci_record.sh with a large
-GPUBENCH_RUNS, or merge_runs.py of many runs), one repetition per run. Each trial draws two
+RECORDING.json holds separate runs of one build (scripts/gpubench-tools record with a large
+GPUBENCH_RUNS, or gpubench-tools merge of many runs), one repetition per run. Each trial draws two
 disjoint sets of runs at random, --base for the baseline (5 by default; the gate's committed
 baseline holds 15 or more) and --new for the candidate (5, as the gate records), and compares
-them with compare.py's default rules, twice: as they are (an A/A pair: every benchmark should be
+them with gpubench-tools compare's default rules, twice: as they are (an A/A pair: every benchmark should be
 SAME) and with plant_slowdowns.py's slowdowns planted into the candidate (every planted
 benchmark should be SLOWER, every other one SAME). A planted benchmark that stays SAME is a
 miss; the miss is honest where its report line gave a resolution at or above the planted change
 (the gate said it could not see a change that small).
 
-With --confirm N, each trial judges as scripts/ci_gate.sh does: N more runs, drawn apart from
+With --confirm N, each trial judges as scripts/gpubench-tools gate does: N more runs, drawn apart from
 both sides (planted too where the candidate is), judge each benchmark found SLOWER or FASTER
-again on their own (compare.py --confirm), and the change stands where they give the same
+again on their own (gpubench-tools compare --confirm), and the change stands where they give the same
 verdict. A planted slowdown missed that way is counted apart: the report says it was seen and
 not confirmed.
 
@@ -34,12 +34,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import compare as cmp  # noqa: E402
-from comparison import SAME, SLOWER, Row, Rules, compare, confirm_rows  # noqa: E402
 from gbench_builder import with_repetitions  # noqa: E402
-from gpubench_json import GpubenchJsonError, Result, load_with_document, loads  # noqa: E402
 from plant_slowdowns import plant  # noqa: E402
-from script_cli import OneLineArgumentParser, script_error  # noqa: E402
+
+from gpubench_tools.cli import compare as cmp  # noqa: E402
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.models.comparison import SAME, SLOWER, Row, Rules, compare, confirm_rows  # noqa: E402
+from gpubench_tools.reading.results import GpubenchJsonError, Result, load_with_document, loads  # noqa: E402
 
 SCRIPT = "gate_splits.py"
 SHOWN = 8  # benchmarks named under each kind of wrong verdict
@@ -61,7 +62,7 @@ def plant_kind(name: str, factor: float) -> str:
 
 def gate(base: dict, new: dict, confirm: dict | None, rules: Rules) -> dict[str, Row]:
     """Each benchmark's row as the gate ends: the candidate judged, and where `confirm` is
-    given, each change judged again on its runs alone, as ci_gate.sh does."""
+    given, each change judged again on its runs alone, as gpubench-tools gate does."""
     base_result = result(base, "base")
     rows = compare(base_result, result(new, "new"), rules).rows
     if confirm is not None:
@@ -76,7 +77,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--new", type=int, default=5, help="runs on the candidate side")
     parser.add_argument("--confirm", type=int, default=0,
                         help="runs that judge each SLOWER or FASTER verdict again, as "
-                             "ci_gate.sh takes them (default 0: none)")
+                             "gpubench-tools gate takes them (default 0: none)")
     parser.add_argument("--trials", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args(argv)
@@ -135,10 +136,10 @@ def main(argv: list[str]) -> int:
         return "".join(f"\n  {name}: {what} in {n} of {args.trials}"
                        for name, n in counter.most_common(SHOWN))
 
-    confirm = (f", changes confirmed by {args.confirm} more run(s) as ci_gate.sh does"
+    confirm = (f", changes confirmed by {args.confirm} more run(s) as gpubench-tools gate does"
                if args.confirm else "")
     print(f"{args.recording}: {runs} runs; {args.trials} trials of {args.base} runs against "
-          f"{args.new} others, drawn at random (seed {args.seed}), compare.py's default "
+          f"{args.new} others, drawn at random (seed {args.seed}), gpubench-tools compare's default "
           f"rules{confirm}")
     print(f"A/A: the gate passed {args.trials - failed_trials} of {args.trials} trials; "
           f"{sum(false_alarms.values())} verdicts not SAME" + most(false_alarms, "not SAME"))

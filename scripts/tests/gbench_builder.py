@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bounded_read import MAX_RESULT_BYTES
-from gpubench_json import declared_facts, read_json
+
+from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES
+from gpubench_tools.reading.results import declared_facts, read_json
 
 Values = float | Sequence[float]
 
@@ -221,8 +222,8 @@ def document(entries: list[dict[str, Any]], gpu_name: str = "NVIDIA H200",
 
 
 def recorded(doc: dict[str, Any]) -> dict[str, Any]:
-    """`doc` as a baseline recorded as scripts/ci_record.sh records one, in separate runs
-    (context merged_runs): what compare.py's regression check takes as BASE."""
+    """`doc` as a baseline recorded as scripts/gpubench-tools record records one, in separate runs
+    (context merged_runs): what gpubench-tools compare's regression check takes as BASE."""
     return dict(doc, context={"merged_runs": 5, **doc["context"]})
 
 

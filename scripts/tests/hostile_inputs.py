@@ -9,17 +9,23 @@ a hang, or more than one line."""
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from conftest import SCRIPTS
-from gbench_builder import (copy_run, document, launch_run, module_run, peer_run, run_entries,
-                            saxpy_run)
+from conftest import command
+from gbench_builder import (
+    copy_run,
+    document,
+    launch_run,
+    module_run,
+    peer_run,
+    run_entries,
+    saxpy_run,
+)
 from hypothesis import strategies as st
 
-from gpubench_json import MAX_CONTAINERS, MAX_VALUES
+from gpubench_tools.reading.results import MAX_CONTAINERS, MAX_VALUES
 
 # Text a font, a terminal or matplotlib's mathtext may take for something else.
 SPECIAL_TEXT = ["$", "$x^2$", "$$", "\\", "\\frac{a}{b}", "\\n", "%", "{", "}", "_", "^",
@@ -93,17 +99,17 @@ def write_fleet_of(doc: dict[str, Any], directory: Path, gpus: int = 4) -> Path:
 
 def script_arguments(script: str, result: Path, work: Path) -> list[str | Path]:
     """A usual call of `script` on one result file, its outputs under `work`."""
-    if script == "fleet.py":
+    if script == "fleet":
         return [write_fleet_of(json.loads(result.read_text()), work / "fleet"),
                 "--min-gpus", "3", "-o", work / "heatmap.png"]
     return {
-        "plot.py": [result, "-o", work / "figures"],
-        "compare.py": [result, result, "--report"],
-        "stability.py": [result],
-        "export.py": [result, "--format", "github", "--direction", "bigger", "-o",
+        "plot": [result, "-o", work / "figures"],
+        "compare": [result, result, "--report"],
+        "stability": [result],
+        "export": [result, "--format", "github", "--direction", "bigger", "-o",
                       work / "export.json"],
-        "report.py": [result, result, "-o", work / "report"],
-        "recorded_flags.py": [result],
+        "report": [result, result, "-o", work / "report"],
+        "flags": [result],
     }[script]
 
 
@@ -111,7 +117,7 @@ def run(script: str, arguments: Sequence[str | bytes | Path], *, env: dict[str, 
         = None, timeout: float = 60, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
     """`script` as a process; output as bytes, since a hostile name need not decode."""
     kwargs.setdefault("stdout", subprocess.PIPE)
-    return subprocess.run([sys.executable, str(SCRIPTS / script), *map(os.fsencode, arguments)],
+    return subprocess.run([*command(script), *map(os.fsencode, arguments)],
                           stderr=subprocess.PIPE, timeout=timeout,
                           env=env if env is not None else dict(os.environ), **kwargs)
 
@@ -126,7 +132,7 @@ def assert_kept_promise(proc: subprocess.CompletedProcess[bytes], script: str,
     assert proc.returncode in (0, 1, 2), shown
     if proc.returncode == 2:
         assert succeeds is not True, shown
-        assert err.startswith(f"{script}: ") and err.count("\n") == 1 and err.endswith("\n"), \
+        assert err.startswith(f"gpubench-tools {script}: ") and err.count("\n") == 1 and err.endswith("\n"), \
             shown
         assert len(err) < 2000, shown
     else:

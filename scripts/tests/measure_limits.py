@@ -3,11 +3,11 @@
 
     scripts/tests/measure_limits.py > results/cpu/script_limits.txt
 
-(minutes on 2 cores, most of it merge_runs.py building the files of runs at the limit)
+(minutes on 2 cores, most of it gpubench-tools merge building the files of runs at the limit)
 
 Builds each input in a temporary directory, removed at exit:
 
-- runs at the limit: merge_runs.py of copies of a committed recording (each copy gives its
+- runs at the limit: gpubench-tools merge of copies of a committed recording (each copy gives its
   repetitions as runs, a last part of it the runs still missing), as many runs as fit in the
   loader's MAX_RESULT_BYTES: results/h200/ci_baseline.json (the full suite, 19 runs), and the
   committed recording with the most JSON objects per byte (the densest file of gpubench runs);
@@ -44,11 +44,12 @@ REPO = SCRIPTS.parent
 RESULTS = REPO / "results"
 sys.path[:0] = [str(SCRIPTS), str(TESTS)]
 
-from bounded_read import MAX_RESULT_BYTES  # noqa: E402
 import fleet_builder as fb  # noqa: E402
-import gpubench_json as gj  # noqa: E402
 from hostile_inputs import write_worst_result  # noqa: E402
-import script_cli  # noqa: E402,F401  (stdout and stderr guarded, as every script's are)
+
+from gpubench_tools.cli import options as script_cli  # noqa: E402,F401  (stdout and stderr guarded, as every script's are)
+from gpubench_tools.reading import results as gj  # noqa: E402
+from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES  # noqa: E402
 
 SUITE_RECORDING = RESULTS / "h200" / "ci_baseline.json"
 PAGE_RUNS = [RESULTS / "h200" / "verdicts" / "aa_1.json.gz", RESULTS / "h200" / "verdicts" /
@@ -106,7 +107,7 @@ def densest_recording() -> Path:
 
 def first_runs(recording: Path, runs: int, out: Path) -> Path:
     """The first `runs` repetitions of each benchmark of a merged recording, as a recording of
-    that many runs (no aggregates; merge_runs.py writes them anew)."""
+    that many runs (no aggregates; gpubench-tools merge writes them anew)."""
     doc = json.loads(recording.read_text())
     kept, seen = [], {}
     for entry in doc["benchmarks"]:
@@ -121,7 +122,7 @@ def first_runs(recording: Path, runs: int, out: Path) -> Path:
 
 
 def merge_runs(recording: Path, runs: int, work: Path, out: Path) -> Path:
-    """merge_runs.py of copies of `recording` (and a first part of it) into `runs` runs."""
+    """gpubench-tools merge of copies of `recording` (and a first part of it) into `runs` runs."""
     per_copy = runs_in(recording)
     copies, rest = divmod(runs, per_copy)
     parts = []
@@ -130,7 +131,7 @@ def merge_runs(recording: Path, runs: int, work: Path, out: Path) -> Path:
         shutil.copyfile(recording, parts[-1])
     if rest:
         parts.append(first_runs(recording, rest, work / "part.json"))
-    subprocess.run(python("merge_runs.py", *parts, "-o", out), cwd=SCRIPTS, check=True,
+    subprocess.run(python("merge", *parts, "-o", out), cwd=SCRIPTS, check=True,
                    capture_output=True)
     for part in parts:
         part.unlink()
@@ -231,10 +232,10 @@ def measure(work: Path) -> list[str]:
     suite_copy = work / "suite_at_limit_copy.json"
     shutil.copyfile(suite, suite_copy)
     lines = [f"# suite_at_limit.json: {runs_in(suite)} runs of "
-             f"{SUITE_RECORDING.relative_to(REPO)} merged by merge_runs.py",
+             f"{SUITE_RECORDING.relative_to(REPO)} merged by gpubench-tools merge",
              f"# dense_at_limit.json: {runs_in(dense)} runs of "
              f"{dense_source.relative_to(REPO)} (the committed recording of the most objects "
-             "per byte) merged by merge_runs.py"]
+             "per byte) merged by gpubench-tools merge"]
     for path in (suite, dense):
         containers, values = loader_counts(path)
         lines.append(f"# {path.name}: {path.stat().st_size} bytes, {containers} JSON objects "
@@ -253,9 +254,9 @@ def measure(work: Path) -> list[str]:
     lines.append(row("gpubench_json.load, 1 GiB of zeros gzipped (refused)", megabytes([bomb]),
                      run_measured(python("-c", LOAD_PROBE, bomb), (1,))))
     bomb.unlink()
-    lines.append(row("compare.py, two copies of suite_at_limit.json",
+    lines.append(row("gpubench-tools compare, two copies of suite_at_limit.json",
                      megabytes([suite, suite_copy]),
-                     run_measured(python("compare.py", suite, suite_copy), (0, 1))))
+                     run_measured(python("compare", suite, suite_copy), (0, 1))))
     for path in (suite, suite_copy, dense):
         path.unlink()
     braces = empty_objects(work / "empty_objects.json")
@@ -269,18 +270,18 @@ def measure(work: Path) -> list[str]:
                      run_measured(python("-c", LOAD_PROBE, worst))))
     worst.unlink()
     big = fleet(FLEET_GPUS, work / "fleet")
-    lines.append(row(f"fleet.py, {FLEET_GPUS} GPUs x 105 benchmarks",
-                     megabytes(json_files(big)), run_measured(python("fleet.py", big), (0, 1))))
+    lines.append(row(f"gpubench-tools fleet, {FLEET_GPUS} GPUs x 105 benchmarks",
+                     megabytes(json_files(big)), run_measured(python("fleet", big), (0, 1))))
     shutil.rmtree(big)
     small = fleet(HEATMAP_GPUS, work / "heatmap_fleet")
-    lines.append(row(f"fleet.py -o heatmap.png, {HEATMAP_GPUS} GPUs x 105 benchmarks",
+    lines.append(row(f"gpubench-tools fleet -o heatmap.png, {HEATMAP_GPUS} GPUs x 105 benchmarks",
                      megabytes(json_files(small)),
-                     run_measured(python("fleet.py", small, "-o", work / "heatmap.png"), (0, 1))))
+                     run_measured(python("fleet", small, "-o", work / "heatmap.png"), (0, 1))))
     page = work / "page.html"
-    subprocess.run(python("report.py", *PAGE_RUNS, "-o", page), cwd=SCRIPTS, check=True,
+    subprocess.run(python("report", "--format=html", *PAGE_RUNS, "-o", page), cwd=SCRIPTS, check=True,
                    capture_output=True)
     loads = page_load_ms(page)
-    lines += ["", f"# report.py {' '.join(str(p.relative_to(REPO)) for p in PAGE_RUNS)}: "
+    lines += ["", f"# gpubench-tools report {' '.join(str(p.relative_to(REPO)) for p in PAGE_RUNS)}: "
               f"{page.stat().st_size / 1e6:.2f} MB page; headless Chromium load event "
               + (f"in {', '.join(f'{ms:.0f}' for ms in loads)} ms ({PAGE_LOADS} loads)"
                  if isinstance(loads, list) else f"not measured: {loads}")]

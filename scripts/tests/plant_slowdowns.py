@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plant slowdowns in a real gpubench result and check compare.py's verdicts on them.
+"""Plant slowdowns in a real gpubench result and check gpubench-tools compare's verdicts on them.
 
   plant_slowdowns.py BASE.json NEW.json PLANTED.json [COMPARE.PY FLAGS]
 
@@ -9,7 +9,7 @@ copy is 1.05 times slower, and every host-timed launch figure 1.5 times slower (
 multiplied, rates divided, aggregates recomputed). Which figures are host-timed comes from
 gpubench's host_timed counter, or, in files written before it, from the README's table (launch
 on the host clock; copies: sync and pageable). It then compares BASE.json with PLANTED.json
-under compare.py's rules (its defaults, or the flags given after the files, e.g. --alpha=0.05)
+under gpubench-tools compare's rules (its defaults, or the flags given after the files, e.g. --alpha=0.05)
 and prints one line per planted benchmark: its verdict, the
 change seen and its resolution. Exit 0 when every planted benchmark is SLOWER, every other one
 SAME; 1 otherwise, naming them.
@@ -23,11 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from compare import parse_args, rules_from  # noqa: E402
-from comparison import SAME, SLOWER, compare  # noqa: E402
-from comparison_text import format_ratio, format_resolution  # noqa: E402
 from gbench_builder import load_json, scaled, write_json  # noqa: E402
-from gpubench_json import load, strip_gb_suffixes  # noqa: E402
+
+from gpubench_tools.cli.compare import parse_args, rules_from  # noqa: E402
+from gpubench_tools.models.comparison import SAME, SLOWER, compare  # noqa: E402
+from gpubench_tools.reading.results import load, strip_gb_suffixes  # noqa: E402
+from gpubench_tools.renderers.comparison_text import format_ratio, format_resolution  # noqa: E402
 
 GPU_FACTOR, HOST_FACTOR = 1.05, 1.5
 

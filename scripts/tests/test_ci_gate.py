@@ -1,4 +1,4 @@
-"""ci_gate.sh: the candidate recorded, compared with the baseline, and each change judged again
+"""gpubench-tools gate: the candidate recorded, compared with the baseline, and each change judged again
 on more runs of the whole suite alone before the gate says so."""
 
 import gzip
@@ -11,12 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SCRIPTS
+from conftest import command
 from fake_gpubench import calls, install, running
 from gbench_builder import copy_run, document, write_json
 
-from gpubench_json import FILTER_KEY, MEASUREMENT_SETTINGS, load
-from recorded_flags import FLAGS, NOT_FLAGS
+from gpubench_tools.reading.recorded_flags import FLAGS, NOT_FLAGS
+from gpubench_tools.reading.results import FILTER_KEY, MEASUREMENT_SETTINGS, load
 
 HTOD = "copy/HtoD/pinned/async/1048576"
 DTOH = "copy/DtoH/pinned/async/1048576"
@@ -46,14 +46,14 @@ def gate(tmp_path: Path, first: list[dict], confirm: list[dict] | None = None,
          *flags: str, faults: dict[int, dict] | None = None, baseline_doc: dict = BASELINE,
          packed: bool = False, out: str = "gpubench.json",
          **env: str) -> subprocess.CompletedProcess[str]:
-    """ci_gate.sh of a fake gpubench writing `out`; with `packed`, the baseline
+    """gpubench-tools gate of a fake gpubench writing `out`; with `packed`, the baseline
     gzip-compressed."""
     program = install(tmp_path / "build", first, confirm, faults)
     baseline = write_json(tmp_path / "baseline.json", baseline_doc)
     if packed:
         baseline = baseline.rename(tmp_path / "baseline.json.gz")
         baseline.write_bytes(gzip.compress(baseline.read_bytes()))
-    return subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
+    return subprocess.run([*command("gate"), str(program), str(baseline),
                            str(tmp_path / out), *flags],
                           capture_output=True, text=True, timeout=300, cwd=tmp_path,
                           env={**os.environ, "GPUBENCH_RUNS": "5", **env})
@@ -124,11 +124,11 @@ def test_a_slowdown_in_every_run_fails(tmp_path: Path) -> None:
 
 
 def test_files_whose_names_start_with_a_dash_are_files(tmp_path: Path) -> None:
-    """A baseline and an OUT.json named `-...` are files to compare.py and merge_runs.py, not
+    """A baseline and an OUT.json named `-...` are files to gpubench-tools compare and gpubench-tools merge, not
     options: the gate records, confirms and judges them as any others."""
     program = install(tmp_path / "build", runs(SLOW), runs([47.3, 47.5, 47.6, 47.7, 47.9]))
     write_json(tmp_path / "-baseline.json", BASELINE)
-    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), "-baseline.json",
+    proc = subprocess.run([*command("gate"), str(program), "-baseline.json",
                            "-gpubench.json"], capture_output=True, text=True, timeout=300,
                           cwd=tmp_path, env={**os.environ, "GPUBENCH_RUNS": "5"})
     assert proc.returncode == 1, proc.stdout + proc.stderr
@@ -152,7 +152,7 @@ def test_changes_too_many_for_one_filter_are_each_judged_again(tmp_path: Path) -
         "HtoD", "pinned", "async", size, list(np.linspace(49.3, 50.7, 15)), counters=NOISE)],
         merged_runs=15)
     program = install(tmp_path / "build", many(SLOW), many([49.5, 49.8, 50.0, 50.2, 50.5]))
-    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program),
+    proc = subprocess.run([*command("gate"), str(program),
                            str(write_json(tmp_path / "baseline.json", baseline)),
                            str(tmp_path / "gpubench.json")],
                           capture_output=True, text=True, timeout=300,
@@ -169,7 +169,7 @@ def test_another_driver_is_one_line_and_records_nothing_again(tmp_path: Path) ->
     proc = gate(tmp_path, runs(SLOW, driver_version="590.10"))
     assert proc.returncode == 3
     assert proc.stdout.count("\n") == 1
-    assert proc.stdout.startswith("compare.py: cannot compare: driver_version differ")
+    assert proc.stdout.startswith("gpubench-tools compare: cannot compare: driver_version differ")
     assert not confirm_calls(tmp_path)
 
 
@@ -206,7 +206,7 @@ def test_the_candidate_is_recorded_with_the_baselines_settings(tmp_path: Path) -
     every = calls(tmp_path / "build")
     assert len(every) == 10
     assert all(call[:len(SETTING_FLAGS)] == SETTING_FLAGS for call in every), every
-    assert (f"ci_gate.sh: recording with the baseline's settings: {' '.join(SETTING_FLAGS)}"
+    assert (f"gpubench-tools gate: recording with the baseline's settings: {' '.join(SETTING_FLAGS)}"
             in proc.stderr.splitlines())
 
 
@@ -243,7 +243,7 @@ def test_a_setting_no_flag_can_hold_stops_the_gate_before_any_run(tmp_path: Path
     baseline = dict(BASELINE, context={**BASELINE["context"], key: value})
     proc = gate(tmp_path, runs(SLOW), baseline_doc=baseline)
     assert proc.returncode == 2 and proc.stderr == "", proc.stdout + proc.stderr
-    assert proc.stdout == (f"recorded_flags.py: {tmp_path / 'baseline.json'}: context {key!r} "
+    assert proc.stdout == (f"gpubench-tools flags: {tmp_path / 'baseline.json'}: context {key!r} "
                            f"is not text a flag can hold: {said}\n"), proc.stdout
     assert not calls(tmp_path / "build")
 
@@ -255,7 +255,7 @@ def test_every_measurement_setting_is_given_by_a_flag_or_the_build() -> None:
     assert {FILTER_KEY, "benchmark_enable_random_interleaving"} <= FLAGS.keys()
 
 
-# compare.py's exit status for measured otherwise, which the gate's refusal of another build
+# gpubench-tools compare's exit status for measured otherwise, which the gate's refusal of another build
 # type shares.
 MEASURED_OTHERWISE = 3
 
@@ -269,14 +269,14 @@ def test_a_baseline_of_another_build_type_stops_the_gate_before_any_run(
         tmp_path: Path, base: str, candidate: str) -> None:
     """The build type is the binary's, which no flag sets: gpubench --version states it without
     a GPU, so a baseline of another is refused before the runs, not as measured otherwise by
-    compare.py after them."""
+    gpubench-tools compare after them."""
     proc = gate(tmp_path, runs(SLOW, gpubench_build_type=candidate),
                 baseline_doc=with_build_type(BASELINE, base))
     assert proc.returncode == MEASURED_OTHERWISE and proc.stderr == "", \
         proc.stdout + proc.stderr
     baseline = tmp_path / "baseline.json"
     assert proc.stdout == (
-        f"recorded_flags.py: {baseline}: recorded by a {base} build (context "
+        f"gpubench-tools flags: {baseline}: recorded by a {base} build (context "
         f"gpubench_build_type), and a {candidate} build measures otherwise: no flag makes it "
         f"measure as a {base} build does; build gpubench as {base}, or record {baseline} with "
         f"the {candidate} build\n"), proc.stdout
@@ -308,16 +308,16 @@ def test_a_report_compares_builds_of_another_type(tmp_path: Path, flag: str) -> 
 
 
 def test_a_binary_that_states_no_build_type_is_left_to_compare(tmp_path: Path) -> None:
-    """A gpubench without --version: compare.py refuses the other build type, after the runs."""
+    """A gpubench without --version: gpubench-tools compare refuses the other build type, after the runs."""
     program = install(tmp_path / "build", runs(SLOW, gpubench_build_type="Release"),
                       states_build_type=False)
     baseline = write_json(tmp_path / "baseline.json", with_build_type(BASELINE, "Debug"))
-    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
+    proc = subprocess.run([*command("gate"), str(program), str(baseline),
                            str(tmp_path / "gpubench.json")],
                           capture_output=True, text=True, timeout=300,
                           env={**os.environ, "GPUBENCH_RUNS": "5"})
     assert proc.returncode == MEASURED_OTHERWISE, proc.stdout + proc.stderr
-    assert proc.stdout.startswith("compare.py: cannot compare: measured otherwise "
+    assert proc.stdout.startswith("gpubench-tools compare: cannot compare: measured otherwise "
                                   "(gpubench_build_type Debug vs Release; ")
     assert len(calls(tmp_path / "build")) == 5
 
@@ -335,7 +335,7 @@ def test_a_failed_run_stops_the_gate_and_is_named(tmp_path: Path, fault: dict,
                                                   said: str) -> None:
     proc = gate(tmp_path, runs(SLOW), faults={2: fault})
     assert proc.returncode == RECORDING_FAILED and proc.stdout == ""
-    assert proc.stderr.splitlines()[-1] == f"ci_record.sh: run 2 of 5: {said}"
+    assert proc.stderr.splitlines()[-1] == f"gpubench-tools record: run 2 of 5: {said}"
     assert len(calls(tmp_path / "build")) == 2
     assert not (tmp_path / "gpubench.json").exists()
 
@@ -345,7 +345,7 @@ def test_a_run_that_does_not_finish_stops_the_gate(tmp_path: Path) -> None:
     proc = gate(tmp_path, runs(SLOW), faults={2: {"sleep": 600}}, GPUBENCH_RUN_TIMEOUT="2")
     assert time.monotonic() - started < 60
     assert proc.returncode == RECORDING_FAILED and proc.stdout == ""
-    assert proc.stderr.splitlines()[-1] == "ci_record.sh: run 2 of 5 did not finish in 2 s"
+    assert proc.stderr.splitlines()[-1] == "gpubench-tools record: run 2 of 5 did not finish in 2 s"
     assert not running(tmp_path / "build")
     assert not (tmp_path / "gpubench.json").exists()
 
@@ -359,7 +359,7 @@ def test_a_signal_stops_the_gate_and_the_run_in_progress(tmp_path: Path,
     program = install(tmp_path / "build", runs(SLOW), faults={2: {"sleep": 120}})
     out = tmp_path / "gpubench.json"
     gate_process = subprocess.Popen(
-        [str(SCRIPTS / "ci_gate.sh"), str(program),
+        [*command("gate"), str(program),
          str(write_json(tmp_path / "baseline.json", BASELINE)), str(out)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "GPUBENCH_RUNS": "3"})
@@ -375,7 +375,7 @@ def test_a_signal_stops_the_gate_and_the_run_in_progress(tmp_path: Path,
             os.kill(pid, signal.SIGKILL)
     assert gate_process.returncode == 128 + number and stdout == ""
     assert stderr.splitlines()[-1] == (
-        f"ci_record.sh: stopped by {signal_name} during run 2 of 3; {out} not written")
+        f"gpubench-tools record: stopped by {signal_name} during run 2 of 3; {out} not written")
     assert not running(tmp_path / "build") and not out.exists()
 
 
@@ -386,26 +386,26 @@ def test_an_unusable_baseline_stops_the_gate_before_any_run(tmp_path: Path,
     packed = gzip.compress(json.dumps(BASELINE).encode())
     (tmp_path / "cut.json.gz").write_bytes(packed[:len(packed) // 2])
     program = install(tmp_path / "build", runs(SLOW))
-    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(tmp_path / baseline),
+    proc = subprocess.run([*command("gate"), str(program), str(tmp_path / baseline),
                            str(tmp_path / "gpubench.json")],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stdout.count("\n") == 1
-    assert proc.stdout.startswith(f"compare.py: {tmp_path / baseline}: ")
+    assert proc.stdout.startswith(f"gpubench-tools compare: {tmp_path / baseline}: ")
     assert not calls(tmp_path / "build")
 
 
 def test_a_baseline_of_one_process_stops_the_gate_before_any_run(tmp_path: Path) -> None:
     """A baseline recorded in one process (no merged_runs) has no regression check to give: the
-    gate says so in compare.py's one line before it records anything."""
+    gate says so in gpubench-tools compare's one line before it records anything."""
     program = install(tmp_path / "build", runs(SLOW))
     one = dict(BASELINE, context={k: v for k, v in BASELINE["context"].items()
                                   if k != "merged_runs"})
     baseline = write_json(tmp_path / "baseline.json", one)
-    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline),
+    proc = subprocess.run([*command("gate"), str(program), str(baseline),
                            str(tmp_path / "gpubench.json")],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stdout.count("\n") == 1, proc.stdout + proc.stderr
-    assert proc.stdout.startswith(f"compare.py: cannot judge a regression: BASE {baseline} is "
+    assert proc.stdout.startswith(f"gpubench-tools compare: cannot judge a regression: BASE {baseline} is "
                                   "one process's run")
     assert not calls(tmp_path / "build")
 
@@ -421,9 +421,9 @@ def test_an_unwritable_output_stops_the_gate_before_any_run(tmp_path: Path, outp
         pytest.skip("needs /dev/full")
     program = install(tmp_path / "build", runs(SLOW))
     baseline = write_json(tmp_path / "baseline.json", BASELINE)
-    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline), output],
+    proc = subprocess.run([*command("gate"), str(program), str(baseline), output],
                           cwd=tmp_path, capture_output=True, text=True, timeout=60)
-    assert (proc.returncode, proc.stderr) == (2, f"ci_gate.sh: {output}: {problem}\n")
+    assert (proc.returncode, proc.stderr) == (2, f"gpubench-tools gate: {output}: {problem}\n")
     assert not calls(tmp_path / "build")
 
 
@@ -437,7 +437,7 @@ def test_an_output_that_is_an_input_stops_the_gate_before_any_run(tmp_path: Path
     out = {"baseline.json": tmp_path / "." / baseline.name, "build": program,
            "confirm of the baseline": tmp_path / "run.json"}[output]
     inputs = {path: path.read_bytes() for path in (program, baseline)}
-    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline), str(out)],
+    proc = subprocess.run([*command("gate"), str(program), str(baseline), str(out)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
     assert "is also an input" in proc.stderr and "would destroy it" in proc.stderr
@@ -452,14 +452,14 @@ def test_an_output_linked_to_its_confirm_file_stops_the_gate_before_any_run(
     (tmp_path / "gpubench.json").symlink_to(tmp_path / "gpubench.confirm.json")
     proc = gate(tmp_path, runs(SLOW), runs([49.8, 50.0, 50.1, 50.3, 49.9]))
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
-    assert proc.stderr == (f"ci_gate.sh: {tmp_path / 'gpubench.json'}: names the file its "
+    assert proc.stderr == (f"gpubench-tools gate: {tmp_path / 'gpubench.json'}: names the file its "
                            f"confirming runs go to ({tmp_path / 'gpubench.confirm.json'}); they "
                            "would take the place of its runs\n")
     assert not calls(tmp_path / "build")
 
 
 def test_bad_usage_is_one_line() -> None:
-    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), "build/gpubench"],
+    proc = subprocess.run([*command("gate"), "build/gpubench"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and proc.stdout == ""
 
@@ -468,7 +468,7 @@ def test_bad_usage_is_one_line() -> None:
 def test_bad_compare_flags_stop_the_gate_before_any_run(tmp_path: Path, flag: str) -> None:
     proc = gate(tmp_path, runs(SLOW), None, flag)
     assert proc.returncode == 2 and (proc.stdout + proc.stderr).count("\n") == 1
-    assert proc.stdout.startswith("compare.py: ")
+    assert proc.stdout.startswith("gpubench-tools compare: ")
     assert not calls(tmp_path / "build")
 
 
@@ -486,7 +486,7 @@ def test_compare_flags_the_gate_sets_itself_stop_it_before_any_run(tmp_path: Pat
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
     assert proc.stderr.count("\n") == 1
     flag = next(f for f in reversed(flags) if f.startswith("-"))
-    assert proc.stderr.startswith(f"ci_gate.sh: {flag}: compare.py's --"), proc.stderr
+    assert proc.stderr.startswith(f"gpubench-tools gate: {flag}: gpubench-tools compare's --"), proc.stderr
     assert not calls(tmp_path / "build")
 
 
@@ -501,7 +501,7 @@ def test_a_benchmark_missing_from_the_candidate_fails_the_gate(tmp_path: Path) -
                                    counters=NOISE)) for i in range(5)]
     proc = gate(tmp_path, dtoh_only)
     assert proc.returncode == MISSING_BENCHMARKS, proc.stdout + proc.stderr
-    assert proc.stdout == (f"compare.py: {tmp_path / 'gpubench.json'} lacks 1 of the 2 "
+    assert proc.stdout == (f"gpubench-tools compare: {tmp_path / 'gpubench.json'} lacks 1 of the 2 "
                            f"benchmark(s) of {tmp_path / 'baseline.json'}: {HTOD}; record "
                            "them, or a baseline without them\n")
     assert not confirm_calls(tmp_path)
@@ -526,7 +526,7 @@ def test_a_report_lists_what_the_candidate_lacks_and_passes(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("tmpdir", ["missing", "a_file"])
-@pytest.mark.parametrize("script", ["ci_gate.sh", "ci_record.sh"])
+@pytest.mark.parametrize("script", ["gate", "record"])
 def test_a_tmpdir_without_room_for_a_folder_is_one_line_before_any_run(
         tmp_path: Path, script: str, tmpdir: str) -> None:
     """Exit status 2, as for any setting that stops the gate before it runs: mktemp's own
@@ -534,24 +534,24 @@ def test_a_tmpdir_without_room_for_a_folder_is_one_line_before_any_run(
     (tmp_path / "a_file").write_text("")
     program = install(tmp_path / "build", runs(SLOW))
     baseline = [str(write_json(tmp_path / "baseline.json", BASELINE))] \
-        if script == "ci_gate.sh" else []
-    proc = subprocess.run([str(SCRIPTS / script), str(program), *baseline,
+        if script == "gate" else []
+    proc = subprocess.run([*command(script), str(program), *baseline,
                            str(tmp_path / "gpubench.json")],
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, "TMPDIR": str(tmp_path / tmpdir)})
     assert proc.returncode == 2 and proc.stdout == "", proc.stderr
-    assert proc.stderr.startswith(f"{script}: cannot make a temporary folder in TMPDIR: mktemp: ")
+    assert proc.stderr.startswith(f"gpubench-tools {script}: cannot make a temporary folder in TMPDIR: mktemp: ")
     assert proc.stderr.count("\n") == 1 and str(tmp_path / tmpdir) in proc.stderr
     assert not calls(tmp_path / "build") and not (tmp_path / "gpubench.json").exists()
 
 
 def test_confirming_runs_that_cannot_be_judged_claim_no_confirmation(tmp_path: Path) -> None:
     """Confirming runs of another driver (one updated during the gate) judge nothing again:
-    the gate prints compare.py's line alone, not a line saying the changes were judged again."""
+    the gate prints gpubench-tools compare's line alone, not a line saying the changes were judged again."""
     proc = gate(tmp_path, runs(SLOW), runs(SLOW, driver_version="590.10"))
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stdout.count("\n") == 1, proc.stdout
-    assert proc.stdout.startswith("compare.py: "), proc.stdout
+    assert proc.stdout.startswith("gpubench-tools compare: "), proc.stdout
     assert "differs from NEW's" in proc.stdout
 
 
@@ -565,9 +565,9 @@ def test_too_few_runs_to_find_a_change_stop_the_gate_before_any_run(
     proc = gate(tmp_path, runs([25.0] * 5), baseline_doc=baseline, GPUBENCH_RUNS=gate_runs)
     assert proc.returncode == 2 and proc.stderr == "", proc.stdout + proc.stderr
     assert proc.stdout == (
-        f"compare.py: --new-runs={gate_runs}: {gate_runs} runs against the {baseline_runs} of "
+        f"gpubench-tools compare: --new-runs={gate_runs}: {gate_runs} runs against the {baseline_runs} of "
         f"{tmp_path / 'baseline.json'} can give no p < 0.01 in the U test, so no benchmark could "
-        "be found SLOWER or FASTER; record more runs (ci_gate.sh: GPUBENCH_RUNS)\n"), proc.stdout
+        "be found SLOWER or FASTER; record more runs (gpubench-tools gate: GPUBENCH_RUNS)\n"), proc.stdout
     assert not calls(tmp_path / "build")
 
 
@@ -590,12 +590,12 @@ def shown(value: str) -> str:
 @pytest.mark.parametrize(("variable", "value", "rule"), BAD_SETTINGS)
 def test_a_setting_ci_record_does_not_take_is_the_gates_line_before_any_run(
         tmp_path: Path, variable: str, value: str, rule: str) -> None:
-    """ci_record.sh's settings reach it through the gate's environment; the gate checks them as
+    """gpubench-tools record's settings reach it through the gate's environment; the gate checks them as
     it does, in its own line, rather than read a bad one as too few runs or leave it to the
     recording."""
     proc = gate(tmp_path, runs(SLOW), **{variable: value})
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
-    assert proc.stderr == f"ci_gate.sh: {variable} must be {rule}, not '{shown(value)}'\n", \
+    assert proc.stderr == f"gpubench-tools gate: {variable} must be {rule}, not '{shown(value)}'\n", \
         proc.stderr
     assert not calls(tmp_path / "build")
 
@@ -603,11 +603,11 @@ def test_a_setting_ci_record_does_not_take_is_the_gates_line_before_any_run(
 @pytest.mark.parametrize("variable", ["GPUBENCH_RUNS", "GPUBENCH_RUN_TIMEOUT"])
 def test_a_bad_setting_is_found_before_the_baseline_is_read(tmp_path: Path,
                                                              variable: str) -> None:
-    """The settings come first: an unusable baseline, which compare.py would name, is not
+    """The settings come first: an unusable baseline, which gpubench-tools compare would name, is not
     reached."""
     proc = gate(tmp_path, runs(SLOW), baseline_doc={"benchmarks": []}, **{variable: "0"})
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
-    assert proc.stderr.startswith(f"ci_gate.sh: {variable} must be "), proc.stderr
+    assert proc.stderr.startswith(f"gpubench-tools gate: {variable} must be "), proc.stderr
     assert not calls(tmp_path / "build")
 
 
@@ -637,9 +637,9 @@ def test_an_output_the_gate_cannot_read_back_stops_it_before_any_run(tmp_path: P
         os.mkfifo(tmp_path / output)
     program = install(tmp_path / "build", runs(SLOW))
     baseline = write_json(tmp_path / "baseline.json", BASELINE)
-    proc = subprocess.run([str(SCRIPTS / "ci_gate.sh"), str(program), str(baseline), output],
+    proc = subprocess.run([*command("gate"), str(program), str(baseline), output],
                           cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stderr) == (
-        2, f"ci_gate.sh: {output}: not a regular file; the gate reads its output back to "
+        2, f"gpubench-tools gate: {output}: not a regular file; the gate reads its output back to "
            "compare it\n")
     assert not calls(tmp_path / "build")

@@ -9,16 +9,27 @@ from typing import Any
 import numpy as np
 import pytest
 from conftest import H200, SCRIPTS, RunScript
-from gbench_builder import (copy_run, document, launch_run, load_json, module_run,
-                            recorded, recorded_baseline, saxpy_run, scaled, with_counters,
-                            with_repetitions, write_json)
+from gbench_builder import (
+    copy_run,
+    document,
+    launch_run,
+    load_json,
+    module_run,
+    recorded,
+    recorded_baseline,
+    saxpy_run,
+    scaled,
+    with_counters,
+    with_repetitions,
+    write_json,
+)
 
-import comparison
-import gpubench_json
-from compare import parse_args, rules_from
-from comparison import SAME, SLOWER, Row, natural_key
-from comparison_text import TABLE_HEADERS
-from gpubench_json import load
+from gpubench_tools.cli.compare import parse_args, rules_from
+from gpubench_tools.models import comparison
+from gpubench_tools.models.comparison import SAME, SLOWER, Row, natural_key
+from gpubench_tools.reading import results as gpubench_json
+from gpubench_tools.reading.results import load
+from gpubench_tools.renderers.comparison_text import TABLE_HEADERS
 
 SIZE = 1 << 20
 COPY = f"copy/HtoD/pinned/async/{SIZE}"
@@ -43,11 +54,11 @@ def compare(tmp_path: Path, run_script: RunScript, base: list[dict], cont: list[
             *args: object, cont_context: dict | None = None):
     b = write_json(tmp_path / "base.json", recorded_baseline(base))
     c = write_json(tmp_path / "cont.json", document(cont, **(cont_context or {})))
-    return run_script("compare.py", b, c, "--markdown", *args)
+    return run_script("compare", b, c, "--markdown", *args)
 
 
 def rows(markdown: str) -> dict[str, dict[str, str]]:
-    """Benchmark table rows of compare.py's markdown, by benchmark name, by column."""
+    """Benchmark table rows of gpubench-tools compare's markdown, by benchmark name, by column."""
     found = {}
     for line in markdown.splitlines():
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
@@ -81,19 +92,19 @@ def test_a_baseline_of_one_process_is_no_regression_check(tmp_path: Path, run_sc
     if base == "single":
         base = write_json(tmp_path / "single.json", document(suite()))
         new = write_json(tmp_path / "new.json", document(suite()))
-    proc = run_script("compare.py", base, new)
+    proc = run_script("compare", base, new)
     assert (proc.returncode, proc.stdout) == (3, ""), proc.stderr
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(
-        f"compare.py: cannot judge a regression: BASE {base} is one process's run")
-    assert "scripts/ci_record.sh" in proc.stderr and "--report" in proc.stderr
-    report = run_script("compare.py", CI_NEW_1, CI_NEW_2, "--report")
+        f"gpubench-tools compare: cannot judge a regression: BASE {base} is one process's run")
+    assert "scripts/gpubench-tools record" in proc.stderr and "--report" in proc.stderr
+    report = run_script("compare", CI_NEW_1, CI_NEW_2, "--report")
     assert report.returncode == 0, report.stderr
     assert "Comparison report, not a regression check (BASE is one process's run)" in \
         report.stdout
     assert report.stdout.startswith("REPORT: 41 benchmark(s) compared: 0 FASTER, 1 SLOWER")
     # The same runs as a recorded baseline are a regression check, which finds the copy.
     base = recorded(json.loads(CI_NEW_1.read_text()))
-    check = run_script("compare.py", write_json(tmp_path / "recorded.json", base), CI_NEW_2)
+    check = run_script("compare", write_json(tmp_path / "recorded.json", base), CI_NEW_2)
     assert check.returncode == 1 and "FAIL: 1 of 41" in check.stdout, check.stderr
 
 
@@ -102,9 +113,9 @@ def test_a_merged_runs_that_is_no_count_is_one_line(tmp_path: Path, run_script: 
                                                     count: object) -> None:
     base = write_json(tmp_path / "base.json", document(suite(), merged_runs=count))
     for args in ((base, base), (base, base, "--report")):
-        proc = run_script("compare.py", *args)
+        proc = run_script("compare", *args)
         assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-        assert proc.stderr == f"compare.py: {base}: merged_runs {str(count)!r} is no count " \
+        assert proc.stderr == f"gpubench-tools compare: {base}: merged_runs {str(count)!r} is no count " \
             "of runs\n"
 
 
@@ -129,7 +140,7 @@ def test_flags_planted_regression(tmp_path: Path, run_script: RunScript, contend
 ])
 def test_changed_filter_names_the_changes(tmp_path: Path, run_script: RunScript,
                                           contender: list[dict], written: str) -> None:
-    """What ci_gate.sh confirms: the benchmarks found SLOWER or FASTER, as a gpubench
+    """What gpubench-tools gate confirms: the benchmarks found SLOWER or FASTER, as a gpubench
     filter."""
     out = tmp_path / "changed.txt"
     compare(tmp_path, run_script, suite(), contender, "--changed-filter", out)
@@ -139,7 +150,7 @@ def test_changed_filter_names_the_changes(tmp_path: Path, run_script: RunScript,
 def test_changed_filter_unwritable_is_one_line(tmp_path: Path, run_script: RunScript) -> None:
     proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--changed-filter", tmp_path)
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.startswith("compare.py: ") and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("gpubench-tools compare: ") and proc.stderr.count("\n") == 1
 
 
 def test_a_median_that_contradicts_its_repetitions_is_one_line(tmp_path: Path,
@@ -152,7 +163,7 @@ def test_a_median_that_contradicts_its_repetitions_is_one_line(tmp_path: Path,
                          us_per_launch=10 * entry["us_per_launch"])
     proc = compare(tmp_path, run_script, suite(us=[2.0, 2.1, 2.2]), lying)
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.startswith("compare.py: ") and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("gpubench-tools compare: ") and proc.stderr.count("\n") == 1
     assert "median aggregate of 'real_time' is 2.1, the median of its 3 repetitions 21" \
         in proc.stderr
 
@@ -191,7 +202,7 @@ def test_confirm_on_the_h200s_runs(run_script: RunScript, tmp_path: Path) -> Non
                                      / "gate.json.gz").read())
     first = write_json(tmp_path / "first.json", with_repetitions(recording, lambda i: i < 5))
     again = write_json(tmp_path / "again.json", with_repetitions(recording, lambda i: i >= 5))
-    proc = run_script("compare.py", H200 / "ci_baseline.json", first, "--confirm", again,
+    proc = run_script("compare", H200 / "ci_baseline.json", first, "--confirm", again,
                       "--markdown", "--only-changed")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     found = rows(proc.stdout)
@@ -213,7 +224,7 @@ def test_the_gate_on_one_card_finds_nothing_in_unchanged_code(run_script: RunScr
     base = write_json(tmp_path / "base.json", with_repetitions(recording, lambda i: i < 15))
     for name, keep in (("gate", lambda i: 15 <= i < 20), ("more", lambda i: i >= 20)):
         new = write_json(tmp_path / f"{name}.json", with_repetitions(recording, keep))
-        proc = run_script("compare.py", base, new, "--markdown")
+        proc = run_script("compare", base, new, "--markdown")
         assert proc.returncode == 0, proc.stdout + proc.stderr
         assert len(found := rows(proc.stdout)) == 657
         assert {r["verdict"] for r in found.values()} == {"SAME"}
@@ -221,14 +232,14 @@ def test_the_gate_on_one_card_finds_nothing_in_unchanged_code(run_script: RunScr
 
 def test_the_gate_confirms_a_planted_slowdown_on_the_h200s_runs(run_script: RunScript,
                                                                  tmp_path: Path) -> None:
-    """ci_gate.sh's runs on an H200 against a baseline with 8 saxpy figures planted 8% faster:
+    """gpubench-tools gate's runs on an H200 against a baseline with 8 saxpy figures planted 8% faster:
     those 8 are SLOWER in the first five runs and in the five confirming ones, nothing else."""
     base = tmp_path / "base.json"
     subprocess.run([sys.executable, PLANTED / "plant_baseline.py", base], check=True)
     runs = {name: tmp_path / f"{name}.json" for name in ("gate", "gate.confirm")}
     for name, path in runs.items():
         path.write_bytes(gzip.open(PLANTED / f"{name}.json.gz").read())
-    proc = run_script("compare.py", base, runs["gate"], "--confirm", runs["gate.confirm"],
+    proc = run_script("compare", base, runs["gate"], "--confirm", runs["gate.confirm"],
                       "--markdown")
     assert proc.returncode == 1, proc.stdout + proc.stderr
     changed = {n for n, r in rows(proc.stdout).items() if r["verdict"] != "SAME"}
@@ -246,7 +257,7 @@ def test_confirming_runs_of_another_gpu_or_build_are_one_line(
     confirm = write_json(tmp_path / "confirm.json", document(suite(gbps=40.0), **context))
     proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--confirm", confirm)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith(f"compare.py: {confirm}: {key} ")
+    assert proc.stderr.startswith(f"gpubench-tools compare: {confirm}: {key} ")
 
 
 @pytest.mark.parametrize("side", ["base", "cont"])
@@ -258,7 +269,7 @@ def test_confirming_runs_that_are_a_side_are_one_line(tmp_path: Path, run_script
     proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--confirm", spelled)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
     label = {"base": "BASE", "cont": "NEW"}[side]
-    assert proc.stderr == (f"compare.py: {spelled}: is {label} "
+    assert proc.stderr == (f"gpubench-tools compare: {spelled}: is {label} "
                            f"({tmp_path / f'{side}.json'}): the confirming runs must be runs of "
                            "their own\n")
 
@@ -270,7 +281,7 @@ def test_an_unusable_confirm_file_is_one_line(tmp_path: Path, run_script: RunScr
     confirm.write_text(content, encoding="utf-8", errors="surrogateescape")
     proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--confirm", confirm)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith(f"compare.py: {confirm}: ")
+    assert proc.stderr.startswith(f"gpubench-tools compare: {confirm}: ")
 
 
 def test_one_symmetric_measure_of_change(tmp_path: Path, run_script: RunScript) -> None:
@@ -389,7 +400,7 @@ def test_single_runs_are_noted(tmp_path: Path, run_script: RunScript) -> None:
     proc = compare(tmp_path, run_script, suite(), suite(gbps=[49.0, 50.0, 51.0]))
     assert proc.returncode == 0
     assert "BASE (" in proc.stdout and "one run per benchmark" in proc.stdout
-    assert "scripts/ci_record.sh" in proc.stdout
+    assert "scripts/gpubench-tools record" in proc.stdout
     assert row(proc.stdout, COPY)["repetitions"] == "- / 3"
 
 
@@ -398,7 +409,7 @@ def test_different_gpu_cannot_be_compared(tmp_path: Path, run_script: RunScript)
                    cont_context={"gpu_name": "NVIDIA H100", "pcie_link": "Gen3 x8"})
     assert proc.returncode == 3 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith("compare.py: cannot compare: gpu_name differ")
+    assert proc.stderr.startswith("gpubench-tools compare: cannot compare: gpu_name differ")
     assert "NVIDIA H100" in proc.stderr and "--report" in proc.stderr
 
 
@@ -418,7 +429,7 @@ def test_driver_or_cuda_change_cannot_be_compared(tmp_path: Path, run_script: Ru
                                                   key: str) -> None:
     proc = compare(tmp_path, run_script, suite(), suite(gbps=35.0), cont_context={key: "9.9"})
     assert proc.returncode == 3 and proc.stdout == ""
-    assert proc.stderr.startswith(f"compare.py: cannot compare: {key} differ")
+    assert proc.stderr.startswith(f"gpubench-tools compare: cannot compare: {key} differ")
     report = compare(tmp_path, run_script, suite(), suite(gbps=35.0), "--report",
                      cont_context={key: "9.9"})
     assert report.returncode == 0 and f"({key} differ)" in report.stdout
@@ -453,11 +464,11 @@ def test_runs_measured_otherwise_are_no_regression_check(
     mode line names them."""
     b = write_json(tmp_path / "base.json", document(saxpy_suite(), **base_context))
     c = write_json(tmp_path / "cont.json", document(saxpy_suite(600.0), **cont_context))
-    proc = run_script("compare.py", b, c)
+    proc = run_script("compare", b, c)
     assert (proc.returncode, proc.stdout) == (3, ""), proc.stderr
     assert proc.stderr.count("\n") == 1 and len(proc.stderr) < 700
-    assert proc.stderr.startswith(f"compare.py: cannot compare: measured otherwise ({differing}")
-    report = run_script("compare.py", b, c, "--report")
+    assert proc.stderr.startswith(f"gpubench-tools compare: cannot compare: measured otherwise ({differing}")
+    report = run_script("compare", b, c, "--report")
     assert report.returncode == 0, report.stderr
     assert f"Comparison report, not a regression check (measured otherwise: {differing}" \
         in report.stdout
@@ -480,7 +491,7 @@ def test_runs_of_different_filters_are_noted(tmp_path: Path, run_script: RunScri
     b = write_json(tmp_path / "base.json",
                    recorded_baseline(saxpy_suite(), **filtered(base_filter)))
     c = write_json(tmp_path / "cont.json", document(saxpy_suite(), **filtered(new_filter)))
-    proc = run_script("compare.py", b, c)
+    proc = run_script("compare", b, c)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("OK: 0 of"), proc.stdout[:300]
     if note is None:
@@ -494,14 +505,14 @@ def test_saxpy_l2_is_no_setting_where_saxpy_is_not_compared(tmp_path: Path,
     """--l2 changes saxpy alone; a file that does not state it differs in nothing."""
     b = write_json(tmp_path / "base.json", recorded_baseline(saxpy_suite(), saxpy_l2="warm"))
     c = write_json(tmp_path / "cont.json", document(saxpy_suite(), saxpy_l2="cold"))
-    proc = run_script("compare.py", b, c, "--filter", "^copy/")
+    proc = run_script("compare", b, c, "--filter", "^copy/")
     assert proc.returncode == 0 and "Regression check: same GPU" in proc.stdout, proc.stderr
     unstated = write_json(tmp_path / "unstated.json", document(saxpy_suite()))
-    assert run_script("compare.py", b, unstated).returncode == 0
+    assert run_script("compare", b, unstated).returncode == 0
     # A file written before gpubench stated its build type is judged against either.
     release = write_json(tmp_path / "release.json",
                          document(saxpy_suite(), saxpy_l2="warm", gpubench_build_type="Release"))
-    assert run_script("compare.py", b, release).returncode == 0
+    assert run_script("compare", b, release).returncode == 0
 
 
 def test_confirming_runs_measured_otherwise_are_one_line(tmp_path: Path,
@@ -510,7 +521,7 @@ def test_confirming_runs_measured_otherwise_are_one_line(tmp_path: Path,
                          document(suite(gbps=40.0), energy=ENERGY))
     proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--confirm", confirm)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith(f"compare.py: {confirm}: measured otherwise than NEW "
+    assert proc.stderr.startswith(f"gpubench-tools compare: {confirm}: measured otherwise than NEW "
                                   "(energy off vs on, NEW's first)")
 
 
@@ -531,7 +542,7 @@ def test_confirming_runs_given_another_filter_are_one_line(
     proc = compare(tmp_path, run_script, suite(), suite(gbps=40.0), "--confirm", confirm,
                    cont_context=filtered(new_filter))
     assert (proc.returncode, proc.stdout) == (2, "") and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith(f"compare.py: {confirm}: {shown}: "), proc.stderr
+    assert proc.stderr.startswith(f"gpubench-tools compare: {confirm}: {shown}: "), proc.stderr
 
 
 @pytest.mark.parametrize("uuid", ["GPU-1111", "GPU-\x1b[31m\n" + "9" * 200])
@@ -571,7 +582,7 @@ def test_a_health_record_differs_by_its_fields(tmp_path: Path, run_script: RunSc
     cont = write_json(tmp_path / "cont.json", document(
         suite(), gpu_health_after=json.dumps(dict(health, pcie_replay_count=2, xid_events=[79])),
         gpu_health_before="not a record", device_1_health_after=json.dumps(health)))
-    proc = run_script("compare.py", base, cont)
+    proc = run_script("compare", base, cont)
     assert proc.returncode == 0, proc.stderr
     context = proc.stdout.split("Context differences")[1].split("Summary per family")[0]
     lines = [line.split() for line in context.splitlines()[3:] if line.strip()]
@@ -587,7 +598,7 @@ def test_verdict_and_largest_changes_lead(tmp_path: Path, run_script: RunScript)
     new = suite(gbps=45.0, us=2.02) + launch_run("driver", "submit", 0, 3.0)
     b = write_json(tmp_path / "b.json", recorded_baseline(base))
     n = write_json(tmp_path / "n.json", document(new))
-    plain = run_script("compare.py", b, n).stdout.splitlines()
+    plain = run_script("compare", b, n).stdout.splitlines()
     assert plain[0] == "FAIL: 2 of 3 benchmark(s) regressed (0 FASTER, 2 SLOWER, 1 SAME)."
     assert plain[2:6] == [
         "Largest changes:",
@@ -595,7 +606,7 @@ def test_verdict_and_largest_changes_lead(tmp_path: Path, run_script: RunScript)
         f"  {COPY}: 1.11× slower (resolution 1.03×), SLOWER",
         f"  {LAUNCH}: 1.01× slower (resolution 1.03×), SAME"]
     assert plain[-1] == plain[0]
-    markdown = run_script("compare.py", b, n, "--markdown").stdout.split("\n\n")
+    markdown = run_script("compare", b, n, "--markdown").stdout.split("\n\n")
     assert markdown[0] == "## gpubench comparison" and markdown[1].startswith("FAIL: 2 of 3")
     assert markdown[2].startswith("Largest changes:\n- launch/driver/submit/params:0")
 
@@ -615,7 +626,7 @@ def test_filter_errors_are_one_line(tmp_path: Path, run_script: RunScript, patte
                                     problem: str) -> None:
     proc = compare(tmp_path, run_script, suite(), suite(), f"--filter={pattern}")
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith("compare.py: ") and problem in proc.stderr
+    assert proc.stderr.startswith("gpubench-tools compare: ") and problem in proc.stderr
 
 
 def test_rows_sorted_by_size_of_change_within_a_family(tmp_path: Path,
@@ -687,7 +698,7 @@ def test_benchmarks_in_one_file_are_named_by_family(tmp_path: Path,
 
 def test_plain_text_table(tmp_path: Path, run_script: RunScript) -> None:
     b = write_json(tmp_path / "b.json", recorded_baseline(suite()))
-    proc = run_script("compare.py", b, b)
+    proc = run_script("compare", b, b)
     assert proc.returncode == 0
     line = next(line for line in proc.stdout.splitlines() if line.startswith(COPY))
     assert line.split()[1:4] == ["50", "50", "GB/s"] and line.split()[-1] == "SAME"
@@ -708,7 +719,7 @@ def halves(tmp_path: Path, source: Path, aggregates_only: bool = False) -> tuple
 @pytest.mark.parametrize("source", [LAUNCH_INTERLEAVED, COPY_INTERLEAVED, COPY_1G_INTERLEAVED])
 def test_a_a_split_is_all_same(tmp_path: Path, run_script: RunScript, source: Path) -> None:
     first, second = halves(tmp_path, source)
-    proc = run_script("compare.py", first, second, "--markdown", "--report")
+    proc = run_script("compare", first, second, "--markdown", "--report")
     assert proc.returncode == 0, proc.stdout
     found = rows(proc.stdout)
     assert len(found) == len(load_json(source)["benchmarks"]) // 14  # 10 iterations + 4 aggregates
@@ -717,7 +728,7 @@ def test_a_a_split_is_all_same(tmp_path: Path, run_script: RunScript, source: Pa
 
 
 def judged(base: dict, new: dict, tmp_path: Path, *flags: str) -> dict[str, Row]:
-    """compare.py's rows, by name, with its default rules and `flags` (in this process: many
+    """gpubench-tools compare's rows, by name, with its default rules and `flags` (in this process: many
     calls)."""
     rules = rules_from(parse_args(["base.json", "new.json", *flags]))
     judgement = comparison.compare(load(write_json(tmp_path / "base.json", base)),
@@ -813,7 +824,7 @@ def test_two_processes_one_repetition_each_way(tmp_path: Path) -> None:
     """Two processes of one build a minute apart, five interleaved repetitions each: every
     launch SAME; one device-to-device copy of 1 MiB is 5% apart from one process to the next
     with no spread inside either, which no repetition inside one process can show: the reason
-    the CI gate takes each process as one repetition (scripts/ci_record.sh)."""
+    the CI gate takes each process as one repetition (scripts/gpubench-tools record)."""
     base, new = load_json(CI_NEW_1), load_json(CI_NEW_2)
     rows_ = judged(base, new, tmp_path)
     assert {n for n, r in rows_.items() if r.verdict != SAME} == \
@@ -835,7 +846,7 @@ def test_two_processes_one_repetition_each_way(tmp_path: Path) -> None:
 
 
 def test_the_whole_suite_recorded_twice_as_the_gate_records_it(tmp_path: Path) -> None:
-    """Two recordings of the default suite by scripts/ci_record.sh (five processes each), one
+    """Two recordings of the default suite by scripts/gpubench-tools record (five processes each), one
     after the other (their first runs eight minutes apart, by the files' dates), judged with the
     U test at 0.05 as the gate judged five runs a side before its baseline held many (at 0.01,
     five against five must part fully): all 598 benchmarks SAME.
@@ -881,9 +892,9 @@ def test_other_gpu_against_the_h200(tmp_path: Path, run_script: RunScript) -> No
             if "bytes_per_second" in entry:
                 entry["bytes_per_second"] /= 2
     a100 = write_json(tmp_path / "a100.json", other)
-    refused = run_script("compare.py", H200 / "gpubench.json", a100)
+    refused = run_script("compare", H200 / "gpubench.json", a100)
     assert refused.returncode == 3 and refused.stdout == ""
-    proc = run_script("compare.py", H200 / "gpubench.json", a100, "--markdown", "--report")
+    proc = run_script("compare", H200 / "gpubench.json", a100, "--markdown", "--report")
     assert proc.returncode == 0, proc.stderr
     assert "Comparison report, not a regression check" in proc.stdout
     for key, h200, a100 in (("gpu_name", "NVIDIA H200", "NVIDIA A100-SXM4-80GB"),
@@ -931,13 +942,13 @@ def test_a_figure_timed_with_its_clocks_held_down_is_named(tmp_path: Path,
     base, new = load_json(CI_NEW_1), load_json(CI_NEW_2)
     first = next(b["run_name"] for b in new["benchmarks"] if b.get("run_type") == "iteration")
     # One process's runs each: a comparison report, which names the clocks as a check does.
-    quiet = run_script("compare.py", write_json(tmp_path / "base.json", base),
+    quiet = run_script("compare", write_json(tmp_path / "base.json", base),
                        write_json(tmp_path / "new.json", new), "--report")
     assert "clocks held down" not in quiet.stdout
     for entry in new["benchmarks"]:
         if entry["run_name"] == first and entry.get("run_type") == "iteration":
             entry["clock_limited_ms"] = 12.5
-    held = run_script("compare.py", write_json(tmp_path / "base.json", base),
+    held = run_script("compare", write_json(tmp_path / "base.json", base),
                       write_json(tmp_path / "held.json", new), "--report")
     name = gpubench_json.strip_gb_suffixes(first)
     note = next(line for line in held.stdout.splitlines() if "clocks held down" in line)
@@ -969,10 +980,10 @@ def test_kernel_clocks_apart_are_a_note_not_a_figure(tmp_path: Path,
                 entry["sm_clock_kernel_mhz"] = mhz
         return doc
 
-    close = run_script("compare.py", write_json(tmp_path / "base.json", clock(base, 1980.0)),
+    close = run_script("compare", write_json(tmp_path / "base.json", clock(base, 1980.0)),
                        write_json(tmp_path / "new.json", clock(new, 1800.0)), "--report")
     assert "sm_clock_kernel_mhz" not in close.stdout
-    apart = run_script("compare.py", write_json(tmp_path / "base.json", clock(base, 1980.0)),
+    apart = run_script("compare", write_json(tmp_path / "base.json", clock(base, 1980.0)),
                        write_json(tmp_path / "new.json", clock(new, 1500.0)), "--report")
     name = gpubench_json.strip_gb_suffixes(first)
     note = next(line for line in apart.stdout.splitlines() if "sm_clock_kernel_mhz" in line)
@@ -991,7 +1002,7 @@ def test_a_report_shows_no_control_character_of_a_name(tmp_path: Path, run_scrip
     base = recorded(result_with_names([shared, base_only, "z"]))
     new = scaled(result_with_names([shared, new_only, "z"]),
                  f"launch/{shared}/submit/params:0/manual_time", 3.0)
-    proc = run_script("compare.py", write_json(tmp_path / "b.json", base),
+    proc = run_script("compare", write_json(tmp_path / "b.json", base),
                       write_json(tmp_path / "n.json", new), *(["--markdown"] if markdown else []))
     assert proc.returncode in (0, 1), proc.stderr
     assert "Only in BASE" in proc.stdout and "Largest changes" in proc.stdout, proc.stdout[:2000]
@@ -1012,7 +1023,7 @@ def test_a_figure_of_zero_on_one_side_is_a_change(tmp_path: Path, run_script: Ru
             if "gap_ns" in entry and entry.get("aggregate_name") not in ("stddev", "cv"):
                 entry["gap_ns"] = gap
         paths.append(write_json(tmp_path / f"{name}.json", doc))
-    proc = run_script("compare.py", *paths)
+    proc = run_script("compare", *paths)
     assert (proc.returncode, proc.stderr) == (code, ""), proc.stdout + proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.startswith("launch/gpu_gap/")]
     assert rows and all(line.split()[-1] == verdict for line in rows), proc.stdout
@@ -1030,7 +1041,7 @@ def test_runs_of_different_interleaving_are_noted(tmp_path: Path, run_script: Ru
         return {} if text is None else {"benchmark_enable_random_interleaving": text}
     b = write_json(tmp_path / "base.json", recorded_baseline(saxpy_suite(), **stated(base)))
     c = write_json(tmp_path / "cont.json", document(saxpy_suite(), **stated(new)))
-    proc = run_script("compare.py", b, c)
+    proc = run_script("compare", b, c)
     assert proc.returncode == 0 and proc.stdout.startswith("OK: 0 of"), proc.stdout[:300]
     note = f"BASE states benchmark_enable_random_interleaving={base}, NEW {new}:"
     assert (note in proc.stdout) == noted, proc.stdout

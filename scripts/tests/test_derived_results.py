@@ -2,8 +2,16 @@
 (derived_results.py lists each with its command; `derived_results.py --write` makes them anew)."""
 
 import pytest
-from derived_results import (DERIVED, FLEET, GALLERY, ROOT, Derived, fleet_printed,
-                             gallery_printed, printed)
+from derived_results import (
+    DERIVED,
+    FLEET,
+    GALLERY,
+    ROOT,
+    Derived,
+    fleet_printed,
+    gallery_printed,
+    printed,
+)
 
 
 @pytest.mark.parametrize("derived", DERIVED, ids=[d.output for d in DERIVED])

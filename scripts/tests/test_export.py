@@ -6,8 +6,15 @@ from typing import Any
 
 import pytest
 from conftest import H200, RunScript
-from gbench_builder import (copy_run, document, launch_run, module_run, run_entries, saxpy_run,
-                            write_json)
+from gbench_builder import (
+    copy_run,
+    document,
+    launch_run,
+    module_run,
+    run_entries,
+    saxpy_run,
+    write_json,
+)
 
 # The Bencher Metric Format's JSON schema, as Bencher publishes it.
 BMF_SCHEMA = {
@@ -44,7 +51,7 @@ def strict_json(text: str) -> Any:
 
 
 def test_github_bigger_is_better(result: Path, run_script: RunScript) -> None:
-    proc = run_script("export.py", result, "--format", "github", "--direction", "bigger")
+    proc = run_script("export", result, "--format", "github", "--direction", "bigger")
     assert proc.returncode == 0, proc.stderr
     entries = {e["name"]: e for e in strict_json(proc.stdout)}
     assert set(entries) == {"copy/HtoD/pinned/async/1024", "saxpy/vec4/1048576"}
@@ -59,7 +66,7 @@ def test_github_bigger_is_better(result: Path, run_script: RunScript) -> None:
 def test_github_smaller_is_better_to_file(result: Path, tmp_path: Path,
                                           run_script: RunScript) -> None:
     out = tmp_path / "smaller.json"
-    proc = run_script("export.py", result, "--format=github", "--direction=smaller", "-o", out)
+    proc = run_script("export", result, "--format=github", "--direction=smaller", "-o", out)
     assert proc.returncode == 0 and proc.stdout == ""
     entries = {e["name"]: e for e in strict_json(out.read_text())}
     assert set(entries) == {"launch/driver/submit/params:256", "launch/module/ptx_jit"}
@@ -78,7 +85,7 @@ def test_a_long_gpu_name_is_shortened_in_each_entry(tmp_path: Path,
     doc["context"]["gpu_name"] = "H" * (1 << 20)
     path = tmp_path / "long.json"
     path.write_text(json.dumps(doc))
-    proc = run_script("export.py", path, "--format", "github", "--direction", "bigger")
+    proc = run_script("export", path, "--format", "github", "--direction", "bigger")
     assert proc.returncode == 0, proc.stderr
     entries = strict_json(proc.stdout)
     assert entries and all(len(e["extra"]) < 1000 for e in entries)
@@ -90,7 +97,7 @@ def test_a_figure_some_repetitions_lack_is_exported_with_the_repetitions_holding
     entries = copy_run("HtoD", "pinned", "async", 1024, [20.0, 25.0, 30.0])
     del entries[2]["bytes_per_second"]  # a counter written only where its read succeeded
     next(e for e in entries if e.get("aggregate_name") == "median")["bytes_per_second"] = 22.5e9
-    proc = run_script("export.py", write_json(tmp_path / "r.json", document(entries)),
+    proc = run_script("export", write_json(tmp_path / "r.json", document(entries)),
                       "--format", "github", "--direction", "bigger")
     assert proc.returncode == 0, proc.stderr
     [entry] = strict_json(proc.stdout)
@@ -101,7 +108,7 @@ def test_a_figure_some_repetitions_lack_is_exported_with_the_repetitions_holding
 
 def test_bencher(result: Path, tmp_path: Path, run_script: RunScript) -> None:
     out = tmp_path / "bencher.json"
-    proc = run_script("export.py", result, "--format", "bencher", "-o", out)
+    proc = run_script("export", result, "--format", "bencher", "-o", out)
     assert proc.returncode == 0, proc.stderr
     doc = strict_json(out.read_text())
     assert doc["copy/HtoD/pinned/async/1024"] == {"throughput-gbps": {
@@ -114,7 +121,7 @@ def test_bencher(result: Path, tmp_path: Path, run_script: RunScript) -> None:
     assert doc["launch/module/ptx_jit"] == {"latency-us": {
         "value": pytest.approx(1000.0), "lower_value": pytest.approx(800.0),
         "upper_value": pytest.approx(1200.0)}}
-    # Installed from scripts/requirements.txt; a machine without it (the GPU machines) skips here.
+    # Installed from scripts/requirements-test.txt; a machine without it (the GPU machines) skips here.
     pytest.importorskip("check_jsonschema")
     schema = tmp_path / "bmf.schema.json"
     schema.write_text(json.dumps(BMF_SCHEMA))
@@ -126,7 +133,7 @@ def test_bencher(result: Path, tmp_path: Path, run_script: RunScript) -> None:
 def test_lower_value_is_never_negative(tmp_path: Path, run_script: RunScript) -> None:
     spread = write_json(tmp_path / "r.json", document(launch_run("graph", "submit", 0,
                                                                  [0.01, 0.02, 0.2])))
-    proc = run_script("export.py", spread, "--format", "bencher")
+    proc = run_script("export", spread, "--format", "bencher")
     assert proc.returncode == 0, proc.stderr
     assert strict_json(proc.stdout)["launch/graph/submit/params:0"]["latency-us"][
         "lower_value"] == 0.0
@@ -146,7 +153,7 @@ def test_a_negative_figure_has_its_lower_value_below_it(tmp_path: Path,
         runs += run_entries(f"skew/{case}/manual_time",
                             [{"real_time": 1.0, "skew_us": v} for v in values])
     doc = document(runs, gpubench_families=json.dumps(facts))
-    proc = run_script("export.py", write_json(tmp_path / "r.json", doc), "--format", "bencher")
+    proc = run_script("export", write_json(tmp_path / "r.json", doc), "--format", "bencher")
     assert proc.returncode == 0, proc.stderr
     exported = {name: m["latency-us"] for name, m in strict_json(proc.stdout).items()}
     assert exported["skew/below"] == {"value": -10.0, "lower_value": pytest.approx(-15.0),
@@ -159,12 +166,12 @@ def test_a_negative_figure_has_its_lower_value_below_it(tmp_path: Path,
 @pytest.mark.parametrize("args", [["--format", "github"], ["--format", "bencher", "--direction",
                                                            "bigger"]])
 def test_direction_only_with_github(result: Path, run_script: RunScript, args: list[str]) -> None:
-    assert run_script("export.py", result, *args).returncode == 2
+    assert run_script("export", result, *args).returncode == 2
 
 
 def one_line_error(proc: subprocess.CompletedProcess[str]) -> None:
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("export.py: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith("gpubench-tools export: ") and proc.stderr.count("\n") == 1, proc.stderr
     assert proc.stdout == ""
 
 
@@ -180,7 +187,7 @@ def test_empty_selection(tmp_path: Path, run_script: RunScript, doc_entries: lis
                          args: list[str]) -> None:
     out = tmp_path / "out.json"
     result = write_json(tmp_path / "r.json", document(doc_entries))
-    one_line_error(run_script("export.py", result, *args, "-o", out))
+    one_line_error(run_script("export", result, *args, "-o", out))
     assert not out.exists()
 
 
@@ -192,7 +199,7 @@ def test_non_finite_values(tmp_path: Path, run_script: RunScript, field: str, ba
     doc["benchmarks"][1][field] = bad  # json.dumps writes NaN / Infinity tokens
     result = write_json(tmp_path / "r.json", doc)
     for args in (["--format", "bencher"], ["--format", "github", "--direction", "bigger"]):
-        one_line_error(run_script("export.py", result, *args))
+        one_line_error(run_script("export", result, *args))
 
 
 def test_non_finite_stddev_aggregate(tmp_path: Path, run_script: RunScript) -> None:
@@ -200,7 +207,7 @@ def test_non_finite_stddev_aggregate(tmp_path: Path, run_script: RunScript) -> N
                             aggregates_only=True))
     stddev = next(e for e in doc["benchmarks"] if e.get("aggregate_name") == "stddev")
     stddev["bytes_per_second"] = float("inf")
-    one_line_error(run_script("export.py", write_json(tmp_path / "r.json", doc),
+    one_line_error(run_script("export", write_json(tmp_path / "r.json", doc),
                               "--format", "bencher"))
 
 
@@ -215,17 +222,17 @@ def test_stddev_aggregate_that_is_no_spread(tmp_path: Path, run_script: RunScrip
     entry["bytes_per_second"] = "@@"
     result = tmp_path / "r.json"
     result.write_text(json.dumps(doc).replace('"@@"', str(stddev)))
-    one_line_error(run_script("export.py", result, "--format", "bencher"))
+    one_line_error(run_script("export", result, "--format", "bencher"))
 
 
 @pytest.mark.parametrize("output", ["folder", "missing/out.json"])
 def test_unwritable_output(result: Path, tmp_path: Path, run_script: RunScript,
                            output: str) -> None:
     (tmp_path / "folder").mkdir()
-    one_line_error(run_script("export.py", result, "--format", "bencher", "-o", tmp_path / output))
+    one_line_error(run_script("export", result, "--format", "bencher", "-o", tmp_path / output))
 
 
 def test_bad_input(tmp_path: Path, run_script: RunScript) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{]")
-    one_line_error(run_script("export.py", bad, "--format", "bencher"))
+    one_line_error(run_script("export", bad, "--format", "bencher"))

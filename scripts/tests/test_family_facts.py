@@ -8,17 +8,16 @@ facts."""
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import H200, SCRIPTS
+from conftest import H200, command
 from family_facts import FACTS, renamed, with_facts
 from gbench_builder import document, load_json, recorded, run_entries
 
-import family_plot
-import plot
-from gpubench_json import load
+from gpubench_tools.reading.results import load
+from gpubench_tools.renderers.figures import family_plot
+from gpubench_tools.renderers.figures import plot_files as plot
 
 PAIR = (H200 / "verdicts" / "aa_1.json.gz", H200 / "verdicts" / "aa_2.json.gz")
 OLD, NEW = "copy", "xfer"
@@ -27,7 +26,7 @@ OLD, NEW = "copy", "xfer"
 def run_in(directory: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
     """`script` run from `directory`, its files named relative to it: the output names no
     folder of the test."""
-    return subprocess.run([sys.executable, str(SCRIPTS / script), *args], cwd=directory,
+    return subprocess.run([*command(script), *args], cwd=directory,
                           capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, PYTHONIOENCODING="utf-8"))
 
@@ -51,11 +50,11 @@ def outputs(directory: Path) -> dict[str, str]:
     """What each script writes on the pair, by script."""
     found = {}
     for script, args in {
-        "compare.py": ["run0.json", "run1.json"],
-        "export.py": ["run1.json", "--format", "bencher"],
-        "plot.py": ["run0.json", "run1.json", "-o", "figures"],
-        "report.py": ["run0.json", "run1.json", "-o", "report"],
-        "fleet.py": ["fleet", "--min-gpus", "4", "--no-limits"],
+        "compare": ["run0.json", "run1.json"],
+        "export": ["run1.json", "--format", "bencher"],
+        "plot": ["run0.json", "run1.json", "-o", "figures"],
+        "report": ["run0.json", "run1.json", "-o", "report"],
+        "fleet": ["fleet", "--min-gpus", "4", "--no-limits"],
     }.items():
         proc = run_in(directory, script, *args)
         assert proc.returncode in (0, 1) and proc.stderr == "", (script, proc.stderr)
@@ -69,7 +68,7 @@ def outputs(directory: Path) -> dict[str, str]:
 def test_a_family_renamed_throughout_gives_the_same_output(tmp_path: Path) -> None:
     before = outputs(write_pair(tmp_path / "before", OLD))
     after = outputs(write_pair(tmp_path / "after", NEW))
-    assert f"{OLD}/HtoD/pinned/async/4096" in before["compare.py"]
+    assert f"{OLD}/HtoD/pinned/async/4096" in before["compare"]
     assert before["files"] == "copy.png fit.txt launch.png saxpy.png"
     after["files"] = " ".join(sorted(after["files"].replace(NEW, OLD).split()))
     for what in before:
@@ -109,7 +108,7 @@ def test_renamed_families_keep_their_second_figure_and_l2_mark(tmp_path: Path) -
     assert [(title, metric.unit) for title, metric, _, _ in panels["new"][:2]] == [
         ("<family>", "GB/s"), ("<family>: % of ceiling", "% of ceiling")]
     assert [l2 for title, _, _, l2 in panels["new"] if title == "DtoD"] == [[60 << 20]]
-    proc = run_in(tmp_path, "plot.py", "new.json", "-o", "figures")
+    proc = run_in(tmp_path, "plot", "new.json", "-o", "figures")
     assert (proc.returncode, proc.stderr) == (0, "")
     assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == [
         "axpy.png", "fit.txt", "launch.png", f"{NEW}.png"]
@@ -134,13 +133,13 @@ def probe_doc(errors: float) -> dict:
 def test_a_family_never_seen_is_read_by_its_facts(tmp_path: Path) -> None:
     (tmp_path / "base.json").write_text(json.dumps(recorded(probe_doc(1.0))))
     (tmp_path / "new.json").write_text(json.dumps(probe_doc(2.0)))
-    compare = run_in(tmp_path, "compare.py", "base.json", "new.json")
+    compare = run_in(tmp_path, "compare", "base.json", "new.json")
     assert compare.returncode == 1, compare.stderr  # twice the errors: slower, a regression
     rows = [line.split() for line in compare.stdout.splitlines() if line.startswith("probe/")]
     assert len(rows) == 6 and all(r[3] == "errors" and r[-1] == "SLOWER" for r in rows), rows
     assert "probe" in compare.stdout.split("Summary per family")[1]
 
-    proc = run_in(tmp_path, "plot.py", "base.json", "new.json", "-o", "figures")
+    proc = run_in(tmp_path, "plot", "base.json", "new.json", "-o", "figures")
     assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
     assert [p.name for p in (tmp_path / "figures").iterdir()] == ["probe.png"]
     sources = plot.make_sources([load(tmp_path / "base.json"), load(tmp_path / "new.json")])
@@ -151,16 +150,16 @@ def test_a_family_never_seen_is_read_by_its_facts(tmp_path: Path) -> None:
                                                             "errors (lower is better)")
     assert len(axes[0].get_lines()) == 4  # ecc, parity x 2 files
 
-    report = run_in(tmp_path, "report.py", "base.json", "new.json", "-o", "report")
+    report = run_in(tmp_path, "report", "base.json", "new.json", "-o", "report")
     assert report.returncode == 0, report.stderr
     assert (tmp_path / "report" / "probe.png").is_file()
     assert "probe/ecc/n:1024" in (tmp_path / "report" / "report.md").read_text()
 
-    export = run_in(tmp_path, "export.py", "new.json", "--format", "github", "--direction",
+    export = run_in(tmp_path, "export", "new.json", "--format", "github", "--direction",
                     "smaller")
     entries = json.loads(export.stdout)
     assert {e["unit"] for e in entries} == {"errors"} and len(entries) == 6
-    bencher = json.loads(run_in(tmp_path, "export.py", "new.json", "--format", "bencher").stdout)
+    bencher = json.loads(run_in(tmp_path, "export", "new.json", "--format", "bencher").stdout)
     assert set(bencher["probe/ecc/n:1024"]) == {"lower-errors"}
 
 
@@ -192,13 +191,13 @@ def test_the_latency_family_is_read_by_its_facts(tmp_path: Path) -> None:
     (tmp_path / "base.json").write_text(json.dumps(recorded(latency_doc(1.0))))
     (tmp_path / "new.json").write_text(json.dumps(latency_doc(1.2)))
 
-    compare = run_in(tmp_path, "compare.py", "base.json", "new.json")
+    compare = run_in(tmp_path, "compare", "base.json", "new.json")
     assert compare.returncode == 1, compare.stderr  # 20% more ns per load: a regression
     rows = [line.split() for line in compare.stdout.splitlines()
             if line.startswith("latency/")]
     assert len(rows) == 8 and all(r[3] == "ns" and r[-1] == "SLOWER" for r in rows), rows
 
-    proc = run_in(tmp_path, "plot.py", "base.json", "new.json", "-o", "figures")
+    proc = run_in(tmp_path, "plot", "base.json", "new.json", "-o", "figures")
     assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
     assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == \
         ["latency.png", "latency_pairs.png"]
@@ -214,10 +213,10 @@ def test_the_latency_family_is_read_by_its_facts(tmp_path: Path) -> None:
     assert {"4 KiB", "64 KiB", "1 MiB", "16 MiB", "256 MiB"} <= ticks, ticks
     assert len(axes[0].get_lines()) == 6  # device, host_pinned, peer/0to1 x 2 files
 
-    report = run_in(tmp_path, "report.py", "base.json", "new.json", "-o", "report")
+    report = run_in(tmp_path, "report", "base.json", "new.json", "-o", "report")
     assert report.returncode == 0, report.stderr
     assert (tmp_path / "report" / "latency.png").is_file()
     assert "latency/chase/device/1073741824" in (tmp_path / "report" / "report.md").read_text()
 
-    bencher = json.loads(run_in(tmp_path, "export.py", "new.json", "--format", "bencher").stdout)
+    bencher = json.loads(run_in(tmp_path, "export", "new.json", "--format", "bencher").stdout)
     assert set(bencher["latency/chase/host_pinned/4096"]) == {"lower-ns"}

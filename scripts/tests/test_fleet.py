@@ -1,4 +1,4 @@
-"""fleet.py from the command line: the report's sections, its exit status, and unusable input.
+"""gpubench-tools fleet from the command line: the report's sections, its exit status, and unusable input.
 Fleets of 16 GPUs built from real H200 repetitions (fleet_builder.py)."""
 
 import json
@@ -9,13 +9,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import fleet_builder as fb
+import pytest
 from conftest import SCRIPTS, RunScript
-from fleet import main, parse_args
-from fleet_heatmap import MAX_HEATMAP_GPUS
-from fleet_records import status_of_exit
+
+from gpubench_tools.cli.fleet import main, parse_args
+from gpubench_tools.models.fleet.records import status_of_exit
+from gpubench_tools.renderers.figures.fleet_heatmap import MAX_HEATMAP_GPUS
 
 LIMITS = SCRIPTS.parent / "results" / "limits" / "h200.json"
 
@@ -146,7 +146,7 @@ def test_a_damaged_file_is_named_and_the_rest_reported(tmp_path: Path,
     paths[3].write_text(damage(paths[3].read_text()))
     code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1
-    assert len(err.splitlines()) == 1 and err.startswith(f"fleet.py: skipped {paths[3]}: ")
+    assert len(err.splitlines()) == 1 and err.startswith(f"gpubench-tools fleet: skipped {paths[3]}: ")
     assert problem in err
     row = rows_with(section(out, "Runs that did not finish"), "damaged")
     assert row and row[0].split()[:3] == ["damaged", "node03", fb.uuid_of(3)]
@@ -167,7 +167,7 @@ def test_a_benchmark_named_with_and_without_its_device_is_damaged(
     plain = entry["name"].removesuffix("/manual_time")
     code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1
-    assert err == (f"fleet.py: skipped {paths[3]}: {plain} is named both with and without "
+    assert err == (f"gpubench-tools fleet: skipped {paths[3]}: {plain} is named both with and without "
                    "/device:0\n")
     row = rows_with(section(out, "Runs that did not finish"), "damaged")
     assert row and row[0].split()[:3] == ["damaged", "node03", fb.uuid_of(3)]
@@ -187,7 +187,7 @@ def test_an_entry_named_like_a_result_that_no_file_backs_is_damaged(
         named: str) -> None:
     """A directory's entry named like node03's result that is no regular file, or a link to none,
     is node03's damaged row with one line on stderr, not an entry passed over; a FIFO or device
-    in a directory is not opened, so no writer can hold fleet.py. Given by name, the entry is
+    in a directory is not opened, so no writer can hold gpubench-tools fleet. Given by name, the entry is
     read (a FIFO without a writer: empty) and named as it is, not as missing."""
     paths = fb.write_fleet(fb.example_fleet(0), tmp_path)
     paths[3].unlink()
@@ -196,12 +196,12 @@ def test_an_entry_named_like_a_result_that_no_file_backs_is_damaged(
     listed, named = listed.format(gone=gone), named.format(gone=gone)
     code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1
-    assert err == f"fleet.py: skipped {paths[3]}: {listed}\n"
+    assert err == f"gpubench-tools fleet: skipped {paths[3]}: {listed}\n"
     row = rows_with(section(out, "Runs that did not finish"), "damaged")
     assert row and row[0].split()[:3] == ["damaged", "node03", fb.uuid_of(3)], out
     assert listed in row[0]
     code, _, err = run(capsys, paths[3])
-    assert code == 0 and err.startswith(f"fleet.py: skipped {paths[3]}: {named}"), err
+    assert code == 0 and err.startswith(f"gpubench-tools fleet: skipped {paths[3]}: {named}"), err
 
 
 def test_expected_hosts_and_gpus(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -251,7 +251,7 @@ def test_pod_log_and_failed_runs(tmp_path: Path, capsys: pytest.CaptureFixture[s
     node09 = rows_with(runs, "node09")
     assert len(node09) == 1 and node09[0].split()[:3] == ["interrupted", "node09", fb.uuid_of(9)]
     assert "exit status 143" in node09[0]
-    assert err.startswith("fleet.py: skipped ") and "nodes.jsonl:13: invalid JSON" in err
+    assert err.startswith("gpubench-tools fleet: skipped ") and "nodes.jsonl:13: invalid JSON" in err
 
 
 @pytest.mark.parametrize(("status", "verdict"), [
@@ -306,7 +306,7 @@ def test_a_heatmap_of_more_gpus_than_it_holds_is_refused_before_the_report(
     fb.write_fleet(fb.build_fleet(MAX_HEATMAP_GPUS + 1, 0), tmp_path / "fleet")
     code, out, err = run(capsys, tmp_path / "fleet", "-o", tmp_path / "heatmap.png")
     assert (code, out) == (2, "")
-    assert err == (f"fleet.py: -o {tmp_path / 'heatmap.png'}: {MAX_HEATMAP_GPUS + 1} GPUs to "
+    assert err == (f"gpubench-tools fleet: -o {tmp_path / 'heatmap.png'}: {MAX_HEATMAP_GPUS + 1} GPUs to "
                    f"draw, more than the {MAX_HEATMAP_GPUS} a heatmap holds (leave out -o for "
                    "the report, or give a part of the fleet)\n")
     assert not (tmp_path / "heatmap.png").exists()
@@ -384,7 +384,7 @@ def with_permissions() -> list[str]:
 @pytest.mark.parametrize("case", ["directory", "directory's files", "heatmap", "limits",
                                   "expected hosts"])
 def test_a_path_that_cannot_be_read_or_written_is_named(tmp_path: Path, case: str) -> None:
-    """Every path fleet.py reads or writes names itself when the system refuses it: a directory
+    """Every path gpubench-tools fleet reads or writes names itself when the system refuses it: a directory
     it may not list (mode 000), one whose files it may not examine (mode r--), the heatmap,
     limits or expected hosts inside a directory it may not enter."""
     good = tmp_path / "good"
@@ -400,7 +400,7 @@ def test_a_path_that_cannot_be_read_or_written_is_named(tmp_path: Path, case: st
         "expected hosts": ([good, "--expect-hosts", closed / "hosts.txt"], closed / "hosts.txt"),
     }[case]
     try:
-        done = subprocess.run([*with_permissions(), sys.executable, str(SCRIPTS / "fleet.py"),
+        done = subprocess.run([*with_permissions(), sys.executable, str(SCRIPTS / "fleet"),
                                *map(str, args)], capture_output=True, text=True, timeout=60)
     finally:
         closed.chmod(0o755)
@@ -454,7 +454,7 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
                                     f"--expect=1{'0' * 22}…: must be a whole number from 1 "
                                     "to 1000000 ("),
         "--expect of 4000 digits": ([good_dir, f"--expect={10**4000}"],
-                                    "from 1 to 1000000 (a million GPUs would take fleet.py"),
+                                    "from 1 to 1000000 (a million GPUs would take gpubench-tools fleet"),
         "bad --headline": ([good_dir, "--headline=("], "--headline"),
         "limits without a floor": ([good_dir, "--limits", str(tmp_path / "limits.json")],
                                    "no 'floor_gb_per_s' > 0"),
@@ -501,7 +501,7 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
 def test_unusable_input_is_one_line_and_exit_2(tmp_path: Path, run_script: RunScript,
                                                case: str) -> None:
     args, expected = unusable_cases(tmp_path)[case]
-    done = run_script("fleet.py", *args)
+    done = run_script("fleet", *args)
     assert done.returncode == 2, done.stderr
     assert expected in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr

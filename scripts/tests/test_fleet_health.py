@@ -1,14 +1,14 @@
-"""fleet.py's health flags, from the NVML records gpubench takes before and after its run."""
+"""gpubench-tools fleet's health flags, from the NVML records gpubench takes before and after its run."""
 
 import json
 from pathlib import Path
 from typing import Any
 
+import fleet_builder as fb
 import pytest
 
-import fleet_builder as fb
-from fleet import main
-from fleet_health import GROWING_COUNTERS, WATCH, judge_health, parse_record
+from gpubench_tools.cli.fleet import main
+from gpubench_tools.models.fleet.health import GROWING_COUNTERS, WATCH, judge_health, parse_record
 
 UUID = "GPU-00000000-f1ee-4000-8000-000000000000"
 
@@ -187,7 +187,7 @@ def test_a_number_beyond_a_float_is_a_damaged_row(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str], plant,
                                                   field: str, why: str,
                                                   as_pod_log: bool) -> None:
-    """A context number fleet.py computes with that no float holds (an integer past 1.8e308,
+    """A context number gpubench-tools fleet computes with that no float holds (an integer past 1.8e308,
     json's Infinity) makes its result a damaged row of its GPU, named on stderr in one line."""
     fleet = fb.build_fleet(4)
     for doc in fleet:
@@ -201,7 +201,7 @@ def test_a_number_beyond_a_float_is_a_damaged_row(tmp_path: Path,
         source_line = str(fb.write_fleet(fleet, tmp_path)[1])
     assert main([str(tmp_path), "--no-limits", "--fail-on-outlier"]) == 1
     out, err = capsys.readouterr()
-    assert err == f"fleet.py: skipped {source_line}: context {field}: {why}" + (
+    assert err == f"gpubench-tools fleet: skipped {source_line}: context {field}: {why}" + (
         ", more than a float holds\n" if "digits" in why else "\n"), err
     damaged = [line.split()[:3] for line in out.splitlines() if line.startswith("damaged")]
     assert damaged == [["damaged", "node01", fb.uuid_of(1)]], out

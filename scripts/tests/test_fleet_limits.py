@@ -1,23 +1,22 @@
-"""The committed limits file is what make_limits.py builds from our H200 measurements, and its
-floors are judged as fleet.py's docs say."""
+"""The committed limits file is what gpubench-tools limits builds from our H200 measurements, and its
+floors are judged as gpubench-tools fleet's docs say."""
 
 import json
 import os
 import shlex
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-import pytest
-
 import fleet_builder as fb
-import fleet_limits
-import make_limits
-from conftest import H200, SCRIPTS, RunScript
-from fleet_limits import DEFAULT_DIRECTORY, load_limits
+import pytest
+from conftest import H200, RunScript, command
 from fleet_noise import verdict
-from fleet_records import FleetInputError
+
+from gpubench_tools.models import limits as make_limits
+from gpubench_tools.models.fleet import limits as fleet_limits
+from gpubench_tools.models.fleet.limits import DEFAULT_DIRECTORY, load_limits
+from gpubench_tools.models.fleet.records import FleetInputError
 
 REPOSITORY = H200.parents[1]
 COMMITTED = DEFAULT_DIRECTORY / "h200.json"
@@ -120,9 +119,9 @@ def test_make_limits_refuses_a_benchmark_named_with_and_without_its_device(
     """Both names are one benchmark of device 0: one would replace the other, whichever the file
     lists later, and the floor would follow the file's order."""
     source = clashing_names(tmp_path, device_first)
-    done = run_script("make_limits.py", "-o", str(tmp_path / "l.json"), str(source))
+    done = run_script("limits", "-o", str(tmp_path / "l.json"), str(source))
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == (f"make_limits.py: {source}: copy/DtoD/device/async/1073741824 is "
+    assert done.stderr == (f"gpubench-tools limits: {source}: copy/DtoD/device/async/1073741824 is "
                            "named both with and without /device:0\n")
     assert not (tmp_path / "l.json").exists()
 
@@ -140,10 +139,10 @@ def test_make_limits_refuses_two_devices_the_context_names_as_one_gpu(
         doc["context"][f"device_{device}"] = f"NVIDIA H200, {doc['context']['gpu_uuid']}, bus"
     source = tmp_path / "one_gpu_twice.json"
     source.write_text(json.dumps(doc))
-    done = run_script("make_limits.py", "-o", str(tmp_path / "l.json"), str(source))
+    done = run_script("limits", "-o", str(tmp_path / "l.json"), str(source))
     first = doc["benchmarks"][0]["name"].replace("/device:0/manual_time", "")
     assert (done.returncode, done.stderr) == (
-        2, f"make_limits.py: {source}: {first} is named both /device:0 and /device:1 (one GPU "
+        2, f"gpubench-tools limits: {source}: {first} is named both /device:0 and /device:1 (one GPU "
            "in the context)\n")
 
 
@@ -173,7 +172,7 @@ def test_make_limits_writes_what_fleet_reads(tmp_path: Path) -> None:
 def test_make_limits_keeps_a_slow_figure_fleet_reads(tmp_path: Path,
                                                      bytes_per_second: float) -> None:
     """A figure below a thousandth of a GB/s (gpubench_json holds rates down to 1e-30 B/s)
-    keeps its digits: a floor rounded to 0 is one fleet.py refuses."""
+    keeps its digits: a floor rounded to 0 is one gpubench-tools fleet refuses."""
     doc = json.loads((H200 / "stability" / "copy_1g_interleaved_10rep.json").read_text())
     name = "copy/DtoD/device/async/1073741824"
     doc["benchmarks"] = [entry for entry in doc["benchmarks"]
@@ -191,7 +190,7 @@ def test_make_limits_keeps_a_slow_figure_fleet_reads(tmp_path: Path,
 
 @pytest.mark.parametrize("stdout", ["closed", "/dev/full"])
 def test_make_limits_names_a_stdout_it_cannot_write(tmp_path: Path, stdout: str) -> None:
-    argv = [sys.executable, str(SCRIPTS / "make_limits.py"), "-o", str(tmp_path / "l.json"),
+    argv = [*command("limits"), "-o", str(tmp_path / "l.json"),
             str(H200 / "stability" / "copy_1g_interleaved_10rep.json")]
     if stdout == "closed":
         done = subprocess.run(["bash", "-c", '"$@" >&-', "bash", *argv], capture_output=True,
@@ -201,7 +200,7 @@ def test_make_limits_names_a_stdout_it_cannot_write(tmp_path: Path, stdout: str)
             done = subprocess.run(argv, stdout=full, stderr=subprocess.PIPE, text=True,
                                   timeout=60)
     assert done.returncode == 2, done.stderr
-    assert done.stderr.startswith("make_limits.py: stdout"), done.stderr
+    assert done.stderr.startswith("gpubench-tools limits: stdout"), done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
@@ -221,7 +220,7 @@ def test_make_limits_names_a_stdout_it_cannot_write(tmp_path: Path, stdout: str)
         "a file twice", "a file and its folder"])
 def test_make_limits_bad_input_is_one_line_and_exit_2(tmp_path: Path, run_script: RunScript,
                                                       args: list[str], expected: str) -> None:
-    done = run_script("make_limits.py", *[a.format(tmp=tmp_path) for a in args])
+    done = run_script("limits", *[a.format(tmp=tmp_path) for a in args])
     assert done.returncode == 2, done.stderr
     assert expected in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
@@ -236,14 +235,14 @@ def test_make_limits_names_an_input_as_it_is(tmp_path: Path, run_script: RunScri
     """An input that exists but is no regular file is named as it is, not as missing."""
     given = tmp_path / "given.json"
     make(given)
-    done = run_script("make_limits.py", "-o", str(tmp_path / "l.json"), str(given))
-    assert (done.returncode, done.stderr) == (2, f"make_limits.py: {given}: {expected}\n")
+    done = run_script("limits", "-o", str(tmp_path / "l.json"), str(given))
+    assert (done.returncode, done.stderr) == (2, f"gpubench-tools limits: {given}: {expected}\n")
 
 
 def run_make_limits(*args: object) -> subprocess.CompletedProcess[bytes]:
-    """make_limits.py as a process, within 20 s: arguments as bytes, since a name need not be
+    """gpubench-tools limits as a process, within 20 s: arguments as bytes, since a name need not be
     UTF-8."""
-    return subprocess.run([sys.executable, str(SCRIPTS / "make_limits.py"),
+    return subprocess.run([*command("limits"),
                            *map(os.fsencode, map(str, args))], capture_output=True, timeout=20)
 
 
@@ -266,14 +265,14 @@ def test_make_limits_names_a_folder_entry_that_is_no_file_without_opening_it(
         if writer is not None:
             os.close(writer)
     assert (done.returncode, done.stderr.decode()) == (
-        2, f"make_limits.py: {folder / 'x.json'}: not a regular file: {kind}\n")
+        2, f"gpubench-tools limits: {folder / 'x.json'}: not a regular file: {kind}\n")
 
 
 def test_make_limits_a_folder_without_results_is_named(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("no result\n")
     done = run_make_limits("-o", tmp_path / "l.json", tmp_path)
     assert (done.returncode, done.stderr.decode()) == (
-        2, f"make_limits.py: {tmp_path}: no result file (*.json, *.json.gz, *.json.xz, *.json.bz2) in the folder\n")
+        2, f"gpubench-tools limits: {tmp_path}: no result file (*.json, *.json.gz, *.json.xz, *.json.bz2) in the folder\n")
 
 
 def test_make_limits_reads_and_writes_paths_that_are_not_utf8(tmp_path: Path) -> None:
@@ -292,7 +291,7 @@ def test_make_limits_reads_and_writes_paths_that_are_not_utf8(tmp_path: Path) ->
 def test_a_default_limits_file_that_is_no_file_is_named_without_opening_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """results/limits/ is listed: a FIFO there is refused by name, not opened (its writer
-    would hold fleet.py)."""
+    would hold gpubench-tools fleet)."""
     monkeypatch.setattr(fleet_limits, "DEFAULT_DIRECTORY", tmp_path)
     monkeypatch.chdir(tmp_path)
     os.mkfifo(tmp_path / "h100.json")
@@ -311,10 +310,10 @@ def test_a_requires_pattern_too_slow_to_match_refuses_its_file(tmp_path: Path) -
     limits["floors"]["copy/HtoD/pinned/async/1073741824"]["requires"] = {"pcie_link": pattern}
     slow = tmp_path / "slow.json"
     slow.write_text(json.dumps(limits))
-    done = subprocess.run([sys.executable, str(SCRIPTS / "fleet.py"), str(tmp_path / "fleet"),
+    done = subprocess.run([*command("fleet"), str(tmp_path / "fleet"),
                            "--limits", str(slow)], capture_output=True, text=True, timeout=30)
     assert done.returncode == 2, done.stderr
-    assert done.stderr.startswith(f"fleet.py: {slow}: not a limits file (the floor of "
+    assert done.stderr.startswith(f"gpubench-tools fleet: {slow}: not a limits file (the floor of "
                                   f"'copy/HtoD/pinned/async/1073741824': 'requires' {pattern}: "
                                   "takes longer than 2 s to match the context's 'pcie_link'"), \
         done.stderr

@@ -1,17 +1,16 @@
-"""fleet.py's judgement on 16-GPU fleets built from real H200 repetitions (fleet_builder):
+"""gpubench-tools fleet's judgement on 16-GPU fleets built from real H200 repetitions (fleet_builder):
 noise flags nothing, a 10% loss of a device-timed figure is found, like is compared with like,
 and floors judge what a group cannot."""
 
 import re
 from pathlib import Path
 
-import pytest
-
 import fleet_builder as fb
-from fleet import main as fleet_main
-from fleet_noise import (HALF, HALF_SLOW, ONE_SLOW, Verdict, copies_at_one_size, slow_down,
-                         verdict)
-from fleet_outliers import Rule
+import pytest
+from fleet_noise import HALF, HALF_SLOW, ONE_SLOW, Verdict, copies_at_one_size, slow_down, verdict
+
+from gpubench_tools.cli.fleet import main as fleet_main
+from gpubench_tools.models.fleet.outliers import Rule
 
 SEEDS = range(20)
 SOURCES = [fb.COPY_LAUNCH, fb.CI_PAIR, fb.PEER]

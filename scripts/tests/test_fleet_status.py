@@ -1,4 +1,4 @@
-"""fleet.py on the per-GPU status records deploy/slurm and gpubench-pod write (docs/cluster.md):
+"""gpubench-tools fleet on the per-GPU status records deploy/slurm and gpubench-pod write (docs/cluster.md):
 `<name>.status` files beside the results and .err files, and record lines in a pod log."""
 
 import bz2
@@ -11,14 +11,14 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 import fleet_builder as fb
-from bounded_read import MAX_RESULT_BYTES
-from fleet_files import MAX_TEXT_BYTES
-from fleet_pod_log import pod_line_text
+import pytest
 from conftest import SCRIPTS
 from test_fleet import run, section, with_permissions
+
+from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES
+from gpubench_tools.reading.fleet.files import MAX_TEXT_BYTES
+from gpubench_tools.reading.fleet.pod_log import pod_line_text
 
 NOT_STARTED = "gpubench.sbatch: not started: the job stopped before this GPU's turn"
 # What deploy/container/gpubench-pod would write in the .err of a GPU it never started.
@@ -78,7 +78,7 @@ def test_a_damaged_compressed_result_is_its_gpus_row(tmp_path: Path,
     packed.write_bytes(packed.read_bytes()[:-10])
     code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1, out
-    assert err == f"fleet.py: skipped {packed}: gzip data cut short\n"
+    assert err == f"gpubench-tools fleet: skipped {packed}: gzip data cut short\n"
     assert records(out)["node03"][:3] == ["damaged", "node03", fb.uuid_of(3)]
     assert "15 GPU result(s)" in out
 
@@ -236,7 +236,7 @@ def test_a_damaged_record_is_listed_and_the_rest_judged(tmp_path: Path,
     record.write_text(text)
     code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1
-    assert len(err.splitlines()) == 1 and err.startswith(f"fleet.py: skipped {record}: ")
+    assert len(err.splitlines()) == 1 and err.startswith(f"gpubench-tools fleet: skipped {record}: ")
     rows = records(out)
     assert list(rows) == ["node03"] and rows["node03"][:3] == ["damaged", "node03",
                                                                fb.uuid_of(3)]
@@ -266,7 +266,7 @@ def test_unusable_input_after_a_damaged_record_is_one_line(tmp_path: Path,
              "heatmap": ["-o", tmp_path / "heat.svg", "--headline", "no such benchmark"]}
     code, out, err = run(capsys, tmp_path / "fleet", *given[unusable])
     assert (code, out) == (2, "")
-    assert len(err.splitlines()) == 1 and err.startswith("fleet.py: ") and problem in err, err
+    assert len(err.splitlines()) == 1 and err.startswith("gpubench-tools fleet: ") and problem in err, err
 
 
 @pytest.mark.parametrize("status", ["\u00b2", "9" * 5000, "-1", "1024"],
@@ -290,7 +290,7 @@ def test_an_exit_line_without_an_exit_status_is_damaged(tmp_path: Path,
     code, out, err = run(capsys, tmp_path, "--no-limits")
     assert code == 0
     assert len(err.splitlines()) == 1, err
-    assert err.startswith(f"fleet.py: skipped {source}: not an exit status of 1-3 digits: "), err
+    assert err.startswith(f"gpubench-tools fleet: skipped {source}: not an exit status of 1-3 digits: "), err
     assert [row[0] for row in records(out).values()] == ["damaged"], out
 
 
@@ -416,11 +416,11 @@ def test_a_record_file_that_cannot_be_read_is_a_damaged_row(tmp_path: Path, kind
         file.write_bytes(file.read_bytes() + line + b"\n")
         source = f"{pod_log}:5" if kind == "pod log" else file
         reason, results = "cannot read (not UTF-8 text)", 10
-    done = subprocess.run([*with_permissions(), sys.executable, str(SCRIPTS / "fleet.py"),
+    done = subprocess.run([*with_permissions(), sys.executable, str(SCRIPTS / "fleet"),
                            str(tmp_path), "--fail-on-outlier"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1, done.stderr
-    assert done.stderr == f"fleet.py: skipped {source}: {reason}\n"
+    assert done.stderr == f"gpubench-tools fleet: skipped {source}: {reason}\n"
     row = " ".join(records(done.stdout)[host])
     assert row.startswith(f"{status} {host} ") and reason in row and str(source) in row, row
     assert f"{results} GPU result(s)" in done.stdout
@@ -828,7 +828,7 @@ def test_each_failed_gpu_of_a_collected_log_holds_its_own_message(
 def test_a_collected_log_larger_than_any_file_is_read_a_line_at_a_time(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A fleet's collected log is as large as its results together: past the bound on the files
-    fleet.py reads whole (a log padded to it by a line longer than a result may be, which alone
+    gpubench-tools fleet reads whole (a log padded to it by a line longer than a result may be, which alone
     is damaged), every GPU is read."""
     fleet = fb.build_fleet(9, 0)
     log = tmp_path / "k8s.jsonl"
@@ -839,8 +839,8 @@ def test_a_collected_log_larger_than_any_file_is_read_a_line_at_a_time(
         out.write("\n" + json.dumps(fleet[8]) + "\n")
     code, out, err = run(capsys, log, "--no-limits")
     assert "9 GPU result(s)" in out, out
-    assert err.splitlines() == [f"fleet.py: skipped {log}:9: a line longer than 32 MiB, the "
-                                "largest result fleet.py reads"], err
+    assert err.splitlines() == [f"gpubench-tools fleet: skipped {log}:9: a line longer than 32 MiB, the "
+                                "largest result gpubench-tools fleet reads"], err
     assert MAX_RESULT_BYTES < MAX_TEXT_BYTES
 
 
@@ -927,7 +927,7 @@ def test_real_node_and_pod_names_are_read_as_the_pod_writes_them(
 def test_a_node_name_no_record_can_hold_is_refused_before_any_file(
         tmp_path: Path, node: str, shown: str) -> None:
     """A NODE_NAME that cannot name a file or fill a record line: one line naming it, exit 2,
-    no record fleet.py would read as damaged."""
+    no record gpubench-tools fleet would read as damaged."""
     log = run_pod(tmp_path, status=2, NODE_NAME=node)
     assert log.read_text().splitlines() == [
         f"gpubench-pod: NODE_NAME={shown}: holds a space, '/', '=', a control character or one "

@@ -1,4 +1,4 @@
-"""gallery.py: the page of every result under a folder, a section per machine, each figure
+"""gpubench-tools gallery: the page of every result under a folder, a section per machine, each figure
 linked to its JSON; hostile names and folders shown as text; bad usage in one line."""
 
 import os
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from test_html_report import assert_no_markup_from_files, panel_titles
 
-import gallery
+from gpubench_tools.renderers import gallery
 
 
 def results_tree(root: Path) -> Path:
@@ -32,7 +32,7 @@ def results_tree(root: Path) -> Path:
 
 def test_gallery_of_every_machine(tmp_path: Path, run_script: RunScript) -> None:
     root = results_tree(tmp_path / "results")
-    proc = run_script("gallery.py", root)
+    proc = run_script("gallery", root)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == f"wrote {root / 'index.html'}\n"
     page = (root / "index.html").read_text(encoding="utf-8")
@@ -54,7 +54,7 @@ def test_a_result_of_more_gpus_than_gpubench_measures_is_left_out(
     write_json(root / "b200x2" / "chain.json",
                document([e for gpu in range(65)
                          for e in peer_run("ce", "read", gpu, gpu + 1, 4096, 300.0)]))
-    proc = run_script("gallery.py", root)
+    proc = run_script("gallery", root)
     assert proc.returncode == 0, proc.stderr
     page = (root / "index.html").read_text(encoding="utf-8")
     assert ("b200x2/chain.json</a>: left out (peer/ce/read/*: pairs of more than 64 GPUs, the "
@@ -71,7 +71,7 @@ def test_a_result_of_more_families_than_one_run_draws_is_left_out(
                document([e for index in range(65) for e in run_entries(
                    f"family{index}/x/4096/manual_time",
                    [{"real_time": 1.0, "bytes_per_second": 1e9}])]))
-    proc = run_script("gallery.py", root)
+    proc = run_script("gallery", root)
     assert proc.returncode == 0, proc.stderr
     page = (root / "index.html").read_text(encoding="utf-8")
     assert ("h100/families.json</a>: left out (65 families, more than the 64 figures one run "
@@ -82,7 +82,7 @@ def test_a_result_of_more_families_than_one_run_draws_is_left_out(
 def test_links_are_relative_to_the_page(tmp_path: Path, run_script: RunScript) -> None:
     root = results_tree(tmp_path / "results")
     (tmp_path / "site").mkdir()
-    proc = run_script("gallery.py", root, "-o", tmp_path / "site" / "gallery.html")
+    proc = run_script("gallery", root, "-o", tmp_path / "site" / "gallery.html")
     assert proc.returncode == 0, proc.stderr
     page = (tmp_path / "site" / "gallery.html").read_text(encoding="utf-8")
     assert 'href="../results/h100/suite.json"' in page
@@ -95,9 +95,9 @@ def test_links_are_relative_to_the_page(tmp_path: Path, run_script: RunScript) -
 def test_bad_folder_is_one_line(tmp_path: Path, run_script: RunScript, make, message) -> None:
     (tmp_path / "limits").mkdir()
     (tmp_path / "limits" / "x.json").write_text("[]")
-    proc = run_script("gallery.py", make(tmp_path))
+    proc = run_script("gallery", make(tmp_path))
     assert proc.returncode == 2
-    assert proc.stderr.startswith("gallery.py: ") and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("gpubench-tools gallery: ") and proc.stderr.count("\n") == 1
     assert message in proc.stderr
 
 
@@ -124,11 +124,11 @@ def one_machine(root: Path) -> Path:
 
 
 def gallery_process(root: Path) -> subprocess.CompletedProcess[bytes]:
-    """gallery.py on `root` in at most 4 GiB of address space and 30 s, so that a read without
+    """gpubench-tools gallery on `root` in at most 4 GiB of address space and 30 s, so that a read without
     end fails the test rather than the machine, and a wait for a FIFO's writer fails too."""
     def limit_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (4 * 2**30, 4 * 2**30))
-    return run("gallery.py", [root, "-o", root / "index.html"], timeout=30,
+    return run("gallery", [root, "-o", root / "index.html"], timeout=30,
                preexec_fn=limit_memory)
 
 
@@ -142,8 +142,8 @@ def test_readme_that_is_no_regular_file_is_one_line(tmp_path: Path, kind: str) -
     else:
         readme.symlink_to(kind)
     proc = gallery_process(tmp_path)
-    assert_kept_promise(proc, "gallery.py", succeeds=False)
-    assert proc.stderr.decode() == f"gallery.py: {readme}: not a regular file; the gallery " \
+    assert_kept_promise(proc, "gallery", succeeds=False)
+    assert proc.stderr.decode() == f"gpubench-tools gallery: {readme}: not a regular file; the gallery " \
         "reads a machine's README.md\n"
     assert not (tmp_path / "index.html").exists()
 
@@ -154,10 +154,10 @@ def test_readme_that_is_a_link_to_no_file_is_one_line(tmp_path: Path, kind: str)
     readme = one_machine(tmp_path) / "README.md"
     readme.symlink_to(tmp_path / "gone.md" if kind == "to nothing" else readme)
     proc = gallery_process(tmp_path)
-    assert_kept_promise(proc, "gallery.py", succeeds=False)
+    assert_kept_promise(proc, "gallery", succeeds=False)
     reason = (f"a link to {os.path.realpath(tmp_path / 'gone.md')}, which does not exist"
               if kind == "to nothing" else "a link in a loop of links, which leads to no file")
-    assert proc.stderr.decode() == f"gallery.py: {readme}: {reason}; the gallery reads a " \
+    assert proc.stderr.decode() == f"gpubench-tools gallery: {readme}: {reason}; the gallery reads a " \
         "machine's README.md\n"
     assert not (tmp_path / "index.html").exists()
 
@@ -165,9 +165,9 @@ def test_readme_that_is_a_link_to_no_file_is_one_line(tmp_path: Path, kind: str)
 def test_results_folder_that_is_a_link_to_nothing_is_one_line(tmp_path: Path) -> None:
     results = tmp_path / "results"
     results.symlink_to(tmp_path / "gone")
-    proc = run("gallery.py", [results], timeout=30)
-    assert_kept_promise(proc, "gallery.py", succeeds=False)
-    assert proc.stderr.decode() == f"gallery.py: {results}: a link to " \
+    proc = run("gallery", [results], timeout=30)
+    assert_kept_promise(proc, "gallery", succeeds=False)
+    assert proc.stderr.decode() == f"gpubench-tools gallery: {results}: a link to " \
         f"{os.path.realpath(tmp_path / 'gone')}, which does not exist\n"
 
 
@@ -175,8 +175,8 @@ def test_readme_larger_than_a_readme_is_one_line(tmp_path: Path) -> None:
     readme = one_machine(tmp_path) / "README.md"
     readme.write_bytes(b"# title\n" + b"x" * gallery.README_MAX_BYTES)
     proc = gallery_process(tmp_path)
-    assert_kept_promise(proc, "gallery.py", succeeds=False)
-    assert proc.stderr.decode() == f"gallery.py: {readme}: larger than 1 MiB, the largest " \
+    assert_kept_promise(proc, "gallery", succeeds=False)
+    assert proc.stderr.decode() == f"gpubench-tools gallery: {readme}: larger than 1 MiB, the largest " \
         "README.md the gallery reads\n"
 
 
@@ -187,7 +187,7 @@ def test_json_that_is_no_regular_file_is_left_out_unopened(tmp_path: Path) -> No
     (machine / "loop.json").symlink_to(machine / "loop.json")
     (machine / "folder.json").mkdir()
     proc = gallery_process(tmp_path)
-    assert_kept_promise(proc, "gallery.py", succeeds=True)
+    assert_kept_promise(proc, "gallery", succeeds=True)
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     for name in ("fifo.json", "zero.json"):
         assert f"m/{name}</a>: left out (not a regular file)" in page
@@ -203,7 +203,7 @@ def test_names_that_are_not_utf8_are_linked_by_their_bytes(tmp_path: Path) -> No
     machine.mkdir()
     write_json(machine / os.fsdecode(b"run\xfe.json"), document(full_suite()))
     proc = gallery_process(tmp_path)
-    assert_kept_promise(proc, "gallery.py", succeeds=True)
+    assert_kept_promise(proc, "gallery", succeeds=True)
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert 'href="gpu%FF/run%FE.json"' in page
     assert "run\\udcfe.json</a>" in page
@@ -226,7 +226,7 @@ def test_any_depth_and_a_link_loop_are_walked(tmp_path: Path, deep_machine: Path
     write_json(deep / "deep.json", document(full_suite()))
     (machine / "up").symlink_to(tmp_path)  # a loop, were links to folders entered
     proc = gallery_process(tmp_path)
-    assert_kept_promise(proc, "gallery.py", succeeds=True)
+    assert_kept_promise(proc, "gallery", succeeds=True)
     page = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert page.count("<details class=\"result\"") == 2
     assert f'href="m/{"d/" * 1100}deep.json"' in page
@@ -243,5 +243,5 @@ def test_folder_past_the_longest_path_is_one_line(tmp_path: Path, deep_machine: 
         folder = inner
     os.close(folder)
     proc = gallery_process(tmp_path)
-    assert_kept_promise(proc, "gallery.py", succeeds=False)
+    assert_kept_promise(proc, "gallery", succeeds=False)
     assert proc.stderr.decode().endswith(": cannot list the folder (File name too long)\n")

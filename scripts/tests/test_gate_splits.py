@@ -9,9 +9,9 @@ import pytest
 from conftest import H200, SCRIPTS
 from gbench_builder import bad_results, load_json, scaled, with_repetitions, write_bad
 
-from compare import parse_args, rules_from
-from comparison import compare
-from gpubench_json import loads
+from gpubench_tools.cli.compare import parse_args, rules_from
+from gpubench_tools.models.comparison import compare
+from gpubench_tools.reading.results import loads
 
 CARD_A = H200 / "verdicts" / "splits" / "card_a.json.gz"  # eleven runs of one build on one H200
 GRAPH_NODES = "launch/graph_nodes/instantiate/nodes:16"
@@ -24,7 +24,7 @@ def gate_splits(*args: object) -> subprocess.CompletedProcess[str]:
 
 def test_a_planted_slowdown_moves_the_figure_the_family_facts_declare() -> None:
     """us_per_node is a launch figure that only the facts name (lower is better): planted 1.5
-    times slower, compare.py sees it 1.5 times slower."""
+    times slower, gpubench-tools compare sees it 1.5 times slower."""
     doc = with_repetitions(load_json(CARD_A), lambda i: i < 3)
     run = next(e["run_name"] for e in doc["benchmarks"] if e["run_name"].startswith(GRAPH_NODES))
     slowed = scaled(doc, run, 1.5)
@@ -57,7 +57,7 @@ def test_confirming_runs_judge_the_changes_again() -> None:
     same trials, the A/A pair has no more verdicts than without, and plants are still caught."""
     plain, confirmed = (gate_splits(CARD_A, "--trials", 2, *extra).stdout
                         for extra in ((), ("--confirm", 1)))
-    assert "changes confirmed by 1 more run(s) as ci_gate.sh does" in confirmed.splitlines()[0]
+    assert "changes confirmed by 1 more run(s) as gpubench-tools gate does" in confirmed.splitlines()[0]
 
     def count(text: str, prefix: str, field: int) -> int:
         return int(next(line for line in text.splitlines() if line.startswith(prefix))

@@ -8,10 +8,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import H200
-from gbench_builder import (COMPRESSORS, bad_results, copy_run, document, launch_run, module_run,
-                            run_entries, write_bad, write_json)
+from gbench_builder import (
+    COMPRESSORS,
+    bad_results,
+    copy_run,
+    document,
+    launch_run,
+    module_run,
+    run_entries,
+    write_bad,
+    write_json,
+)
 
-import gpubench_json as gj
+from gpubench_tools.reading import results as gj
 
 
 @pytest.mark.parametrize(("name", "stripped"), [

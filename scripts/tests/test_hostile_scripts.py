@@ -13,18 +13,26 @@ from pathlib import Path
 
 import pytest
 from conftest import SCRIPTS
-from hostile_inputs import (assert_kept_promise, hostile_size, hostile_text, result_with_names,
-                            run, script_arguments, write_large_result, write_result,
-                            write_worst_result)
+from hostile_inputs import (
+    assert_kept_promise,
+    hostile_size,
+    hostile_text,
+    result_with_names,
+    run,
+    script_arguments,
+    write_large_result,
+    write_result,
+    write_worst_result,
+)
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from bounded_read import MAX_RESULT_BYTES
-from gpubench_json import MAX_CONTAINERS
-from safe_text import printable, shorten
+from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES
+from gpubench_tools.reading.results import MAX_CONTAINERS
+from gpubench_tools.reading.safe_text import printable, shorten
 
-SCRIPT_NAMES = ["plot.py", "compare.py", "stability.py", "export.py", "report.py", "fleet.py",
-                "recorded_flags.py"]
+SCRIPT_NAMES = ["plot", "compare", "stability", "export", "report", "fleet",
+                "flags"]
 
 # Few examples per script: each is a process of one to five seconds, and CI has two cores.
 # No shrinking: a failing example is reported as found; shrinking would run hundreds of processes.
@@ -44,7 +52,7 @@ def test_hostile_names_and_context(tmp_path_factory: pytest.TempPathFactory, scr
     result = write_result(work / "r.json", result_with_names(names))
     proc = run(script, script_arguments(script, result, work))
     assert_kept_promise(proc, script)
-    if script == "compare.py" and proc.returncode != 2:
+    if script == "compare" and proc.returncode != 2:
         out = proc.stdout.decode("utf-8")
         # Each name as the file holds it: JSON reads an escaped surrogate pair as one character.
         read = [json.loads(json.dumps(name)) for name in names]
@@ -66,9 +74,9 @@ def test_a_size_in_other_digits_is_no_size(tmp_path_factory: pytest.TempPathFact
 
 
 @pytest.mark.parametrize(("script", "names", "size"), [
-    ("report.py", ["pinned" * 500], None),
-    ("stability.py", ["pinned"], "2²"),
-    ("fleet.py", ["pinned"], "2²"),
+    ("report", ["pinned" * 500], None),
+    ("stability", ["pinned"], "2²"),
+    ("fleet", ["pinned"], "2²"),
 ])
 def test_long_names_and_sizes_in_other_digits(tmp_path: Path, script: str,
                                                    names: list[str], size: str | None) -> None:
@@ -80,9 +88,9 @@ def test_long_names_and_sizes_in_other_digits(tmp_path: Path, script: str,
 def test_plot_draws_no_other_digits_as_sizes(tmp_path: Path) -> None:
     """A last component of other digits is no argument: that benchmark is a bar, and the sweep
     holds only the sizes of ASCII digits."""
-    import family_plot
-    import plot
-    from gpubench_json import load
+    from gpubench_tools.reading.results import load
+    from gpubench_tools.renderers.figures import family_plot
+    from gpubench_tools.renderers.figures import plot_files as plot
     result = load(write_result(tmp_path / "r.json", result_with_names(["pinned"], size="٣")))
     sources = plot.make_sources([result])
     (htod, bars) = [p for p in family_plot.family_panels(sources, "copy") if p.title in
@@ -105,7 +113,7 @@ arguments = st.lists(st.one_of(argument, long_argument), min_size=0, max_size=20
         a.split(b"=")[0])) for a in args))
 
 
-@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet.py"])
+@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet"])
 @PROCESS_SETTINGS
 @given(args=arguments)
 def test_any_arguments(script: str, args: list[bytes]) -> None:
@@ -123,8 +131,8 @@ def with_module_time(doc: dict, number: float, unit: str) -> dict:
     return doc
 
 
-# fleet.py reports each file it skips on a line of its own.
-@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet.py"])
+# gpubench-tools fleet reports each file it skips on a line of its own.
+@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet"])
 @PROCESS_SETTINGS
 @example(number=1.7e308, unit="us")
 @example(number=1e303, unit="s")
@@ -141,7 +149,7 @@ def test_any_finite_time_in_any_unit(tmp_path_factory: pytest.TempPathFactory, s
     assert_kept_promise(run(script, script_arguments(script, result, work)), script)
 
 
-@pytest.mark.parametrize("script", ["export.py", "merge_runs.py", "compare.py"])
+@pytest.mark.parametrize("script", ["export", "merge", "compare"])
 def test_an_output_fifo_without_a_reader_is_one_line(tmp_path: Path, good_result: Path,
                                                      script: str) -> None:
     """Writing would wait for a reader forever; the script waits a few seconds for one."""
@@ -149,18 +157,18 @@ def test_an_output_fifo_without_a_reader_is_one_line(tmp_path: Path, good_result
     os.mkfifo(fifo)
     again = tmp_path / "again.json"
     again.write_bytes(good_result.read_bytes())
-    arguments = {"export.py": [good_result, "--format", "bencher", "-o", fifo],
-                 "merge_runs.py": [good_result, again, "-o", fifo],
-                 "compare.py": [good_result, again, "--report", "--changed-filter", fifo]
+    arguments = {"export": [good_result, "--format", "bencher", "-o", fifo],
+                 "merge": [good_result, again, "-o", fifo],
+                 "compare": [good_result, again, "--report", "--changed-filter", fifo]
                  }[script]
     proc = run(script, arguments, timeout=30)
-    assert proc.stderr.decode() == f"{script}: {fifo}: no reader on this FIFO\n"
+    assert proc.stderr.decode() == f"gpubench-tools {script}: {fifo}: no reader on this FIFO\n"
     assert proc.returncode == 2
 
 
 @pytest.mark.parametrize("path", ["%" * 5000, "a/" * 3000, "\udcff" * 300])
 def test_fleet_path_the_system_refuses(path: str) -> None:
-    assert_kept_promise(run("fleet.py", [path]), "fleet.py", succeeds=False)
+    assert_kept_promise(run("fleet", [path]), "fleet", succeeds=False)
 
 
 @pytest.mark.parametrize("script", SCRIPT_NAMES)
@@ -194,7 +202,7 @@ def test_hostile_environment(tmp_path_factory: pytest.TempPathFactory, script: s
     assert_kept_promise(proc, script, succeeds=True)
 
 
-@pytest.mark.parametrize("script", ["report.py", "fleet.py"])
+@pytest.mark.parametrize("script", ["report", "fleet"])
 def test_unknown_backend_in_the_scripts_that_draw_more(tmp_path: Path, script: str) -> None:
     result = write_result(tmp_path / "r.json", result_with_names(["pinned"]))
     proc = run(script, script_arguments(script, result, tmp_path),
@@ -220,15 +228,15 @@ INPUTS = ["/dev/zero", "/dev/urandom", "/dev/null", "/dev/full", "fifo", "symlin
 
 
 @pytest.mark.parametrize("kind", INPUTS)
-@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet.py"])
+@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet"])
 def test_input_path_of_every_kind(tmp_path: Path, script: str, kind: str) -> None:
     path = special_input(kind, tmp_path)
     if not path.exists() and kind.startswith("/") and not path.is_symlink():
         pytest.skip(f"{kind} does not exist here")
-    arguments = {"plot.py": [path, "-o", tmp_path / "f"], "compare.py": [path, path],
-                 "stability.py": [path], "export.py": [path, "--format", "github"],
-                 "report.py": [path, path, "-o", tmp_path / "r"],
-                 "recorded_flags.py": [path]}[script]
+    arguments = {"plot": [path, "-o", tmp_path / "f"], "compare": [path, path],
+                 "stability": [path], "export": [path, "--format", "github"],
+                 "report": [path, path, "-o", tmp_path / "r"],
+                 "flags": [path]}[script]
     started = time.monotonic()
     proc = run(script, arguments, timeout=30)
     assert_kept_promise(proc, script, succeeds=False)
@@ -238,15 +246,15 @@ def test_input_path_of_every_kind(tmp_path: Path, script: str, kind: str) -> Non
 @pytest.mark.parametrize("kind", INPUTS)
 @pytest.mark.parametrize("option", ["--limits", "--expect-hosts"])
 def test_fleet_file_option_of_every_kind(tmp_path: Path, option: str, kind: str) -> None:
-    """The files fleet.py reads beside the results: one line each, never a hang on a FIFO no
+    """The files gpubench-tools fleet reads beside the results: one line each, never a hang on a FIFO no
     one writes or a read of /dev/zero without end."""
     path = special_input(kind, tmp_path)
     if not path.exists() and kind.startswith("/") and not path.is_symlink():
         pytest.skip(f"{kind} does not exist here")
     result = write_result(tmp_path / "good.json", result_with_names(["pinned", "pageable"]))
     started = time.monotonic()
-    proc = run("fleet.py", [result, option, path], timeout=30)
-    assert_kept_promise(proc, "fleet.py", succeeds=False)
+    proc = run("fleet", [result, option, path], timeout=30)
+    assert_kept_promise(proc, "fleet", succeeds=False)
     assert time.monotonic() - started < 20
 
 
@@ -265,9 +273,9 @@ def closed_stdout(script: str, arguments: list[object]) -> subprocess.CompletedP
 @pytest.mark.parametrize("script", SCRIPT_NAMES)
 def test_closed_stdout(tmp_path: Path, good_result: Path, script: str) -> None:
     arguments = script_arguments(script, good_result, tmp_path)
-    proc = closed_stdout(script, arguments[:-2] if script == "export.py" else arguments)
+    proc = closed_stdout(script, arguments[:-2] if script == "export" else arguments)
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.decode() == f"{script}: stdout: closed\n"
+    assert proc.stderr.decode() == f"gpubench-tools {script}: stdout: closed\n"
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
@@ -275,9 +283,9 @@ def test_closed_stdout(tmp_path: Path, good_result: Path, script: str) -> None:
 def test_full_stdout(tmp_path: Path, good_result: Path, script: str) -> None:
     with open("/dev/full", "wb") as full:
         arguments = script_arguments(script, good_result, tmp_path)
-        proc = run(script, arguments[:-2] if script == "export.py" else arguments, stdout=full)
+        proc = run(script, arguments[:-2] if script == "export" else arguments, stdout=full)
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.decode() == f"{script}: stdout: No space left on device\n"
+    assert proc.stderr.decode() == f"gpubench-tools {script}: stdout: No space left on device\n"
 
 
 # Output paths: a FIFO, a device, a folder where a file goes, no extension.
@@ -293,23 +301,23 @@ def test_plot_output_file_that_is_no_regular_file(tmp_path: Path, good_result: P
         target.mkdir()
     else:
         target.symlink_to(blocker)
-    proc = run("plot.py", [good_result, "-o", figures], timeout=30)
-    assert_kept_promise(proc, "plot.py", succeeds=False)
-    assert proc.stderr.decode() == f"plot.py: {target}: exists and is not a regular file\n"
+    proc = run("plot", [good_result, "-o", figures], timeout=30)
+    assert_kept_promise(proc, "plot", succeeds=False)
+    assert proc.stderr.decode() == f"gpubench-tools plot: {target}: exists and is not a regular file\n"
 
 
 @pytest.mark.parametrize("output", ["/dev/zero", "/proc/gpubench-figures"])
 def test_plot_output_folder_that_cannot_be(tmp_path: Path, good_result: Path,
                                            output: str) -> None:
-    proc = run("plot.py", [good_result, "-o", output], timeout=30)
-    assert_kept_promise(proc, "plot.py", succeeds=False)
+    proc = run("plot", [good_result, "-o", output], timeout=30)
+    assert_kept_promise(proc, "plot", succeeds=False)
 
 
 def test_fleet_output_without_extension_is_the_path_printed(tmp_path: Path,
                                                             good_result: Path) -> None:
-    arguments = script_arguments("fleet.py", good_result, tmp_path)
+    arguments = script_arguments("fleet", good_result, tmp_path)
     arguments[-1] = tmp_path / "heatmap"
-    proc = run("fleet.py", arguments)
+    proc = run("fleet", arguments)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "heatmap").read_bytes().startswith(b"\x89PNG")
     assert not (tmp_path / "heatmap.png").exists()
@@ -323,14 +331,14 @@ def huge_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_large_result(tmp_path_factory.mktemp("huge") / "huge.json", 250_000_000)
 
 
-@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet.py"])
+@pytest.mark.parametrize("script", [s for s in SCRIPT_NAMES if s != "fleet"])
 def test_250_mb_file_is_refused_at_once(tmp_path: Path, huge_result: Path, script: str) -> None:
     arguments = script_arguments(script, huge_result, tmp_path)
     started = time.monotonic()
     proc = run(script, arguments, timeout=20)
     assert time.monotonic() - started < 20
     assert_kept_promise(proc, script, succeeds=False)
-    assert proc.stderr.decode() == (f"{script}: {huge_result}: larger than 32 MiB, the largest "
+    assert proc.stderr.decode() == (f"gpubench-tools {script}: {huge_result}: larger than 32 MiB, the largest "
                                     "result file the scripts read\n")
 
 
@@ -373,7 +381,7 @@ def test_tens_of_thousands_of_families_are_compared_in_seconds(tmp_path: Path) -
                                                             "merged_runs": 5},
                                                 "benchmarks": entries})
     started = time.monotonic()
-    proc = run("compare.py", [result, result], timeout=120)
+    proc = run("compare", [result, result], timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.startswith(b"OK: 0 of 20000 benchmark(s) regressed")
     assert time.monotonic() - started < 60

@@ -17,10 +17,9 @@ from find_chromium import NO_CHROMIUM, NO_PLAYWRIGHT, chromium_path
 from gbench_builder import document, full_suite, peer_run, write_json
 from test_html_report import FULL_RUNS, MAX_REPORT_BYTES, RULES
 
-import gallery
-import gpubench_json as gj
-import html_report
-from run_series import curves_and_singles
+from gpubench_tools.models.run_series import curves_and_singles
+from gpubench_tools.reading import results as gj
+from gpubench_tools.renderers import gallery, html_report
 
 MAX_RENDER_MS = 2000
 # Playwright waits this long for the page's load event; a page that needs longer fails.

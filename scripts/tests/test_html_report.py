@@ -1,4 +1,4 @@
-"""report.py -o report.html (html_report.py): the page's content, its self-containedness, its
+"""gpubench-tools report -o report.html (html_report.py): the page's content, its self-containedness, its
 escaping of whatever a result file holds, its size on three full runs, and its errors."""
 
 import json
@@ -8,17 +8,23 @@ from pathlib import Path
 
 import pytest
 from conftest import H200, RunScript
-from gbench_builder import (copy_run, document, full_suite, peer_run, recorded_baseline,
-                            run_entries, write_json)
+from gbench_builder import (
+    copy_run,
+    document,
+    full_suite,
+    peer_run,
+    recorded_baseline,
+    run_entries,
+    write_json,
+)
 from hostile_inputs import hostile_text, result_with_names, write_result
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-import gpubench_json as gj
-import html_page
-import html_report
-from comparison import Rules
-from run_series import curves_and_singles, select_device
+from gpubench_tools.models.comparison import Rules
+from gpubench_tools.models.run_series import curves_and_singles, select_device
+from gpubench_tools.reading import results as gj
+from gpubench_tools.renderers import html_page, html_report
 
 RULES = Rules(threshold=3.0, host_threshold=25.0, sigmas=2.0, alpha=0.05)
 # Three recordings of the default suite, 598 benchmarks each: aa_1 and aa_2 five runs merged,
@@ -97,7 +103,7 @@ def three_gpus(tmp_path: Path) -> list[Path]:
 def test_html_report_of_three_gpus(tmp_path: Path, run_script: RunScript,
                                    three_gpus: list[Path]) -> None:
     out = tmp_path / "report.html"
-    proc = run_script("report.py", *three_gpus, "-o", out)
+    proc = run_script("report", "--format=html", *three_gpus, "-o", out)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[0] == f"wrote {out}"
     assert [line.split(":")[0] for line in proc.stdout.splitlines()[1:]] == ["REPORT", "REPORT"]
@@ -147,7 +153,7 @@ def test_largest_change_first(tmp_path: Path, run_script: RunScript) -> None:
         copy_run("HtoD", "pinned", "async", 4096, FIVE)
         + copy_run("DtoH", "pinned", "async", 4096, [v / 2 for v in distinct])))
     out = tmp_path / "r.html"
-    assert run_script("report.py", base, new, "-o", out).returncode == 0
+    assert run_script("report", "--format=html", base, new, "-o", out).returncode == 0
     page = out.read_text(encoding="utf-8")
     assert panel_titles(page) == ["copy/DtoH/pinned/async", "copy/HtoD/pinned/async"]
     assert "2.00× slower" in page and 'class="verdict-SLOWER">SLOWER' in page
@@ -167,16 +173,16 @@ def test_device_of_a_file_of_several_gpus(tmp_path: Path, run_script: RunScript)
     two = write_json(tmp_path / "two.json", document(
         entries, device_1="NVIDIA H200, GPU-1111, 0000:00:07.0", gpu_ordinal="0"))
     out = tmp_path / "r.html"
-    proc = run_script("report.py", one, two, "-o", out)
+    proc = run_script("report", "--format=html", one, two, "-o", out)
     assert proc.returncode == 2 and proc.stderr == \
-        f"report.py: {two}: benchmarks on devices 0, 1: choose one with --device\n"
-    proc = run_script("report.py", one, two, "--device", "1", "-o", out, "--report")
+        f"gpubench-tools report: {two}: benchmarks on devices 0, 1: choose one with --device\n"
+    proc = run_script("report", "--format=html", one, two, "--device", "1", "-o", out, "--report")
     assert proc.returncode == 0, proc.stderr
     page = out.read_text(encoding="utf-8")
     assert "NVIDIA H200, driver 570.86.15, GPU 1" in page  # of how many: no gpu_count here
     assert "1.20× faster" in page  # 61 GB/s on device 1 against 51
     assert "GPU-1111" in page  # the context of device 1, not device 0
-    proc = run_script("report.py", one, two, "--device", "2", "-o", out)
+    proc = run_script("report", "--format=html", one, two, "--device", "2", "-o", out)
     assert proc.returncode == 2 and "no benchmark on device 2 (it has 0, 1)" in proc.stderr
 
 
@@ -200,46 +206,35 @@ def test_bad_usage_is_one_line(tmp_path: Path, run_script: RunScript, args: list
     filled = [arg.format(**values) for arg in args]
     if filled[-1].endswith("/"):
         filled[-1] = str(tmp_path / "d" / "x.html")
-    proc = run_script("report.py", *filled)
+    proc = run_script("report", "--format=html", *filled)
     assert proc.returncode == 2, proc.stdout
-    assert proc.stderr.startswith("report.py: ") and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("gpubench-tools report: ") and proc.stderr.count("\n") == 1
     assert message in proc.stderr
 
 
-def test_markdown_report_is_unchanged_by_the_html_mode() -> None:
-    assert html_report.wants_html(["a", "b", "-o", "r.html"])
-    assert html_report.wants_html(["a", "b", "--output-dir=R.HTML"])
-    assert html_report.wants_html(["a", "b", "-or.html"])
-    assert not html_report.wants_html(["a", "b", "-o", "report"])
-    assert not html_report.wants_html(["a", "b", "--", "-o", "x.html"])
-
-
-@pytest.mark.parametrize(("option", "writes"), [
-    (["--output-dir", "{d}/r.html"], "page"), (["--output", "{d}/r.html"], "page"),
-    (["--output={d}/r"], "folder"), (["--output-dir", "{d}/r"], "folder"),
-    (["--out", "{d}/r.html"], None), (["--output-d={d}/r.html"], None),
-    (["--outp", "{d}/r"], None)])
-def test_each_spelling_of_the_output_writes_what_its_value_names(
-        tmp_path: Path, run_script: RunScript, option: list[str], writes: str | None) -> None:
-    """A page where the output ends .html, a folder otherwise, whichever of -o, --output and
-    --output-dir names it; an abbreviation is refused, as argparse would read `--out r.html`
-    as --output-dir and write a folder named r.html."""
+@pytest.mark.parametrize(("format_", "writes"), [([], "folder"), (["--format=markdown"], "folder"),
+                                                (["--format=html"], "page")])
+def test_the_format_names_what_is_written(tmp_path: Path, run_script: RunScript,
+                                          format_: list[str], writes: str) -> None:
+    """--format, never the output's name, decides: a folder for markdown, a page for html,
+    whatever -o ends with."""
     a = write_json(tmp_path / "a.json", document(full_suite()))
-    option = [o.format(d=tmp_path) for o in option]
-    proc = run_script("report.py", a, a, *option)
-    out = Path(option[-1].split("=")[-1])
-    if writes is None:
-        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stdout + proc.stderr
-        assert proc.stderr.startswith("report.py: ") and not out.exists()
-    else:
-        assert proc.returncode == 0, proc.stderr
-        assert (out.is_file() and out.read_text().startswith("<!DOCTYPE html>")) \
-            if writes == "page" else (out / "report.md").is_file()
+    out = tmp_path / "r.html"
+    proc = run_script("report", *format_, a, a, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert out.is_dir() if writes == "folder" else out.is_file()
+
+
+def test_an_abbreviated_option_is_refused(tmp_path: Path, run_script: RunScript) -> None:
+    a = write_json(tmp_path / "a.json", document(full_suite()))
+    proc = run_script("report", "--form=html", a, a, "-o", tmp_path / "r")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("gpubench-tools report: ") and not (tmp_path / "r").exists()
 
 
 def test_three_full_runs_make_a_page_under_5_mb(tmp_path: Path, run_script: RunScript) -> None:
     out = tmp_path / "full.html"
-    proc = run_script("report.py", *FULL_RUNS, "-o", out)
+    proc = run_script("report", "--format=html", *FULL_RUNS, "-o", out)
     assert proc.returncode == 0, proc.stderr
     size = out.stat().st_size
     assert 100_000 < size < MAX_REPORT_BYTES, size
@@ -303,9 +298,9 @@ def test_a_benchmark_named_with_and_without_the_device_is_one_line(tmp_path: Pat
         [{"real_time": 1.0, "bytes_per_second": 99e9, "us_per_copy": 1.0}])]
     first = write_json(tmp_path / "a.json", document(bare + named))
     second = write_json(tmp_path / "b.json", document(named + bare))
-    proc = run_script("report.py", first, second, "--device", "0", "-o", tmp_path / "r.html")
+    proc = run_script("report", "--format=html", first, second, "--device", "0", "-o", tmp_path / "r.html")
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout
-    assert proc.stderr == (f"report.py: {first}: copy/HtoD/pinned/async/4096 is named both "
+    assert proc.stderr == (f"gpubench-tools report: {first}: copy/HtoD/pinned/async/4096 is named both "
                            "with and without /device:0\n")
     assert not (tmp_path / "r.html").exists()
 
@@ -346,7 +341,7 @@ def test_the_page_shows_paired_launch_ratios_and_whether_the_runs_agree(
     parted = tmp_path / "moved.json"
     parted.write_text(json.dumps(moved))
     out = tmp_path / "r.html"
-    done = run_script("report.py", first, second, parted, "-o", out)
+    done = run_script("report", "--format=html", first, second, parted, "-o", out)
     assert done.returncode == 0, done.stderr
     text = out.read_text()
     assert "Launch paths against each other (launch/paired/)" in text
@@ -370,13 +365,13 @@ def test_a_matrix_of_more_gpus_than_gpubench_measures_is_one_line(
     make 10^8 cells. Past the 64 gpubench measures at once, one line and no page; 64 are drawn."""
     most = write_json(tmp_path / "most.json", chain_of_pairs(64))
     out = tmp_path / "r.html"
-    proc = run_script("report.py", most, most, "-o", out)
+    proc = run_script("report", "--format=html", most, most, "-o", out)
     assert proc.returncode == 0, proc.stderr
     assert out.read_text(encoding="utf-8").count('<td class="cell"') == 64 * 64 * 2
     out.unlink()
     over = write_json(tmp_path / "over.json", chain_of_pairs(65))
-    proc = run_script("report.py", most, over, "-o", out)
+    proc = run_script("report", "--format=html", most, over, "-o", out)
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == (f"report.py: {over}: peer/ce/read/*: pairs of more than 64 GPUs, the "
+    assert proc.stderr == (f"gpubench-tools report: {over}: peer/ce/read/*: pairs of more than 64 GPUs, the "
                            "most gpubench measures at once\n")
     assert not out.exists()

@@ -1,20 +1,26 @@
-"""launch_ratios.py on generated paired-launch results: the table, the README sentences, the
+"""gpubench-tools ratios on generated paired-launch results: the table, the README sentences, the
 verdicts, the two-run agreement check and bad input."""
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-
-from conftest import SCRIPTS, RunScript
+from conftest import SCRIPTS, RunScript, command
 from gbench_builder import bad_results, document, launch_run, run_entries, write_bad
-from gpubench_json import load
-from launch_ratios import (NOT_RESOLVED, agreements, format_table, main, pooled, ratio_rows,
-                           sentences)
+
+from gpubench_tools.cli.ratios import main
+from gpubench_tools.models.launch_ratios import (
+    NOT_RESOLVED,
+    agreements,
+    format_table,
+    pooled,
+    ratio_rows,
+    sentences,
+)
+from gpubench_tools.reading.results import load
 
 # (path, reference): (ratio, lo, hi, resolved)
 Ratios = dict[tuple[str, str], tuple[float, float, float, bool]]
@@ -53,7 +59,7 @@ def paired_entries(bytes_: int, ratios: Ratios, band: tuple[float, float, float]
 def paired_runs(runs: list[Ratios], bands: list[tuple[float, float, float]] | None = None
                 ) -> list[dict[str, Any]]:
     """Several runs of launch/paired/submit/params:0 as repetitions of one benchmark, as
-    merge_runs.py writes separate processes (or --benchmark_repetitions writes one process's)."""
+    gpubench-tools merge writes separate processes (or --benchmark_repetitions writes one process's)."""
     bands = bands or [BAND] * len(runs)
     return run_entries("launch/paired/submit/params:0/manual_time",
                        [paired_counters(r, b) for r, b in zip(runs, bands)])
@@ -105,10 +111,10 @@ def test_payload_ratios_read_against_the_same_path_at_zero_bytes(tmp_path: Path)
 
 def test_the_command_prints_the_table_and_the_sentences(run_script: RunScript,
                                                         result_file: Path) -> None:
-    table = run_script("launch_ratios.py", result_file)
+    table = run_script("ratios", result_file)
     assert table.returncode == 0, table.stderr
     assert "driver" in table.stdout and NOT_RESOLVED in table.stdout
-    text = run_script("launch_ratios.py", result_file, "--sentences")
+    text = run_script("ratios", result_file, "--sentences")
     assert text.returncode == 0, text.stderr
     assert "`driver`: 0.90× `runtime` (95% CI 0.88–0.92)." in text.stdout.splitlines()
 
@@ -119,7 +125,7 @@ def test_the_sentences_show_a_path_of_control_characters_escaped(run_script: Run
     hostile = "dri\x1b]0;x\x07ver\u202e"
     ratio = RATIOS[("driver", "runtime")]
     path = write(tmp_path / "p.json", paired_entries(0, {(hostile, "runtime"): ratio}))
-    text = run_script("launch_ratios.py", path, "--sentences")
+    text = run_script("ratios", path, "--sentences")
     assert text.returncode == 0, text.stderr
     assert all(line.isprintable() for line in text.stdout.split("\n")), text.stdout
     assert "dri\\x1b]0;x\\x07ver" in text.stdout, text.stdout
@@ -129,7 +135,7 @@ def test_two_runs_whose_intervals_overlap_agree(run_script: RunScript, tmp_path:
     moved = {key: (r * 1.01, lo * 1.01, hi * 1.01, res) for key, (r, lo, hi, res) in RATIOS.items()}
     first = write(tmp_path / "a.json", paired_entries(0, RATIOS))
     second = write(tmp_path / "b.json", paired_entries(0, moved))
-    done = run_script("launch_ratios.py", first, second)
+    done = run_script("ratios", first, second)
     assert done.returncode == 0, done.stderr
     assert f"{len(RATIOS) + 1} of {len(RATIOS) + 1} ratios agree" in done.stdout
 
@@ -143,7 +149,7 @@ def test_a_ratio_whose_intervals_part_fails_the_agreement(run_script: RunScript,
     pairs = agreements(ratio_rows(load(first)), ratio_rows(load(second)))
     assert [(p.first.path, p.first.reference) for p in pairs if not p.overlap] == [
         ("driver", "runtime")]
-    done = run_script("launch_ratios.py", first, second)
+    done = run_script("ratios", first, second)
     assert done.returncode == 1
     assert f"{len(RATIOS)} of {len(RATIOS) + 1} ratios agree" in done.stdout
     assert "NO" in done.stdout
@@ -156,7 +162,7 @@ def test_a_ratio_whose_intervals_part_fails_the_agreement(run_script: RunScript,
 def test_a_ratio_outside_its_interval_is_refused_in_one_line(
         run_script: RunScript, tmp_path: Path, ratios: Ratios, problem: str) -> None:
     path = write(tmp_path / "bad.json", paired_entries(0, ratios))
-    done = run_script("launch_ratios.py", path)
+    done = run_script("ratios", path)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and problem in done.stderr
 
@@ -164,14 +170,14 @@ def test_a_ratio_outside_its_interval_is_refused_in_one_line(
 def test_a_result_without_paired_benchmarks_is_refused_in_one_line(
         run_script: RunScript, tmp_path: Path) -> None:
     path = write(tmp_path / "plain.json", launch_run("driver", "submit", 0, 3.2))
-    done = run_script("launch_ratios.py", path)
+    done = run_script("ratios", path)
     assert done.returncode == 2
-    assert done.stderr.strip() == (f"launch_ratios.py: {path}: no paired launch ratios "
+    assert done.stderr.strip() == (f"gpubench-tools ratios: {path}: no paired launch ratios "
                                    "(run gpubench with --benchmark_filter=launch/paired/)")
 
 
 def test_a_missing_file_is_refused_in_one_line(run_script: RunScript, tmp_path: Path) -> None:
-    done = run_script("launch_ratios.py", tmp_path / "absent.json")
+    done = run_script("ratios", tmp_path / "absent.json")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
 
 
@@ -186,16 +192,16 @@ def test_every_kind_of_bad_file_is_refused_in_one_line(
     status = main([str(a) for a in arguments])
     out, err = capsys.readouterr()
     assert status == 2 and out == ""
-    assert err.startswith(f"launch_ratios.py: {bad}") and err.count("\n") == 1, err
+    assert err.startswith(f"gpubench-tools ratios: {bad}") and err.count("\n") == 1, err
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_stdout_that_cannot_be_written(result_file: Path) -> None:
     with open("/dev/full", "w") as full:
-        proc = subprocess.run([sys.executable, str(SCRIPTS / "launch_ratios.py"), str(result_file)],
+        proc = subprocess.run([*command("ratios"), str(result_file)],
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
     assert proc.returncode == 2
-    assert proc.stderr == "launch_ratios.py: stdout: No space left on device\n"
+    assert proc.stderr == "gpubench-tools ratios: stdout: No space left on device\n"
 
 
 def test_compare_shows_both_runs_ratios_and_whether_they_agree(tmp_path: Path,
@@ -204,7 +210,7 @@ def test_compare_shows_both_runs_ratios_and_whether_they_agree(tmp_path: Path,
     moved[("driver", "runtime")] = (0.80, 0.79, 0.81, True)  # clear of BASE's 0.88-0.92
     base = write(tmp_path / "base.json", paired_entries(0, RATIOS), merged_runs=5)
     new = write(tmp_path / "new.json", paired_entries(0, moved))
-    done = run_script("compare.py", str(base), str(new))
+    done = run_script("compare", str(base), str(new))
     assert done.returncode == 0, done.stderr
     assert f"{len(RATIOS)} of {len(RATIOS) + 1} paired ratios agree" in done.stdout
     line = next(l for l in done.stdout.splitlines() if "driver" in l and "0.800" in l)
@@ -295,7 +301,7 @@ def test_the_output_says_what_its_intervals_cover(run_script: RunScript, tmp_pat
     runs = [RATIOS] * (context.get("merged_runs", 1))
     path = tmp_path / "r.json"
     path.write_text(json.dumps(document(paired_runs(runs), **context)))
-    done = run_script("launch_ratios.py", path)
+    done = run_script("ratios", path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1].startswith(words)
 
@@ -303,10 +309,10 @@ def test_the_output_says_what_its_intervals_cover(run_script: RunScript, tmp_pat
 def test_repetitions_of_one_process_say_they_miss_the_process_level(run_script: RunScript,
                                                                    tmp_path: Path) -> None:
     path = write(tmp_path / "reps.json", paired_runs([RATIOS] * 3))
-    done = run_script("launch_ratios.py", path, "--sentences")
+    done = run_script("ratios", path, "--sentences")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].startswith("Pooled over 3 repetitions of one process")
-    assert "scripts/ci_record.sh" in done.stdout.splitlines()[0]
+    assert "scripts/gpubench-tools record" in done.stdout.splitlines()[0]
 
 
 def test_runs_that_hold_different_ratios_are_refused_in_one_line(run_script: RunScript,
@@ -316,7 +322,7 @@ def test_runs_that_hold_different_ratios_are_refused_in_one_line(run_script: Run
     for key in [k for k in second if k.startswith("driver_vs_runtime")]:
         del second[key]
     path = write(tmp_path / "odd.json", entries)
-    done = run_script("launch_ratios.py", path)
+    done = run_script("ratios", path)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "its runs hold different ratios" in done.stderr
 
@@ -326,7 +332,7 @@ def test_the_readme_launch_lead_is_what_the_script_prints_of_the_committed_file(
     # The README names the command whose output it quotes: its bullets must be that output's
     # first benchmark, from the committed file, so the lead cannot drift from the numbers.
     readme = (SCRIPTS.parent / "README.md").read_text().splitlines()
-    marker = "<!-- the output of: scripts/launch_ratios.py "
+    marker = "<!-- the output of: scripts/gpubench-tools ratios "
     start = next(i for i, line in enumerate(readme) if line.startswith(marker))
     command = readme[start][len("<!-- the output of: "):-len(" -->")].split()
     bullets = []

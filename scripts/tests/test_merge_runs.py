@@ -1,5 +1,5 @@
-"""merge_runs.py and ci_record.sh: separate runs of one build become one result with one
-repetition per run, which compare.py judges."""
+"""gpubench-tools merge and gpubench-tools record: separate runs of one build become one result with one
+repetition per run, which gpubench-tools compare judges."""
 
 import bz2
 import gzip
@@ -16,13 +16,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import SCRIPTS, RunScript
+from conftest import SCRIPTS, RunScript, command
 from fake_gpubench import calls, install, running
-from gbench_builder import (bad_results, copy_run, document, launch_run, saxpy_run, write_bad,
-                            write_json)
+from gbench_builder import (
+    bad_results,
+    copy_run,
+    document,
+    launch_run,
+    saxpy_run,
+    write_bad,
+    write_json,
+)
 
-import merge_runs
-from gpubench_json import load
+from gpubench_tools.models import merge as merge_runs
+from gpubench_tools.reading.results import load
 
 COPY = "copy/HtoD/pinned/async/1048576"
 LAUNCH = "launch/driver/submit/params:0"
@@ -39,7 +46,7 @@ def test_one_repetition_per_run(tmp_path: Path, run_script: RunScript) -> None:
     runs = [write_json(tmp_path / f"run_{i}.json", one_run(50.0 + i, 4.0 + i))
             for i in range(3)]
     out = tmp_path / "merged.json"
-    proc = run_script("merge_runs.py", *runs, "-o", out)
+    proc = run_script("merge", *runs, "-o", out)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == f"wrote {out}: 3 runs, 6 repetitions\n"
     merged = load(out)
@@ -74,10 +81,10 @@ def test_an_output_named_compressed_is_the_same_json_compressed(
     """Byte for byte the plain output once unpacked, and the same bytes each time merged."""
     runs = [write_json(tmp_path / f"run_{i}.json", one_run(50.0 + i, 4.0 + i)) for i in range(3)]
     plain = tmp_path / "merged.json"
-    assert run_script("merge_runs.py", *runs, "-o", plain).returncode == 0
+    assert run_script("merge", *runs, "-o", plain).returncode == 0
     packed = [tmp_path / f"merged.json{ending}", tmp_path / f"again.json{ending}"]
     for out in packed:
-        proc = run_script("merge_runs.py", *runs, "-o", out)
+        proc = run_script("merge", *runs, "-o", out)
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout == f"wrote {out}: 3 runs, 6 repetitions\n"
     assert unpack(packed[0].read_bytes()) == plain.read_bytes()
@@ -94,10 +101,10 @@ def test_runs_in_other_time_units_are_converted(tmp_path: Path, run_script: RunS
             write_json(tmp_path / "ns.json", in_unit(one_run(50.0, 4.448), "ns", 1000)),
             write_json(tmp_path / "s.json", in_unit(one_run(50.0, 4.458), "s", 1e-6))]
     if merged_first:
-        assert run_script("merge_runs.py", *runs[:2], "-o", tmp_path / "a.json").returncode == 0
+        assert run_script("merge", *runs[:2], "-o", tmp_path / "a.json").returncode == 0
         runs = [tmp_path / "a.json", runs[2]]
     out = tmp_path / "merged.json"
-    proc = run_script("merge_runs.py", *runs, "-o", out)
+    proc = run_script("merge", *runs, "-o", out)
     assert proc.returncode == 0, proc.stderr
     assert load(out).benchmarks[LAUNCH].values["real_time_us"] == pytest.approx(4.448)
     entries = [e for e in json.loads(out.read_text())["benchmarks"]
@@ -112,15 +119,15 @@ def test_runs_in_other_time_units_are_converted(tmp_path: Path, run_script: RunS
 def test_recordings_pool_their_runs(tmp_path: Path, run_script: RunScript) -> None:
     """A merged recording gives each repetition as a run, of the benchmarks it holds."""
     first = [write_json(tmp_path / f"a_{i}.json", one_run(50.0 + i, 4.0)) for i in range(3)]
-    run_script("merge_runs.py", *first, "-o", tmp_path / "first.json")
+    run_script("merge", *first, "-o", tmp_path / "first.json")
     again = []
     for i in range(2):
         doc = one_run(40.0 + i, 4.0)
         doc["benchmarks"] = [e for e in doc["benchmarks"] if e["run_name"].startswith(COPY)]
         again.append(write_json(tmp_path / f"b_{i}.json", doc))
-    run_script("merge_runs.py", *again, "-o", tmp_path / "again.json")
+    run_script("merge", *again, "-o", tmp_path / "again.json")
     out = tmp_path / "pooled.json"
-    proc = run_script("merge_runs.py", tmp_path / "first.json", tmp_path / "again.json",
+    proc = run_script("merge", tmp_path / "first.json", tmp_path / "again.json",
                       "-o", out)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == f"wrote {out}: 5 runs, 8 repetitions\n"
@@ -137,9 +144,9 @@ def test_a_merged_run_count_that_is_no_count_is_refused(tmp_path: Path, run_scri
                                                         count: object) -> None:
     a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
     b = write_json(tmp_path / "b.json", one_run(50.0, 4.0, merged_runs=count))
-    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    proc = run_script("merge", a, b, "-o", tmp_path / "m.json")
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith(f"merge_runs.py: {b}: merged_runs ")
+    assert proc.stderr.startswith(f"gpubench-tools merge: {b}: merged_runs ")
     assert not (tmp_path / "m.json").exists()
 
 
@@ -149,9 +156,9 @@ def test_a_recording_of_more_repetitions_than_merged_runs_is_refused(
     run would be counted as 3 runs under a merged_runs of 1."""
     a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
     b = write_json(tmp_path / "b.json", one_run(50.0, 4.0, merged_runs=1))
-    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    proc = run_script("merge", a, b, "-o", tmp_path / "m.json")
     assert (proc.returncode, proc.stdout) == (2, ""), proc.stdout
-    assert proc.stderr == (f"merge_runs.py: {b}: benchmark '{LAUNCH}/manual_time' holds 3 "
+    assert proc.stderr == (f"gpubench-tools merge: {b}: benchmark '{LAUNCH}/manual_time' holds 3 "
                            "repetitions, its merged_runs 1: a merged recording holds one "
                            "repetition per run\n")
     assert not (tmp_path / "m.json").exists()
@@ -162,9 +169,9 @@ def test_a_context_no_json_can_hold_is_one_line(tmp_path: Path, run_script: RunS
     a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
     a.write_text(a.read_text().replace('"context": {', '"context": {"cpu_load": NaN, ', 1))
     b = write_json(tmp_path / "b.json", one_run(50.0, 4.0))
-    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    proc = run_script("merge", a, b, "-o", tmp_path / "m.json")
     assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-    assert proc.stderr == ("merge_runs.py: the merged runs cannot be written as JSON: Out of "
+    assert proc.stderr == ("gpubench-tools merge: the merged runs cannot be written as JSON: Out of "
                            "range float values are not JSON compliant: nan\n")
     assert not (tmp_path / "m.json").exists()
 
@@ -176,9 +183,9 @@ def test_runs_of_another_gpu_or_build_are_refused(tmp_path: Path, run_script: Ru
                                                   key: str, value: str) -> None:
     a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
     b = write_json(tmp_path / "b.json", one_run(50.0, 4.0, **{key: value}))
-    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    proc = run_script("merge", a, b, "-o", tmp_path / "m.json")
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith(f"merge_runs.py: {b}: {key} ")
+    assert proc.stderr.startswith(f"gpubench-tools merge: {b}: {key} ")
     assert not (tmp_path / "m.json").exists()
 
 
@@ -216,9 +223,9 @@ def test_runs_measured_otherwise_are_refused(tmp_path: Path, run_script: RunScri
     saxpy = saxpy_run("vec4", 1 << 20, 1000.0, 4800.0)
     a = write_json(tmp_path / "a.json", document(saxpy, **first))
     b = write_json(tmp_path / "b.json", document(saxpy, **second))
-    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    proc = run_script("merge", a, b, "-o", tmp_path / "m.json")
     assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-    assert proc.stderr.startswith(f"merge_runs.py: {b}: {line}") and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"gpubench-tools merge: {b}: {line}") and proc.stderr.count("\n") == 1
     assert not (tmp_path / "m.json").exists()
 
 
@@ -227,29 +234,29 @@ def test_saxpy_l2_is_no_setting_of_runs_without_saxpy(tmp_path: Path,
     """--l2 changes saxpy alone: copies and launches of runs with another saxpy_l2 pool."""
     a = write_json(tmp_path / "a.json", one_run(50.0, 4.0, saxpy_l2="cold"))
     b = write_json(tmp_path / "b.json", one_run(51.0, 4.0, saxpy_l2="warm"))
-    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    proc = run_script("merge", a, b, "-o", tmp_path / "m.json")
     assert proc.returncode == 0, proc.stderr
 
 
 def test_a_long_differing_value_is_named_shortened(tmp_path: Path, run_script: RunScript) -> None:
     a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
     b = write_json(tmp_path / "b.json", one_run(50.0, 4.0, driver_version="5\n" * 100_000))
-    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    proc = run_script("merge", a, b, "-o", tmp_path / "m.json")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and len(proc.stderr) < 600
 
 
 def test_an_interrupted_run_is_refused(tmp_path: Path, run_script: RunScript) -> None:
     a = write_json(tmp_path / "a.json", one_run(50.0, 4.0))
     b = write_json(tmp_path / "b.json", one_run(50.0, 4.0, interrupted="SIGTERM"))
-    proc = run_script("merge_runs.py", a, b, "-o", tmp_path / "m.json")
+    proc = run_script("merge", a, b, "-o", tmp_path / "m.json")
     assert proc.returncode == 2 and "interrupted run (SIGTERM)" in proc.stderr
 
 
 @pytest.mark.parametrize("args", [["one.json"], ["a.json", "b.json"]])
 def test_bad_usage_is_one_line(tmp_path: Path, run_script: RunScript, args: list[str]) -> None:
-    proc = run_script("merge_runs.py", *args, *(["-o", "m.json"] if len(args) == 1 else []))
+    proc = run_script("merge", *args, *(["-o", "m.json"] if len(args) == 1 else []))
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith("merge_runs.py: ")
+    assert proc.stderr.startswith("gpubench-tools merge: ")
 
 
 FAKE_GPUBENCH = """#!{python}
@@ -271,7 +278,7 @@ def test_ci_record_runs_separate_processes(tmp_path: Path) -> None:
                                          scripts=str(SCRIPTS), count=str(count)))
     fake.chmod(0o755)
     out = tmp_path / "gpubench.json"
-    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(fake), str(out), "--sizes=1M"],
+    proc = subprocess.run([*command("record"), str(fake), str(out), "--sizes=1M"],
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "GPUBENCH_RUNS": "4"})
     assert proc.returncode == 0, proc.stderr
@@ -284,7 +291,7 @@ def test_ci_record_runs_separate_processes(tmp_path: Path) -> None:
 def test_ci_record_to_a_gz_name_writes_gzip(tmp_path: Path) -> None:
     install(tmp_path / "build", [one_run(50.0 + i, 4.0) for i in range(3)])
     out = tmp_path / "baseline.json.gz"
-    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(tmp_path / "build" / "gpubench"),
+    proc = subprocess.run([*command("record"), str(tmp_path / "build" / "gpubench"),
                            str(out)], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "GPUBENCH_RUNS": "3"})
     assert proc.returncode == 0, proc.stderr
@@ -299,7 +306,7 @@ def test_a_run_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
     again = tmp_path / ".." / tmp_path.name / "run_1.json"
     assert merge_runs.main([str(first), str(second), str(again), "-o",
                             str(tmp_path / "out.json")]) == 2
-    assert capsys.readouterr().err == (f"merge_runs.py: {again}: is {first} again: each run "
+    assert capsys.readouterr().err == (f"gpubench-tools merge: {again}: is {first} again: each run "
                                        "counts once\n")
     assert not (tmp_path / "out.json").exists()
 
@@ -314,12 +321,12 @@ def test_a_run_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
 ])
 def test_ci_record_refuses_a_bad_setting(tmp_path: Path, variable: str, value: str,
                                          rule: str) -> None:
-    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
+    proc = subprocess.run([*command("record"), "/bin/false", str(tmp_path / "o.json")],
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, variable: value})
     shown = "".join(c if " " <= c <= "~" else "?" for c in value)  # as bash prints it
     assert proc.returncode == 2
-    assert proc.stderr == f"ci_record.sh: {variable} must be {rule}, not '{shown}'\n"
+    assert proc.stderr == f"gpubench-tools record: {variable} must be {rule}, not '{shown}'\n"
 
 
 @pytest.mark.parametrize("out", ["missing/dir/o.json", "."])
@@ -328,7 +335,7 @@ def test_ci_record_refuses_an_unwritable_output_before_any_run(tmp_path: Path, o
     fake = tmp_path / "gpubench"
     fake.write_text(f"#!/bin/sh\necho run >> {calls}\n")
     fake.chmod(0o755)
-    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(fake), str(tmp_path / out)],
+    proc = subprocess.run([*command("record"), str(fake), str(tmp_path / out)],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert proc.stderr.endswith("cannot write the output there\n") and not calls.exists()
@@ -352,10 +359,10 @@ def test_ci_record_refuses_a_folder_or_dev_full_before_any_run(tmp_path: Path, o
     fake = tmp_path / "gpubench"
     fake.write_text(f"#!/bin/sh\necho run >> {calls}\n")
     fake.chmod(0o755)
-    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(fake), out], cwd=tmp_path,
+    proc = subprocess.run([*command("record"), str(fake), out], cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == f"ci_record.sh: {out}: {problem}\n"
+    assert proc.stderr == f"gpubench-tools record: {out}: {problem}\n"
     assert not calls.exists() and not (tmp_path / "o.json").exists()
 
 
@@ -363,10 +370,10 @@ def test_ci_record_refuses_a_folder_or_dev_full_before_any_run(tmp_path: Path, o
 def test_ci_record_refuses_what_it_cannot_run_before_any_run(tmp_path: Path,
                                                             binary: str) -> None:
     (tmp_path / "not_executable").write_text("#!/bin/sh\n")
-    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(tmp_path / binary),
+    proc = subprocess.run([*command("record"), str(tmp_path / binary),
                            str(tmp_path / "o.json")], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr == f"ci_record.sh: {tmp_path / binary}: not an executable file\n"
+    assert proc.stderr == f"gpubench-tools record: {tmp_path / binary}: not an executable file\n"
 
 
 def test_ci_record_refuses_to_write_over_its_binary(tmp_path: Path) -> None:
@@ -375,7 +382,7 @@ def test_ci_record_refuses_to_write_over_its_binary(tmp_path: Path) -> None:
     fake.write_text(f"#!/bin/sh\necho run >> {calls}\n")
     fake.chmod(0o755)
     before = fake.read_bytes()
-    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(fake),
+    proc = subprocess.run([*command("record"), str(fake),
                            str(tmp_path / "." / "gpubench")],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
@@ -383,20 +390,20 @@ def test_ci_record_refuses_to_write_over_its_binary(tmp_path: Path) -> None:
     assert fake.read_bytes() == before
 
 
-# ci_record.sh's exit status where the recording fails: apart from gpubench's own statuses.
+# gpubench-tools record's exit status where the recording fails: apart from gpubench's own statuses.
 RECORDING_FAILED = 4
 
 
 def test_ci_record_stops_on_a_failed_run(tmp_path: Path) -> None:
-    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(tmp_path / "o.json")],
+    proc = subprocess.run([*command("record"), "/bin/false", str(tmp_path / "o.json")],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == RECORDING_FAILED and not (tmp_path / "o.json").exists()
-    assert proc.stderr.splitlines()[-1] == "ci_record.sh: run 1 of 5: gpubench exited 1"
+    assert proc.stderr.splitlines()[-1] == "gpubench-tools record: run 1 of 5: gpubench exited 1"
 
 
 def record(fake: Path, out: Path, **env: str) -> subprocess.Popen[str]:
-    """ci_record.sh of `fake` into `out`, three runs, started."""
-    return subprocess.Popen([str(SCRIPTS / "ci_record.sh"), str(fake), str(out)],
+    """gpubench-tools record of `fake` into `out`, three runs, started."""
+    return subprocess.Popen([*command("record"), str(fake), str(out)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "GPUBENCH_RUNS": "3", **env})
 
@@ -418,7 +425,7 @@ def test_ci_record_bounds_each_run(tmp_path: Path) -> None:
     _, stderr = finish(process, tmp_path / "build")
     assert time.monotonic() - started < 60
     assert process.returncode == RECORDING_FAILED
-    assert stderr.splitlines()[-1] == "ci_record.sh: run 2 of 3 did not finish in 2 s"
+    assert stderr.splitlines()[-1] == "gpubench-tools record: run 2 of 3 did not finish in 2 s"
     assert not (tmp_path / "o.json").exists()
 
 
@@ -437,7 +444,7 @@ def test_ci_record_stopped_by_a_signal_stops_its_run(tmp_path: Path, signal_name
     process.send_signal(number)
     stdout, stderr = finish(process, tmp_path / "build")
     assert process.returncode == 128 + number
-    assert stderr.splitlines()[-1] == (f"ci_record.sh: stopped by {signal_name} during run 2 "
+    assert stderr.splitlines()[-1] == (f"gpubench-tools record: stopped by {signal_name} during run 2 "
                                        f"of 3; {out} not written")
     assert not running(tmp_path / "build")
     assert out.read_bytes() == before
@@ -449,7 +456,7 @@ def test_ci_record_checks_a_dangling_link_without_touching_it(tmp_path: Path) ->
     (tmp_path / "store").mkdir()
     link = tmp_path / "link.json"
     link.symlink_to("store/target.json")
-    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), "/bin/false", str(link)],
+    proc = subprocess.run([*command("record"), "/bin/false", str(link)],
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert proc.returncode == RECORDING_FAILED
     assert link.is_symlink() and not (tmp_path / "store" / "target.json").exists()
@@ -460,7 +467,7 @@ def test_ci_record_writes_through_a_link(tmp_path: Path) -> None:
     (tmp_path / "store").mkdir()
     link = tmp_path / "link.json"
     link.symlink_to("store/target.json")
-    proc = subprocess.run([str(SCRIPTS / "ci_record.sh"), str(fake), str(link)],
+    proc = subprocess.run([*command("record"), str(fake), str(link)],
                           capture_output=True, text=True, timeout=60, cwd=tmp_path,
                           env={**os.environ, "GPUBENCH_RUNS": "2"})
     assert proc.returncode == 0, proc.stderr
@@ -479,11 +486,11 @@ def test_an_output_too_large_to_write_leaves_the_earlier_one(tmp_path: Path) -> 
 
     def limit_file_size() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
-    proc = subprocess.run([sys.executable, str(SCRIPTS / "merge_runs.py"), *map(str, runs),
+    proc = subprocess.run([*command("merge"), *map(str, runs),
                            "-o", str(out)], capture_output=True, text=True, timeout=60,
                           preexec_fn=limit_file_size)
     assert proc.returncode == 2
-    assert proc.stderr == f"merge_runs.py: {out}: File too large\n"
+    assert proc.stderr == f"gpubench-tools merge: {out}: File too large\n"
     assert out.read_text() == "the earlier output\n"
     assert [p.name for p in out.parent.iterdir()] == ["merged.json"]
 
@@ -495,5 +502,5 @@ def test_bad_run_file_is_one_line(tmp_path: Path, content: object,
     bad = write_bad(tmp_path / "bad.json", content)
     status = merge_runs.main([str(good), str(bad), "-o", str(tmp_path / "m.json")])
     out, err = capsys.readouterr()
-    assert status == 2 and err.startswith(f"merge_runs.py: {bad}: ") and err.count("\n") == 1
+    assert status == 2 and err.startswith(f"gpubench-tools merge: {bad}: ") and err.count("\n") == 1
     assert not (tmp_path / "m.json").exists()

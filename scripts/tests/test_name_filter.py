@@ -1,4 +1,4 @@
-"""--filter (plot.py, export.py, compare.py, report.py) and --headline (fleet.py) in bounded time:
+"""--filter (gpubench-tools plot, gpubench-tools export, gpubench-tools compare, gpubench-tools report) and --headline (gpubench-tools fleet) in bounded time:
 a pattern whose backtracking never ends on the names of a file is refused in one line after
 name_filter.MATCH_SECONDS, not matched for hours; one that is too long is refused at once. And
 the other way round: a filter written to select given benchmarks selects those alone."""
@@ -12,9 +12,15 @@ from hostile_inputs import assert_kept_promise, result_with_names, run, write_re
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from gpubench_json import load
-from name_filter import (MATCH_SECONDS, MAX_FILTER_CHARS, FilterError, name_filter,
-                         changed_filter, selecting)
+from gpubench_tools.reading.name_filter import (
+    MATCH_SECONDS,
+    MAX_FILTER_CHARS,
+    FilterError,
+    changed_filter,
+    name_filter,
+    selecting,
+)
+from gpubench_tools.reading.results import load
 
 # A run of one character, then one that ends the match: (c+)+$ tries every split of the run.
 letter = st.sampled_from("abxyz")
@@ -52,10 +58,10 @@ def test_too_long_and_invalid_filters() -> None:
 
 def arguments(script: str, result: Path, pattern: str, work: Path) -> list[object]:
     return {
-        "plot.py": [result, "-o", work / "figures", "--filter", pattern],
-        "export.py": [result, "--format", "bencher", "--filter", pattern],
-        "compare.py": [result, result, "--filter", pattern],
-        "report.py": [result, result, "-o", work / "report", "--filter", pattern],
+        "plot": [result, "-o", work / "figures", "--filter", pattern],
+        "export": [result, "--format", "bencher", "--filter", pattern],
+        "compare": [result, result, "--filter", pattern],
+        "report": [result, result, "-o", work / "report", "--filter", pattern],
     }[script]
 
 
@@ -64,7 +70,7 @@ PROCESS_SETTINGS = settings(max_examples=2, deadline=None, database=None,
                             suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-@pytest.mark.parametrize("script", ["plot.py", "export.py", "compare.py", "report.py"])
+@pytest.mark.parametrize("script", ["plot", "export", "compare", "report"])
 @PROCESS_SETTINGS
 @given(case=nested)
 def test_scripts_refuse_a_filter_that_backtracks_without_end(
@@ -82,9 +88,9 @@ def test_scripts_refuse_a_filter_that_backtracks_without_end(
 def test_fleet_refuses_a_headline_that_backtracks_without_end(tmp_path: Path) -> None:
     from hostile_inputs import script_arguments
     result = write_result(tmp_path / "r.json", result_with_names(["a" * 40]))
-    arguments = script_arguments("fleet.py", result, tmp_path)
-    proc = run("fleet.py", [*arguments, "--headline", "(a+)+$"], timeout=60)
-    assert_kept_promise(proc, "fleet.py", succeeds=False)
+    arguments = script_arguments("fleet", result, tmp_path)
+    proc = run("fleet", [*arguments, "--headline", "(a+)+$"], timeout=60)
+    assert_kept_promise(proc, "fleet", succeeds=False)
     assert "--headline=(a+)+$: matching" in proc.stderr.decode(), proc.stderr
 
 

@@ -8,22 +8,36 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import (SCRIPTS, RunScript, folder_files, largest_after_the_first,
-                      run_with_file_size_limit, written_paths)
-from gbench_builder import (copy_run, peer_run, document, full_suite, launch_run,
-                            module_run, run_entries, saxpy_run, write_json)
+from conftest import (
+    SCRIPTS,
+    RunScript,
+    folder_files,
+    largest_after_the_first,
+    run_with_file_size_limit,
+    written_paths,
+)
+from family_facts import with_facts
+from gbench_builder import (
+    copy_run,
+    document,
+    full_suite,
+    launch_run,
+    module_run,
+    peer_run,
+    run_entries,
+    saxpy_run,
+    write_json,
+)
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
-import family_plot
-import pair_matrix
-from family_facts import with_facts
-from figure_setup import save_figure
-import plot
-from gpubench_json import load
-from latency_bandwidth import fit_latency_bandwidth
+from gpubench_tools.models.latency_bandwidth import fit_latency_bandwidth
+from gpubench_tools.reading.results import load
+from gpubench_tools.renderers.figures import family_plot, pair_matrix
+from gpubench_tools.renderers.figures import plot_files as plot
+from gpubench_tools.renderers.figures.setup import save_figure
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 FIGURES = ("copy.png", "launch.png", "saxpy.png")
@@ -242,8 +256,8 @@ def test_values_of_0_or_below_keep_a_linear_axis(tmp_path: Path, values: list[fl
     assert [ax.get_yscale() for ax in drawn] == ["linear", "linear"]
 
 
-@pytest.mark.parametrize(("script", "output"), [("plot.py", "out"), ("report.py", "out"),
-                                               ("report.py", "out.html")])
+@pytest.mark.parametrize(("script", "output"), [("plot", "out"), ("report", "out"),
+                                               ("report", "out.html")])
 def test_more_families_than_one_run_draws_is_one_line(tmp_path: Path, run_script: RunScript,
                                                       script: str, output: str) -> None:
     """A figure per family, each drawn before any is written: a file of a benchmark a family
@@ -254,10 +268,10 @@ def test_more_families_than_one_run_draws_is_one_line(tmp_path: Path, run_script
                                [{"real_time": 1.0 + index, "bytes_per_second": 1e9}])
     result = write_json(tmp_path / "r.json", document(entries))
     out = tmp_path / output
-    arguments = [result, "-o", out] if script == "plot.py" else [result, result, "-o", out]
+    arguments = [result, "-o", out] if script == "plot" else [result, result, "-o", out]
     proc = run_script(script, *arguments)
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
-    assert proc.stderr == (f"{script}: {family_plot.MAX_FAMILIES + 1} families, more than the "
+    assert proc.stderr == (f"gpubench-tools {script}: {family_plot.MAX_FAMILIES + 1} families, more than the "
                            f"{family_plot.MAX_FAMILIES} figures one run draws (--filter selects "
                            "fewer benchmarks)\n")
     assert not out.exists()
@@ -318,7 +332,7 @@ def test_peer_figures(tmp_path: Path, run_script: RunScript) -> None:
     assert len(lines) == 12  # 3 modes x 2 pairs x 2 files
     assert len({plot_colour(line) for line in lines}) == 6
     path = write_json(tmp_path / "peer.json", peer_doc())
-    proc = run_script("plot.py", path, "-o", tmp_path / "figs")
+    proc = run_script("plot", path, "-o", tmp_path / "figs")
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "figs" / "peer.png").read_bytes().startswith(PNG_SIGNATURE)
     assert (tmp_path / "figs" / "peer_pairs.png").read_bytes().startswith(PNG_SIGNATURE)
@@ -346,7 +360,7 @@ def test_plot_two_files(tmp_path: Path, run_script: RunScript) -> None:
     h200 = write_json(tmp_path / "h200.json", document(full_suite(8.0, 50.0)))
     h100 = write_json(tmp_path / "h100.json",
                       document(full_suite(10.0, 25.0), gpu_name="NVIDIA H100", driver_version="550"))
-    proc = run_script("plot.py", h200, h100, "-o", tmp_path / "figs")
+    proc = run_script("plot", h200, h100, "-o", tmp_path / "figs")
     assert proc.returncode == 0, proc.stderr
     for figure in FIGURES:
         data = (tmp_path / "figs" / figure).read_bytes()
@@ -363,7 +377,7 @@ def test_plot_two_files(tmp_path: Path, run_script: RunScript) -> None:
 
 def test_absent_families_are_not_reported(tmp_path: Path, run_script: RunScript) -> None:
     only_launch = write_json(tmp_path / "r.json", document(launch_run("runtime", "submit", 0, 2.0)))
-    proc = run_script("plot.py", only_launch, "-o", tmp_path)
+    proc = run_script("plot", only_launch, "-o", tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert (tmp_path / "launch.png").read_bytes().startswith(PNG_SIGNATURE)
@@ -373,21 +387,21 @@ def test_absent_families_are_not_reported(tmp_path: Path, run_script: RunScript)
 def test_a_family_never_seen_is_drawn(tmp_path: Path, run_script: RunScript) -> None:
     launch = write_json(tmp_path / "l.json", document(launch_run("runtime", "submit", 0, 2.0)))
     other = write_json(tmp_path / "o.json", document(run_entries("other/x", [{"real_time": 1.0}])))
-    proc = run_script("plot.py", launch, other, "-o", tmp_path / "figs")
+    proc = run_script("plot", launch, other, "-o", tmp_path / "figs")
     assert (proc.returncode, proc.stderr) == (0, "")
     assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == ["launch.png", "other.png"]
 
 
 def test_filter(tmp_path: Path, run_script: RunScript) -> None:
     result = write_json(tmp_path / "r.json", document(full_suite()))
-    proc = run_script("plot.py", result, "-o", tmp_path / "figs", "--filter", "^saxpy/vec4/")
+    proc = run_script("plot", result, "-o", tmp_path / "figs", "--filter", "^saxpy/vec4/")
     assert proc.returncode == 0, proc.stderr
     assert [p.name for p in (tmp_path / "figs").iterdir()] == ["saxpy.png"]
 
 
 def one_line_error(proc: Any) -> None:
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("plot.py: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith("gpubench-tools plot: ") and proc.stderr.count("\n") == 1, proc.stderr
     assert "Traceback" not in proc.stderr
 
 
@@ -399,7 +413,7 @@ def one_line_error(proc: Any) -> None:
 def test_nothing_to_plot(tmp_path: Path, run_script: RunScript, entries: list[Any],
                          args: list[str]) -> None:
     result = write_json(tmp_path / "r.json", document(entries))
-    proc = run_script("plot.py", result, "-o", tmp_path / "figs", *args)
+    proc = run_script("plot", result, "-o", tmp_path / "figs", *args)
     one_line_error(proc)
     assert not (tmp_path / "figs").exists()
 
@@ -414,7 +428,7 @@ def test_unusable_output_dir(tmp_path: Path, run_script: RunScript, output: str)
     if output.startswith("link"):
         target = tmp_path / "figs"
         target.symlink_to(tmp_path / "gone" if output == "link to nothing" else target)
-    proc = run_script("plot.py", result, "-o", target)
+    proc = run_script("plot", result, "-o", target)
     one_line_error(proc)
     assert a_file.read_text() == ""
     if output.startswith("link"):
@@ -427,7 +441,7 @@ def test_unusable_output_dir(tmp_path: Path, run_script: RunScript, output: str)
     ("launch.png", "hard link"), ("peer_pairs.png", "same")])
 def test_an_output_over_an_input_is_refused_before_anything_is_written(
         tmp_path: Path, run_script: RunScript, taken: str, spelling: str) -> None:
-    """Every file plot.py writes into DIR is checked against every input, however the input
+    """Every file gpubench-tools plot writes into DIR is checked against every input, however the input
     is named: one line, and DIR as it was."""
     figures = tmp_path / "figs"
     figures.mkdir()
@@ -443,9 +457,9 @@ def test_an_output_over_an_input_is_refused_before_anything_is_written(
     if spelling == "link to DIR":
         output = tmp_path / "link"
         output.symlink_to(figures)
-    proc = run_script("plot.py", given, other, "-o", output)
+    proc = run_script("plot", given, other, "-o", output)
     one_line_error(proc)
-    assert proc.stderr == f"plot.py: {output / taken}: is also an input ({given}); writing " \
+    assert proc.stderr == f"gpubench-tools plot: {output / taken}: is also an input ({given}); writing " \
         "there would destroy it\n"
     assert {p.name: p.read_bytes() for p in figures.iterdir()} == before
 
@@ -468,13 +482,13 @@ def test_a_file_that_cannot_be_written_leaves_the_earlier_plots_whole(
     before the largest too."""
     runs = [write_json(tmp_path / "h200.json", document(full_suite(8.0, 50.0))),
             write_json(tmp_path / "h100.json", document(full_suite(10.0, 25.0)))]
-    wrote = run_script("plot.py", *runs, "-o", tmp_path / "elsewhere").stdout
+    wrote = run_script("plot", *runs, "-o", tmp_path / "elsewhere").stdout
     largest, limit = largest_after_the_first(written_paths(wrote))
     out = tmp_path / "figures"
-    assert run_script("plot.py", *reversed(runs), "-o", out).returncode == 0
+    assert run_script("plot", *reversed(runs), "-o", out).returncode == 0
     before = folder_files(out)
-    proc = run_with_file_size_limit("plot.py", *runs, "-o", out, limit=limit)
-    assert (proc.returncode, proc.stderr) == (2, f"plot.py: {out / largest.name}: File too "
+    proc = run_with_file_size_limit("plot", *runs, "-o", out, limit=limit)
+    assert (proc.returncode, proc.stderr) == (2, f"gpubench-tools plot: {out / largest.name}: File too "
                                                  "large\n")
     assert folder_files(out) == before
 
@@ -482,11 +496,11 @@ def test_a_file_that_cannot_be_written_leaves_the_earlier_plots_whole(
 def test_too_many_files(tmp_path: Path, run_script: RunScript) -> None:
     paths = [write_json(tmp_path / f"r{i}.json", document(full_suite()))
              for i in range(len(plot.FILE_LINESTYLES) + 1)]
-    one_line_error(run_script("plot.py", *paths, "-o", tmp_path / "figs"))
+    one_line_error(run_script("plot", *paths, "-o", tmp_path / "figs"))
 
 
 def test_plot_bad_input(tmp_path: Path, run_script: RunScript) -> None:
-    one_line_error(run_script("plot.py", tmp_path / "missing.json", "-o", tmp_path))
+    one_line_error(run_script("plot", tmp_path / "missing.json", "-o", tmp_path))
 
 
 def test_size_labels() -> None:
@@ -501,7 +515,7 @@ def test_a_family_name_that_is_no_file_name(tmp_path: Path, run_script: RunScrip
     entries = [e for family in ("a\0b", ".hidden", "$\\frac", "x" * 300, "ok")
                for e in run_entries(f"{family}/x/4096/manual_time", [{"real_time": 1.0}])]
     path = write_json(tmp_path / "r.json", document(entries))
-    proc = run_script("plot.py", path, "-o", tmp_path / "figs")
+    proc = run_script("plot", path, "-o", tmp_path / "figs")
     assert (proc.returncode, proc.stderr) == (0, "")
     assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == [
         "family0.png", "family1.png", "family2.png", "family3.png", "ok.png"]
@@ -523,7 +537,7 @@ def test_families_whose_files_would_share_a_name_get_names_of_their_own(
     entries = [e for family in families
                for e in run_entries(f"{family}/x/4096/manual_time", [{"real_time": 1.0}])]
     path = write_json(tmp_path / "r.json", document(entries + (PAIRS if pairs else [])))
-    proc = run_script("plot.py", path, "-o", tmp_path / "figs")
+    proc = run_script("plot", path, "-o", tmp_path / "figs")
     assert (proc.returncode, proc.stderr) == (0, "")
     written = [line.removeprefix("wrote ") for line in proc.stdout.splitlines()
                if line.startswith("wrote ") and line.endswith(".png")]
@@ -554,9 +568,9 @@ def test_a_matrix_of_more_gpus_than_gpubench_measures_is_one_line(
     """A matrix grows as the square of its GPUs: pairs naming more than the 64 GPUs gpubench
     measures at once are refused, before anything is written."""
     path = write_json(tmp_path / "r.json", chain_of_pairs(pair_matrix.MAX_PAIR_GPUS + 1))
-    proc = run_script("plot.py", path, "-o", tmp_path / "figs")
+    proc = run_script("plot", path, "-o", tmp_path / "figs")
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == (f"plot.py: {path}: peer/ce/read/*: pairs of more than 64 GPUs, the "
+    assert proc.stderr == (f"gpubench-tools plot: {path}: peer/ce/read/*: pairs of more than 64 GPUs, the "
                            "most gpubench measures at once\n")
     assert not (tmp_path / "figs").exists()
 
@@ -674,11 +688,11 @@ def test_compare_and_report_read_runs_with_and_without_energy(tmp_path: Path,
     base = write_json(tmp_path / "base.json", doc)
     energy = write_json(tmp_path / "energy.json",
                         with_energy(with_energy(doc, "saxpy/driver/"), "launch/driver/throughput"))
-    compared = run_script("compare.py", base, energy, "--report")
+    compared = run_script("compare", base, energy, "--report")
     assert compared.returncode in (0, 1), compared.stderr
     assert "saxpy/driver/16777216" in compared.stdout and not compared.stderr
-    report = run_script("report.py", base, energy, "-o", tmp_path / "report.html")
+    report = run_script("report", base, energy, "-o", tmp_path / "report.html")
     assert report.returncode == 0, report.stderr
-    plotted = run_script("plot.py", energy, "-o", tmp_path / "plots")
+    plotted = run_script("plot", energy, "-o", tmp_path / "plots")
     assert plotted.returncode == 0, plotted.stderr
     assert (tmp_path / "plots" / "saxpy.png").exists() and (tmp_path / "plots" / "launch.png").exists()

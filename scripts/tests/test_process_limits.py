@@ -11,10 +11,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import H200, SCRIPTS
+from conftest import H200, SCRIPTS, command
 from gbench_builder import document, run_entries
-from hostile_inputs import (assert_kept_promise, result_with_names, run, script_arguments,
-                            write_fleet_of, write_result)
+from hostile_inputs import (
+    assert_kept_promise,
+    result_with_names,
+    run,
+    script_arguments,
+    write_fleet_of,
+    write_result,
+)
 
 STDOUT_LIMIT_BYTES = 64
 
@@ -23,11 +29,11 @@ def stdout_arguments(script: str, work: Path) -> list[str | Path]:
     """A call of `script` whose only output is more than STDOUT_LIMIT_BYTES on stdout."""
     result = write_result(work / "r.json", result_with_names(["pinned", "pageable"]))
     return {
-        "compare.py": [result, result, "--report"],
-        "stability.py": [result],
-        "export.py": [result, "--format", "bencher"],
-        "launch_ratios.py": [H200 / "launch_paired_a.json"],
-        "fleet.py": [write_fleet_of(json.loads(result.read_text()), work / "fleet")],
+        "compare": [result, result, "--report"],
+        "stability": [result],
+        "export": [result, "--format", "bencher"],
+        "ratios": [H200 / "launch_paired_a.json"],
+        "fleet": [write_fleet_of(json.loads(result.read_text()), work / "fleet")],
     }[script]
 
 
@@ -35,17 +41,17 @@ def limit_file_size() -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (STDOUT_LIMIT_BYTES, STDOUT_LIMIT_BYTES))
 
 
-@pytest.mark.parametrize("script", ["compare.py", "stability.py", "export.py",
-                                    "launch_ratios.py", "fleet.py"])
+@pytest.mark.parametrize("script", ["compare", "stability", "export",
+                                    "ratios", "fleet"])
 def test_stdout_cut_by_the_file_size_limit_is_one_line(tmp_path: Path, script: str) -> None:
     """ulimit -f reached part-way through stdout: the write stops short, and the script says so
     instead of exiting as if the file held its whole output."""
     arguments = stdout_arguments(script, tmp_path)
     with open(tmp_path / "stdout.txt", "wb") as stdout:
-        proc = subprocess.run([sys.executable, str(SCRIPTS / script), *map(str, arguments)],
+        proc = subprocess.run([*command(script), *map(str, arguments)],
                               stdout=stdout, stderr=subprocess.PIPE, timeout=120,
                               preexec_fn=limit_file_size)
-    assert (proc.returncode, proc.stderr.decode()) == (2, f"{script}: stdout: File too large\n")
+    assert (proc.returncode, proc.stderr.decode()) == (2, f"gpubench-tools {script}: stdout: File too large\n")
     assert (tmp_path / "stdout.txt").stat().st_size == STDOUT_LIMIT_BYTES
 
 
@@ -58,7 +64,7 @@ def test_a_figure_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
     repetitions = run_entries("fam/x/1024/manual_time", counters)[:len(counters)]
     path.write_text(json.dumps(document(repetitions)))
     exports = {seed: subprocess.run(
-        [sys.executable, str(SCRIPTS / "export.py"), str(path), "--format", "bencher"],
+        [*command("export"), str(path), "--format", "bencher"],
         capture_output=True, timeout=60, check=True,
         env=dict(os.environ, PYTHONHASHSEED=str(seed))).stdout for seed in range(8)}
     assert len(set(exports.values())) == 1, exports
@@ -66,9 +72,9 @@ def test_a_figure_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
     assert measure["value"] == 6.0  # the mean of us_per_zeta's 5, 6 and 7
 
 
-ENTRY_POINTS = ["compare.py", "report.py", "plot.py", "gallery.py", "merge_runs.py",
-                "export.py", "stability.py", "launch_ratios.py", "fleet.py", "make_limits.py",
-                "recorded_flags.py"]
+ENTRY_POINTS = ["compare", "report", "plot", "gallery", "merge",
+                "export", "stability", "ratios", "fleet", "limits",
+                "flags"]
 # What a package's loading raises where the machine lacks something, as numpy raises it.
 FAILED_LOADS = {
     "raise MemoryError": "out of memory",
@@ -90,18 +96,18 @@ FAILED_LOADS = {
 def test_a_package_that_cannot_load_is_one_line(tmp_path: Path, script: str,
                                                 failure: str) -> None:
     """numpy failing as it loads, as it does without memory or not installed: one line naming
-    what is missing, exit status 2 (1 is a verdict of compare.py and fleet.py)."""
+    what is missing, exit status 2 (1 is a verdict of gpubench-tools compare and gpubench-tools fleet)."""
     (tmp_path / "numpy").mkdir()
     (tmp_path / "numpy" / "__init__.py").write_text(failure + "\n")
-    proc = subprocess.run([sys.executable, str(SCRIPTS / script), "--help"],
+    proc = subprocess.run([*command(script), "--help"],
                           capture_output=True, text=True, timeout=60,
                           env=dict(os.environ, PYTHONPATH=str(tmp_path)))
-    assert (proc.returncode, proc.stderr) == (2, f"{script}: {FAILED_LOADS[failure]}\n")
+    assert (proc.returncode, proc.stderr) == (2, f"gpubench-tools {script}: {FAILED_LOADS[failure]}\n")
 
 
 
 @pytest.mark.parametrize("setting", ["MPLCONFIGDIR", "XDG_CACHE_HOME", "HOME"])
-@pytest.mark.parametrize("script", ["plot.py", "report.py", "fleet.py"])
+@pytest.mark.parametrize("script", ["plot", "report", "fleet"])
 def test_a_config_folder_that_cannot_be_made_leaves_stderr_empty(tmp_path: Path, script: str,
                                                                  setting: str) -> None:
     """Matplotlib's config and cache folder under a file: it draws from a temporary one, the
@@ -126,14 +132,14 @@ def test_an_address_space_below_the_floor_is_one_line(tmp_path: Path, mib: int) 
     OpenBLAS spinning forever as scipy loads (192 MB with one thread, 216-272 MB with two) or
     ending the script after lines of its own (280 MB with two threads, exit status 130)."""
     result = write_result(tmp_path / "r.json", result_with_names(["pinned", "pageable"]))
-    proc = run("compare.py", [result, result, "--report"], timeout=30,
+    proc = run("compare", [result, result, "--report"], timeout=30,
                preexec_fn=limit_address_space(mib << 20))
     assert (proc.returncode, proc.stderr.decode()) == (
-        2, f"compare.py: the scripts need an address space of 1024 MiB or more (the address "
+        2, f"gpubench-tools compare: the scripts need an address space of 1024 MiB or more (the address "
            f"space is limited to {mib << 10} KiB: ulimit -v)\n")
 
 
-@pytest.mark.parametrize("script", ["compare.py", "plot.py"])
+@pytest.mark.parametrize("script", ["compare", "plot"])
 def test_the_floor_of_address_space_is_enough(tmp_path: Path, script: str) -> None:
     """At ulimit -v 1 GiB, with OPENBLAS_NUM_THREADS=64 as a 64-core node may set it: the script
     does its work."""

@@ -1,17 +1,16 @@
-"""recorded_flags.py: the gpubench flags of the settings a result's context states, which
-ci_gate.sh records its candidate with."""
+"""gpubench-tools flags: the gpubench flags of the settings a result's context states, which
+gpubench-tools gate records its candidate with."""
 
 import subprocess
-import sys
 import unicodedata
 
 import pytest
-from conftest import SCRIPTS
+from conftest import command
 from gbench_builder import copy_run, document, write_json
 from hostile_inputs import hostile_text
 from hypothesis import given, settings
 
-from recorded_flags import UNWRITTEN, SettingError, recorded_flags
+from gpubench_tools.reading.recorded_flags import UNWRITTEN, SettingError, recorded_flags
 
 
 @settings(max_examples=300, deadline=None)
@@ -35,7 +34,7 @@ def test_the_flags_are_a_line_each(tmp_path) -> None:
     doc = document(copy_run("HtoD", "pinned", "async", 4096, [10.0]),
                    benchmark_filter="^copy/(HtoD|DtoH) x=1", benchmark_min_time="100x",
                    saxpy_l2="warm", energy="NVML's energy counter", selected_devices="0,1")
-    proc = subprocess.run([sys.executable, str(SCRIPTS / "recorded_flags.py"),
+    proc = subprocess.run([*command("flags"),
                            str(write_json(tmp_path / "r.json", doc))],
                           capture_output=True, text=True, timeout=60)
     assert (proc.returncode, proc.stderr) == (0, "")
@@ -70,7 +69,7 @@ def test_a_setting_holding_its_family_flags_default_is_no_flag_given(context: di
                                                                      flags: list[str]) -> None:
     """A baseline not given --l2 states saxpy_l2 "cold", the default its gpubench_families
     declares: its candidate is given no --l2, so both contexts lack the "--l2" a flag given
-    adds, and compare.py shows no difference of settings the gate itself made."""
+    adds, and gpubench-tools compare shows no difference of settings the gate itself made."""
     assert recorded_flags(context | {"gpubench_families": families_declaring("--l2", "cold")}) \
         == flags
 
@@ -108,7 +107,7 @@ def test_a_key_no_family_flag_can_be_is_refused(context: dict, message: str) -> 
 def run_with_build_type(tmp_path, build_type: str, **context: object):
     doc = document(copy_run("HtoD", "pinned", "async", 4096, [10.0]), saxpy_l2="warm", **context)
     result = write_json(tmp_path / "r.json", doc)
-    return result, subprocess.run([sys.executable, str(SCRIPTS / "recorded_flags.py"),
+    return result, subprocess.run([*command("flags"),
                                    f"--build-type={build_type}", str(result)],
                                   capture_output=True, text=True, timeout=60)
 
@@ -125,12 +124,12 @@ def test_a_result_of_the_binarys_build_type_or_none_gives_its_flags(tmp_path,
                                                (5, "5")])
 def test_a_result_of_another_build_type_is_refused(tmp_path, stated: object,
                                                    shown: str) -> None:
-    """No flag makes a Release build measure as a Debug one did: exit 3, compare.py's status
-    for measured otherwise, with the build types as compare.py shows them."""
+    """No flag makes a Release build measure as a Debug one did: exit 3, gpubench-tools compare's status
+    for measured otherwise, with the build types as gpubench-tools compare shows them."""
     result, proc = run_with_build_type(tmp_path, "Release", gpubench_build_type=stated)
     assert (proc.returncode, proc.stdout) == (3, "")
     assert proc.stderr == (
-        f"recorded_flags.py: {result}: recorded by a {shown} build (context gpubench_build_type),"
+        f"gpubench-tools flags: {result}: recorded by a {shown} build (context gpubench_build_type),"
         f" and a Release build measures otherwise: no flag makes it measure as a {shown} build "
         f"does; build gpubench as {shown}, or record {result} with the Release build\n")
 

@@ -5,16 +5,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import (H200, RunScript, folder_files, largest_after_the_first,
-                      run_with_file_size_limit, written_paths)
-from gbench_builder import (document, full_suite, launch_run, recorded_baseline, scaled,
-                            write_json)
+from conftest import (
+    H200,
+    RunScript,
+    folder_files,
+    largest_after_the_first,
+    run_with_file_size_limit,
+    written_paths,
+)
+from gbench_builder import document, full_suite, launch_run, recorded_baseline, scaled, write_json
 from hostile_inputs import result_with_names
 from matplotlib.colors import to_rgba
 
-import family_plot
-import gpubench_json as gj
-import report
+from gpubench_tools.reading import results as gj
+from gpubench_tools.renderers import markdown_report as report
+from gpubench_tools.renderers.figures import family_plot
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -37,7 +42,7 @@ def two_gpus(tmp_path: Path) -> tuple[Path, Path]:
 def test_report_writes_markdown_and_figures(tmp_path: Path, run_script: RunScript,
                                             two_gpus: tuple[Path, Path]) -> None:
     out = tmp_path / "report"
-    proc = run_script("report.py", *two_gpus, "-o", out)
+    proc = run_script("report", *two_gpus, "-o", out)
     assert proc.returncode == 0, proc.stderr
     markdown = (out / "report.md").read_text()
     assert markdown.startswith("# gpubench report\n")
@@ -61,7 +66,7 @@ def test_report_writes_markdown_and_figures(tmp_path: Path, run_script: RunScrip
 
 def test_report_on_the_h200_with_repetitions(tmp_path: Path, run_script: RunScript) -> None:
     """Two committed runs with repetitions: the U test and each side's noise in the report."""
-    proc = run_script("report.py", H200 / "stability" / "launch_submit_interleaved_10rep.json",
+    proc = run_script("report", H200 / "stability" / "launch_submit_interleaved_10rep.json",
                       H200 / "stability" / "launch_submit_halfsecond_10rep.json",
                       "-o", tmp_path / "r")
     assert proc.returncode == 0, proc.stderr
@@ -84,7 +89,7 @@ def test_only_changed_in_report(tmp_path: Path, run_script: RunScript) -> None:
         launch_run("driver", "submit", 0, 2.0) + launch_run("graph", "submit", 0, 1.0)))
     new = write_json(tmp_path / "n.json", document(launch_run("driver", "submit", 0, 3.0)
                                                    + launch_run("graph", "submit", 0, 1.0)))
-    proc = run_script("report.py", base, new, "-o", tmp_path / "r", "--only-changed")
+    proc = run_script("report", base, new, "-o", tmp_path / "r", "--only-changed")
     assert proc.returncode == 0, proc.stderr  # a report, whatever the verdicts
     markdown = (tmp_path / "r" / "report.md").read_text()
     assert "| launch/driver/submit/params:0 |" in markdown
@@ -148,7 +153,7 @@ def test_same_curve_gets_the_same_colour_in_every_panel(two_gpus: tuple[Path, Pa
 def test_output_directory_is_created_when_its_parent_exists(tmp_path: Path,
                                                             run_script: RunScript) -> None:
     base = write_json(tmp_path / "b.json", document(launch_run("driver", "submit", 0, 2.0)))
-    proc = run_script("report.py", base, base, "-o", tmp_path / "new_dir")
+    proc = run_script("report", base, base, "-o", tmp_path / "new_dir")
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "new_dir" / "report.md").is_file()
 
@@ -159,11 +164,11 @@ def test_output_directory_that_is_a_link_to_no_folder_is_one_line(
     base = write_json(tmp_path / "b.json", document(launch_run("driver", "submit", 0, 2.0)))
     out = tmp_path / "report"
     out.symlink_to(tmp_path / "gone" if kind == "to nothing" else out)
-    proc = run_script("report.py", base, base, "-o", out)
+    proc = run_script("report", base, base, "-o", out)
     reason = (f"a link to {os.path.realpath(tmp_path / 'gone')}, which does not exist"
               if kind == "to nothing" else "a link in a loop of links, which leads to no file")
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == f"report.py: {out}: {reason}; give a folder\n"
+    assert proc.stderr == f"gpubench-tools report: {out}: {reason}; give a folder\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["b.json", "report"]
 
 
@@ -176,7 +181,7 @@ def test_report_md_shows_no_control_character_of_a_name(tmp_path: Path,
     new = scaled(result_with_names([shared, "new\x9b\u202e", "z"]),
                  f"launch/{shared}/submit/params:0/manual_time", 3.0)
     out = tmp_path / "r"
-    proc = run_script("report.py", write_json(tmp_path / "b.json", base),
+    proc = run_script("report", write_json(tmp_path / "b.json", base),
                       write_json(tmp_path / "n.json", new), "-o", out)
     assert proc.returncode in (0, 1), proc.stderr
     text = (out / "report.md").read_text(encoding="utf-8")
@@ -196,7 +201,7 @@ def test_families_one_file_name_apart_get_a_figure_each(tmp_path: Path,
     base = write_json(tmp_path / "b.json", document(entries))
     new = write_json(tmp_path / "n.json", document(entries))
     out = tmp_path / "r"
-    proc = run_script("report.py", base, new, "-o", out)
+    proc = run_script("report", base, new, "-o", out)
     assert proc.returncode == 0, proc.stderr
     figures = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", (out / "report.md").read_text())
     assert len(figures) == 4 == len({f.casefold() for f in figures})
@@ -209,7 +214,7 @@ def test_families_one_file_name_apart_get_a_figure_each(tmp_path: Path,
 def test_an_output_over_an_input_is_refused_before_anything_is_written(
         tmp_path: Path, run_script: RunScript, two_gpus: tuple[Path, Path], taken: str,
         spelling: str) -> None:
-    """Every file report.py writes into DIR is checked against both inputs, however the
+    """Every file gpubench-tools report writes into DIR is checked against both inputs, however the
     input is named: one line, and DIR as it was."""
     out = tmp_path / "report"
     out.mkdir()
@@ -223,9 +228,9 @@ def test_an_output_over_an_input_is_refused_before_anything_is_written(
     if spelling == "link to DIR":
         output = tmp_path / "link"
         output.symlink_to(out)
-    proc = run_script("report.py", two_gpus[0], given, "-o", output)
+    proc = run_script("report", two_gpus[0], given, "-o", output)
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr == f"report.py: {output / taken}: is also an input ({given}); writing " \
+    assert proc.stderr == f"gpubench-tools report: {output / taken}: is also an input ({given}); writing " \
         "there would destroy it\n"
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
@@ -234,13 +239,13 @@ def earlier_report(run_script: RunScript, two_gpus: tuple[Path, Path],
                    out: Path) -> dict[str, bytes | None]:
     """`out` holding the report of the two runs the other way round, an earlier report whose
     every file differs from the report of `two_gpus`; its files."""
-    assert run_script("report.py", *reversed(two_gpus), "-o", out).returncode == 0
+    assert run_script("report", *reversed(two_gpus), "-o", out).returncode == 0
     return folder_files(out)
 
 
 def assert_one_line_naming(proc: subprocess.CompletedProcess[str], path: Path) -> None:
     assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-    assert proc.stderr.startswith(f"report.py: {path}: ") and proc.stderr.count("\n") == 1 \
+    assert proc.stderr.startswith(f"gpubench-tools report: {path}: ") and proc.stderr.count("\n") == 1 \
         and proc.stderr.endswith("\n"), proc.stderr
 
 
@@ -249,12 +254,12 @@ def test_a_file_that_cannot_be_written_leaves_the_earlier_report_whole(
     """A disk that fills as the report is written (a file size limit, RLIMIT_FSIZE): its largest
     file fails, named in one line, and every file of the earlier report stays as it was, those
     written before the largest too."""
-    wrote = run_script("report.py", *two_gpus, "-o", tmp_path / "elsewhere").stdout
+    wrote = run_script("report", *two_gpus, "-o", tmp_path / "elsewhere").stdout
     largest, limit = largest_after_the_first(written_paths(wrote))
     out = tmp_path / "report"
     before = earlier_report(run_script, two_gpus, out)
-    proc = run_with_file_size_limit("report.py", *two_gpus, "-o", out, limit=limit)
-    assert (proc.returncode, proc.stderr) == (2, f"report.py: {out / largest.name}: File too "
+    proc = run_with_file_size_limit("report", *two_gpus, "-o", out, limit=limit)
+    assert (proc.returncode, proc.stderr) == (2, f"gpubench-tools report: {out / largest.name}: File too "
                                                  "large\n")
     assert folder_files(out) == before
 
@@ -277,7 +282,7 @@ def test_a_report_md_that_cannot_be_written_leaves_the_earlier_figures(
     else:
         report_md.symlink_to(tmp_path / "missing" / "report.md")
     before = folder_files(out)
-    proc = run_script("report.py", *two_gpus, "-o", out)
+    proc = run_script("report", *two_gpus, "-o", out)
     assert_one_line_naming(proc, report_md)
     assert folder_files(out) == before
     assert list(out.glob(".*.tmp")) == []
@@ -293,7 +298,7 @@ def test_a_figure_that_cannot_be_written_leaves_the_earlier_report_md(
     last.unlink()
     last.mkdir()
     before = folder_files(out)
-    proc = run_script("report.py", *two_gpus, "-o", out)
+    proc = run_script("report", *two_gpus, "-o", out)
     assert_one_line_naming(proc, last)
     assert folder_files(out) == before
     assert list(out.glob(".*.tmp")) == []

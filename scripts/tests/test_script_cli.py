@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import folder_files
 
-import script_cli
+from gpubench_tools.cli import options as script_cli
 
 
 @pytest.mark.parametrize(("text", "option", "accepted"), [

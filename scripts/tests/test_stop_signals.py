@@ -16,12 +16,12 @@ import pytest
 from conftest import SCRIPTS
 from hostile_inputs import write_large_result
 
-from gpubench_json import load
+from gpubench_tools.reading.results import load
 
 STOP_SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
 # Large enough that every script is still reading it a second after it starts.
 INPUT_BYTES = 16 * 2**20
-# Small enough that merge_runs.py merges two in a few seconds.
+# Small enough that gpubench-tools merge merges two in a few seconds.
 SMALL_INPUT_BYTES = 2**20
 
 
@@ -80,17 +80,17 @@ def script_call(script: str, inputs: dict[str, Path], work: Path) -> list[str | 
     """A call of `script` on the large inputs that writes its outputs under `work`."""
     first, second = inputs["first"], inputs["second"]
     return [SCRIPTS / script, *{
-        "compare.py": [first, second],
-        "report.py": [first, second, "-o", work / "report"],
-        "plot.py": [first, "-o", work / "figures"],
-        "gallery.py": [inputs["machines"], "-o", work / "index.html"],
-        "merge_runs.py": [first, second, "-o", work / "merged.json"],
-        "export.py": [first, "--format", "bencher", "-o", work / "export.json"],
-        "stability.py": [first],
-        "launch_ratios.py": [first],
-        "fleet.py": [inputs["fleet"], "-o", work / "heatmap.png"],
-        "make_limits.py": [first, "-o", work / "limits.json"],
-        "recorded_flags.py": [first],
+        "compare": [first, second],
+        "report": [first, second, "-o", work / "report"],
+        "plot": [first, "-o", work / "figures"],
+        "gallery": [inputs["machines"], "-o", work / "index.html"],
+        "merge": [first, second, "-o", work / "merged.json"],
+        "export": [first, "--format", "bencher", "-o", work / "export.json"],
+        "stability": [first],
+        "ratios": [first],
+        "fleet": [inputs["fleet"], "-o", work / "heatmap.png"],
+        "limits": [first, "-o", work / "limits.json"],
+        "flags": [first],
     }[script]]
 
 
@@ -99,15 +99,15 @@ def assert_stopped(proc: subprocess.Popen[bytes], script: str, number: int,
     _, err = proc.communicate(timeout=60)
     name = signal.Signals(number).name
     assert (proc.returncode, err.decode()) == (
-        -number, f"{script}: stopped by {name} before it finished\n")
+        -number, f"gpubench-tools {script}: stopped by {name} before it finished\n")
     assert [path.name for path in work.rglob("*.tmp")] == []
 
 
 @pytest.mark.parametrize("number", STOP_SIGNALS, ids=lambda number: signal.Signals(number).name)
-@pytest.mark.parametrize("script", ["compare.py", "report.py", "plot.py", "gallery.py",
-                                    "merge_runs.py", "export.py", "stability.py",
-                                    "launch_ratios.py", "fleet.py", "make_limits.py",
-                                    "recorded_flags.py"])
+@pytest.mark.parametrize("script", ["compare", "report", "plot", "gallery",
+                                    "merge", "export", "stability",
+                                    "ratios", "fleet", "limits",
+                                    "flags"])
 def test_a_stop_signal_is_one_line_and_the_signal_s_end(tmp_path: Path, inputs: dict[str, Path],
                                                          script: str, number: int) -> None:
     """A signal while the script reads its input: one line, the process ended by the signal,
@@ -125,23 +125,23 @@ def test_a_second_signal_does_not_cut_the_line_short(tmp_path: Path,
     """SIGTERM to the script and at once SIGINT to its group, as `timeout` and Ctrl-C together
     send them: one line, naming the signal the script took first (Python takes signals pending
     together by number), and the end by that signal."""
-    proc = start(script_call("compare.py", inputs, tmp_path), process_group=0)
+    proc = start(script_call("compare", inputs, tmp_path), process_group=0)
     time.sleep(0.3)
     proc.send_signal(signal.SIGTERM)
     os.killpg(proc.pid, signal.SIGINT)
     proc.wait(timeout=60)
     assert -proc.returncode in (signal.SIGTERM, signal.SIGINT), proc.returncode
-    assert_stopped(proc, "compare.py", -proc.returncode, tmp_path)
+    assert_stopped(proc, "compare", -proc.returncode, tmp_path)
 
 
 @pytest.mark.parametrize("delay_s", [0.25 * step for step in range(16)])
 def test_an_output_is_whole_or_as_it_was_whenever_the_signal_comes(
         tmp_path: Path, small_inputs: dict[str, Path], delay_s: float) -> None:
-    """merge_runs.py writing over an earlier output, stopped at a moment anywhere from its start
+    """gpubench-tools merge writing over an earlier output, stopped at a moment anywhere from its start
     to its end: the earlier output as it was, or the new one whole, and no temporary file."""
     output = tmp_path / "merged.json"
     output.write_text("earlier\n")
-    proc = start(script_call("merge_runs.py", small_inputs, tmp_path))
+    proc = start(script_call("merge", small_inputs, tmp_path))
     time.sleep(delay_s)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
@@ -150,7 +150,7 @@ def test_an_output_is_whole_or_as_it_was_whenever_the_signal_comes(
         assert load(output).benchmarks
         assert err == b""
     else:
-        assert (proc.returncode, err) == (-signal.SIGTERM, b"merge_runs.py: stopped by SIGTERM "
+        assert (proc.returncode, err) == (-signal.SIGTERM, b"gpubench-tools merge: stopped by SIGTERM "
                                           b"before it finished\n")
         assert output.read_text() == "earlier\n" or load(output).benchmarks
 
@@ -160,7 +160,7 @@ def test_a_signal_ignored_from_the_start_stays_ignored(tmp_path: Path, inputs: d
                                                        number: int) -> None:
     """`nohup script` (SIGHUP ignored), a background job of a shell script (SIGINT ignored):
     the script runs on to its end."""
-    call = script_call("export.py", inputs, tmp_path)
+    call = script_call("export", inputs, tmp_path)
     proc = start(["-c", "import os, signal, sys; signal.signal(int(sys.argv[1]), signal.SIG_IGN); "
                   "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])", number, *call],
                  wanted=[other for other in STOP_SIGNALS if other != number])

@@ -15,7 +15,7 @@ from conftest import SCRIPTS
 from fake_gpubench import install
 from gbench_builder import copy_run, document, saxpy_run, write_json
 
-# Installed from scripts/requirements.txt; a machine without it (the GPU machines) skips these.
+# Installed from scripts/requirements-test.txt; a machine without it (the GPU machines) skips these.
 YAML = pytest.importorskip("ruamel.yaml").YAML
 pytest.importorskip("check_jsonschema")
 
@@ -112,13 +112,13 @@ def test_one_benchmark_at_a_time_per_runner(job: Any) -> None:
 
 
 def test_each_run_is_a_process_of_its_own(workflow: Any, job: Any) -> None:
-    """The gate records through ci_gate.sh, which runs gpubench through ci_record.sh."""
+    """The gate records through gpubench-tools gate, which runs gpubench through gpubench-tools record."""
     assert int(workflow["env"]["GPUBENCH_RUNS"]) >= MIN_REPETITIONS
     for step in job["steps"]:
         assert "aggregates_only" not in step.get("run", "")
-        # gpubench runs only through ci_gate.sh
+        # gpubench runs only through gpubench-tools gate
         assert not re.search(r"^\s*build/gpubench", step.get("run", ""), re.MULTILINE)
-        assert "ci_record.sh" not in step.get("run", "")
+        assert "record" not in step.get("run", "")
 
 
 def test_build_is_the_baselines(job: Any) -> None:
@@ -138,7 +138,7 @@ def test_build_makes_gpubench_alone(job: Any) -> None:
 
 
 def test_install_and_python_check_come_before_the_work(job: Any) -> None:
-    (install,) = steps_running(job, r"^\.ci/install\s*$")
+    (install,) = steps_running(job, r"^\.ci/install --toolkit\s*$")
     (check,) = steps_running(job, r"sys\.version_info")
     first_work = min(steps_running(job, r"cmake |build/gpubench|scripts/"))
     assert install < check < first_work
@@ -229,7 +229,7 @@ def test_another_driver_fails_in_one_line(job: Any, tmp_path: Path, report: str,
         assert "Comparison report, not a regression check (driver_version differ)" in summary
     else:
         assert summary.count("\n") == 1
-        assert summary.startswith("compare.py: cannot compare: driver_version differ")
+        assert summary.startswith("gpubench-tools compare: cannot compare: driver_version differ")
 
 
 def exports_step(job: Any) -> dict:

@@ -11,7 +11,7 @@ restricted Pod Security Standard apply and a schema does not (check_rules): a se
 matches the template's labels, the restart policy its kind allows, Guaranteed QoS (requests
 equal limits for cpu, memory and nvidia.com/gpu), one GPU per pod, the restricted securityContext,
 a Job's deadline with each pod's own (GPUBENCH_POD_DEADLINE) before it, pods spread over nodes,
-and what gpubench and fleet.py rely on (NODE_NAME and POD_NAME from the downward API, a Job's
+and what gpubench and gpubench-tools fleet rely on (NODE_NAME and POD_NAME from the downward API, a Job's
 JOB_UID from its pods' controller-uid label, a grace period for an interrupted run). Broken copies of each manifest must be rejected, each by the
 check meant to catch it, so a check that accepts anything fails this test. The manifests and
 docs/cluster.md must wait for a Job's Complete or Failed condition, not Complete alone. Exit 77
@@ -202,12 +202,12 @@ def check_spread(manifest: Manifest) -> list[str]:
             "kubernetes.io/hostname selecting them)"]
 
 
-# The Job's UID, which tells a Job from an earlier one of the same name (fleet.py's stale files).
+# The Job's UID, which tells a Job from an earlier one of the same name (gpubench-tools fleet's stale files).
 JOB_UID_PATH = "metadata.labels['batch.kubernetes.io/controller-uid']"
 
 
 def check_gpubench(manifest: Manifest) -> list[str]:
-    """What gpubench-pod, gpubench's context and fleet.py need from a manifest."""
+    """What gpubench-pod, gpubench's context and gpubench-tools fleet need from a manifest."""
     problems = []
     fields = {e["name"]: e.get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
               for e in container(manifest).get("env", [])}

@@ -286,7 +286,7 @@ for ((i = 0; i < ${#good_names[@]}; i += 4)); do
 done
 echo "ok: real node, pod and Job names are taken as they are"
 
-# nvidia-smi that cannot list the GPUs: one line naming the problem, one failed record fleet.py
+# nvidia-smi that cannot list the GPUs: one line naming the problem, one failed record gpubench-tools fleet
 # reads (<node>_device0, exit 1), exit 1, no gpubench started, no file named after its output.
 smi_cases=(
   'echo "NVIDIA-SMI has failed because it could not communicate with the NVIDIA driver."; exit 9'

@@ -1,5 +1,5 @@
 // A result file states Google Benchmark's settings the run measured with, which scripts judge
-// runs alike by (scripts/gpubench_json.py's MEASUREMENT_SETTINGS); --info prints the devices
+// runs alike by (scripts/gpubench_tools/reading/results.py's MEASUREMENT_SETTINGS); --info prints the devices
 // whatever a filter would select.
 #include "benchmark_json.hpp"
 #include "gpu_test.hpp"

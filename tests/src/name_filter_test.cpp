@@ -30,7 +30,7 @@ TEST(NameFilter, GoogleBenchmarksForms) {
   EXPECT_FALSE(NameFilter("a\\.b").selects("axb"));
 }
 
-// A filter as compare.py --changed-filter writes it (name_filter.selecting): shared leading
+// A filter as gpubench-tools compare --changed-filter writes it (name_filter.selecting): shared leading
 // components once, every character but letters, digits and '_' escaped, each name whole.
 TEST(NameFilter, SelectsTheNamesComparePyNames) {
   const NameFilter filter(

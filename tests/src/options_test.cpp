@@ -284,7 +284,7 @@ TEST(RunSettings, AreTheFlagsGoogleBenchmarkMeasuresWith) {
 }
 
 // Each family flag given is stated under its own name, with its value as given (a size list may
-// hold spaces), so that scripts/recorded_flags.py can give it again; a flag not given is not.
+// hold spaces), so that scripts/gpubench-tools flags can give it again; a flag not given is not.
 TEST(RunSettings, StateTheFamilyFlagsGiven) {
   const auto check = [](std::string_view) {};
   const std::vector<ExtraFlag> flags{{"--sizes", "copy sizes", check},
@@ -318,11 +318,11 @@ TEST(ParseOptions, ContextKeysGpubenchWritesAreRefused) {
   }
 }
 
-// The scripts read merged_runs as a merged recording's count of runs (scripts/merge_runs.py).
+// The scripts read merged_runs as a merged recording's count of runs (scripts/gpubench-tools merge).
 TEST(ParseOptions, TheMergedRunsKeyIsRefused) {
   EXPECT_EQ(refusal({"--benchmark_context=rack=7,merged_runs=19"}),
             "--benchmark_context=rack=7,merged_runs=19: merged_runs is the count of runs "
-            "scripts/merge_runs.py writes");
+            "scripts/gpubench-tools merge writes");
 }
 
 // --describe, --info, --version and a listing each print in place of a run and write no output

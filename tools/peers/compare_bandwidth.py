@@ -24,12 +24,13 @@ A bidirectional case's JSON holds three matrices one after the other (each way, 
 import peer_files  # noqa: F401  (first: it finds the scripts' modules)
 import argparse
 import sys
+from pathlib import Path
 from collections.abc import Iterator
 
-from gpubench_json import GpubenchJsonError
+from gpubench_tools.reading.results import GpubenchJsonError
 from peer_files import Matrix, gpubench_medians, nvbandwidth_cases, print_comparison
-from safe_text import ascii_decimal, printable
-from script_cli import OneLineArgumentParser, script_error
+from gpubench_tools.reading.safe_text import ascii_decimal, printable
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error
 
 TOOL = "compare_bandwidth.py"
 LIMIT = 0.01  # the issue's target: within 1% of nvbandwidth
@@ -138,4 +139,6 @@ def main(argv: list[str] | None = None) -> int:
                             "nvbandwidth case")
 
 if __name__ == "__main__":
+    from gpubench_tools.cli import process
+    process.install(Path(sys.argv[0]).name)
     sys.exit(main())

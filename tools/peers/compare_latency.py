@@ -16,11 +16,12 @@ import peer_files  # noqa: F401  (first: it finds the scripts' modules)
 import math
 import statistics
 import sys
+from pathlib import Path
 
-from gpubench_json import GpubenchJsonError, load, read_file
+from gpubench_tools.reading.results import GpubenchJsonError, load, read_file
 from peer_files import Matrix, median_of, nvbandwidth_cases, print_comparison
-from safe_text import ascii_decimal, printable
-from script_cli import OneLineArgumentParser, script_error
+from gpubench_tools.reading.safe_text import ascii_decimal, printable
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error
 
 TOOL = "compare_latency.py"
 BANDS = {"L1 (8-64 KiB)": (8 << 10, 64 << 10), "L2 near (1-8 MiB)": (1 << 20, 8 << 20),
@@ -138,4 +139,6 @@ def main(argv: list[str] | None = None) -> int:
                                          f"{printable(args.gpubench)} meets a peer's figure")
 
 if __name__ == "__main__":
+    from gpubench_tools.cli import process
+    process.install(Path(sys.argv[0]).name)
     sys.exit(main())

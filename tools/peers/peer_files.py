@@ -8,10 +8,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-import script_process  # noqa: E402,F401  (before the packages gpubench_json loads)
-from gpubench_json import Benchmark, GpubenchJsonError, load, read_json  # noqa: E402
-from safe_text import printable  # noqa: E402
-from script_cli import script_error, write_stdout  # noqa: E402
+from gpubench_tools.cli.options import script_error  # noqa: E402
+from gpubench_tools.reading.results import Benchmark, GpubenchJsonError, load, read_json  # noqa: E402,E501
+from gpubench_tools.reading.safe_text import printable  # noqa: E402
+from gpubench_tools.writing.outputs import write_stdout  # noqa: E402
 
 
 # nvbandwidth's matrix: rows of cells, None where it measured nothing.

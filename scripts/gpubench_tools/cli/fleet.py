@@ -1,0 +1,239 @@
+"""Which GPUs of a fleet need attention: runs lost, health flags, figures below floor or group.
+
+Reads the gpubench results of a fleet (deploy/slurm: per GPU a .status record, its JSON and,
+for a GPU not done, an .err; deploy/k8s: pod logs, record lines and one JSON document per line)
+from directories or files, and reports, each GPU named by host and UUID, worst first:
+
+- runs that did not finish (failed, killed, interrupted or never started, a benchmark that
+  failed, a damaged or unreadable file, a record saying done without its result, a node's peer
+  run), files an earlier job or attempt than the newest of their directory left (stale) and,
+  with --expect or --expect-hosts, GPUs that left nothing (fleet_inputs, fleet_pod_log,
+  fleet_records, fleet_status, fleet_jobs, fleet_expected);
+- health flags from NVML's records before and after the run (fleet_health);
+- figures below their GPU model's floor in a limits file, whatever the size of the GPU's group
+  (fleet_limits; results/limits/ by default);
+- GPUs slower than the others of their group (GPU model, driver, gpubench version, host CPU) by
+  more than each benchmark's noise allows (fleet_outliers).
+
+-o draws a heatmap of GPUs x headline benchmarks (fleet_heatmap).
+Exit 0; 1 with --fail-on-outlier when any GPU needs attention; 2 for unusable input (a missing
+path or one the system refuses to list or examine, nothing readable, the same GPU twice, a bad
+limits or expected-hosts file, a bad option). A result or record file the system refuses to
+read is a damaged row, as a damaged file is; each damaged file or line is a `skipped` line on
+stderr once the report is written, none where the exit is 2 (its one line says why).
+"""
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error
+from gpubench_tools.models.fleet.health import judge_health
+from gpubench_tools.models.fleet.limits import (
+    default_limit_files,
+    judge_floors,
+    load_all_limits,
+    models_without_limits,
+)
+from gpubench_tools.models.fleet.outliers import Rule, group_gpus, judge
+from gpubench_tools.models.fleet.records import FleetInputError, Gpu
+from gpubench_tools.reading.fleet.expected import (
+    Expected,
+    missing,
+    read_expected_hosts,
+    unexpected_hosts,
+)
+from gpubench_tools.reading.fleet.inputs import files_read, read_inputs
+from gpubench_tools.reading.name_filter import FilterError, name_filter
+from gpubench_tools.reading.results import MAX_CONTAINERS, OutputIsInputError
+from gpubench_tools.reading.safe_text import one_line, shorten
+from gpubench_tools.renderers.figures.fleet_heatmap import (
+    check_heatmap_size,
+    draw_heatmap,
+    headline_benchmarks,
+)
+from gpubench_tools.renderers.fleet_report import Findings, report
+from gpubench_tools.writing.outputs import refuse_output_over_input, write_stdout
+
+# --k and --host-k count a figure's noise, a standard deviation (fleet_outliers), and a loss is
+# below 100%: past k = 100 a figure of 1% noise or more (over half the single-GPU figures of the
+# H200 sets) could lose all its speed and not be flagged. Normal noise lies 5 deviations out (the
+# default k) once in millions: 100 is far past any test of noise, and a k beyond it silences
+# figures, not noise.
+MAX_K = 100.0
+# A sweep's sizes are benchmarks of one GPU's result, each a JSON object, and a result holds at
+# most MAX_CONTAINERS of them: a --corroborate beyond them flags no host-timed sweep at all.
+MAX_CORROBORATE = MAX_CONTAINERS
+# gpubench-tools fleet holds 5 000 GPUs in 0.86 GB (README, "Limits of the scripts"): a million would take
+# some 170 GB and hours, past any fleet it reads. A --min-gpus beyond compares no group, and an
+# --expect beyond expects GPUs no set of files accounts for (it stays one `missing` row).
+MAX_FLEET_GPUS = 1_000_000
+
+
+def check_bounded(parser: argparse.ArgumentParser, args: argparse.Namespace,
+                  names: tuple[str, ...], within: Callable[[float], bool], bound: str) -> None:
+    """Each option of `names` given (not None) a finite number `within` its bound, else the
+    parser's one line naming it and stating `bound`."""
+    for name in names:
+        value = getattr(args, name)
+        if value is None:
+            continue
+        # An int is finite, and may be past what np.isfinite converts (10**400).
+        if not ((isinstance(value, int) or np.isfinite(value)) and within(value)):
+            # Shortened: an int of thousands of digits would push the bound out of the line.
+            parser.error(f"--{name.replace('_', '-')}={shorten(str(value), 24)}: must be {bound}")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = OneLineArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("inputs", nargs="+", metavar="DIR_OR_FILE",
+                        help="result directories (*.json also compressed: .json.gz, .xz, .bz2; "
+                             "*.status, *.err, *.jsonl, *.log) or files")
+    parser.add_argument("--expect", type=int, metavar="N",
+                        help="GPUs the fleet has: those that left nothing are listed as missing")
+    parser.add_argument("--expect-hosts", type=Path, metavar="FILE",
+                        help="the hosts (HOST or HOST GPUS a line) or GPU UUIDs the fleet has")
+    parser.add_argument("--limits", type=Path, action="append", metavar="FILE",
+                        help="a limits file (repeatable; default: results/limits/*.json)")
+    parser.add_argument("--no-limits", action="store_true", help="judge no floors")
+    parser.add_argument("--k", type=float, default=Rule.k,
+                        help=f"times its noise a device-timed figure must lose ({Rule.k:g})")
+    parser.add_argument("--margin", type=float, default=Rule.margin_pct,
+                        help=f"percent a device-timed figure must lose at least "
+                             f"({Rule.margin_pct:g})")
+    parser.add_argument("--host-k", type=float, default=Rule.host_k,
+                        help=f"times its noise a host-timed figure must lose ({Rule.host_k:g})")
+    parser.add_argument("--host-margin", type=float, default=Rule.host_margin_pct,
+                        help=f"percent a host-timed figure must lose at least "
+                             f"({Rule.host_margin_pct:g})")
+    parser.add_argument("--corroborate", type=int, default=Rule.corroborate,
+                        help=f"sizes of a sweep that must flag a GPU ({Rule.corroborate}; "
+                             f"1: every benchmark alone)")
+    parser.add_argument("--min-gpus", type=int, default=Rule.min_gpus,
+                        help=f"GPUs a group needs to be compared within ({Rule.min_gpus})")
+    parser.add_argument("--headline", action="append", metavar="REGEX",
+                        help="a benchmark pattern for the heatmap's columns (repeatable; "
+                             "default: each device-timed sweep at its largest argument, the "
+                             "first 24)")
+    parser.add_argument("-o", "--output", type=Path,
+                        help="draw the heatmap to this file (.png, .svg, .pdf)")
+    parser.add_argument("--fail-on-outlier", action="store_true",
+                        help="exit 1 when any GPU needs attention (missing, not finished, "
+                             "health, below floor, slower than its group)")
+    parser.add_argument("--markdown", action="store_true", help="markdown tables")
+    args = parser.parse_args(argv)
+    check_bounded(parser, args, ("k", "host_k"), lambda value: 0 <= value <= MAX_K,
+                  f"a number from 0 to {MAX_K:g} (times a figure's noise: past {MAX_K:g}, one of "
+                  f"{100 / MAX_K:g}% noise or more could lose all its speed unflagged)")
+    # A loss is 1 - speed, below 100% for any GPU that ran: a margin of 100% or more flags none.
+    check_bounded(parser, args, ("margin", "host_margin"), lambda value: 0 <= value < 100,
+                  "a percent from 0 to below 100 (a loss of 100% or more is no GPU's: nothing "
+                  "would be flagged)")
+    check_bounded(parser, args, ("corroborate",), lambda value: 1 <= value <= MAX_CORROBORATE,
+                  f"a whole number from 1 to {MAX_CORROBORATE} (a result holds no more "
+                  "benchmarks, so no sweep more sizes)")
+    fleet_bound = f"{MAX_FLEET_GPUS} (a million GPUs would take gpubench-tools fleet some 170 GB to read)"
+    check_bounded(parser, args, ("min_gpus",), lambda value: 3 <= value <= MAX_FLEET_GPUS,
+                  f"a whole number from 3 (a median and its spread need 3 GPUs) to {fleet_bound}")
+    check_bounded(parser, args, ("expect",), lambda value: 1 <= value <= MAX_FLEET_GPUS,
+                  f"a whole number from 1 to {fleet_bound}")
+    if args.no_limits and args.limits:
+        parser.error("--limits and --no-limits: choose one")
+    patterns = []
+    for text in args.headline or []:
+        try:
+            patterns.append(name_filter(text))
+        except FilterError as error:
+            parser.error(f"--headline={error}")
+    args.patterns = patterns
+    if args.output is not None and os.path.isdir(args.output):
+        parser.error(f"-o {args.output}: is a directory (name the image file)")
+    args.rule = Rule(args.k, args.margin, args.host_k, args.host_margin, args.corroborate,
+                     args.min_gpus)
+    return args
+
+
+def check_unique(gpus: list[Gpu]) -> None:
+    seen: dict[str, Gpu] = {}
+    for gpu in gpus:
+        if gpu.uuid in seen:
+            raise FleetInputError(f"GPU {gpu.uuid} appears twice: {seen[gpu.uuid].source} and "
+                                  f"{gpu.source} (keep one result per GPU)")
+        seen[gpu.uuid] = gpu
+
+
+def expected_fleet(args: argparse.Namespace) -> Expected:
+    expected = read_expected_hosts(args.expect_hosts) if args.expect_hosts else Expected()
+    expected.count = args.expect
+    return expected
+
+
+def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
+    """What the report says, and a `skipped` line per damaged file or line: said once the
+    report is written, so that input found unusable after them (no GPU twice, limits, expected
+    hosts, the heatmap) is the one line on stderr."""
+    found = read_inputs(args.inputs)
+    skipped = [one_line(f"gpubench-tools fleet: skipped {record.source}: {record.detail}")
+               for record in found.damaged]
+    if not found.gpus and not found.records:
+        raise FleetInputError("no gpubench result, .status, .err or pod log in "
+                              + " ".join(args.inputs))
+    check_unique(found.gpus)
+    limit_files = [] if args.no_limits else (args.limits or default_limit_files())
+    limits = load_all_limits(limit_files)
+    expected = expected_fleet(args)
+    groups = group_gpus(found.gpus)
+    for group in groups:
+        if len(group.gpus) >= args.rule.min_gpus:
+            judge(group, args.rule)
+    contexts = list({id(g.result): g.context for g in found.gpus}.values())
+    return Findings(
+        gpus=found.gpus,
+        records=found.records + missing(expected, found.gpus, found.records),
+        health=judge_health(contexts),
+        below_floor=judge_floors(found.gpus, limits, args.rule.corroborate),
+        groups=groups,
+        limit_files=[str(path) for path in limit_files],
+        models_without_limits=models_without_limits(found.gpus, limits),
+        unexpected_hosts=unexpected_hosts(expected, found.gpus),
+        skipped=found.skipped,
+        peer_records=found.peer_records,
+        superseded=found.superseded,
+    ), skipped
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        if args.output is not None:
+            refuse_output_over_input(args.output, [
+                *(file for name in args.inputs for file in files_read(Path(name))),
+                *(args.limits or default_limit_files()),
+                *([args.expect_hosts] if args.expect_hosts else [])])
+        findings, skipped = findings_of(args)
+        if args.output is not None:
+            check_heatmap_size(findings.groups, args.output)
+            columns = headline_benchmarks(findings.groups, args.patterns)
+        write_stdout(report(findings, args.rule, args.markdown) + "\n")
+        if args.output is not None:
+            draw_heatmap(findings.groups, columns, args.output, args.rule)
+            write_stdout(f"heatmap: {args.output}\n")
+        for line in skipped:
+            print(line, file=sys.stderr)
+    except (FleetInputError, OutputIsInputError) as error:
+        print(one_line(f"gpubench-tools fleet: {error}"), file=sys.stderr)
+        return 2
+    except FilterError as error:
+        print(one_line(f"gpubench-tools fleet: --headline={error}"), file=sys.stderr)
+        return 2
+    except OSError as error:  # writing stdout; a path names itself (script_cli)
+        return script_error("gpubench-tools fleet", error)
+    return 1 if findings.attention() and args.fail_on_outlier else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

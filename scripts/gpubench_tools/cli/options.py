@@ -1,0 +1,66 @@
+"""What every script shares on its command line: options, paths, messages, stdout, output files.
+
+One module for them, so that every script takes options, reports problems and writes alike. An
+argument parser whose usage errors are one line, and option types that check their range.
+same_file and repeated_file tell which of the paths a script is given name one file, however
+each is spelled, and refuse_output_over_input keeps an output from being written over an input.
+A stdout writer turns a failed write into an OSError, which script_error reports as one line (as
+it reports gpubench_json's errors) with exit status 2; the output file writers write a file whole
+or not at all, the files of one output all or none.
+
+Importing this module makes stdout and stderr write any text (what the encoding cannot hold as
+backslash escapes) and turns a closed stdout into one whose writes fail with EBADF, so every
+script can say so: each script imports it before it writes anything.
+"""
+
+
+import argparse
+import math
+import sys
+from typing import NoReturn
+
+from gpubench_tools.reading.results import GpubenchJsonError
+from gpubench_tools.reading.safe_text import one_line
+
+
+class OneLineArgumentParser(argparse.ArgumentParser):
+    """argparse whose usage errors are one line, `<script>: <problem>`, with exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{one_line(self.prog)}: {one_line(message)}\n")
+
+
+def positive_finite(text: str) -> float:
+    """An option value that is a finite number > 0 (nan, inf and -1 are refused)."""
+    value = _float_option(text)
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number > 0, not {text!r}")
+    return value
+
+
+def open_unit_interval(text: str) -> float:
+    """An option value strictly between 0 and 1, such as a significance level."""
+    value = _float_option(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1 (exclusive), not {text!r}")
+    return value
+
+
+def _float_option(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+
+
+def script_error(script: str, error: GpubenchJsonError | OSError | str) -> int:
+    """Prints `<script>: <problem>` on stderr as one line; returns exit status 2 (unusable
+    input, or output that could not be written)."""
+    if isinstance(error, OSError) and not isinstance(error, GpubenchJsonError):
+        where = error.filename if error.filename is not None else "stdout"
+        message = f"{where}: {error.strerror or error}"
+    else:
+        message = str(error)
+    print(f"{script}: {one_line(message)}", file=sys.stderr)
+    return 2
+

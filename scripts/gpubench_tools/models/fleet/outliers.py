@@ -1,0 +1,283 @@
+"""Each GPU against the others of its group, every benchmark judged against its own noise.
+
+A group is the GPUs of one GPU model, driver version, gpubench version and host CPU, measured
+alike (gpubench_json.MEASUREMENT_SETTINGS: a run given another --benchmark_min_time, say): a GPU
+is compared only with its like. Per benchmark of a group of --min-gpus or more, each GPU's speed
+is its figure over the benchmark's reference, the group median (the inverse for times), and its
+loss is 1 - speed. The benchmark's noise is the larger of the group's robust spread (1.4826 x
+the median absolute deviation of the speeds, a standard deviation for normal noise) and, where
+the results hold gpubench's `noise_pct`, its median over the group. noise_pct is 100 x 1.4826 x
+the median absolute deviation of the run's batch times over their median: the same robust
+spread, of one batch, relative, so a fraction of a speed as much as of a time. A benchmark flags
+a GPU whose loss is over max(margin, k x noise): device-timed figures with --k and --margin,
+host-paced ones (Benchmark.host_paced: gpubench's host_timed, or pageable memory) with the wider
+--host-k and --host-margin.
+
+Where a device-timed benchmark's speeds fall in two parts of --min-gpus GPUs or more each, no
+GPU within the widest break between them and that break wider than the margin and than k x the
+noise within the parts (their pooled robust spread, or the runs' noise_pct where larger), the
+group median lies between two levels and is neither's: with 8 of 16 GPUs 8% slow, each part is 4%
+from it, inside the 5% margin. There the benchmark's reference is the median of the faster part
+and its noise that within the parts, so the slower part is judged against what its like reach: a
+fault slows a GPU, it does not speed one up. (Fewer slow GPUs than half leave the median in the
+faster level.) Host-timed figures are not split: one host's repetitions of a launch submit fall
+in levels already, and split fleets built of them (scripts/tests/fleet_builder.py) with no GPU
+slowed.
+
+A GPU is flagged on a sweep (a benchmark name less its argument) when --corroborate of the
+sweep's benchmarks flag it (all of them where a device-timed sweep has fewer): a fault slows a
+path at every size. A host-timed benchmark always needs --corroborate: one slow repetition of it
+is what a busy host does to one run (on the H200 VM, a module load took 1.25x and 1.37x its
+median in 2 repetitions of 10, results/h200/comparison/ci_new_*.json; a launch submit 2.33x in 1
+of 10, results/h200/stability/launch_submit_interleaved_10rep.json). So does a benchmark that
+splits: a figure can fall in two levels in one GPU's own runs (one H200's bidirectional pinned
+copies of 256 MiB moved 83 to 100 GB/s,
+results/h200/stability/copy_64m_256m_interleaved_10rep.json), and then splits fleets of pure
+noise.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gpubench_tools.models.fleet.records import Gpu
+from gpubench_tools.reading.results import (
+    MEASUREMENT_SETTINGS,
+    SETTING_SHOWN,
+    Benchmark,
+    Metric,
+    family_of,
+    setting_text,
+    split_name,
+)
+from gpubench_tools.reading.safe_text import one_line
+
+MAD_TO_SIGMA = 1.4826  # the MAD of a normal distribution is 0.6745 sigma
+
+# GPU model, driver, gpubench version, host CPU, measurement settings (measured_with)
+GroupKey = tuple[str, str, str, str, str]
+
+
+@dataclass(frozen=True)
+class Rule:
+    k: float = 5.0
+    margin_pct: float = 5.0
+    host_k: float = 6.0
+    host_margin_pct: float = 15.0
+    corroborate: int = 2
+    min_gpus: int = 4
+
+    def describe(self) -> str:
+        return (f"a benchmark flags a GPU slower than its group's median (its faster part's "
+                f"where a device-timed figure splits in two parts of {self.min_gpus} GPUs or "
+                f"more) by more than "
+                f"max({self.margin_pct:g}%, {self.k:g} x its noise), a host-timed one by more "
+                f"than max({self.host_margin_pct:g}%, {self.host_k:g} x its noise); a GPU is "
+                f"flagged on a sweep where {self.corroborate} of its sizes flag it")
+
+
+@dataclass(frozen=True)
+class Flag:
+    gpu: Gpu
+    benchmark: str
+    value: float
+    median: float  # the reference: the group's median, or its faster part's (faster_part)
+    faster: int | None  # where the group splits (faster_part): the GPUs of its faster part
+    unit: str
+    speed: float  # relative to the median, 1 = median, < 1 slower
+    threshold: float  # the loss (1 - speed) over which the benchmark flags a GPU
+    host_timed: bool
+
+
+@dataclass
+class Group:
+    key: GroupKey
+    gpus: list[Gpu]
+    benchmarks: list[str] = field(default_factory=list)  # compared: on >= min_gpus GPUs
+    speed: np.ndarray = field(default_factory=lambda: np.empty((0, 0)))  # gpus x benchmarks
+    thresholds: dict[str, float] = field(default_factory=dict)
+    splits: dict[str, int] = field(default_factory=dict)  # benchmark: GPUs of its faster part
+    host_timed: dict[str, bool] = field(default_factory=dict)
+    flags: list[Flag] = field(default_factory=list)
+    uncorroborated: int = 0  # benchmarks that flagged a GPU no other size of its sweep did
+
+    @property
+    def flagged(self) -> list[Gpu]:
+        return list({flag.gpu.uuid: flag.gpu for flag in self.flags}.values())
+
+
+def is_host_timed(bench: Benchmark) -> bool:
+    """Whether a figure moves with the host (Benchmark.host_paced); a file that does not say
+    is judged as device-timed, by the tighter margin."""
+    return bool(bench.host_paced)
+
+
+def _size_text(size: object) -> str:
+    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
+        return "?"
+    for unit, shift in (("M", 20), ("K", 10)):
+        if size >= 1 << shift and size % (1 << shift) == 0:
+            return f"{size >> shift}{unit}"
+    return str(size)
+
+
+def host_cpu(context: dict) -> str:
+    """The host CPU as Google Benchmark's context describes it (it records no model name): the
+    CPU count, the clock it reports (mhz_per_cpu) and the cache sizes."""
+    parts = []
+    cpus, mhz = context.get("num_cpus"), context.get("mhz_per_cpu")
+    if isinstance(cpus, int) and not isinstance(cpus, bool):
+        parts.append(f"{cpus} CPUs")
+    if isinstance(mhz, (int, float)) and not isinstance(mhz, bool):
+        parts.append(f"{mhz:g} MHz")
+    caches = context.get("caches")
+    for cache in caches if isinstance(caches, list) else []:
+        if not isinstance(cache, dict):
+            continue
+        kind = {"Data": "d", "Instruction": "i", "Unified": ""}.get(cache.get("type"))
+        level = cache.get("level")
+        if kind is None or not isinstance(level, int) or isinstance(level, bool):
+            continue
+        shared = cache.get("num_sharing")
+        sharing = f" shared by {shared}" if isinstance(shared, int) and shared > 1 else ""
+        parts.append(f"L{level}{kind} {_size_text(cache.get('size'))}{sharing}")
+    return ", ".join(parts) or "unknown CPU"
+
+
+def measured_with(gpu: Gpu) -> str:
+    """The measurement settings a GPU's result states, of those that apply to a family it ran
+    ("energy off, gpubench_build_type Release, benchmark_min_time 0s, ...")."""
+    families = {family_of(name) for name in gpu.benchmarks}
+    stated = [f"{s.key} {one_line(text, SETTING_SHOWN)}" for s in MEASUREMENT_SETTINGS
+              if (s.family is None or s.family in families)
+              and (text := setting_text(gpu.context, s)) is not None]
+    return ", ".join(stated)
+
+
+def group_key(gpu: Gpu) -> GroupKey:
+    return (gpu.gpu_name, gpu.result.driver_version,
+            str(gpu.context.get("gpubench_version", "unknown")), host_cpu(gpu.context),
+            measured_with(gpu))
+
+
+def group_gpus(gpus: list[Gpu]) -> list[Group]:
+    groups: dict[GroupKey, list[Gpu]] = {}
+    for gpu in gpus:
+        groups.setdefault(group_key(gpu), []).append(gpu)
+    return [Group(key, sorted(members, key=lambda g: g.label))
+            for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+
+
+def sweep(name: str) -> str:
+    """A benchmark's name less its argument (a number or key:number, as a file without facts
+    is read): the benchmarks a fault would slow alike."""
+    parts = split_name(name, None)
+    if parts.argument is None:
+        return name
+    device = "" if parts.device is None else f"/device:{parts.device}"
+    return "/".join(p for p in (parts.family, parts.series) if p) + device
+
+
+def benchmark_metric(gpus: list[Gpu], name: str) -> Metric:
+    return next(g.benchmarks[name].metric for g in gpus if name in g.benchmarks)
+
+
+def run_noise(gpus: list[Gpu], name: str) -> float:
+    """The median over the group of gpubench's noise_pct (each GPU's: the median over its
+    repetitions), as a fraction; 0 where no result has it."""
+    noise = [pct for g in gpus if name in g.benchmarks
+             and (pct := g.benchmarks[name].noise_pct) is not None and np.isfinite(pct)]
+    return float(np.median(noise)) / 100 if noise else 0.0
+
+
+def relative(values: np.ndarray, reference: float, metric: Metric) -> np.ndarray:
+    """Speeds: values over reference, the inverse for times (nan where a GPU has none)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return values / reference if metric.bigger_is_better else reference / values
+
+
+def faster_part(speeds: np.ndarray, min_part: int, k: float, margin: float,
+                floor: float) -> tuple[np.ndarray, float] | None:
+    """Where speeds fall in two parts of min_part or more each: (the faster part's mask over
+    speeds, the noise within the parts). The parts meet at the widest break between neighbouring
+    speeds that leaves min_part on each side; they are two where no speed lies within that
+    break and it is wider than margin and than k x the noise within the parts, the larger of
+    their pooled robust spread (each speed about its own part's median) and floor (the runs' own
+    noise). None where the speeds are one part, or one is infinite (a time of 0)."""
+    ordered = np.sort(speeds)
+    if len(ordered) < 2 * min_part or not np.isfinite(ordered[-1]):
+        return None
+    gaps = np.diff(ordered)  # gaps[j]: between the slower part ordered[:j + 1] and the rest
+    cut = min_part - 1 + int(np.argmax(gaps[min_part - 1:len(ordered) - min_part]))
+    slower, faster = ordered[:cut + 1], ordered[cut + 1:]
+    within = MAD_TO_SIGMA * float(np.median(np.concatenate(
+        [np.abs(slower - np.median(slower)), np.abs(faster - np.median(faster))])))
+    noise = max(within, floor)
+    if gaps[cut] <= max(margin, k * noise):
+        return None
+    return speeds >= faster[0], noise
+
+
+def judge(group: Group, rule: Rule) -> None:
+    """Fills the group's benchmarks, speed, thresholds, flags and uncorroborated."""
+    names: list[str] = []
+    for gpu in group.gpus:
+        names += [n for n in gpu.benchmarks if n not in names]
+    columns, speeds, candidates = [], [], []
+    sweep_sizes: dict[tuple[int, str], int] = {}  # (GPU row, sweep): benchmarks it ran
+    for name in names:
+        metric = benchmark_metric(group.gpus, name)
+        values = np.array([
+            gpu.benchmarks[name].value(metric)
+            if name in gpu.benchmarks and metric.key in gpu.benchmarks[name].values else np.nan
+            for gpu in group.gpus])
+        present = np.isfinite(values)
+        if present.sum() < rule.min_gpus:
+            continue
+        median = float(np.median(values[present]))
+        if median <= 0:
+            continue
+        speed = relative(values, median, metric)
+        host_timed = any(is_host_timed(g.benchmarks[name]) for g in group.gpus
+                         if name in g.benchmarks)
+        k, margin = ((rule.host_k, rule.host_margin_pct) if host_timed
+                     else (rule.k, rule.margin_pct))
+        floor = run_noise(group.gpus, name)
+        # 1.4826 x the median absolute deviation of the speeds about their median, 1.
+        noise = max(MAD_TO_SIGMA * float(np.median(np.abs(speed[present] - 1))), floor)
+        split = None if host_timed else faster_part(speed[present], rule.min_gpus, k,
+                                                    margin / 100, floor)
+        if split is not None:
+            faster, noise = split
+            median = float(np.median(values[present][faster]))
+            speed = relative(values, median, metric)
+            group.splits[name] = int(faster.sum())
+        threshold = max(margin / 100, k * noise)
+        columns.append(name)
+        speeds.append(speed)
+        group.thresholds[name] = threshold
+        group.host_timed[name] = host_timed
+        for row in np.flatnonzero(present):
+            sweep_sizes[(row, sweep(name))] = sweep_sizes.get((row, sweep(name)), 0) + 1
+        with np.errstate(invalid="ignore"):
+            flagged = present & (1 - speed > threshold)
+        candidates += [(int(row), Flag(group.gpus[row], name, float(values[row]), median,
+                                       group.splits.get(name), metric.unit, float(speed[row]),
+                                       threshold, host_timed))
+                       for row in np.flatnonzero(flagged)]
+    per_sweep: dict[tuple[int, str], int] = {}
+    for row, flag in candidates:
+        key = (row, sweep(flag.benchmark))
+        per_sweep[key] = per_sweep.get(key, 0) + 1
+    for row, flag in candidates:
+        key = (row, sweep(flag.benchmark))
+        # A split, as a host-timed figure, needs --corroborate sizes whatever its sweep holds: a
+        # figure of two levels in one GPU's runs splits fleets of pure noise (docs/cluster.md).
+        needed = (rule.corroborate if flag.host_timed or flag.faster is not None
+                  else min(rule.corroborate, sweep_sizes[key]))
+        if per_sweep[key] >= needed:
+            group.flags.append(flag)
+        else:
+            group.uncorroborated += 1
+    group.benchmarks = columns
+    group.speed = np.array(speeds).T if speeds else np.empty((len(group.gpus), 0))

@@ -1,0 +1,233 @@
+"""Paired launch-path ratios with their 95% confidence intervals, from a gpubench result.
+
+gpubench's launch/paired/ benchmarks time every launch path in the same rounds and report each
+path's cost relative to others as counters `<path>_vs_<reference>` with `_lo`, `_hi` (the 95%
+interval) and `_resolved` (1 where the interval clears both 1 and the host's own band:
+`same_path_vs_runtime`, <<<>>> against itself in the same rounds). This prints them as a table,
+or as one sentence per path (--sentences), with "no difference resolved" where the interval
+does not clear that band. Given a second result, it also checks that the two runs agree: every
+ratio's intervals overlap. Exit 1 if some do not, 2 on bad input or bad usage.
+
+One process's interval covers the spread between its own blocks only. The host sets a level per
+process that no block of that process sees: the driver's 32764-byte launch against its empty one
+measured 2.07-2.24 in three processes and 2.26-2.36 in a fourth, six interleaved repetitions each
+(results/h200/launch_paired_levels/). A result that holds several runs (separate processes
+recorded by scripts/gpubench-tools record, or repetitions of one process) is therefore pooled: each ratio
+is the geometric mean of the runs' ratios, with a 95% interval that is the wider of the Student-t
+interval over the runs' logarithms (what moves between the runs) and the runs' own intervals
+combined (what moves within them). Only separate processes put the per-process level in it.
+
+This script is about one benchmark by purpose: it reads the `_vs_` counters that only
+launch/paired/ writes (in any benchmark that holds them, whatever its name), not a family's
+figure, so the family facts have nothing to tell it.
+"""
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy.stats import t as student_t
+
+from gpubench_tools.reading.results import BadValueError, Benchmark, GpubenchJsonError, Result, load
+from gpubench_tools.renderers.text_table import render
+
+SCRIPT = "gpubench-tools ratios"
+VS = "_vs_"
+# The ratio of a path to itself, measured in the same rounds: the host's resolution band.
+SAME_PATH = "same_path"
+NOT_RESOLVED = "no difference resolved"
+SUFFIXES = ("_lo", "_hi", "_resolved")
+CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True)
+class RatioRow:
+    benchmark: str  # the gpubench name, e.g. launch/paired/submit/params:0
+    path: str
+    reference: str  # a path, or params0: the same path at 0 parameter bytes
+    ratio: float
+    lo: float
+    hi: float
+    resolved: bool | None  # None for the same-path band, which is not a comparison
+    runs: int = 1  # the runs pooled into it
+
+    @property
+    def verdict(self) -> str:
+        if self.resolved is None:
+            return "the host's band"
+        if not self.resolved:
+            return NOT_RESOLVED
+        return "cheaper" if self.ratio < 1 else "dearer"
+
+
+# (ratio, lo, hi): one ratio and its 95% interval
+Interval = tuple[float, float, float]
+
+
+def pooled(runs: Sequence[Interval]) -> Interval:
+    """One ratio from several runs' ratios and intervals: their geometric mean, with the wider
+    of two 95% half-widths in logarithms, the Student-t interval of the mean over the runs and
+    the runs' own half-widths combined as those of a mean (root of the sum of squares over the
+    count). A single run is returned as it is."""
+    if len(runs) == 1:
+        return runs[0]
+    logs = np.log([ratio for ratio, _, _ in runs])
+    centre = float(np.mean(logs))
+    between = float(student_t.ppf(0.5 + CONFIDENCE / 2, len(runs) - 1)
+                    * np.std(logs, ddof=1) / math.sqrt(len(runs)))
+    within = math.sqrt(sum(((math.log(hi) - math.log(lo)) / 2) ** 2
+                           for _, lo, hi in runs)) / len(runs)
+    half = max(between, within)
+    return math.exp(centre), math.exp(centre - half), math.exp(centre + half)
+
+
+def difference_resolved(ratio: Interval, band: Interval) -> bool:
+    """gpubench's rule (src/paired_ratio.hpp): the interval lies wholly outside both 1 and the
+    band, the interval of one path against itself in the same rounds."""
+    band_lo, band_hi = min(1.0, band[1]), max(1.0, band[2])
+    return ratio[1] > band_hi or ratio[2] < band_lo
+
+
+def _run_interval(result: Result, bench: Benchmark, run: dict[str, float], key: str) -> Interval:
+    ratio, lo, hi = run[key], run[key + "_lo"], run[key + "_hi"]
+    if not (0 < lo <= ratio <= hi and math.isfinite(hi)):
+        raise BadValueError(f"{result.path}: {bench.name}: {key} = {ratio:g} lies outside "
+                            f"its interval [{lo:g}, {hi:g}] or is not > 0")
+    return ratio, lo, hi
+
+
+def _ratio_keys(values: dict[str, float]) -> list[str]:
+    return [key for key in values if VS in key and not key.endswith(SUFFIXES)
+            and key + "_lo" in values and key + "_hi" in values]
+
+
+def ratio_rows(result: Result) -> list[RatioRow]:
+    """Every `<path>_vs_<reference>` ratio with its interval, in file order, pooled over the
+    benchmark's runs where it has several (pooled()), with the verdict judged again on the
+    pooled intervals. Raises BadValueError for a ratio outside its own interval, one that is
+    not > 0, or one that some of the runs lack."""
+    rows = []
+    for bench in result.benchmarks.values():
+        runs = bench.repetitions or [bench.values]
+        keys = _ratio_keys(runs[0])
+        if any(_ratio_keys(run) != keys for run in runs):
+            raise BadValueError(f"{result.path}: {bench.name}: its runs hold different ratios")
+        intervals = {key: pooled([_run_interval(result, bench, run, key) for run in runs])
+                     for key in keys}
+        band = next((v for k, v in intervals.items() if k.startswith(SAME_PATH + VS)), None)
+        for key, interval in intervals.items():
+            path, reference = key.split(VS, 1)
+            if path == SAME_PATH:
+                verdict = None
+            elif len(runs) == 1:
+                verdict = runs[0].get(key + "_resolved") == 1.0
+            elif band is None:
+                # Without the band, each run's own verdict is all that says how far the host's
+                # band reached: the pooled interval must clear 1 and every run have resolved it.
+                verdict = difference_resolved(interval, (1.0, 1.0, 1.0)) and \
+                    all(run.get(key + "_resolved") == 1.0 for run in runs)
+            else:
+                verdict = difference_resolved(interval, band)
+            rows.append(RatioRow(bench.name, path, reference, *interval, verdict, len(runs)))
+    return rows
+
+
+def pooling_note(result: Result, rows: Sequence[RatioRow]) -> str:
+    """What the intervals cover: one process's blocks, repetitions of one process, or separate
+    processes (a file merged by gpubench-tools merge, whose context holds `merged_runs`)."""
+    runs = max((r.runs for r in rows), default=1)
+    if runs == 1:
+        return ("One run: each interval covers the spread between this process's blocks, not the "
+                "level the host sets per process; pool separate processes for that "
+                "(scripts/gpubench-tools record).")
+    if "merged_runs" in result.context:
+        return (f"Pooled over {runs} separate processes: each interval covers what moves between "
+                "processes as well as within them.")
+    return (f"Pooled over {runs} repetitions of one process: each interval covers what moves "
+            "within it, not the level the host sets per process; pool separate processes for "
+            "that (scripts/gpubench-tools record).")
+
+
+def _interval(row: RatioRow) -> str:
+    return f"{row.lo:.3f}–{row.hi:.3f}"
+
+
+def format_table(rows: Sequence[RatioRow], markdown: bool = False) -> str:
+    """One line per ratio: benchmark, path, reference, ratio, 95% interval and the verdict."""
+    return render(["benchmark", "path", "vs", "ratio", "95% CI", "verdict"],
+                  [[r.benchmark, r.path, r.reference, f"{r.ratio:.3f}", _interval(r), r.verdict]
+                   for r in rows], markdown=markdown, align="left")
+
+
+def _reference_text(reference: str) -> str:
+    return "itself at 0 parameter bytes" if reference == "params0" else f"`{reference}`"
+
+
+def _number(value: float) -> str:
+    """Two decimals, or two significant digits below 0.1 (a graph replay per kernel)."""
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.2g}"
+
+
+def _phrase(row: RatioRow) -> str:
+    against = _reference_text(row.reference)
+    interval = f"95% CI {_number(row.lo)}–{_number(row.hi)}"
+    if not row.resolved:
+        return f"{NOT_RESOLVED} against {against} ({_number(row.ratio)}×, {interval})"
+    return f"{_number(row.ratio)}× {against} ({interval})"
+
+
+def sentences(rows: Sequence[RatioRow]) -> list[str]:
+    """For each benchmark, one line naming it and its host band, then one sentence per path:
+    its cost against each reference it was measured with, or "no difference resolved"."""
+    lines: list[str] = []
+    for benchmark in dict.fromkeys(r.benchmark for r in rows):
+        own = [r for r in rows if r.benchmark == benchmark]
+        band = next((r for r in own if r.path == SAME_PATH), None)
+        head = f"{benchmark}:"
+        if band is not None:
+            head += (f" `{band.reference}` against itself in the same rounds {band.ratio:.3f}×"
+                     f" (95% CI {_interval(band)}), the least difference this host resolves.")
+        lines.append(head)
+        for path in dict.fromkeys(r.path for r in own if r.path != SAME_PATH):
+            phrases = [_phrase(r) for r in own if r.path == path]
+            lines.append(f"`{path}`: " + "; ".join(phrases) + ".")
+    return lines
+
+
+@dataclass(frozen=True)
+class Agreement:
+    first: RatioRow
+    second: RatioRow
+
+    @property
+    def overlap(self) -> bool:
+        """The intervals share a point; this holds wherever either contains the other's ratio."""
+        return max(self.first.lo, self.second.lo) <= min(self.first.hi, self.second.hi)
+
+
+def agreements(first: Sequence[RatioRow], second: Sequence[RatioRow]) -> list[Agreement]:
+    """The ratios both runs measured, paired by benchmark, path and reference."""
+    by_key = {(r.benchmark, r.path, r.reference): r for r in second}
+    return [Agreement(r, by_key[(r.benchmark, r.path, r.reference)]) for r in first
+            if (r.benchmark, r.path, r.reference) in by_key]
+
+
+def format_agreements(pairs: Sequence[Agreement], markdown: bool = False,
+                      labels: tuple[str, str] = ("first", "second")) -> str:
+    return render(["benchmark", "path", "vs", *labels, "intervals overlap"],
+                  [[p.first.benchmark, p.first.path, p.first.reference,
+                    f"{p.first.ratio:.3f} ({_interval(p.first)})",
+                    f"{p.second.ratio:.3f} ({_interval(p.second)})",
+                    "yes" if p.overlap else "NO"] for p in pairs],
+                  markdown=markdown, align="left")
+
+
+def _rows_of(path: Path) -> tuple[Result, list[RatioRow]]:
+    result = load(path)
+    rows = ratio_rows(result)
+    if not rows:
+        raise GpubenchJsonError(f"{path}: no paired launch ratios "
+                                "(run gpubench with --benchmark_filter=launch/paired/)")
+    return result, rows

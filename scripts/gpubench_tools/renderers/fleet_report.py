@@ -1,0 +1,271 @@
+"""The text report of gpubench-tools fleet: a section per kind of problem an operator acts on, worst first.
+
+Runs that did not finish or are missing (a node's peer run among them); GPU health; GPUs below their model's floor; GPUs slower
+than their group. Every GPU is named by host and UUID. Text from the files goes into tables,
+whose cells are escaped (text_table), never interpreted.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gpubench_tools.models.fleet.health import WATCH, HealthReport
+from gpubench_tools.models.fleet.limits import BelowFloor
+from gpubench_tools.models.fleet.outliers import Flag, Group, Rule, sweep
+from gpubench_tools.models.fleet.records import STATUSES, Gpu, RunRecord
+from gpubench_tools.reading.safe_text import ascii_decimal, shorten
+from gpubench_tools.renderers.text_table import render
+
+# What a person reads first beside a slow GPU.
+HINT_KEYS = ("pcie_link", "host_numa_node", "gpu_state_before")
+# The longest cell a table shows, and the longest item of a list cell (a host, a GPU, a model):
+# text from a file can be megabytes long, and a table pads every row to its widest cell.
+CELL_CHARS = 2000
+ITEM_CHARS = 300
+
+
+@dataclass
+class Findings:
+    gpus: list[Gpu]
+    records: list[RunRecord]  # missing, killed, failed, damaged, interrupted, stale
+    health: HealthReport
+    below_floor: list[BelowFloor]
+    groups: list[Group]
+    limit_files: list[str]
+    models_without_limits: list[str]
+    unexpected_hosts: list[str]
+    skipped: list[str]  # peer/ directories of per-node peer runs: their figures not compared
+    peer_records: list[RunRecord]  # peer runs that did not end well
+    # What earlier jobs left of GPUs a newer job measured again, per directory: not judged.
+    superseded: list[str] = field(default_factory=list)
+
+    def attention(self) -> int:
+        """GPUs the report asks an operator to act on (a missing host counts its GPUs, a peer
+        run that did not end well each of its GPUs)."""
+        named: set[str] = set()
+        unnamed = 0
+        for record in self.records + self.peer_records:
+            if record.gpus or record.uuid:
+                named.update(record.gpus or [record.uuid])
+            else:
+                unnamed += record.count
+        named |= {f.uuid for f in self.health.findings if f.severity < WATCH}
+        named |= {b.gpu.uuid for b in self.below_floor}
+        for group in self.groups:
+            named |= {g.uuid for g in group.flagged}
+        return len(named) + unnamed
+
+
+def figure(value: float, unit: str) -> str:
+    return f"{value:.4g} {unit}"
+
+
+def size_label(name: str) -> str:
+    last = name.rpartition("/")[2]
+    size = ascii_decimal(last)
+    if size is None:
+        return last
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if size >= 1 << shift and size % (1 << shift) == 0:
+            return f"{size >> shift}{unit}"
+    return last
+
+
+def _size_order(name: str) -> int:
+    return ascii_decimal(name.rpartition("/")[2].removeprefix("params:")) or 0
+
+
+def heading(text: str, markdown: bool) -> str:
+    return f"\n### {text}" if markdown else f"\n== {text} =="
+
+
+def table(headers: list[str], rows: list[list[str]], markdown: bool, lists: bool = False
+          ) -> str:
+    """A table; in markdown, after a blank line, so that two tables stay two. Each cell is
+    shortened to CELL_CHARS, but for `lists`, whose cells list items (each shortened with
+    item(), so such a cell grows with the fleet alone)."""
+    if not lists:
+        rows = [[shorten(cell, CELL_CHARS) for cell in row] for row in rows]
+    text = render(headers, rows, markdown=markdown, align="left")
+    return f"\n{text}" if markdown else text
+
+
+def item(text: object) -> str:
+    """One item of a list cell, shortened to ITEM_CHARS."""
+    return shorten(str(text), ITEM_CHARS)
+
+
+def records_section(records: list[RunRecord], peer_records: list[RunRecord],
+                    markdown: bool) -> list[str]:
+    gpus = sum(r.count for r in records)
+    peer = f", and {len(peer_records)} peer run(s)" if peer_records else ""
+    lines = [heading(f"Runs that did not finish, and GPUs missing: {gpus} GPU(s){peer}",
+                     markdown)]
+    if not records and not peer_records:
+        return lines + ["none"]
+    rows = [[r.status, r.host or "?", r.uuid or "?",
+             r.detail + (f" ({r.count} GPUs)" if r.count > 1 else ""), r.source]
+            for r in worst_first(records)]
+    rows += [[r.status, r.host or "?", "peer run", r.detail, r.source]
+             for r in worst_first(peer_records)]
+    return lines + [table(["status", "host", "GPU", "what", "file"], rows, markdown)]
+
+
+def worst_first(records: list[RunRecord]) -> list[RunRecord]:
+    return sorted(records, key=lambda r: (STATUSES.index(r.status), r.host or "", r.uuid or ""))
+
+
+def health_section(findings: "Findings", markdown: bool) -> list[str]:
+    health = findings.health
+    hosts = {g.uuid: g.host for g in findings.gpus}
+    flagged = {f.uuid for f in health.findings}
+    lines = [heading(f"Health (NVML, before and after the run): {len(flagged)} GPU(s) flagged of "
+                     f"{len(health.judged)} with a health record", markdown)]
+    if not health.judged and not health.findings:
+        return lines + ["no result holds a health record (a gpubench that writes none): "
+                        "nothing to judge"]
+    if health.findings:
+        rows = [[hosts.get(f.uuid, "?"), f.uuid, ("act now", "at maintenance", "watch, not counted")[f.severity],
+                 f.problem] for f in health.findings]
+        lines.append(table(["host", "GPU", "urgency", "problem"], rows, markdown))
+    rows = [[item(what), "every GPU with a record" if uuids >= health.judged else
+             ", ".join(f"{item(hosts.get(u, '?'))} {item(u)}" for u in sorted(uuids))]
+            for what, uuids in sorted(health.not_judged.items())]
+    if rows:
+        lines.append(table(["not judged", "GPUs"], rows, markdown, lists=True))
+    return lines
+
+
+def floor_section(findings: "Findings", markdown: bool) -> list[str]:
+    below = findings.below_floor
+    gpus = {b.gpu.uuid for b in below}
+    files = ", ".join(findings.limit_files) or "none"
+    lines = [heading(f"Below the floor of their GPU model: {len(gpus)} GPU(s)", markdown),
+             table(["limits", "GPU models without limits"],
+                   [[files, ", ".join(map(item, findings.models_without_limits)) or "none"]],
+                   markdown, lists=True)]
+    by_sweep: dict[tuple[str, str], list[BelowFloor]] = {}
+    for b in below:
+        by_sweep.setdefault((b.gpu.uuid, sweep(b.benchmark)), []).append(b)
+    rows = []
+    for (_, name), items in sorted(by_sweep.items(),
+                                   key=lambda kv: min(b.value / b.floor for b in kv[1])):
+        worst = min(items, key=lambda b: b.value / b.floor)
+        sizes = ", ".join(size_label(b.benchmark) for b in sorted(items, key=lambda b: _size_order(
+            b.benchmark))) if name != worst.benchmark else ""
+        rows.append([worst.gpu.host, worst.gpu.uuid, name, sizes,
+                     f"{worst.value / worst.floor:.3f}",
+                     f"{figure(worst.value, 'GB/s')} / {figure(worst.floor, 'GB/s')}"])
+    if rows:
+        lines.append(table(["host", "GPU", "sweep", "sizes", "of floor", "value / floor"], rows,
+                           markdown))
+    return lines
+
+
+def hints(gpu: Gpu, health: HealthReport) -> str:
+    context = gpu.context
+    parts = [f"{key} {context[key]}" for key in HINT_KEYS if key in context]
+    if gpu.uuid in health.clock_events:
+        parts.append("clock events during the run: " + ", ".join(health.clock_events[gpu.uuid]))
+    kernel_clocks = [mhz for benchmark in gpu.benchmarks.values()
+                     if (mhz := benchmark.kernel_sm_clock_mhz) is not None]
+    if kernel_clocks:
+        low, high = min(kernel_clocks), max(kernel_clocks)
+        shown = f"{low:.0f} MHz" if round(low) == round(high) else f"{low:.0f} to {high:.0f} MHz"
+        parts.append(f"SM clock read by its kernels {shown}")
+    throttled = sorted(name for name, benchmark in gpu.benchmarks.items() if benchmark.throttled)
+    if throttled:
+        parts.append(f"{len(throttled)} benchmark(s) timed with the clocks held down, "
+                     f"e.g. {throttled[0]}")
+    return "; ".join(parts)
+
+
+def outlier_rows(group: Group) -> list[list[str]]:
+    """One row per flagged GPU and sweep: the sizes that flagged it, and the worst of them."""
+    by_sweep: dict[tuple[str, str], list[Flag]] = {}
+    for flag in group.flags:
+        by_sweep.setdefault((flag.gpu.uuid, sweep(flag.benchmark)), []).append(flag)
+    rows = []
+    for (_, name), flags in sorted(by_sweep.items(), key=lambda kv: min(f.speed for f in kv[1])):
+        worst = min(flags, key=lambda f: f.speed)
+        sizes = ", ".join(size_label(f.benchmark) for f in sorted(
+            flags, key=lambda f: _size_order(f.benchmark))) if name != worst.benchmark else ""
+        rows.append([worst.gpu.host, worst.gpu.uuid, name, sizes, f"{worst.speed:.3f}",
+                     f"{figure(worst.value, worst.unit)} / {figure(worst.median, worst.unit)}"
+                     + (f" of the faster {worst.faster}" if worst.faster else ""),
+                     f"{100 * worst.threshold:.1f}%" + (" (host)" if worst.host_timed else "")])
+    return rows
+
+
+def outliers_section(findings: "Findings", markdown: bool) -> list[str]:
+    flagged = sum(len(g.flagged) for g in findings.groups)
+    lines = [heading(f"Slower than their group: {flagged} GPU(s)", markdown)]
+    for number, group in enumerate(findings.groups, start=1):
+        if not group.flags:
+            continue
+        lines.append(f"group {number}:")
+        lines.append(table(["host", "GPU", "sweep", "sizes", "speed", "value / group median",
+                            "flagged over"], outlier_rows(group), markdown))
+        rows = [[gpu.host, gpu.uuid, hints(gpu, findings.health), gpu.source]
+                for gpu in sorted(group.flagged, key=lambda g: min(
+                    f.speed for f in group.flags if f.gpu is g))]
+        lines.append(table(["host", "GPU", "what to look at", "file"], rows, markdown))
+    return lines
+
+
+def smallest_loss(group: Group, host_timed: bool) -> str:
+    values = [100 * t for name, t in group.thresholds.items()
+              if group.host_timed[name] == host_timed]
+    if not values:
+        return "-"
+    return f"{np.median(values):.1f}% ({min(values):.1f}-{max(values):.1f}%)"
+
+
+def groups_section(groups: list[Group], rule: Rule, markdown: bool) -> list[str]:
+    lines = [heading("Groups (same GPU model, driver, gpubench version and host CPU, measured "
+                     "alike)", markdown)]
+    # The settings are shown where they tell groups apart: GPUs measured otherwise.
+    settings_differ = len({group.key[4] for group in groups}) > 1
+    rows = []
+    for number, group in enumerate(groups, start=1):
+        model, driver, version, cpu, settings = group.key
+        if group.benchmarks:
+            compared = str(len(group.benchmarks))
+            if group.splits:
+                compared += f" ({len(group.splits)} split in two parts)"
+            device, host = smallest_loss(group, False), smallest_loss(group, True)
+        else:
+            compared = f"too few to compare (--min-gpus={rule.min_gpus}): floors only"
+            device = host = "-"
+        rows.append([str(number), model, driver, version, cpu,
+                     *([settings] if settings_differ else []), str(len(group.gpus)), compared,
+                     str(len(group.flagged)), str(group.uncorroborated), device, host])
+    lines.append(table(["group", "GPU", "driver", "gpubench", "host CPU",
+                        *(["measured with"] if settings_differ else []), "GPUs", "benchmarks",
+                        "flagged", "flags of one size (not counted)",
+                        "loss flagged, device-timed: median (range)", "host-timed"], rows,
+                       markdown))
+    return lines
+
+
+def report(findings: Findings, rule: Rule, markdown: bool) -> str:
+    results = len(findings.gpus)
+    lines = [f"gpubench-tools fleet: {results} GPU result(s), {len(findings.groups)} group(s). Outliers: "
+             f"{rule.describe()}. Below floor: under the limits file's floor on "
+             f"{rule.corroborate} sizes of a sweep."]
+    for directory in findings.skipped:
+        lines.append(f"Not compared: {directory} (per-node peer runs, each over several GPUs: "
+                     f"those that did not finish are listed below; `scripts/gpubench-tools fleet "
+                     f"{directory}` compares the nodes' peer runs).")
+    lines += [f"Superseded: {text}." for text in findings.superseded]
+    lines += records_section(findings.records, findings.peer_records, markdown)
+    lines += health_section(findings, markdown)
+    lines += floor_section(findings, markdown)
+    lines += outliers_section(findings, markdown)
+    lines += groups_section(findings.groups, rule, markdown)
+    if findings.unexpected_hosts:
+        lines.append(table(["hosts with results that --expect-hosts does not list"],
+                           [[", ".join(map(item, findings.unexpected_hosts))]], markdown,
+                           lists=True))
+    lines.append(f"\n{findings.attention()} GPU(s) need attention.")
+    return "\n".join(lines)

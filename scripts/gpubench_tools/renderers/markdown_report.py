@@ -1,0 +1,120 @@
+"""A report comparing two gpubench runs, for a person: DIR/report.md and figures; or, where
+-o names an .html file, one self-contained page comparing two or more runs (html_report.py:
+`gpubench-tools report A.json B.json [C.json ...] -o report.html`).
+
+report.md holds what gpubench-tools compare decides (the mode, the verdict rule, the context keys that
+differ, a geometric-mean summary per family, the benchmarks in one file only, the table of every
+benchmark) and one PNG per family that overlays both runs, drawn by family_plot as gpubench-tools plot draws
+it (the same panels, axes and labels): a colour per curve, solid lines and circles for BASE,
+dashed lines and crosses for NEW, the legend outside the data, log axes where the values are
+above 0 and span a decade or more.
+
+Exit status: 0 written (whatever the verdicts), 2 unusable input, bad usage, a report that
+could not be written (report.md and the figures are written all or none: then no file of DIR is
+changed), or a file of DIR that is an input (then nothing is written).
+"""
+
+from pathlib import Path
+
+from gpubench_tools.models.comparison import Comparison
+from gpubench_tools.reading.bounded_read import dangling_link
+from gpubench_tools.reading.results import Result
+from gpubench_tools.reading.safe_text import printable_lines
+from gpubench_tools.renderers.comparison_text import (
+    context_section,
+    family_tables,
+    header_section,
+    notes_section,
+    only_in_one_section,
+    paired_section,
+    summary_section,
+    verdict_line,
+)
+from gpubench_tools.renderers.figures.family_plot import (
+    Source,
+    check_families,
+    family_figure,
+    figure_stems,
+    ordered_families,
+)
+from gpubench_tools.renderers.figures.setup import Figure, figure_bytes
+from gpubench_tools.writing.outputs import refuse_output_over_input, write_outputs
+
+FILE_LABELS = ("BASE", "NEW")
+FILE_STYLES = (("-", "o", ""), ("--", "x", "///"))  # line style, marker, bar hatch
+
+
+def file_legend_labels(results: tuple[Result, Result]) -> list[str]:
+    names = [r.path.name for r in results]
+    if len(set(names)) < len(names):  # same file name in two folders
+        names = [str(r.path) for r in results]
+    return [f"{label}: {name} ({result.describe()})"
+            for label, name, result in zip(FILE_LABELS, names, results)]
+
+
+def sources_of(results: tuple[Result, Result]) -> list[Source]:
+    return [Source(result, label, *style)
+            for result, label, style in zip(results, file_legend_labels(results), FILE_STYLES)]
+
+
+def family_figures(comparison: Comparison, directory: Path) -> list[tuple[Path, Figure]]:
+    """One figure per family either file holds, both files overlaid, with its path: a name of
+    its own (family_plot.figure_stems), so no figure is written over another."""
+    sources = sources_of((comparison.base, comparison.cont))
+    figures = []
+    families = list(ordered_families(s.result for s in sources))
+    check_families(families)
+    for family, stem in zip(families, figure_stems(families)):
+        fig = family_figure(sources, family, f"{family}: BASE solid, NEW dashed")
+        if fig is not None:
+            figures.append((directory / f"{stem}.png", fig))
+    return figures
+
+
+def report_markdown(comparison: Comparison, figures: list[Path], only_changed: bool) -> str:
+    blocks = [*header_section(comparison, True, title="gpubench report", level=1),
+              *summary_section(comparison, True), *context_section(comparison, True),
+              *only_in_one_section(comparison, True)]
+    if figures:
+        blocks.append("### Figures")
+        blocks += [f"![{path.stem}]({path.name})" for path in figures]
+    blocks.append("### Benchmarks")
+    for title, table in family_tables(comparison, True, only_changed):
+        # Folded: a suite is hundreds of rows; the summary above is what is read first.
+        body = table if table is not None else "No benchmark changed."
+        blocks.append(f"<details><summary>{title}</summary>\n\n{body}\n\n</details>")
+    blocks += [*paired_section(comparison, True), *notes_section(comparison),
+               verdict_line(comparison)]
+    return printable_lines("\n\n".join(blocks) + "\n")
+
+
+def write_report(comparison: Comparison, directory: Path, inputs: list[Path],
+                 only_changed: bool) -> list[Path]:
+    """Writes the figures and report.md into `directory`, all of them or none (write_outputs),
+    so that report.md never sits beside figures it does not describe; returns their paths. Each
+    is checked against the inputs and drawn first, so that nothing is written where a file would
+    replace an input or a figure cannot be drawn."""
+    figures = family_figures(comparison, directory)
+    figure_paths = [path for path, _ in figures]
+    report = directory / "report.md"
+    for path in [*figure_paths, report]:
+        refuse_output_over_input(path, inputs)
+    files = {path: figure_bytes(fig, path, dpi=100, bbox_inches="tight") for path, fig in figures}
+    # A lone surrogate in a name (JSON "\\ud800") is written as that escape.
+    files[report] = report_markdown(comparison, figure_paths, only_changed).encode(
+        "utf-8", "backslashreplace")
+    output_directory(directory)
+    write_outputs(files)
+    return list(files)
+
+
+def output_directory(path: Path) -> None:
+    """Creates the report's folder where its parent exists; OSError with a one-line reason
+    otherwise."""
+    if reason := dangling_link(path):
+        raise NotADirectoryError(20, f"{reason}; give a folder", str(path))
+    if path.exists() and not path.is_dir():
+        raise NotADirectoryError(20, "exists and is not a directory", str(path))
+    if not path.parent.is_dir():
+        raise FileNotFoundError(2, f"its parent {path.parent} is not a directory", str(path))
+    path.mkdir(exist_ok=True)
