@@ -11,6 +11,7 @@ namespace gpubench::bench {
 
 void reserve_standard_streams() {
   static_cast<void>(std::signal(SIGPIPE, SIG_IGN));
+  static_cast<void>(std::signal(SIGXFSZ, SIG_IGN));
   for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
     if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
       // The lowest free number: `fd` itself, as those below it are open.
