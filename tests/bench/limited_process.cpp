@@ -60,6 +60,7 @@ Finished run_limited(const std::vector<std::string>& argv, const std::vector<Res
                      std::chrono::seconds time_limit) {
   const std::string out_path = temp_file();
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const std::string& arg : argv) {
     args.push_back(const_cast<char*>(arg.c_str()));
   }
