@@ -129,14 +129,19 @@ def fleet_printed(heatmap: Path | None = None) -> str:
 GALLERY = "results/index.html"
 
 
-def gallery_printed() -> str:
-    """results/index.html as `scripts/gpubench-tools gallery` writes it from the root, written in a scratch
-    folder: its links, relative to where it is written, are named as from results/."""
+def gallery_printed() -> dict[str, str]:
+    """results/index.html and each machine's MACHINE/index.html, as `scripts/gpubench-tools
+    gallery` writes them from the root, by path: written in a scratch folder, their links,
+    relative to where each is written, are named as from its place under results/."""
     with tempfile.TemporaryDirectory() as tmp:
         run("gallery", ["results", "-o", f"{tmp}/index.html"], ROOT).check_returncode()
-        text = (Path(tmp) / "index.html").read_text(encoding="utf-8")
-        results = os.path.relpath(ROOT / "results", tmp)
-    return text.replace(f'href="{results}/', 'href="')
+        pages = {}
+        for page in [Path(tmp) / "index.html", *sorted(Path(tmp).glob("*/index.html"))]:
+            place = page.relative_to(tmp)
+            results = os.path.relpath(ROOT / "results" / place.parent, page.parent)
+            pages[f"results/{place.as_posix()}"] = page.read_text(encoding="utf-8").replace(
+                f'href="{results}/', 'href="')
+    return pages
 
 
 def main(argv: list[str]) -> int:
@@ -152,12 +157,14 @@ def main(argv: list[str]) -> int:
             stale.append(derived.output)
     if argv:
         (ROOT / FLEET).write_text(fleet_printed(ROOT / HEATMAP), encoding="utf-8")
-        (ROOT / GALLERY).write_text(gallery_printed(), encoding="utf-8")
+        for page, text in gallery_printed().items():
+            (ROOT / page).write_text(text, encoding="utf-8")
     else:
         if (ROOT / FLEET).read_text(encoding="utf-8") != fleet_printed():
             stale.append(FLEET)
-        if (ROOT / GALLERY).read_text(encoding="utf-8") != gallery_printed():
-            stale.append(GALLERY)
+        stale += [page for page, text in gallery_printed().items()
+                  if not (ROOT / page).is_file()
+                  or (ROOT / page).read_text(encoding="utf-8") != text]
     for output in stale:
         print(f"derived_results.py: {output} is not what its command prints", file=sys.stderr)
     return 1 if stale else 0

@@ -24,4 +24,9 @@ def test_the_example_fleet_is_what_its_commands_print() -> None:
 
 
 def test_the_gallery_is_what_gallery_py_writes() -> None:
-    assert gallery_printed() == (ROOT / GALLERY).read_text(encoding="utf-8")
+    """results/index.html and each machine's page."""
+    pages = gallery_printed()
+    assert GALLERY in pages and len(pages) > 1
+    for page, text in pages.items():
+        assert (ROOT / page).is_file(), page
+        assert text == (ROOT / page).read_text(encoding="utf-8"), page

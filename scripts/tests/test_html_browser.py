@@ -2,9 +2,10 @@
 
 Each page must render without a console message or a script error, show every figure, hide a
 run when its checkbox is cleared and narrow the figures to a filter's text; a report of three
-full runs must load in under 2 s. The browser is the one find_chromium.py finds; without it,
-or without the playwright package, these tests skip with the reason, or fail with it where
-GPUBENCH_BROWSER_TESTS=required (as .ci/run sets).
+full runs must load in under 2 s, and each page of the committed results' gallery in under 1 s
+and 2 MB, its filter showing the figures whose benchmark or file matches. The browser is the
+one find_chromium.py finds; without it, or without the playwright package, these tests skip
+with the reason, or fail with it where GPUBENCH_BROWSER_TESTS=required (as .ci/run sets).
 """
 
 import os
@@ -17,9 +18,10 @@ from find_chromium import NO_CHROMIUM, NO_PLAYWRIGHT, chromium_path
 from gbench_builder import document, full_suite, peer_run, write_json
 from test_html_report import FULL_RUNS, MAX_REPORT_BYTES, RULES
 
+from gpubench_tools.cli import gallery as gallery_command
 from gpubench_tools.models.run_series import curves_and_singles
 from gpubench_tools.reading import results as gj
-from gpubench_tools.renderers import gallery, html_report
+from gpubench_tools.renderers import html_report
 
 MAX_RENDER_MS = 2000
 # Playwright waits this long for the page's load event; a page that needs longer fails.
@@ -146,15 +148,73 @@ def test_gallery_links_every_figure_to_its_json(browser: Any, tmp_path: Path) ->
     for folder in ("gpu_a", "gpu_b/sub", "limits"):
         (root / folder).mkdir(parents=True)
     write_json(root / "gpu_a" / "suite.json", document(full_suite()))
+    write_json(root / "gpu_b" / "top.json", document(full_suite(), gpu_name="B"))
     write_json(root / "gpu_b" / "sub" / "suite.json", document(full_suite(), gpu_name="B"))
+    (root / "gpu_b" / "README.md").write_text("# B\n\n## Headline results\n\n- `sub/suite.json`\n")
     (root / "limits" / "table.json").write_text('{"not": "a result"}')
-    assert gallery.main([str(root)]) == 0
-    opened = Opened(browser, root / "index.html")
+    assert gallery_command.main([str(root)]) == 0
+    index = Opened(browser, root / "index.html")
+    assert index.messages == []
+    machines = index.page.eval_on_selector_all("ul.machines a", "els => els.map(e => e.href)")
+    assert [Path(m.removeprefix("file://")) for m in machines] == [
+        root / "gpu_a" / "index.html", root / "gpu_b" / "index.html"]
+    assert "table.json" in index.page.inner_text("body")  # listed as left out
+    opened = Opened(browser, root / "gpu_b" / "index.html")
     assert opened.messages == []
-    assert opened.count("section.machine") == 2 and opened.visible("figure.panel") > 10
-    links = opened.page.eval_on_selector_all("details.result a", "els => els.map(e => e.href)")
+    assert opened.count("details.result") == 1 and opened.visible("figure.panel") > 10
+    links = opened.page.eval_on_selector_all("a[href$='.json']", "els => els.map(e => e.href)")
     assert links and all(Path(link.removeprefix("file://")).is_file() for link in links)
-    assert "table.json" in opened.page.inner_text("body")  # listed as left out
-    opened.page.fill("#filter", "gpu_b/")
-    assert opened.visible("details.result") == 1
-    assert os.path.basename(links[0]) == "suite.json"
+    assert {os.path.relpath(link.removeprefix("file://"), root) for link in links} == {
+        "gpu_b/sub/suite.json", "gpu_b/top.json"}
+    opened.page.fill("#filter", "top.json")
+    assert opened.visible("details.result") == 0 and opened.visible("li[data-name]") == 1
+
+
+# The committed results' gallery, written in a scratch folder: each page must stay small and
+# quick to open.
+MAX_GALLERY_PAGE_BYTES = 2 * 10**6
+MAX_GALLERY_LOAD_MS = 1000
+RESULTS = Path(__file__).resolve().parents[2] / "results"
+
+
+@pytest.fixture(scope="module")
+def committed_gallery(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The index ("") and each machine's page, by machine."""
+    index = tmp_path_factory.mktemp("gallery") / "index.html"
+    assert gallery_command.main([str(RESULTS), "-o", str(index)]) == 0
+    return {"": index, **{p.parent.name: p for p in index.parent.glob("*/index.html")}}
+
+
+def test_each_gallery_page_is_small_and_quick(browser: Any,
+                                              committed_gallery: dict[str, Path]) -> None:
+    assert {"", "h200", "h200x2"} <= set(committed_gallery)
+    for name, path in committed_gallery.items():
+        assert path.stat().st_size < MAX_GALLERY_PAGE_BYTES, name
+        opened = Opened(browser, path)
+        assert opened.messages == [], name
+        assert opened.load_ms() < MAX_GALLERY_LOAD_MS, name
+        opened.page.close()
+
+
+def shown_panels(opened: Opened) -> list[tuple[str, str, bool]]:
+    """(file path, panel title, shown) of every panel of the page."""
+    return opened.page.eval_on_selector_all("figure.panel", """els => els.map(e => [
+        e.closest('details.result').dataset.name, e.dataset.name, e.getClientRects().length > 0])
+    """)
+
+
+@pytest.mark.parametrize("text", ["vec4_tile", "copy/HtoD", "ci_baseline", "SAXPY/Vec4"])
+def test_the_gallery_filter_shows_a_benchmark_or_a_file(
+        browser: Any, committed_gallery: dict[str, Path], text: str) -> None:
+    """A panel is shown where its name or its file's path holds the text, ignoring case,
+    and hidden where neither does."""
+    opened = Opened(browser, committed_gallery["h200"])
+    assert all(shown for _, _, shown in shown_panels(opened))
+    opened.page.fill("#filter", text)
+    panels = shown_panels(opened)
+    wanted = [text.lower() in f"{path}\n{title}".lower() for path, title, _ in panels]
+    assert [shown for _, _, shown in panels] == wanted
+    assert 0 < sum(wanted) < len(panels)
+    opened.page.fill("#filter", "")
+    assert all(shown for _, _, shown in shown_panels(opened))
+    assert opened.messages == []

@@ -1,18 +1,22 @@
-"""The gallery of the machines measured: one self-contained HTML page built from every gpubench
-result under a folder (results/ by default; written to its index.html).
+"""The gallery of the machines measured: a small page linking one page per machine folder, each
+built from the machine's headline results (results/ by default; written to its index.html and
+each machine's MACHINE/index.html beside it).
 
-Each folder directly under it is a machine (results/h200, results/h200x2, ...): its heading
-names the GPU, count and driver its results record and its README's title, then every result
-file beneath it, in path order, with its figures, drawn as the HTML report draws them (a panel
-per series with its band, the figures without an argument, the matrices of GPU pairs), each
-figure linked to the JSON file behind it. A result measured on several GPUs is drawn once per
-GPU. JSON files that are not gpubench results are listed with the reason they are left out,
+Each folder directly under the results folder that holds a gpubench result is a machine
+(results/h200, results/h200x2, ...). Its page names the GPU, count and driver its results record
+and its README's title, then draws its headline results: the files its README.md lists under a
+`Headline results` heading (reading/machine_readme.py), in that order, or, where the README lists
+none, the result files at the top of the folder. Each is drawn as the HTML report draws it (a
+panel per series with its band, the figures without an argument, the matrices of GPU pairs),
+linked to the JSON file behind it; a result measured on several GPUs is drawn once per GPU.
+Every other result file beneath the folder is linked, not drawn, with its GPU and benchmark
+count. JSON files that are not gpubench results are listed with the reason they are left out,
 among them any that is no regular file (a FIFO, a device), which the gallery does not open, and
 any whose series of GPU pairs name more GPUs than gpubench measures at once
-(pair_matrix.check_pair_gpus: a matrix grows as the square of its GPUs) or more families
-than one run draws (family_plot.MAX_FAMILIES). The
-folders are walked to any depth without entering links to folders, so a link loop ends. A
-filter box narrows the figures to the names holding its text.
+(pair_matrix.check_pair_gpus: a matrix grows as the square of its GPUs) or more families than
+one run draws (family_plot.MAX_FAMILIES). The folders are walked to any depth without entering
+links to folders, so a link loop ends. A machine page's filter box shows the figures whose
+benchmark or series name holds its text, or all the figures of a file whose path holds it.
 
   scripts/gpubench-tools gallery [RESULTS_DIR] [-o INDEX.html]
 
@@ -24,11 +28,16 @@ could not be written or that would be written over a file the gallery reads.
 import os
 import stat
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
+from gpubench_tools.models.comparison import natural_key
 from gpubench_tools.models.run_series import devices_named, select_device
-from gpubench_tools.reading.bounded_read import dangling_link, read_bounded
+from gpubench_tools.reading.machine_readme import (
+    README_MAX_BYTES,
+    MachineReadme,
+    read_machine_readme,
+)
 from gpubench_tools.reading.results import RESULT_SUFFIXES, GpubenchJsonError, Result, load
 from gpubench_tools.reading.safe_text import one_line, printable, shorten
 from gpubench_tools.renderers.family_figures import families, family_html, run_figures
@@ -36,10 +45,13 @@ from gpubench_tools.renderers.figures.family_plot import PlotError, check_famili
 from gpubench_tools.renderers.figures.pair_matrix import check_pair_gpus
 from gpubench_tools.renderers.html_page import controls, esc, page
 
+__all__ = ["README_MAX_BYTES", "DEFAULT_RESULTS", "SCRIPT", "gallery_pages", "json_files",
+           "page_paths"]
+
 SCRIPT = "gpubench-tools gallery"
-DEFAULT_RESULTS = Path(__file__).resolve().parent.parent / "results"
-# A machine's README.md gives its heading its first line; a larger one is no README.
-README_MAX_BYTES = 2**20
+# The repository's results/ (renderers/ -> gpubench_tools/ -> scripts/ -> the repository).
+DEFAULT_RESULTS = Path(__file__).resolve().parents[3] / "results"
+PAGE_NAME = "index.html"
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,15 @@ class Entry:
     href: str  # the file, relative to the page
     runs: list[tuple[str, Result]]  # (label, result)
     skipped: str | None = None
+
+
+@dataclass(frozen=True)
+class Machine:
+    name: str  # the folder's name
+    readme: MachineReadme
+    headlines: list[Entry]  # drawn, in the README's order
+    others: list[Entry]  # linked, in path order, numbers as numbers (round2 before round10)
+    missing: list[str]  # listed as headline results, but no result file of the folder
 
 
 def json_files(folder: Path) -> list[Path]:
@@ -109,77 +130,137 @@ def describe(result: Result) -> str:
     return f"{result.gpu_name}, driver {result.driver_version}, CUDA {result.cuda_version}"
 
 
-def machines(root: Path, page_folder: Path) -> dict[str, list[Entry]]:
-    found: dict[str, list[Entry]] = {}
-    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
-        entries = [read_entry(root, path, page_folder) for path in json_files(folder)]
-        if entries:
-            found[folder.name] = entries
-    return found
+def page_paths(root: Path, index: Path) -> dict[str, Path]:
+    """Where each machine's page goes: MACHINE/index.html in the index page's folder (the
+    machine's own folder where the index is RESULTS_DIR/index.html)."""
+    return {folder.name: index.parent / folder.name / PAGE_NAME
+            for folder in sorted(p for p in root.iterdir() if p.is_dir())}
 
 
-def readme_title(folder: Path) -> str | None:
-    """The first line of the folder's README.md, its '#'s left out; None without a README.
-    Raises GpubenchJsonError for a README that is no regular file or holds more than
-    README_MAX_BYTES: neither is opened or read whole."""
-    readme = folder / "README.md"
-    if reason := dangling_link(readme):
-        raise GpubenchJsonError(f"{readme}: {reason}; the gallery reads a machine's README.md")
-    if not readme.exists():
+def read_machine(root: Path, folder: Path, page_folder: Path) -> Machine | None:
+    """The machine of `folder`, its entries linked from `page_folder`; None where it holds no
+    gpubench result."""
+    entries = [read_entry(root, path, page_folder) for path in json_files(folder)]
+    if not any(e.skipped is None for e in entries):
         return None
-    reason = not_regular(readme)
-    if reason is not None:
-        raise GpubenchJsonError(f"{readme}: {reason}; the gallery reads a machine's README.md")
-    data = read_bounded(readme, README_MAX_BYTES)
-    if data is None:
-        raise GpubenchJsonError(f"{readme}: larger than {README_MAX_BYTES // 2**20} MiB, the "
-                                "largest README.md the gallery reads")
-    lines = data.decode("utf-8", errors="replace").splitlines()
-    return (lines[0].lstrip("#").strip() or None) if lines else None
+    readme = read_machine_readme(folder)
+    by_path = {PurePosixPath(e.path.relative_to(folder.name).as_posix()): e for e in entries}
+    if readme.headlines is None:
+        chosen = [p for p in by_path if len(p.parts) == 1]
+        missing = []
+    else:
+        chosen = list(dict.fromkeys(PurePosixPath(p) for p in readme.headlines
+                                    if PurePosixPath(p) in by_path))
+        missing = [p for p in readme.headlines if PurePosixPath(p) not in by_path]
+    headlines = [by_path[p] for p in chosen]
+    others = sorted((e for p, e in by_path.items() if p not in set(chosen)),
+                    key=lambda e: natural_key(e.path.as_posix()))
+    return Machine(folder.name, readme, headlines, others, missing)
 
 
-def entry_html(entry: Entry) -> str:
+def file_link(entry: Entry) -> str:
     # The href's bytes, as the file system holds them: a name need not be UTF-8.
-    link = f'<a href="{esc(quote(os.fsencode(entry.href)), 10_000)}">{esc(entry.path)}</a>'
+    return f'<a href="{esc(quote(os.fsencode(entry.href)), 10_000)}">{esc(entry.path)}</a>'
+
+
+def entry_html(entry: Entry, anchor: str) -> str:
+    """A headline result: every figure of each run, under the file's link."""
+    link = file_link(entry)
     if entry.skipped is not None:
-        return f'<p class="note">{link}: left out ({esc(entry.skipped)})</p>'
+        return f'<p class="note" id="{anchor}" data-name="{esc(entry.path)}">{link}: left ' \
+               f"out ({esc(entry.skipped)})</p>"
     parts = []
     for label, result in entry.runs:
         run = run_figures(0, label, result)
-        figures = "".join(f"<h4>{esc(f)}</h4>{family_html([run], f, {})}"
-                          for f in families([run]))
+        figures = "".join(f'<section class="family" data-name="{esc(f)}"><h4>{esc(f)}</h4>'
+                          f"{family_html([run], f, {})}</section>" for f in families([run]))
         parts.append(f"<p>{esc(label)}: {len(result.benchmarks)} benchmarks</p>{figures}")
-    return (f'<details class="result" data-name="{esc(entry.path)}" open><summary>{link}'
-            f"</summary>{''.join(parts)}<p>Every figure above: {link}</p></details>")
+    return (f'<details class="result" id="{anchor}" data-name="{esc(entry.path)}" open>'
+            f"<summary>{link}</summary>{''.join(parts)}<p>Every figure above: {link}</p></details>")
 
 
-def machine_html(root: Path, name: str, entries: list[Entry]) -> str:
-    title = readme_title(root / name)
-    first = next((r for e in entries for _, r in e.runs), None)
-    facts = "" if first is None else (
-        f"{esc(first.gpu_name)}, {esc(first.context_text('gpu_count') or '1')} GPU(s) in the "
-        f"machine, driver {esc(first.driver_version)}")
-    kept = sum(e.skipped is None for e in entries)
-    return (f'<section class="machine" id="machine-{esc(name)}"><h2>{esc(name)}</h2>'
+def listed_html(entry: Entry) -> str:
+    """A result file linked, not drawn: what it holds, or why it is left out."""
+    if entry.skipped is not None:
+        what = f"left out ({esc(entry.skipped)})"
+    else:
+        label, result = entry.runs[0]
+        gpus = f", {len(entry.runs)} GPUs" if len(entry.runs) > 1 else ""
+        what = f"{esc(result.gpu_name)}{gpus}, {len(result.benchmarks)} benchmarks"
+    return f'<li data-name="{esc(entry.path)}">{file_link(entry)}: {what}</li>'
+
+
+def machine_facts(machine: Machine) -> str:
+    first = next((r for e in machine.headlines + machine.others for _, r in e.runs), None)
+    if first is None:
+        return ""
+    return (f"{esc(first.gpu_name)}, {esc(first.context_text('gpu_count') or '1')} GPU(s) in "
+            f"the machine, driver {esc(first.driver_version)}")
+
+
+def headline_rule(machine: Machine) -> str:
+    if machine.readme.headlines is None:
+        return ("Its README.md lists no headline results (a list of paths under a "
+                "“## Headline results” heading): the result files at the top of the "
+                "folder are drawn.")
+    return ("The headline results its README.md lists under “## Headline results”"
+            " are drawn.")
+
+
+def machine_page(machine: Machine) -> str:
+    name = esc(machine.name)
+    title = machine.readme.title
+    missing = "".join(f"<li>{esc(p)}: listed under Headline results, but no result file of "
+                      "the folder</li>" for p in machine.missing)
+    others = "".join(listed_html(e) for e in machine.others)
+    contents = "".join(f'<li><a href="#result-{i}">{esc(e.path)}</a></li>'
+                       for i, e in enumerate(machine.headlines))
+    body = (f'<p><a href="../{PAGE_NAME}">every machine</a></p>'
+            f"<h1>gpubench on {name}</h1>"
             + (f"<p>{esc(title)}</p>" if title else "")
-            + f"<p>{facts}; {kept} result file(s)</p>"
-            + "".join(entry_html(e) for e in entries) + "</section>")
-
-
-def gallery_html(root: Path, page_folder: Path) -> str:
-    """The page, its links relative to `page_folder`, where it is written."""
-    found = machines(root, page_folder)
-    if not any(e.skipped is None for entries in found.values() for e in entries):
-        raise GpubenchJsonError(f"{root}: no gpubench result in its folders")
-    measured = {n: entries for n, entries in found.items()
-                if any(e.skipped is None for e in entries)}
-    others = [e for n, entries in found.items() if n not in measured for e in entries]
-    index = "".join(f'<li><a href="#machine-{esc(n)}">{esc(n)}</a></li>' for n in measured)
-    body = ("<h1>gpubench: the machines measured</h1>"
-            "<p>Every result under this folder, per machine; each figure links to the JSON "
-            "file behind it. A band is the smallest to the largest repetition.</p>"
-            f"<ul>{index}</ul>" + controls([], [], "benchmark or file name")
-            + "".join(machine_html(root, n, entries) for n, entries in measured.items())
-            + ("<h2>Other JSON files</h2>" + "".join(entry_html(e) for e in others)
+            + f"<p>{machine_facts(machine)}. {headline_rule(machine)} Each figure links to the "
+            "JSON file behind it; a band is the smallest to the largest repetition. "
+            f"{len(machine.others)} other result file(s) are linked below the figures.</p>"
+            + (f"<ul>{contents}</ul>" if contents else "")
+            + (f'<ul class="note">{missing}</ul>' if missing else "")
+            + controls([], [], "benchmark or file name")
+            + "".join(entry_html(e, f"result-{i}") for i, e in enumerate(machine.headlines))
+            + (f"<h2>Other result files, linked, not drawn</h2><ul>{others}</ul>"
                if others else ""))
+    return page(f"gpubench on {machine.name}", body, 0)
+
+
+def index_page(machines: list[Machine], strays: list[Entry]) -> str:
+    items = []
+    for m in machines:
+        title = f": {esc(m.readme.title)}" if m.readme.title else ""
+        href = esc(quote(os.fsencode(m.name)) + "/" + PAGE_NAME, 10_000)
+        items.append(f'<li><a href="{href}">{esc(m.name)}</a>{title}. {machine_facts(m)}; '
+                     f"{len(m.headlines)} headline result(s) drawn, {len(m.others)} other "
+                     "result file(s) linked</li>")
+    body = ("<h1>gpubench: the machines measured</h1>"
+            "<p>A page per machine folder: the headline results its README.md lists, drawn, "
+            "and every other result file, linked.</p>"
+            f'<ul class="machines">{"".join(items)}</ul>'
+            + ("<h2>Other JSON files</h2><ul>" + "".join(listed_html(e) for e in strays)
+               + "</ul>" if strays else ""))
     return page("gpubench: the machines measured", body, 0)
+
+
+def gallery_pages(root: Path, index: Path) -> dict[Path, str]:
+    """Every page, by where it is written: the index first, then each machine's
+    (page_paths); links are relative to each page."""
+    paths = page_paths(root, index)
+    machines, strays = [], []
+    for name, machine_page_path in paths.items():
+        machine = read_machine(root, root / name, machine_page_path.parent)
+        if machine is not None:
+            machines.append(machine)
+        else:
+            strays += [read_entry(root, path, index.parent) for path in json_files(root / name)]
+    if not machines:
+        raise GpubenchJsonError(f"{root}: no gpubench result in its folders")
+    pages = {index: index_page(machines, strays)}
+    for machine in machines:
+        pages[paths[machine.name]] = machine_page(machine)
+    return pages

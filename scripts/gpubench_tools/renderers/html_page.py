@@ -7,8 +7,10 @@ control characters or lone surrogates, which UTF-8 cannot hold), cut to a length
 show, and escaped for HTML and SVG alike, so a name holding `<script>` is shown, never run.
 
 The controls: a checkbox per run shows or hides every element of class `run-<index>` (the page
-body's class `hide-run-<index>`), and a text filter shows only the figures and rows whose
-`data-name` holds the text.
+body's class `hide-run-<index>`), and a text filter shows only the elements with a `data-name`
+that holds the text (ignoring case), that lie within one that holds it, or that hold one that
+holds it: a file's section (its path) shows all its figures where the path matches, and the
+figures whose own name matches where it does not.
 """
 
 import html
@@ -53,9 +55,12 @@ SCRIPT = """
   });
   var filter=document.getElementById('filter');
   if(filter){filter.addEventListener('input',function(){
-    var text=filter.value.toLowerCase();
+    var text=filter.value;
+    var holds='[data-name*="'+CSS.escape(text)+'" i]';
     document.querySelectorAll('[data-name]').forEach(function(el){
-      el.classList.toggle('hidden',text!==''&&el.dataset.name.toLowerCase().indexOf(text)<0);
+      var up=el.parentElement;
+      el.classList.toggle('hidden',text!==''&&!el.matches(holds)&&
+        !(up&&up.closest(holds))&&!el.querySelector(holds));
     });
   });}
 })();
