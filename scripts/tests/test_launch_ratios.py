@@ -327,11 +327,11 @@ def test_runs_that_hold_different_ratios_are_refused_in_one_line(run_script: Run
     assert done.stderr.count("\n") == 1 and "its runs hold different ratios" in done.stderr
 
 
-def test_the_readme_launch_lead_is_what_the_script_prints_of_the_committed_file(
+def test_the_documented_launch_lead_is_what_the_command_prints_of_the_committed_file(
         run_script: RunScript) -> None:
-    # The README names the command whose output it quotes: its bullets must be that output's
-    # first benchmark, from the committed file, so the lead cannot drift from the numbers.
-    readme = (SCRIPTS.parent / "README.md").read_text().splitlines()
+    # docs/results.md names the command whose output it quotes: its bullets must be that
+    # output's first benchmark, from the committed file, so the lead cannot drift from the numbers.
+    readme = (SCRIPTS.parent / "docs" / "results.md").read_text().splitlines()
     marker = "<!-- the output of: scripts/gpubench-tools ratios "
     start = next(i for i, line in enumerate(readme) if line.startswith(marker))
     command = readme[start][len("<!-- the output of: "):-len(" -->")].split()
@@ -340,8 +340,8 @@ def test_the_readme_launch_lead_is_what_the_script_prints_of_the_committed_file(
         if not line.startswith("- "):
             break
         bullets.append(line[2:])
-    done = run_script(Path(command[0]).name, *[str(SCRIPTS.parent / a) if a.endswith(".json")
-                                                else a for a in command[1:]])
+    done = run_script(command[1], *[str(SCRIPTS.parent / a) if a.endswith(".json")
+                                    else a for a in command[2:]])
     assert done.returncode == 0, done.stderr
     printed = done.stdout.splitlines()[1:]  # after the note on what the intervals cover
     next_benchmark = next(i for i, line in enumerate(printed)
