@@ -1,4 +1,4 @@
-"""script_cli: the option types' ranges, and output files written whole or not at all, all of
+"""cli.options and writing.outputs: the option types' ranges, and output files written whole or not at all, all of
 one output or none."""
 
 import argparse
@@ -14,17 +14,18 @@ from pathlib import Path
 import pytest
 from conftest import folder_files
 
-from gpubench_tools.cli import options as script_cli
+from gpubench_tools.cli import options
+from gpubench_tools.writing import outputs
 
 
 @pytest.mark.parametrize(("text", "option", "accepted"), [
-    ("5", script_cli.positive_finite, 5.0), ("0.5", script_cli.positive_finite, 0.5),
-    ("nan", script_cli.positive_finite, None), ("inf", script_cli.positive_finite, None),
-    ("-1", script_cli.positive_finite, None), ("0", script_cli.positive_finite, None),
-    ("five", script_cli.positive_finite, None),
-    ("0.05", script_cli.open_unit_interval, 0.05), ("0", script_cli.open_unit_interval, None),
-    ("1", script_cli.open_unit_interval, None), ("2", script_cli.open_unit_interval, None),
-    ("nan", script_cli.open_unit_interval, None), ("-0.1", script_cli.open_unit_interval, None),
+    ("5", options.positive_finite, 5.0), ("0.5", options.positive_finite, 0.5),
+    ("nan", options.positive_finite, None), ("inf", options.positive_finite, None),
+    ("-1", options.positive_finite, None), ("0", options.positive_finite, None),
+    ("five", options.positive_finite, None),
+    ("0.05", options.open_unit_interval, 0.05), ("0", options.open_unit_interval, None),
+    ("1", options.open_unit_interval, None), ("2", options.open_unit_interval, None),
+    ("nan", options.open_unit_interval, None), ("-0.1", options.open_unit_interval, None),
 ])
 def test_option_ranges(text: str, option: Callable[[str], float], accepted: float | None) -> None:
     if accepted is None:
@@ -36,14 +37,14 @@ def test_option_ranges(text: str, option: Callable[[str], float], accepted: floa
 
 def test_an_output_fifo_without_a_reader_is_refused(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(script_cli, "FIFO_READER_WAIT_S", 0.2)
+    monkeypatch.setattr(outputs, "FIFO_READER_WAIT_S", 0.2)
     fifo = tmp_path / "out.fifo"
     os.mkfifo(fifo)
     failed: list[OSError] = []
 
     def write() -> None:
         try:
-            script_cli.write_output(fifo, "text\n")
+            outputs.write_output(fifo, "text\n")
         except OSError as error:
             failed.append(error)
 
@@ -71,7 +72,7 @@ def test_an_output_fifo_whose_reader_comes_late_gets_the_text(tmp_path: Path) ->
 
     reader = threading.Thread(target=read_late)
     reader.start()
-    script_cli.write_output(fifo, text)
+    outputs.write_output(fifo, text)
     reader.join(timeout=10)
     assert received == [text]
 
@@ -85,7 +86,7 @@ def test_an_output_whose_links_lead_round_in_a_loop_is_refused(tmp_path: Path,
     for path, target in zip(paths, paths[1:] + paths[:1]):
         path.symlink_to(target.name)
     with pytest.raises(OSError) as error:
-        script_cli.write_output(paths[0], "text\n")
+        outputs.write_output(paths[0], "text\n")
     assert (error.value.filename, error.value.errno) == (str(paths[0]), errno.ELOOP)
     assert [os.readlink(p) for p in paths] == [p.name for p in paths[1:] + paths[:1]]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(links)
@@ -114,7 +115,7 @@ def test_write_outputs_changes_no_file_where_the_last_cannot_be_written(tmp_path
         last = tmp_path / "missing" / "d.md"
     before = folder_files(tmp_path)
     with pytest.raises(OSError) as error:
-        script_cli.write_outputs({**files, last: b"new d"})
+        outputs.write_outputs({**files, last: b"new d"})
     assert error.value.filename == str(last)
     assert folder_files(tmp_path) == before
 
@@ -129,7 +130,7 @@ def test_write_outputs_changes_no_file_where_the_disk_fills(tmp_path: Path) -> N
     resource.setrlimit(resource.RLIMIT_FSIZE, (4096, limits[1]))
     try:
         with pytest.raises(OSError) as error:
-            script_cli.write_outputs(files)
+            outputs.write_outputs(files)
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, limits)
     assert (error.value.errno, error.value.filename) == (errno.EFBIG, str(tmp_path / "large.png"))
@@ -145,7 +146,7 @@ def test_write_outputs_replaces_every_file_and_keeps_its_permissions(tmp_path: P
     link.symlink_to("c.md")
     files[link] = files.pop(tmp_path / "c.md")
     files[tmp_path / "new.txt"] = b"new new.txt"
-    script_cli.write_outputs(files)
+    outputs.write_outputs(files)
     assert folder_files(tmp_path) == {"a.txt": b"new a.txt", "b.png": b"new b.png",
                                       "c.md": b"new c.md", "link.md": b"new c.md",
                                       "new.txt": b"new new.txt"}

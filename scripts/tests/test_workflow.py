@@ -118,7 +118,7 @@ def test_each_run_is_a_process_of_its_own(workflow: Any, job: Any) -> None:
         assert "aggregates_only" not in step.get("run", "")
         # gpubench runs only through gpubench-tools gate
         assert not re.search(r"^\s*build/gpubench", step.get("run", ""), re.MULTILINE)
-        assert "record" not in step.get("run", "")
+        assert "gpubench-tools record" not in step.get("run", "")
 
 
 def test_build_is_the_baselines(job: Any) -> None:
@@ -168,14 +168,14 @@ def test_python_check_is_one_clear_line(job: Any, version: tuple[int, int, int],
 
 
 def compare_step(job: Any) -> dict:
-    (index,) = steps_running(job, r"scripts/ci_gate\.sh")
+    (index,) = steps_running(job, r"scripts/gpubench-tools gate")
     return job["steps"][index]
 
 
 def test_regression_check_is_ci_gate(job: Any) -> None:
     step = compare_step(job)
     run = " ".join(step["run"].replace("\\\n", " ").split())
-    assert re.search(r'scripts/ci_gate\.sh build/gpubench "\$GPUBENCH_BASELINE" gpubench\.json '
+    assert re.search(r'scripts/gpubench-tools gate build/gpubench "\$GPUBENCH_BASELINE" gpubench\.json '
                      r'\$REPORT --markdown', run)
     assert 'exit "$status"' in run  # the gate's exit status fails the job
     assert "${{ matrix.gpu }}/ci_baseline.json" in job["env"]["GPUBENCH_BASELINE"]
@@ -233,7 +233,7 @@ def test_another_driver_fails_in_one_line(job: Any, tmp_path: Path, report: str,
 
 
 def exports_step(job: Any) -> dict:
-    (index,) = steps_running(job, r"scripts/export\.py")
+    (index,) = steps_running(job, r"scripts/gpubench-tools export")
     return job["steps"][index]
 
 

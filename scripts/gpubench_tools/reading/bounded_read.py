@@ -18,6 +18,7 @@ import gzip
 import io
 import lzma
 import os
+import select
 import stat
 import zlib
 from collections.abc import Callable
@@ -28,6 +29,10 @@ from pathlib import Path
 # before reading.
 MAX_RESULT_BYTES = 32 * 2**20
 _READ_CHUNK_BYTES = 2**20
+# How long a FIFO is given for its writer to come: one started beside the command
+# (`gzip -dc r.json.gz > fifo &`) opens it within this on a loaded machine; with none, the FIFO
+# reads as empty rather than holding the command.
+FIFO_WRITER_WAIT_S = 5.0
 
 
 def dangling_link(path: Path) -> str | None:
@@ -45,20 +50,32 @@ def dangling_link(path: Path) -> str | None:
 
 
 def open_to_read(path: Path) -> tuple[int, os.stat_result]:
-    """A blocking descriptor reading `path`, and its status: opened without waiting for a FIFO's
-    writer (a FIFO no writer holds open then reads as empty instead of holding the script), a
-    directory refused (IsADirectoryError). The caller closes it. OSError (ValueError for a NUL in
-    the path) where it cannot be opened or examined."""
+    """A blocking descriptor reading `path`, and its status: a FIFO waits up to
+    FIFO_WRITER_WAIT_S for its writer to come (one that never comes then reads as empty instead
+    of holding the command), and is read whole from then on however slowly the writer writes; a
+    directory is refused (IsADirectoryError). The caller closes it. OSError (ValueError for a
+    NUL in the path) where it cannot be opened or examined."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if stat.S_ISFIFO(info.st_mode):
+            _wait_for_writer(fd)
         os.set_blocking(fd, True)  # a pipe's writer may still be writing: wait for its data
     except BaseException:
         os.close(fd)
         raise
     return fd, info
+
+
+def _wait_for_writer(fd: int) -> None:
+    """Until the FIFO `fd` has data or a writer that came and went, at most FIFO_WRITER_WAIT_S:
+    read without a writer, a FIFO gives an end of file at once, so a writer that comes a moment
+    late (a loaded machine) would otherwise find the command gone."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    poller.poll(int(FIFO_WRITER_WAIT_S * 1000))
 
 
 def read_descriptor(fd: int, info: os.stat_result, limit_bytes: int) -> bytes | None:
