@@ -42,6 +42,11 @@ def pages_of(root: Path, index: Path | None = None) -> dict[str, str]:
     return pages
 
 
+def drawn(page: str, series: str) -> bool:
+    """Whether a panel of the page names the series (a panel may name several it overlays)."""
+    return any(series in title for title in panel_titles(page))
+
+
 def test_gallery_of_every_machine(tmp_path: Path, run_script: RunScript) -> None:
     root = results_tree(tmp_path / "results")
     proc = run_script("gallery", root)
@@ -59,7 +64,7 @@ def test_gallery_of_every_machine(tmp_path: Path, run_script: RunScript) -> None
     assert "<svg" not in index
     assert 'href="suite.json"' in pages["h100"] and 'href="peer.json"' in pages["b200x2"]
     assert 'href="../index.html"' in pages["h100"]
-    assert "copy/HtoD/pinned/async" in panel_titles(pages["h100"])
+    assert drawn(pages["h100"], "copy/HtoD/pinned/async")
     assert 'class="matrix run-0"' in pages["b200x2"]
 
 
@@ -164,7 +169,7 @@ def test_a_result_of_more_families_than_one_run_draws_is_left_out(
     page = pages_of(root)["h100"]
     assert ("h100/families.json</a>: left out (65 families, more than the 64 figures one run "
             "draws (--filter selects fewer benchmarks))") in page
-    assert "copy/HtoD/pinned/async" in panel_titles(page)
+    assert drawn(page, "copy/HtoD/pinned/async")
 
 
 def test_links_are_relative_to_the_page(tmp_path: Path, run_script: RunScript) -> None:
