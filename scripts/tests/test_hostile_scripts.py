@@ -89,17 +89,15 @@ def test_plot_draws_no_other_digits_as_sizes(tmp_path: Path) -> None:
     """A last component of other digits is no argument: that benchmark is a bar, and the sweep
     holds only the sizes of ASCII digits."""
     from gpubench_tools.reading.results import load
-    from gpubench_tools.renderers.figures import family_plot
     from gpubench_tools.renderers.figures import plot_files as plot
+    from gpubench_tools.renderers.figures.panels import family_panels
     result = load(write_result(tmp_path / "r.json", result_with_names(["pinned"], size="٣")))
     sources = plot.make_sources([result])
-    (htod, bars) = [p for p in family_plot.family_panels(sources, "copy") if p.title in
-                    ("HtoD", "without an argument")]
-    assert htod.curves["pinned/async"][sources[0].label][0].tolist() == [4096]
-    assert "HtoD/pinned/async/٣" in bars.curves
-    peer = family_plot.family_panels(sources, "peer")
-    assert all(x.min() == 4096 for p in peer for per_file in p.curves.values()
-               for x, _ in per_file.values())
+    (htod, bars) = [p for p in family_panels(sources, "copy") if p.title == "HtoD"]
+    assert htod.curves["pinned/async"][sources[0].label].x.tolist() == [4096]
+    assert bars.argument is None and "pinned/async/٣" in bars.curves
+    peer = family_panels(sources, "peer")
+    assert all(t.x.min() == 4096 for p in peer for t in p.traces())
 
 
 # Arguments: any bytes (Python reads what is not UTF-8 with surrogateescape), any count, any

@@ -35,14 +35,17 @@ from matplotlib.figure import Figure
 
 from gpubench_tools.models.latency_bandwidth import fit_latency_bandwidth
 from gpubench_tools.reading.results import load
-from gpubench_tools.renderers.figures import family_plot, pair_matrix
+from gpubench_tools.renderers.figures import family_plot, pair_matrix, panel_drawing, scales
 from gpubench_tools.renderers.figures import plot_files as plot
+from gpubench_tools.renderers.figures.panels import FILE_LINESTYLES, Source
 from gpubench_tools.renderers.figures.setup import save_figure
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 FIGURES = ("copy.png", "launch.png", "saxpy.png")
 H200 = SCRIPTS.parent / "results" / "h200" / "gpubench.json"
 ALL_DEVICES = SCRIPTS.parent / "results" / "h200x2" / "all_devices.json"
+GPU_GAP = SCRIPTS.parent / "results" / "h200" / "launch_gpu_gap.json"
+PAIRED = SCRIPTS.parent / "results" / "h200" / "launch_paired_a.json"
 L2_BYTES = 60 << 20
 
 
@@ -76,7 +79,7 @@ def dtod_entries(t0_us: float, bandwidth_gbps: float, l2_speedup: float) -> list
     return entries
 
 
-def sources(*docs: tuple[str, dict[str, Any]], tmp_path: Path) -> list[plot.Source]:
+def sources(*docs: tuple[str, dict[str, Any]], tmp_path: Path) -> list[Source]:
     return plot.make_sources([load(write_json(tmp_path / f"{stem}.json", doc))
                               for stem, doc in docs])
 
@@ -123,7 +126,7 @@ def test_file_labels_are_short_and_distinct() -> None:
 
 @pytest.mark.parametrize("count", [1, 7, 10, 11, 20, 24, 40])
 def test_colours_are_distinct(count: int) -> None:
-    colours = family_plot.distinct_colours(count)
+    colours = panel_drawing.distinct_colours(count)
     assert len(colours) == count
     rgb = np.array([c[:3] for c in colours])
     closest = min(np.abs(a - b).max() for a, b in itertools.combinations(rgb, 2)) if count > 1 else 1
@@ -158,7 +161,8 @@ def check_readable(fig: Figure) -> None:
     for ax in panels:
         assert not overlapping(legend_box, ax.get_tightbbox(renderer))
         looks = [(tuple(np.round(plot_colour(line), 3)), str(line.get_linestyle()),
-                  line.get_marker()) for line in data_lines(ax)]
+                  line.get_marker(), str(line.get_markerfacecolor()))
+                 for line in data_lines(ax)]
         assert len(looks) == len(set(looks))
         for axis in (ax.xaxis, ax.yaxis):
             shown = [t for t in axis.get_ticklabels(minor=False) + axis.get_ticklabels(minor=True)
@@ -186,37 +190,147 @@ def launch_doc(graph_us: float, **context: str) -> dict[str, Any]:
     return document(entries, **context)
 
 
+def dots(ax: Axes) -> list[Any]:
+    """The points of a panel of dots: one marker each."""
+    return [line for line in ax.get_lines() if len(line.get_xdata()) == 1
+            and line.get_marker() not in ("None", "", None)]
+
+
 def test_launch_figure(tmp_path: Path) -> None:
-    srcs = sources(("base", launch_doc(0.019)), ("new", launch_doc(0.025)), tmp_path=tmp_path)
+    srcs = sources(("base", with_facts(launch_doc(0.019))), ("new", with_facts(launch_doc(0.025))),
+                   tmp_path=tmp_path)
     fig = family_plot.family_figure(srcs, "launch", "launch")
     check_readable(fig)
     panels = {ax.get_title(): ax for ax in fig.axes if ax.has_data()}
     assert list(panels) == ["runtime", "runtime_launchkernel", "runtime_launchkernelex",
-                            "driver", "driver_extra", "driver_launchkernelex", "graph",
-                            "without an argument"]
+                            "driver", "driver_extra", "driver_launchkernelex", "graph", "module"]
     # The graph's 0.019 µs submit next to its 9 µs roundtrip: a log axis; driver spans less than
-    # a decade. Payloads from 0 are evenly spaced, each labelled.
+    # a decade. Payloads from 0 are evenly spaced, each labelled in whole bytes.
     assert panels["graph"].get_yscale() == "log"
     assert panels["driver"].get_yscale() == "linear"
     assert [t.get_text() for t in panels["driver"].get_xticklabels()] == [
-        "0", "8", "256", "4096", "32764"]
+        "0 B", "8 B", "256 B", "4 KiB", "32764 B"]
     assert panels["driver"].get_xlabel() == "params (bytes)"
     assert panels["driver"].get_ylabel() == "µs (lower is better)"
     lines = data_lines(panels["graph"])
     assert len(lines) == 4  # 2 measures x 2 files
     assert len({plot_colour(line) for line in lines}) == 2
-    assert len({str(line.get_linestyle()) for line in lines}) == 2
-    assert len(panels["without an argument"].patches) == 4  # 2 module steps x 2 files
+    assert len({line.get_marker() for line in lines}) == 2  # a measure: colour and marker
+    assert len({str(line.get_linestyle()) for line in lines}) == 2  # a file: line style
+    # Figures without an argument: a row per step, read along the x axis, never rotated names.
+    module = panels["module"]
+    assert len(dots(module)) == 4  # 2 module steps x 2 files
+    assert [t.get_text() for t in module.get_yticklabels()] == ["cubin_load", "ptx_jit"]
+    assert module.get_xlabel() == "µs (lower is better)"
+    assert all(t.get_rotation() == 0 for t in module.get_yticklabels())
     texts = [t.get_text() for t in fig.axes[-1].get_legend().get_texts()]
     assert {"base", "new", "submit", "roundtrip"} <= set(texts)
     assert not any(str(tmp_path) in t for t in texts)
+
+
+def test_without_facts_an_argument_has_no_unit(tmp_path: Path) -> None:
+    """A file without facts reads its arguments as bytes, which for saxpy are elements: its
+    axis says it has no unit, and labels the number, not a size."""
+    fig = family_plot.family_figure(sources(("run", document(full_suite())), tmp_path=tmp_path),
+                                    "saxpy", "saxpy")
+    (ax,) = [ax for ax in fig.axes if ax.has_data()]
+    assert ax.get_xlabel() == "argument (no unit in the file)"
+    assert not [t.get_text() for t in ax.get_xticklabels() if "B" in t.get_text()]
+
+
+def test_variants_overlay_in_one_panel(tmp_path: Path) -> None:
+    """saxpy's variants are one panel, each variant its colour and marker."""
+    doc = with_facts(document(full_suite()))
+    variants = saxpy_variants(doc)
+    fig = family_plot.family_figure(sources(("run", doc), tmp_path=tmp_path), "saxpy", "saxpy")
+    ax = next(ax for ax in fig.axes if ax.has_data())
+    lines = data_lines(ax)
+    assert len(variants) > 1 and len(lines) == len(variants)
+    assert len({(plot_colour(line), line.get_marker()) for line in lines}) == len(variants)
+    assert len({line.get_marker() for line in lines}) == len(variants)
+
+
+def test_each_panel_fits_the_data_it_shows(tmp_path: Path) -> None:
+    """55.3 against 51.5 GB/s: an axis of its own, within a factor 2 of the data, not one
+    shared with a panel of 4000 GB/s or with the small sizes of a sweep."""
+    entries = []
+    for api, gbps in (("sync", 51.5), ("async", 55.3)):
+        entries += [e for size in (1 << 26, 1 << 28, 1 << 30)
+                    for e in copy_run("HtoD", "pinned", api, size, gbps)]
+    entries += [e for size in (1 << 26, 1 << 28, 1 << 30)
+                for e in copy_run("DtoD", "device", "async", size, 4000.0)]
+    fig = family_plot.family_figure(sources(("run", with_facts(document(entries))),
+                                            tmp_path=tmp_path), "copy", "copy")
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.has_data()}
+    for title, (low, high) in (("HtoD", (51.5, 55.3)), ("DtoD", (4000.0, 4000.0))):
+        bottom, top = panels[title].get_ylim()
+        assert low / 2 < bottom <= low and high <= top < high * 2, (title, bottom, top)
+    bottom, top = panels["HtoD"].get_ylim()
+    assert (55.3 - 51.5) / (top - bottom) > 0.5  # the difference is most of the axis
+
+
+def test_the_l2_is_marked_where_the_data_shows_it(tmp_path: Path) -> None:
+    """A copy that stays on the device is faster within the L2: its panel marks the L2 size; a
+    copy from host memory is not, and its panel marks nothing, nor do elements."""
+    entries = dtod_entries(2.0, 4000.0, 1.6) + full_suite()  # HtoD: 1 KiB to 256 MiB
+    doc = with_facts(document(entries, l2_bytes=str(L2_BYTES)))
+    saxpy, copy = saxpy_and_copy_panels(doc, tmp_path)
+    assert l2_marks(copy["DtoD"]) == [L2_BYTES]
+    assert l2_marks(copy["HtoD"]) == []
+    assert all(l2_marks(ax) == [] for ax in saxpy.values())
+
+
+def test_single_argument_and_paired_ratios_are_dots(tmp_path: Path) -> None:
+    """launch/gpu_gap (params:0 alone) is a row per path, not dots at x=0; launch/paired is
+    drawn as its ratios with their intervals, not its round time."""
+    doc = with_facts(json.loads(GPU_GAP.read_text()))
+    paired = with_facts(json.loads(PAIRED.read_text()))
+    doc["benchmarks"] += paired["benchmarks"]
+    fig = family_plot.family_figure(sources(("run", doc), tmp_path=tmp_path), "launch", "launch")
+    check_readable(fig)
+    panels = {ax.get_title(): ax for ax in fig.axes if ax.has_data()}
+    gap = panels["gpu_gap"]
+    rows = [t.get_text() for t in gap.get_yticklabels()]
+    assert len(rows) == len(dots(gap)) > 2 and "graph" in rows
+    assert gap.get_xlabel() == "ns (lower is better)"
+    near, far = panels["paired: ratios"], panels["paired: ratios far from 1"]
+    assert near.get_xlabel() == far.get_xlabel() == "path ÷ reference (below 1: cheaper)"
+    assert "graph vs runtime" in [t.get_text() for t in far.get_yticklabels()]
+    assert "driver vs runtime" in [t.get_text() for t in near.get_yticklabels()]
+    assert near.collections  # each ratio's interval, a bar
+    assert near.get_xlim()[1] < 2.5 and far.get_xlim()[0] < 0.05
+
+
+def test_a_comparison_draws_the_ratio_first(tmp_path: Path) -> None:
+    """Given the ratios of NEW against BASE, each panel's ratios with their resolution band
+    come first, the values beside them; a SAME point is hollow."""
+    from gpubench_tools.models.comparison import Rules, compare
+    base = with_facts(document(full_suite(8.0, 50.0)))
+    new = with_facts(document(full_suite(8.0, 40.0)))
+    srcs = sources(("base", base), ("new", new), tmp_path=tmp_path)
+    rows = compare(srcs[0].result, srcs[1].result,
+                   Rules(threshold=3.0, host_threshold=25.0, sigmas=2.0, alpha=0.05), True).rows
+    fig = family_plot.family_figure(srcs, "copy", "copy",
+                                    ratios={1: {row.name: row for row in rows}})
+    check_readable(fig)
+    axes = [ax for ax in fig.axes if ax.has_data()]
+    assert [ax.get_title() for ax in axes[:2]] == ["HtoD: ratio to the first", "HtoD"]
+    ratio = axes[0]
+    assert ratio.get_ylabel() == "× better than the first file"
+    assert ratio.collections  # the resolution bands
+    drawn = [y for line in ratio.get_lines() for y in line.get_ydata()
+             if line.get_marker() not in ("None", "", None)]
+    expected = [row.ratio for row in rows if row.name.startswith("copy/HtoD/")]
+    assert sorted(drawn) == pytest.approx(sorted(expected))
+    bottom, top = ratio.get_ylim()
+    assert bottom < min(drawn) and max(drawn) < top and top / bottom < 4
 
 
 def test_a_long_title_is_wrapped_within_the_figure() -> None:
     # A family's grammar as long as launch's, on a figure of three panels a row.
     title = "launch: " + ", ".join(f"launch/series_{i}/<path>/<measure>/params:<bytes>"
                                    for i in range(8))
-    fig, _, _ = family_plot.grid(4, title)
+    fig, _, _ = family_plot.grid([family_plot.PANEL_SIZE_IN[1]] * 4, title, 3)
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     renderer = canvas.get_renderer()
@@ -226,14 +340,15 @@ def test_a_long_title_is_wrapped_within_the_figure() -> None:
     assert "series_7" in fig._suptitle.get_text()
 
 
-def test_bars_within_a_decade_have_plain_labels(tmp_path: Path) -> None:
-    # Bars 4 to 6.3 ms apart: a log axis with no decade inside it, read by its minor ticks.
+def test_dots_within_a_decade_have_a_linear_axis_fitted_to_them(tmp_path: Path) -> None:
+    # 4 and 6.3 ms: a linear axis around them, not decades of empty log axis.
     doc = document(module_run("cubin_load", 4000.0) + module_run("ptx_jit", 6300.0))
     fig = family_plot.family_figure(sources(("run", doc), tmp_path=tmp_path), "launch", "launch")
     check_readable(fig)
-    (bars,) = [ax for ax in fig.axes if ax.has_data()]
-    assert bars.get_yscale() == "log"
-    assert [t.get_text() for t in bars.get_yticklabels(minor=True) if t.get_text()]
+    (drawn,) = [ax for ax in fig.axes if ax.has_data()]
+    assert drawn.get_xscale() == "linear"
+    left, right = drawn.get_xlim()
+    assert 2000 < left < 4000 and 6300 < right < 8000
 
 
 @pytest.mark.parametrize("values", [[0.0, 2.0, 40.0], [-3.0, 2.0, 40.0]])
@@ -251,9 +366,8 @@ def test_values_of_0_or_below_keep_a_linear_axis(tmp_path: Path, values: list[fl
         entries += run_entries(f"gap/sweep/{4096 << index}/manual_time", sample)
     doc = document(entries, gpubench_families=json.dumps(facts))
     fig = family_plot.family_figure(sources(("run", doc), tmp_path=tmp_path), "gap", "gap")
-    drawn = [ax for ax in fig.axes if ax.has_data()]
-    assert len(drawn) == 2
-    assert [ax.get_yscale() for ax in drawn] == ["linear", "linear"]
+    bars, sweep = [ax for ax in fig.axes if ax.has_data()]
+    assert (bars.get_xscale(), sweep.get_yscale()) == ("linear", "linear")
 
 
 @pytest.mark.parametrize(("script", "output"), [("plot", "out"), ("report", "out"),
@@ -495,7 +609,7 @@ def test_a_file_that_cannot_be_written_leaves_the_earlier_plots_whole(
 
 def test_too_many_files(tmp_path: Path, run_script: RunScript) -> None:
     paths = [write_json(tmp_path / f"r{i}.json", document(full_suite()))
-             for i in range(len(plot.FILE_LINESTYLES) + 1)]
+             for i in range(len(FILE_LINESTYLES) + 1)]
     one_line_error(run_script("plot", *paths, "-o", tmp_path / "figs"))
 
 
@@ -504,9 +618,10 @@ def test_plot_bad_input(tmp_path: Path, run_script: RunScript) -> None:
 
 
 def test_size_labels() -> None:
-    assert [family_plot.binary_size(v) for v in (4, 1024, 1.5 * 2**20, 2**30)] == [
-        "4 B", "1 KiB", "1.5 MiB", "1 GiB"]
-    assert family_plot.power_of_two(2**20) == "2²⁰" and family_plot.power_of_two(1000) == "1000"
+    """Whole units where one divides the size, else whole bytes: a label is the exact size."""
+    assert [scales.binary_size(v) for v in (0, 4, 1024, 1.5 * 2**20, 2**30, 32764)] == [
+        "0 B", "4 B", "1 KiB", "1536 KiB", "1 GiB", "32764 B"]
+    assert scales.power_of_two(2**20) == "2²⁰" and scales.power_of_two(1000) == "1000"
 
 
 def test_a_family_name_that_is_no_file_name(tmp_path: Path, run_script: RunScript) -> None:
@@ -609,8 +724,9 @@ def saxpy_and_copy_panels(doc: dict[str, Any], tmp_path: Path, saxpy: str = "sax
 @pytest.mark.skipif(not SUITE.exists(), reason="the committed default suite is not in this tree")
 def test_a_second_figure_and_the_l2_from_a_real_result(tmp_path: Path) -> None:
     """The default suite from the H200 with the facts gpubench declares (--describe): saxpy in
-    GB/s and, beside it, in % of the memory ceiling (pct_of_peak, declared with `panel`); every
-    panel of copy sizes marks the context's L2 (60 MiB)."""
+    GB/s and, beside it, in % of the memory ceiling (pct_of_peak, declared with `panel`); the
+    copy that stays on the device marks the context's L2 (60 MiB), the copies from the host
+    do not."""
     doc = with_facts(json.loads(SUITE.read_text()))
     saxpy, copy = saxpy_and_copy_panels(doc, tmp_path)
     assert list(saxpy) == ["saxpy", "saxpy: % of ceiling"]
@@ -624,8 +740,8 @@ def test_a_second_figure_and_the_l2_from_a_real_result(tmp_path: Path) -> None:
     assert drawn == pytest.approx(stored) and len(drawn) == 8 * 11  # variants x sizes
     assert l2_marks(saxpy["saxpy"]) == [] and l2_marks(pct) == []  # elements, not sizes
     assert list(copy) == ["HtoD", "DtoH", "bidir", "DtoD", "HtoH"]
-    for ax in copy.values():
-        assert l2_marks(ax) == [60 << 20]
+    assert {title: l2_marks(ax) for title, ax in copy.items()} == {
+        "HtoD": [], "DtoH": [], "bidir": [], "DtoD": [60 << 20], "HtoH": []}
     assert "GPU L2 60 MiB" in [t.get_text() for t in copy["DtoD"].texts]
 
 

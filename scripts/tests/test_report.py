@@ -104,10 +104,10 @@ def test_family_panels_split_by_direction_and_path(two_gpus: tuple[Path, Path]) 
     assert [p.title for p in copy] == ["HtoD", "DtoH"]
     assert list(copy[0].curves) == ["pinned/async"]
     base_points, new_points = (copy[0].curves["pinned/async"][label] for label in (base, new))
-    assert base_points[0].tolist() == new_points[0].tolist() == (4 ** np.arange(5, 15)).tolist()
-    assert new_points[1][-1] < base_points[1][-1]  # 25 GB/s against 50
+    assert base_points.x.tolist() == new_points.x.tolist() == (4 ** np.arange(5, 15)).tolist()
+    assert new_points.y[-1] < base_points.y[-1]  # 25 GB/s against 50
     launch = family_plot.family_panels(sources, "launch")
-    assert [p.title for p in launch] == ["runtime", "driver", "graph", "without an argument"]
+    assert [p.title for p in launch] == ["runtime", "driver", "graph", "module"]
     assert list(launch[0].curves) == ["submit", "roundtrip"]
 
 
@@ -147,7 +147,7 @@ def test_same_curve_gets_the_same_colour_in_every_panel(two_gpus: tuple[Path, Pa
     assert all(len(c) == 1 for c in colours.values())
     assert len({next(iter(c)) for c in colours.values()}) == 2
     styles = [line.get_linestyle() for line in fig.axes[0].get_lines()]
-    assert styles == ["-", "--"] * 2  # BASE solid, NEW dashed
+    assert styles == ["-", ":"] * 2  # BASE solid, NEW dotted
 
 
 def test_output_directory_is_created_when_its_parent_exists(tmp_path: Path,

@@ -1,16 +1,16 @@
-"""The figures of one family over several runs, as HTML: a panel per series, single figures,
-peer matrices. The report and the gallery draw with these, on the same scales.
+"""The figures of one family over several runs, as HTML: a panel per group of series, the
+figures without an argument, peer matrices. The report and the gallery draw with these.
 
-A panel shows every run's curve with its band (smallest to largest repetition) and, given each
-later run's ratios against the first, a ratio panel under it: how many times better, with the
-points the verdict calls SAME hollow. All panels of a family share the argument axis, and those
-of one unit share the figure axis and the ratio axis.
+Each panel is the figure gpubench-tools plot draws (figures/panels.py, drawn by
+figures/family_plot.panel_figure), inlined as SVG: the variants of the panel overlaid, each in
+its colour and marker, each run in its line style; given each later run's ratios against the
+first, the ratios with their resolution band beside the values, the points the verdict calls
+SAME hollow. Every panel's axes fit the data it shows. Panels sort by their largest change.
 """
 
-import math
 from dataclasses import dataclass
 
-from gpubench_tools.models.comparison import SAME, Row, natural_key
+from gpubench_tools.models.comparison import Row
 from gpubench_tools.models.run_series import (
     Curve,
     PairMatrix,
@@ -18,31 +18,32 @@ from gpubench_tools.models.run_series import (
     curves_and_singles,
     pair_matrices,
 )
-from gpubench_tools.reading.results import Metric, Result
+from gpubench_tools.reading.results import Result
 from gpubench_tools.renderers.comparison_text import format_ratio, format_value
+from gpubench_tools.renderers.figures.family_plot import panel_figure
+from gpubench_tools.renderers.figures.panel_drawing import Ratios
+from gpubench_tools.renderers.figures.panels import SWEEP, Panel, family_panels, make_source
+from gpubench_tools.renderers.figures.scales import argument_text
+from gpubench_tools.renderers.figures.svg_markup import svg_markup
 from gpubench_tools.renderers.html_page import esc, table
-from gpubench_tools.renderers.svg_chart import (
-    CURVE_HEIGHT,
-    RATIO_HEIGHT,
-    DrawnPoint,
-    DrawnRun,
-    Frame,
-    argument_scale,
-    argument_text,
-    colour,
-    curve_chart,
-    figure_scale,
-    ratio_chart,
-    ratio_scale,
-)
 
-# Each later run's comparison with the first (gpubench-tools compare's rows), by run index and benchmark.
-Ratios = dict[int, dict[str, Row]]
+__all__ = ["Ratios", "RunFigures", "colour", "families", "family_html", "run_figures",
+           "verdict_cell"]
+
+# tab10, the colour of each run's swatch on a page, in order.
+RUN_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+               "#7f7f7f", "#bcbd22", "#17becf")
+# Characters of a panel's data-name: the names of all its series, for the page's filter.
+NAME_LIMIT = 4000
+
+
+def colour(run: int) -> str:
+    return RUN_COLOURS[run % len(RUN_COLOURS)]
 
 
 @dataclass(frozen=True)
 class RunFigures:
-    index: int  # position among the page's runs: colour and class
+    index: int  # position among the page's runs: line style and class
     label: str
     result: Result
     curves: list[Curve]
@@ -59,98 +60,36 @@ def families(runs: list[RunFigures]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def figure_title(metric: Metric) -> str:
-    return f"{metric.unit}, {'higher' if metric.bigger_is_better else 'lower'} is better"
+def panel_change(panel: Panel, ratios: Ratios) -> float:
+    """The largest change of any benchmark of the panel in any later run: how panels sort."""
+    names = set(panel.names())
+    return max([row.size_of_change for by_name in ratios.values()
+                for name, row in by_name.items() if name in names], default=-1.0)
 
 
-def argument_title(curve: Curve) -> str:
-    """The argument axis' title; where the file declares no unit, it says the unit is read as
-    bytes (docs/family-facts.md), which a count of elements in such a file is not."""
-    argument = curve.argument
-    if not argument.declared:
-        return f"{argument.key or 'argument'} (read as bytes: no unit in the file)"
-    return f"{argument.key or ('size' if argument.unit == 'bytes' else 'N')} ({argument.unit})"
-
-
-def point_tip(label: str, curve: Curve, index: int) -> str:
-    p = curve.points[index]
-    spread = "" if p.low == p.high else \
-        f", repetitions {format_value(p.low)} to {format_value(p.high)}"
-    return (f"{label}: {p.benchmark}: {format_value(p.value)} {curve.metric.unit} "
-            f"({p.summary}{spread})")
-
-
-def series_change(runs: list[RunFigures], series: str, family: str, ratios: Ratios) -> float:
-    """The largest change of any point of the series in any later run: how panels sort."""
-    names = {p.benchmark for r in runs for c in r.curves
-             if c.family == family and c.series == series for p in c.points}
-    return max([by_name[n].size_of_change for by_name in ratios.values()
-                for n in names if n in by_name], default=-1.0)
-
-
-def family_curves(runs: list[RunFigures], family: str
-                  ) -> dict[str, list[tuple[RunFigures, Curve]]]:
-    by_series: dict[str, list[tuple[RunFigures, Curve]]] = {}
-    for run in runs:
-        for curve in run.curves:
-            if curve.family == family:
-                by_series.setdefault(curve.series, []).append((run, curve))
-    return by_series
+def series_names(family: str, panel: Panel) -> list[str]:
+    """The series a panel draws, as the filter matches them: family/series."""
+    prefix = family if panel.title.split(":")[0] == family \
+        else f"{family}/{panel.title.split(':')[0]}"
+    return [f"{prefix}/{label}" for label in panel.curves]
 
 
 def panels_html(runs: list[RunFigures], family: str, ratios: Ratios) -> str:
-    """A panel per series, the largest change first."""
-    by_series = family_curves(runs, family)
-    if not by_series:
+    """A panel per group of series (figures/panels.py), the largest change first."""
+    sources = [make_source(run.result, run.label, run.index) for run in runs
+               if run.result.family(family)]
+    panels = family_panels(sources, family)
+    if not panels:
         return ""
-    all_curves = [c for members in by_series.values() for _, c in members]
-    x_scale = argument_scale(p.argument for c in all_curves for p in c.points)
-    y_scales = {unit: figure_scale(v for c in all_curves if c.metric.unit == unit
-                                   for p in c.points for v in (p.value, p.low, p.high))
-                for unit in {c.metric.unit for c in all_curves}}
-    names = {p.benchmark for c in all_curves for p in c.points}
-    r_scale = ratio_scale(row.ratio for by_name in ratios.values()
-                          for n, row in by_name.items() if n in names)
-    order = sorted(by_series, key=lambda s: (-series_change(runs, s, family, ratios),
-                                             natural_key(s)))
-    panels = []
-    for series in order:
-        members = by_series[series]
-        first = members[0][1]
-        title = f"{family}/{series}" if series else family
-        drawn = [DrawnRun(run.index, [DrawnPoint(p.argument, p.value, p.low, p.high,
-                                                 point_tip(run.label, c, i))
-                                      for i, p in enumerate(c.points)])
-                 for run, c in members]
-        chart = curve_chart(Frame(CURVE_HEIGHT, x_scale, y_scales[first.metric.unit]), drawn,
-                            first.argument.unit, figure_title(first.metric),
-                            argument_title(first), title)
-        ratio_runs = ratio_points(members, ratios)
-        if ratio_runs:
-            chart += ratio_chart(Frame(RATIO_HEIGHT, x_scale, r_scale), ratio_runs,
-                                 first.argument.unit, "× the first run's",
-                                 argument_title(first), f"{title}: ratio to the first run")
-        panels.append(f'<figure class="panel" data-name="{esc(title)}"><figcaption>'
-                      f'{esc(title)}</figcaption>{chart}</figure>')
-    return f'<div class="panels">{"".join(panels)}</div>'
-
-
-def ratio_points(members: list[tuple[RunFigures, Curve]], ratios: Ratios) -> list[DrawnRun]:
-    drawn = []
-    for run, curve in members:
-        by_name = ratios.get(run.index, {})
-        points, hollow = [], []
-        for p in curve.points:
-            row = by_name.get(p.benchmark)
-            if row is None or not (math.isfinite(row.ratio) and row.ratio > 0):
-                continue
-            points.append(DrawnPoint(p.argument, row.ratio, row.ratio, row.ratio,
-                                     f"{run.label}: {p.benchmark}: {format_ratio(row.ratio)} "
-                                     f"than the first run, {row.verdict}"))
-            hollow.append(row.verdict == SAME)
-        if points:
-            drawn.append(DrawnRun(run.index, points, tuple(hollow)))
-    return drawn
+    order = sorted(panels, key=lambda p: (-panel_change(p, ratios), p.kind != SWEEP))
+    out = []
+    for panel in order:
+        title = f"{family}: {panel.title}" if panel.title != family else family
+        fig = panel_figure(panel, sources, ratios or None)
+        name = " ".join([f"{family}/{panel.title}", *series_names(family, panel)])
+        out.append(f'<figure class="panel" data-name="{esc(name, NAME_LIMIT)}"><figcaption>'
+                   f"{esc(title)}</figcaption>{svg_markup(fig, esc(title))}</figure>")
+    return f'<div class="panels">{"".join(out)}</div>'
 
 
 def singles_html(runs: list[RunFigures], family: str, ratios: Ratios) -> str:

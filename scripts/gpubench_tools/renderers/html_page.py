@@ -35,12 +35,9 @@ z-index:2}.controls label{margin-right:14px;white-space:nowrap}
 .swatch{display:inline-block;width:12px;height:12px;border-radius:2px;vertical-align:-1px;
 margin-right:4px}
 .panels{display:flex;flex-wrap:wrap;gap:10px}figure.panel{margin:0;border:1px solid #e4e4e4;
-padding:4px;width:364px}figure.panel figcaption{font-size:12px;font-weight:600;
-overflow-wrap:anywhere}
-svg text{font:10px system-ui,sans-serif;fill:#333}svg text.axis{font-size:11px}
-svg rect.plot{fill:none;stroke:#999}svg line.grid{stroke:#eee}svg line.one{stroke:#555;
-stroke-dasharray:4 3}svg polyline.line{fill:none;stroke-width:1.6}svg polygon.band{
-stroke:none;fill-opacity:.18}svg circle.hollow{fill:#fff}
+padding:4px;max-width:100%}figure.panel figcaption{font-size:12px;font-weight:600;
+overflow-wrap:anywhere}svg.figure{display:block;max-width:100%;height:auto}
+svg.figure path{stroke-linejoin:round;stroke-linecap:butt}
 td.cell{text-align:center;min-width:56px}.matrices{display:flex;flex-wrap:wrap;gap:18px}
 .hidden{display:none!important}
 """

@@ -56,7 +56,7 @@ from gpubench_tools.renderers.figures.family_plot import check_families
 from gpubench_tools.renderers.figures.pair_matrix import check_pair_gpus
 from gpubench_tools.renderers.figures.plot_files import file_labels
 from gpubench_tools.renderers.html_page import controls, esc, page, table
-from gpubench_tools.renderers.svg_chart import colour
+from gpubench_tools.renderers.family_figures import colour
 from gpubench_tools.writing.outputs import write_output
 
 # Rows of a family's table of changes shown before the rest is folded.

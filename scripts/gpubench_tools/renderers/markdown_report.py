@@ -4,10 +4,9 @@
 
 report.md holds what gpubench-tools compare decides (the mode, the verdict rule, the context keys that
 differ, a geometric-mean summary per family, the benchmarks in one file only, the table of every
-benchmark) and one PNG per family that overlays both runs, drawn by family_plot as gpubench-tools plot draws
-it (the same panels, axes and labels): a colour per curve, solid lines and circles for BASE,
-dashed lines and crosses for NEW, the legend outside the data, log axes where the values are
-above 0 and span a decade or more.
+benchmark) and one PNG per family, drawn by family_plot as the HTML report draws its panels: per
+panel NEW's ratio to BASE with its resolution band, and beside it both runs' values, each
+variant in its colour and marker, BASE solid and NEW dotted, the legend outside the data.
 
 Exit status: 0 written (whatever the verdicts), 2 unusable input, bad usage, a report that
 could not be written (report.md and the figures are written all or none: then no file of DIR is
@@ -31,17 +30,16 @@ from gpubench_tools.renderers.comparison_text import (
     verdict_line,
 )
 from gpubench_tools.renderers.figures.family_plot import (
-    Source,
     check_families,
     family_figure,
     figure_stems,
     ordered_families,
 )
+from gpubench_tools.renderers.figures.panels import Source, make_source
 from gpubench_tools.renderers.figures.setup import Figure, figure_bytes
 from gpubench_tools.writing.outputs import refuse_output_over_input, write_outputs
 
 FILE_LABELS = ("BASE", "NEW")
-FILE_STYLES = (("-", "o", ""), ("--", "x", "///"))  # line style, marker, bar hatch
 
 
 def file_legend_labels(results: tuple[Result, Result]) -> list[str]:
@@ -53,19 +51,22 @@ def file_legend_labels(results: tuple[Result, Result]) -> list[str]:
 
 
 def sources_of(results: tuple[Result, Result]) -> list[Source]:
-    return [Source(result, label, *style)
-            for result, label, style in zip(results, file_legend_labels(results), FILE_STYLES)]
+    return [make_source(result, label, index)
+            for index, (result, label) in enumerate(zip(results, file_legend_labels(results)))]
 
 
 def family_figures(comparison: Comparison, directory: Path) -> list[tuple[Path, Figure]]:
-    """One figure per family either file holds, both files overlaid, with its path: a name of
-    its own (family_plot.figure_stems), so no figure is written over another."""
+    """One figure per family either file holds, with its path: a name of its own
+    (family_plot.figure_stems), so no figure is written over another. Each panel shows NEW's
+    ratio to BASE with its resolution band, the values of both beside it, as the HTML report's
+    panels do."""
     sources = sources_of((comparison.base, comparison.cont))
+    ratios = {1: {row.name: row for row in comparison.rows}}
     figures = []
     families = list(ordered_families(s.result for s in sources))
     check_families(families)
     for family, stem in zip(families, figure_stems(families)):
-        fig = family_figure(sources, family, f"{family}: BASE solid, NEW dashed")
+        fig = family_figure(sources, family, f"{family}: NEW against BASE", ratios=ratios)
         if fig is not None:
             figures.append((directory / f"{stem}.png", fig))
     return figures

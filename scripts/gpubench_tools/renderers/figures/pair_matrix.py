@@ -17,16 +17,13 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from gpubench_tools.models.run_series import curves_and_singles, pair_matrices, pair_of
-from gpubench_tools.reading.results import GpubenchJsonError, Result
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.results import Result
 from gpubench_tools.reading.safe_text import one_line
-from gpubench_tools.renderers.figures.family_plot import (
-    PANEL_SIZE_IN,
-    Source,
-    check_panels,
-    value_label,
-)
+from gpubench_tools.renderers.figures.family_plot import PANEL_SIZE_IN, check_panels
+from gpubench_tools.renderers.figures.panels import Source
+from gpubench_tools.renderers.figures.scales import argument_text, value_label
 from gpubench_tools.renderers.figures.setup import figure_text
-from gpubench_tools.renderers.svg_chart import argument_text
 
 # The most GPUs the pairs of one series name: the most devices gpubench measures at once
 # (max_devices, src/options.hpp).

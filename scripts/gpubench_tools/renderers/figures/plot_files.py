@@ -39,32 +39,34 @@ from matplotlib.figure import Figure
 
 from gpubench_tools.models.latency_bandwidth import LatencyBandwidthFit, fit_latency_bandwidth
 from gpubench_tools.reading.bounded_read import dangling_link
+from gpubench_tools.reading.facts import GBPS, Metric
 from gpubench_tools.reading.name_filter import NameFilter
-from gpubench_tools.reading.results import GBPS, Benchmark, Metric, Result
+from gpubench_tools.reading.results import Benchmark, Result
 from gpubench_tools.renderers.figures.family_plot import (
     Decorate,
-    Panel,
     PlotError,
-    Source,
-    binary_size,
     check_families,
-    curve_label,
     family_figure,
     figure_stems,
     ordered_families,
-    panel_and_curve,
 )
 from gpubench_tools.renderers.figures.pair_matrix import check_pair_gpus, pair_matrix_figure
+from gpubench_tools.renderers.figures.panel_drawing import Style
+from gpubench_tools.renderers.figures.panels import (
+    FILE_LINESTYLES,
+    Panel,
+    Source,
+    curve_label,
+    make_source,
+    panel_and_curve,
+)
+from gpubench_tools.renderers.figures.scales import binary_size
 from gpubench_tools.renderers.figures.setup import figure_bytes
 from gpubench_tools.renderers.text_table import render
 from gpubench_tools.writing.outputs import refuse_output_over_input, write_outputs, write_stdout
 
 FIT_TABLE_NAME = "fit.txt"
 PAIRS_SUFFIX = "_pairs"  # of a family's matrix of GPU pairs: DIR/<family>_pairs.png
-# Dashed is kept for the fits, so no file is drawn dashed.
-FILE_LINESTYLES = ("-", ":", "-.", (0, (8, 2, 1, 2, 1, 2)), (0, (1, 4)), (0, (6, 3)))
-FILE_MARKERS = ("o", "s", "^", "D", "v", "P")
-FILE_HATCHES = ("", "//", "..", "xx", "\\\\", "++")
 DPI = 110
 # A curve this much faster within the L2 than beyond it is served from the L2 there.
 L2_SPEEDUP = 1.1
@@ -99,8 +101,7 @@ def make_sources(results: list[Result]) -> list[Source]:
         raise PlotError(f"at most {len(FILE_LINESTYLES)} result files can share a figure "
                         f"and stay distinguishable; got {len(results)}")
     labels = file_labels([r.path for r in results])
-    return [Source(r, label, FILE_LINESTYLES[i], FILE_MARKERS[i], FILE_HATCHES[i])
-            for i, (r, label) in enumerate(zip(results, labels))]
+    return [make_source(r, label, i) for i, (r, label) in enumerate(zip(results, labels))]
 
 
 def time_metric(bench: Benchmark) -> Metric | None:
@@ -165,7 +166,7 @@ def fit_curve(sizes: np.ndarray, gbps: np.ndarray, counted: np.ndarray, seconds:
 
 def fit_drawer(series: list[FitSeries], family: str) -> Decorate:
     """Draws each fit of `family` dashed over its curve, in the curve's colour."""
-    def draw_fits(ax: Axes, panel: Panel, colours: dict[str, tuple[float, ...]]) -> None:
+    def draw_fits(ax: Axes, panel: Panel, looks: dict[str, Style]) -> None:
         for s in series:
             if s.fit is None or (s.family, s.panel) != (family, panel.title) \
                     or s.label not in panel.curves or panel.metric != GBPS:
@@ -173,7 +174,7 @@ def fit_drawer(series: list[FitSeries], family: str) -> Decorate:
             dense = np.geomspace(max(s.fitted_range[0], 1.0), s.fitted_range[1], 200)
             # The fit is in counted bytes; draw it against the argument on the x axis.
             ax.plot(dense, s.fit.bytes_per_second(dense * s.counted_per_copied) * 1e-9,
-                    color=colours[s.label], linestyle="--", lw=0.9, alpha=0.9)
+                    color=looks[s.label].colour, linestyle="--", lw=0.9, alpha=0.9)
     return draw_fits
 
 
