@@ -25,7 +25,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/, run as
 
 import fleet_builder as fb  # noqa: E402 (after the path it needs)
 
-from gpubench_tools.cli import options as script_cli  # noqa: F401  (stdout and stderr guarded, as every script's are)
 from gpubench_tools.models.fleet.limits import (
     Limits,
     default_limit_files,
@@ -34,7 +33,7 @@ from gpubench_tools.models.fleet.limits import (
 )
 from gpubench_tools.models.fleet.outliers import Rule, group_gpus, judge
 from gpubench_tools.models.fleet.records import Gpu, result_found
-from gpubench_tools.reading.results import loads
+from gpubench_tools.reading.result_file import loads
 
 # The device-timed sweep a loss is planted on, per source set.
 SWEEPS: dict[tuple[str, ...], str] = {
@@ -149,4 +148,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from gpubench_tools.cli import process
+    process.install(Path(sys.argv[0]).name)  # stdout and stderr guarded, as the command's are
     sys.exit(main())

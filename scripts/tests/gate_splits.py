@@ -40,7 +40,9 @@ from plant_slowdowns import plant  # noqa: E402
 from gpubench_tools.cli import compare as cmp  # noqa: E402
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
 from gpubench_tools.models.comparison import SAME, SLOWER, Row, Rules, compare, confirm_rows  # noqa: E402
-from gpubench_tools.reading.results import GpubenchJsonError, Result, load_with_document, loads  # noqa: E402
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.result_file import load_with_document, loads  # noqa: E402
+from gpubench_tools.reading.results import Result
 
 SCRIPT = "gate_splits.py"
 SHOWN = 8  # benchmarks named under each kind of wrong verdict

@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES
-from gpubench_tools.reading.results import declared_facts, read_json
+from gpubench_tools.reading.facts import declared_facts
+from gpubench_tools.reading.result_file import read_json
 
 Values = float | Sequence[float]
 

@@ -25,7 +25,7 @@ from gbench_builder import (
 )
 from hypothesis import strategies as st
 
-from gpubench_tools.reading.results import MAX_CONTAINERS, MAX_VALUES
+from gpubench_tools.reading.result_file import MAX_CONTAINERS, MAX_VALUES
 
 # Text a font, a terminal or matplotlib's mathtext may take for something else.
 SPECIAL_TEXT = ["$", "$x^2$", "$$", "\\", "\\frac{a}{b}", "\\n", "%", "{", "}", "_", "^",

@@ -47,9 +47,8 @@ sys.path[:0] = [str(SCRIPTS), str(TESTS)]
 import fleet_builder as fb  # noqa: E402
 from hostile_inputs import write_worst_result  # noqa: E402
 
-from gpubench_tools.cli import options as script_cli  # noqa: E402,F401  (stdout and stderr guarded, as every script's are)
-from gpubench_tools.reading import results as gj  # noqa: E402
 from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES  # noqa: E402
+from gpubench_tools.reading.result_file import MAX_CONTAINERS, MAX_VALUES, json_counts
 
 SUITE_RECORDING = RESULTS / "h200" / "ci_baseline.json"
 PAGE_RUNS = [RESULTS / "h200" / "verdicts" / "aa_1.json.gz", RESULTS / "h200" / "verdicts" /
@@ -57,7 +56,7 @@ PAGE_RUNS = [RESULTS / "h200" / "verdicts" / "aa_1.json.gz", RESULTS / "h200" / 
 FLEET_GPUS = 5000
 HEATMAP_GPUS = 256
 PAGE_LOADS = 5
-LOAD_PROBE = ("import sys; from gpubench_json import load; "
+LOAD_PROBE = ("import sys; from gpubench_tools.reading.result_file import load; "
               "print(len(load(sys.argv[1]).benchmarks), 'benchmarks')")
 PLAIN_JSON_PROBE = "import json, sys; print(len(json.load(open(sys.argv[1]))), 'values')"
 
@@ -91,7 +90,7 @@ def python(*args: object) -> list[str]:
 
 def loader_counts(path: Path) -> tuple[int, int]:
     """JSON objects and lists, and values, as the loader counts them before parsing."""
-    return gj.json_counts(path.read_text(encoding="utf-8"))
+    return json_counts(path.read_text(encoding="utf-8"))
 
 
 def runs_in(path: Path) -> int:
@@ -239,19 +238,19 @@ def measure(work: Path) -> list[str]:
     for path in (suite, dense):
         containers, values = loader_counts(path)
         lines.append(f"# {path.name}: {path.stat().st_size} bytes, {containers} JSON objects "
-                     f"and lists, {values} values (the loader's limits: {gj.MAX_CONTAINERS}, "
-                     f"{gj.MAX_VALUES})")
+                     f"and lists, {values} values (the loader's limits: {MAX_CONTAINERS}, "
+                     f"{MAX_VALUES})")
     lines += ["", f"{'what':<58} {'input':>22} {'wall s':>7} {'CPU s':>7} {'peak MB':>8}"]
     for path in (suite, dense):
-        lines.append(row(f"gpubench_json.load, {path.name}", megabytes([path]),
+        lines.append(row(f"result_file.load, {path.name}", megabytes([path]),
                          run_measured(python("-c", LOAD_PROBE, path))))
     packed = work / "suite_at_limit.json.gz"
     packed.write_bytes(gzip.compress(suite.read_bytes(), compresslevel=9))
-    lines.append(row(f"gpubench_json.load, {packed.name} (gzip -9)", megabytes([packed]),
+    lines.append(row(f"result_file.load, {packed.name} (gzip -9)", megabytes([packed]),
                      run_measured(python("-c", LOAD_PROBE, packed))))
     packed.unlink()
     bomb = gzip_bomb(work / "bomb.json.gz")
-    lines.append(row("gpubench_json.load, 1 GiB of zeros gzipped (refused)", megabytes([bomb]),
+    lines.append(row("result_file.load, 1 GiB of zeros gzipped (refused)", megabytes([bomb]),
                      run_measured(python("-c", LOAD_PROBE, bomb), (1,))))
     bomb.unlink()
     lines.append(row("gpubench-tools compare, two copies of suite_at_limit.json",
@@ -262,11 +261,11 @@ def measure(work: Path) -> list[str]:
     braces = empty_objects(work / "empty_objects.json")
     lines.append(row("json.load (no count limit), 32 MiB of {}", megabytes([braces]),
                      run_measured(python("-c", PLAIN_JSON_PROBE, braces))))
-    lines.append(row("gpubench_json.load, 32 MiB of {} (refused)", megabytes([braces]),
+    lines.append(row("result_file.load, 32 MiB of {} (refused)", megabytes([braces]),
                      run_measured(python("-c", LOAD_PROBE, braces), (1,))))
     braces.unlink()
     worst = write_worst_result(work / "worst.json")
-    lines.append(row("gpubench_json.load, worst file within the limits", megabytes([worst]),
+    lines.append(row("result_file.load, worst file within the limits", megabytes([worst]),
                      run_measured(python("-c", LOAD_PROBE, worst))))
     worst.unlink()
     big = fleet(FLEET_GPUS, work / "fleet")
@@ -298,4 +297,6 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
+    from gpubench_tools.cli import process
+    process.install(Path(sys.argv[0]).name)  # stdout and stderr guarded, as the command's are
     sys.exit(main(sys.argv[1:]))

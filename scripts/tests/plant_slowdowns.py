@@ -27,7 +27,8 @@ from gbench_builder import load_json, scaled, write_json  # noqa: E402
 
 from gpubench_tools.cli.compare import parse_args, rules_from  # noqa: E402
 from gpubench_tools.models.comparison import SAME, SLOWER, compare  # noqa: E402
-from gpubench_tools.reading.results import load, strip_gb_suffixes  # noqa: E402
+from gpubench_tools.reading.facts import strip_gb_suffixes  # noqa: E402
+from gpubench_tools.reading.result_file import load
 from gpubench_tools.renderers.comparison_text import format_ratio, format_resolution  # noqa: E402
 
 GPU_FACTOR, HOST_FACTOR = 1.05, 1.5

@@ -6,12 +6,11 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import fleet_builder as fb
 import pytest
-from conftest import SCRIPTS, RunScript
+from conftest import SCRIPTS, RunScript, command
 
 from gpubench_tools.cli.fleet import main, parse_args
 from gpubench_tools.models.fleet.records import status_of_exit
@@ -400,7 +399,7 @@ def test_a_path_that_cannot_be_read_or_written_is_named(tmp_path: Path, case: st
         "expected hosts": ([good, "--expect-hosts", closed / "hosts.txt"], closed / "hosts.txt"),
     }[case]
     try:
-        done = subprocess.run([*with_permissions(), sys.executable, str(SCRIPTS / "fleet"),
+        done = subprocess.run([*with_permissions(), *command("fleet"),
                                *map(str, args)], capture_output=True, text=True, timeout=60)
     finally:
         closed.chmod(0o755)

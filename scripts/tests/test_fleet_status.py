@@ -7,13 +7,12 @@ import json
 import lzma
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import fleet_builder as fb
 import pytest
-from conftest import SCRIPTS
+from conftest import command
 from test_fleet import run, section, with_permissions
 
 from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES
@@ -416,7 +415,7 @@ def test_a_record_file_that_cannot_be_read_is_a_damaged_row(tmp_path: Path, kind
         file.write_bytes(file.read_bytes() + line + b"\n")
         source = f"{pod_log}:5" if kind == "pod log" else file
         reason, results = "cannot read (not UTF-8 text)", 10
-    done = subprocess.run([*with_permissions(), sys.executable, str(SCRIPTS / "fleet"),
+    done = subprocess.run([*with_permissions(), *command("fleet"),
                            str(tmp_path), "--fail-on-outlier"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1, done.stderr

@@ -11,7 +11,7 @@ from gbench_builder import bad_results, load_json, scaled, with_repetitions, wri
 
 from gpubench_tools.cli.compare import parse_args, rules_from
 from gpubench_tools.models.comparison import compare
-from gpubench_tools.reading.results import loads
+from gpubench_tools.reading.result_file import loads
 
 CARD_A = H200 / "verdicts" / "splits" / "card_a.json.gz"  # eleven runs of one build on one H200
 GRAPH_NODES = "launch/graph_nodes/instantiate/nodes:16"

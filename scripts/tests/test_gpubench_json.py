@@ -20,7 +20,33 @@ from gbench_builder import (
     write_json,
 )
 
-from gpubench_tools.reading import results as gj
+from gpubench_tools.reading import errors
+from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES
+from gpubench_tools.reading.errors import (
+    BadValueError,
+    GpubenchJsonError,
+    MalformedResultError,
+    MissingFileError,
+    TooLargeError,
+    WrongTypeError,
+)
+from gpubench_tools.reading.facts import (
+    GBPS,
+    REAL_TIME_US,
+    Argument,
+    Metric,
+    NameParts,
+    strip_gb_suffixes,
+)
+from gpubench_tools.reading.json_values import DuplicateKeyError, json_loads
+from gpubench_tools.reading.result_file import (
+    MAX_CONTAINERS,
+    MAX_VALUES,
+    json_counts,
+    load,
+    read_file,
+)
+from gpubench_tools.reading.results import Benchmark, Result
 
 
 @pytest.mark.parametrize(("name", "stripped"), [
@@ -31,11 +57,11 @@ from gpubench_tools.reading import results as gj
     ("saxpy/vec4/1048576", "saxpy/vec4/1048576"),
 ])
 def test_strip_gb_suffixes(name: str, stripped: str) -> None:
-    assert gj.strip_gb_suffixes(name) == stripped
+    assert strip_gb_suffixes(name) == stripped
 
 
-def load_entries(tmp_path: Path, entries: list[dict]) -> gj.Result:
-    return gj.load(write_json(tmp_path / "r.json", document(entries)))
+def load_entries(tmp_path: Path, entries: list[dict]) -> Result:
+    return load(write_json(tmp_path / "r.json", document(entries)))
 
 
 def test_median_aggregate_is_the_value(tmp_path: Path) -> None:
@@ -70,7 +96,7 @@ def test_a_figure_some_repetitions_lack_says_how_many_hold_it(tmp_path: Path) ->
         "copy/HtoD/pinned/async/1024"]
     assert bench.value() == pytest.approx(22.5)
     assert bench.summary_of() == "median of 3 repetitions; bytes_per_second in 2 of them"
-    assert bench.summary_of(gj.REAL_TIME_US) == "median of 3 repetitions"
+    assert bench.summary_of(REAL_TIME_US) == "median of 3 repetitions"
     iterations = [e for e in copy_lacking_a_figure_once() if e["run_type"] == "iteration"]
     bench = load_entries(tmp_path, iterations).benchmarks["copy/HtoD/pinned/async/1024"]
     assert bench.value() == pytest.approx(22.5)
@@ -100,12 +126,12 @@ def test_figures_inferred_in_a_file_without_facts(tmp_path: Path) -> None:
                + run_entries("other/thing/manual_time", [{"real_time": 5.0}], time_unit="ns"))
     benches = load_entries(tmp_path, entries).benchmarks
     copy = benches["copy/DtoD/device/async/4096"]
-    assert (copy.metric, copy.value()) == (gj.GBPS, pytest.approx(100.0))
+    assert (copy.metric, copy.value()) == (GBPS, pytest.approx(100.0))
     assert copy.metric.bigger_is_better and copy.metric.unit == "GB/s"
     launch = benches["launch/runtime/throughput/params:0"]
-    assert (launch.metric, launch.value()) == (gj.Metric("us_per_launch", "µs", 1.0, False),
+    assert (launch.metric, launch.value()) == (Metric("us_per_launch", "µs", 1.0, False),
                                                pytest.approx(2.5))
-    assert benches["launch/module/ptx_jit"].metric == gj.REAL_TIME_US
+    assert benches["launch/module/ptx_jit"].metric == REAL_TIME_US
     assert benches["other/thing"].value() == pytest.approx(0.005)
     assert not benches["other/thing"].metric.bigger_is_better
 
@@ -114,8 +140,8 @@ def test_figures_inferred_in_a_file_without_facts(tmp_path: Path) -> None:
     pytest.param(content, error, id=name) for name, content, error in bad_results()])
 def test_load_rejects_bad_input(tmp_path: Path, content: object, error: str) -> None:
     path = write_bad(tmp_path / "bad.json", content)
-    with pytest.raises(gj.GpubenchJsonError) as info:
-        gj.load(path)
+    with pytest.raises(GpubenchJsonError) as info:
+        load(path)
     assert type(info.value).__name__ == error
     message = str(info.value)
     assert "\n" not in message and message.startswith(f"{path}: ") and len(message) < 300
@@ -125,13 +151,13 @@ def test_error_classes_share_one_base() -> None:
     for name in ("MissingFileError", "EmptyFileError", "InvalidJsonError", "NotGpubenchError",
                  "MalformedResultError", "WrongTypeError", "BadValueError",
                  "DuplicateBenchmarkError", "NoBenchmarksError"):
-        assert issubclass(getattr(gj, name), gj.GpubenchJsonError)
-    assert issubclass(gj.WrongTypeError, gj.MalformedResultError)
+        assert issubclass(getattr(errors, name), GpubenchJsonError)
+    assert issubclass(WrongTypeError, MalformedResultError)
 
 
 def test_no_benchmarks_allowed_when_asked(tmp_path: Path) -> None:
     path = write_json(tmp_path / "empty.json", document([]))
-    assert gj.load(path, require_benchmarks=False).benchmarks == {}
+    assert load(path, require_benchmarks=False).benchmarks == {}
 
 
 def test_repetitions_without_indices_up_to_their_count(tmp_path: Path) -> None:
@@ -170,7 +196,7 @@ def test_cv_pct_from_repetitions_or_the_cv_aggregate(tmp_path: Path) -> None:
 def test_context_text(tmp_path: Path) -> None:
     doc = document(launch_run("driver", "submit", 0, 2.0), pcie_link="Gen5 x16")
     doc["context"].update(load_avg=[1.5, 0.25], nested=[[[[1]]]], num_cpus=16)
-    result = gj.load(write_json(tmp_path / "r.json", doc))
+    result = load(write_json(tmp_path / "r.json", doc))
     assert result.context_text("pcie_link") == "Gen5 x16"
     assert result.context_text("load_avg") == "[1.5,0.25]"
     assert result.context_text("num_cpus") == "16"
@@ -187,7 +213,7 @@ COMMITTED_RESULTS = [p for p in sorted(H200.glob("*.json")) + sorted(H200.glob("
 
 @pytest.mark.parametrize("path", COMMITTED_RESULTS, ids=lambda p: p.name)
 def test_committed_results_load(path: Path) -> None:
-    result = gj.load(path)
+    result = load(path)
     assert result.benchmarks and result.context["gpu_name"] == "NVIDIA H200"
     for bench in result.benchmarks.values():
         assert bench.value() > 0
@@ -208,17 +234,17 @@ def test_figures_and_names_read_by_the_declared_facts(tmp_path: Path) -> None:
                + run_entries("probe/ecc/4096/manual_time", [{"real_time": 1.0, "errors": 4.0}])
                + run_entries("plain/x/64/manual_time", [{"real_time": 2.0, "us_per_x": 9.0}]))
     path = write_json(tmp_path / "r.json", document(entries, gpubench_families=facts))
-    result = gj.load(path)
+    result = load(path)
     probe = result.benchmarks["probe/ecc/n:4096/device:1"]
-    assert probe.metric == gj.Metric("errors", "errors", 1.0, False) and probe.value() == 3.0
-    assert probe.parts == gj.NameParts("probe", "ecc", 4096, 1, "n")
+    assert probe.metric == Metric("errors", "errors", 1.0, False) and probe.value() == 3.0
+    assert probe.parts == NameParts("probe", "ecc", 4096, 1, "n")
     # The bare number is no argument of a family whose key is n.
-    assert result.benchmarks["probe/ecc/4096"].parts == gj.NameParts("probe", "ecc/4096", None,
+    assert result.benchmarks["probe/ecc/4096"].parts == NameParts("probe", "ecc/4096", None,
                                                                       None)
     plain = result.benchmarks["plain/x/64"]
-    assert plain.parts.argument is None and plain.metric == gj.REAL_TIME_US
+    assert plain.parts.argument is None and plain.metric == REAL_TIME_US
     assert list(result.families) == ["plain", "probe"]  # by declared order
-    assert result.families["probe"].argument == gj.Argument("n", "elements")
+    assert result.families["probe"].argument == Argument("n", "elements")
 
 
 def test_a_figure_declared_with_panel_is_drawn_beside_the_figure(tmp_path: Path) -> None:
@@ -230,19 +256,19 @@ def test_a_figure_declared_with_panel_is_drawn_beside_the_figure(tmp_path: Path)
     entries = run_entries("a/x/64/manual_time", [{"real_time": 1.0, "bytes_per_second": 2e9,
                                                   "share": 40.0}])
     entries += run_entries("a/y/64/manual_time", [{"real_time": 1.0, "bytes_per_second": 2e9}])
-    gbps = gj.Metric("bytes_per_second", "GB/s", 1e-9, True)
-    pct = gj.Metric("share", "% of ceiling", 1.0, True)
+    gbps = Metric("bytes_per_second", "GB/s", 1e-9, True)
+    pct = Metric("share", "% of ceiling", 1.0, True)
     for figures, drawn in (([rate, share], [gbps, pct]),
                            ([rate, dict(share, panel=False)], [gbps]),
                            ([rate, {k: v for k, v in share.items() if k != "panel"}], [gbps]),
                            ([share, rate], [pct])):
         facts = {"schema": 1, "families": [{"name": "a", "argument": {"key": "", "unit": "bytes"},
                                             "figures": figures}]}
-        result = gj.load(write_json(tmp_path / "r.json",
+        result = load(write_json(tmp_path / "r.json",
                                     document(entries, gpubench_families=facts)))
         assert result.benchmarks["a/x/64"].panel_metrics == drawn, figures
         assert result.benchmarks["a/y/64"].panel_metrics == [gbps]  # it carries no share
-    without_facts = gj.load(write_json(tmp_path / "r.json", document(entries)))
+    without_facts = load(write_json(tmp_path / "r.json", document(entries)))
     assert without_facts.benchmarks["a/x/64"].panel_metrics == [gbps]
 
 
@@ -253,7 +279,7 @@ def test_a_figure_declared_with_panel_is_drawn_beside_the_figure(tmp_path: Path)
 def test_l2_bytes(tmp_path: Path, context: dict, l2: int | None) -> None:
     path = write_json(tmp_path / "r.json", document(
         run_entries("a/x/manual_time", [{"real_time": 1.0}]), **context))
-    assert gj.load(path).l2_bytes == l2
+    assert load(path).l2_bytes == l2
 
 
 @pytest.mark.parametrize(("facts", "problem"), [
@@ -283,8 +309,8 @@ def test_facts_that_do_not_read_are_one_line(tmp_path: Path, facts: object,
                                              problem: str) -> None:
     path = write_json(tmp_path / "r.json", document(
         run_entries("a/x/manual_time", [{"real_time": 1.0}]), gpubench_families=facts))
-    with pytest.raises(gj.MalformedResultError) as error:
-        gj.load(path)
+    with pytest.raises(MalformedResultError) as error:
+        load(path)
     assert problem in str(error.value) and "\n" not in str(error.value)
     assert str(error.value).startswith(f"{path}: context 'gpubench_families'")
 
@@ -308,17 +334,17 @@ def test_the_kernel_read_sm_clock_is_a_condition_not_a_figure(tmp_path: Path) ->
                           (1980.0, 1500.0, 1970.0, 1980.0, 1980.0, 1980.0)):
         entry["sm_clock_kernel_mhz"] = mhz
     benches = load_entries(tmp_path, entries).benchmarks
-    assert benches["launch/module/ptx_jit"].metric == gj.REAL_TIME_US
+    assert benches["launch/module/ptx_jit"].metric == REAL_TIME_US
     assert benches["launch/module/ptx_jit"].kernel_sm_clock_mhz == pytest.approx(1970.0)
     assert benches["launch/driver/submit/params:0"].metric.key == "us_per_launch"
-    assert gj.Benchmark("x/y", {"real_time": 1.0}, [], "one run").kernel_sm_clock_mhz is None
+    assert Benchmark("x/y", {"real_time": 1.0}, [], "one run").kernel_sm_clock_mhz is None
 
 
 @pytest.mark.parametrize("mhz", [0, -1980.0])
 def test_a_clock_that_is_no_clock_is_refused(tmp_path: Path, mhz: float) -> None:
     entries = module_run("ptx_jit", 900.0)
     entries[0]["sm_clock_kernel_mhz"] = mhz
-    with pytest.raises(gj.BadValueError, match="'sm_clock_kernel_mhz' is .*; a clock is > 0"):
+    with pytest.raises(BadValueError, match="'sm_clock_kernel_mhz' is .*; a clock is > 0"):
         load_entries(tmp_path, entries)
 
 
@@ -340,7 +366,7 @@ def test_numbers_beyond_any_measurement_are_refused(tmp_path: Path, fields: dict
     ratios, unit scalings and sums of squares stay finite and nonzero."""
     entries = launch_run("driver", "submit", 0, 2.0)
     entries[0].update(fields)
-    with pytest.raises(gj.BadValueError) as error:
+    with pytest.raises(BadValueError) as error:
         load_entries(tmp_path, entries)
     assert problem in str(error.value) and "\n" not in str(error.value)
     assert "benchmark 'launch/driver/submit/params:0/manual_time'" in str(error.value)
@@ -378,7 +404,7 @@ def spread_aggregates(aggregate: str, key: str, number: object) -> list[dict]:
 ])
 def test_spread_and_mean_aggregates_are_checked(tmp_path: Path, aggregate: str, key: str,
                                                 number: object, problem: str) -> None:
-    with pytest.raises(gj.BadValueError) as error:
+    with pytest.raises(BadValueError) as error:
         load_entries(tmp_path, spread_aggregates(aggregate, key, number))
     assert problem in str(error.value) and "\n" not in str(error.value)
 
@@ -405,7 +431,7 @@ def test_a_median_aggregate_that_is_not_the_repetitions_median_is_refused(
         if entry["run_type"] == "iteration":
             entry.update(real_time=10 * entry["real_time"],
                          us_per_launch=10 * entry["us_per_launch"])
-    with pytest.raises(gj.BadValueError) as error:
+    with pytest.raises(BadValueError) as error:
         load_entries(tmp_path, entries)
     assert str(error.value) == (
         f"{tmp_path / 'r.json'}: benchmark 'launch/driver/submit/params:0/manual_time': its "
@@ -421,11 +447,11 @@ def test_a_median_aggregate_that_differs_by_rounding_is_read(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize(("padding", "problem"), [
-    ("[" + ",".join(["{}"] * gj.MAX_CONTAINERS) + "]",
-     f"more than {gj.MAX_CONTAINERS} JSON objects and lists"),
-    ("[" + ",".join(["[]"] * gj.MAX_CONTAINERS) + "]",
-     f"more than {gj.MAX_CONTAINERS} JSON objects and lists"),
-    ("[" + ",".join(["0"] * gj.MAX_VALUES) + "]", f"more than {gj.MAX_VALUES} JSON values"),
+    ("[" + ",".join(["{}"] * MAX_CONTAINERS) + "]",
+     f"more than {MAX_CONTAINERS} JSON objects and lists"),
+    ("[" + ",".join(["[]"] * MAX_CONTAINERS) + "]",
+     f"more than {MAX_CONTAINERS} JSON objects and lists"),
+    ("[" + ",".join(["0"] * MAX_VALUES) + "]", f"more than {MAX_VALUES} JSON values"),
 ], ids=["empty objects", "empty lists", "numbers"])
 def test_more_values_than_a_result_holds_are_refused_before_parsing(
         tmp_path: Path, padding: str, problem: str) -> None:
@@ -434,15 +460,15 @@ def test_more_values_than_a_result_holds_are_refused_before_parsing(
     doc = document(launch_run("driver", "submit", 0, 2.0), pad="@@")
     path = tmp_path / "r.json"
     path.write_text(json.dumps(doc).replace('"@@"', padding))
-    with pytest.raises(gj.TooLargeError) as error:
-        gj.load(path)
+    with pytest.raises(TooLargeError) as error:
+        load(path)
     assert str(error.value) == f"{path}: {problem}, the most a result file the scripts read holds"
 
 
 def test_braces_and_commas_in_strings_are_not_counted(tmp_path: Path) -> None:
-    text = "{[," * gj.MAX_VALUES
+    text = "{[," * MAX_VALUES
     doc = document(run_entries(f"x/{text}/manual_time", [{"real_time": 1.0}]), note=text)
-    result = gj.load(write_json(tmp_path / "r.json", doc))
+    result = load(write_json(tmp_path / "r.json", doc))
     assert list(result.benchmarks) == [f"x/{text}"]
 
 
@@ -451,15 +477,15 @@ def test_a_key_given_twice_with_one_value_is_read(tmp_path: Path) -> None:
     text = json.dumps(document(launch_run("driver", "submit", 0, [2.0, 2.1])))
     path = tmp_path / "r.json"
     path.write_text(text.replace('"host_name": ', '"host_name": "gpu-runner", "host_name": ', 1))
-    assert gj.load(path).context["host_name"] == "gpu-runner"
+    assert load(path).context["host_name"] == "gpu-runner"
 
 
 def test_a_result_that_is_a_link_to_nothing_names_the_file_it_lacks(tmp_path: Path) -> None:
     """Not 'no such file' for a name that is there: the link and where it leads."""
     given = tmp_path / "run.json"
     given.symlink_to(tmp_path / "moved" / "run.json")
-    with pytest.raises(gj.MissingFileError) as error:
-        gj.load(given)
+    with pytest.raises(MissingFileError) as error:
+        load(given)
     lacked = os.path.realpath(tmp_path / "moved" / "run.json")
     assert str(error.value) == f"{given}: a link to {lacked}, which does not exist"
 
@@ -471,11 +497,11 @@ def test_a_string_never_closed_is_counted_in_one_pass(tmp_path: Path, text: str)
     the text from each quote (40 KB took 12 s, the size limit would never end); the file is
     refused as not JSON in moments."""
     start = time.monotonic()
-    assert gj.json_counts(text) == (0, 0)
+    assert json_counts(text) == (0, 0)
     path = tmp_path / "quotes.json"
     path.write_text(text)
-    with pytest.raises(gj.GpubenchJsonError):
-        gj.load(path)
+    with pytest.raises(GpubenchJsonError):
+        load(path)
     assert time.monotonic() - start < 5.0
 
 
@@ -486,12 +512,12 @@ def test_a_repeated_key_compares_its_own_values_alone(tmp_path: Path) -> None:
     path = tmp_path / "repeated.json"
     path.write_text('{"a": 1, "a": 1, "x": ' * 200 + '"' + "A" * (8 << 20) + '"' + "}" * 200)
     start = time.monotonic()
-    with pytest.raises(gj.GpubenchJsonError, match="no 'benchmarks'"):
-        gj.load(path)
+    with pytest.raises(GpubenchJsonError, match="no 'benchmarks'"):
+        load(path)
     assert time.monotonic() - start < 10.0
-    with pytest.raises(gj.DuplicateKeyError, match="appears twice in one object"):
-        gj.json_loads('{"a": 1, "a": 2}')
-    assert gj.json_loads('{"a": [1], "b": 2, "a": [1]}') == {"a": [1], "b": 2}
+    with pytest.raises(DuplicateKeyError, match="appears twice in one object"):
+        json_loads('{"a": 1, "a": 2}')
+    assert json_loads('{"a": [1], "b": 2, "a": [1]}') == {"a": [1], "b": 2}
 
 
 @pytest.mark.parametrize("form", list(COMPRESSORS))
@@ -500,14 +526,14 @@ def test_a_compressed_result_is_read_as_the_json_it_holds(tmp_path: Path, form: 
     a pipe as from a file."""
     compress = COMPRESSORS[form]
     text = json.dumps(document(launch_run("driver", "submit", 0, [2.0, 2.1, 1.9]))).encode()
-    plain = gj.load(write_json(tmp_path / "r.json", json.loads(text)))
+    plain = load(write_json(tmp_path / "r.json", json.loads(text)))
     half = len(text) // 2
     for name, packed in (("r.json.packed", compress(text)),
                          ("r.json", compress(text[:half]) + compress(text[half:]))):
         path = tmp_path / "packed" / name
         path.parent.mkdir(exist_ok=True)
         path.write_bytes(packed)
-        read = gj.load(path)
+        read = load(path)
         assert read.context == plain.context
         assert {n: list(b.repetition_values()) for n, b in read.benchmarks.items()} == {
             n: list(b.repetition_values()) for n, b in plain.benchmarks.items()}
@@ -515,7 +541,7 @@ def test_a_compressed_result_is_read_as_the_json_it_holds(tmp_path: Path, form: 
     os.mkfifo(fifo)
     writer = threading.Thread(target=fifo.write_bytes, args=(compress(text),), daemon=True)
     writer.start()
-    assert list(gj.load(fifo).benchmarks) == list(plain.benchmarks)
+    assert list(load(fifo).benchmarks) == list(plain.benchmarks)
     writer.join()
 
 
@@ -527,11 +553,11 @@ def test_a_compression_bomb_is_refused_within_the_bound(tmp_path: Path, form: st
     path.write_bytes(stream * 16)
     tracemalloc.start()
     try:
-        with pytest.raises(gj.TooLargeError) as error:
-            gj.read_file(path)
+        with pytest.raises(TooLargeError) as error:
+            read_file(path)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
     assert str(error.value) == (f"{path}: more than 32 MiB once unpacked, the largest result "
                                 "file the scripts read")
-    assert peak < 2 * gj.MAX_RESULT_BYTES
+    assert peak < 2 * MAX_RESULT_BYTES

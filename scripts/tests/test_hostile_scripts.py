@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
 from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES
-from gpubench_tools.reading.results import MAX_CONTAINERS
+from gpubench_tools.reading.result_file import MAX_CONTAINERS
 from gpubench_tools.reading.safe_text import printable, shorten
 
 SCRIPT_NAMES = ["plot", "compare", "stability", "export", "report", "fleet",
@@ -88,7 +88,7 @@ def test_long_names_and_sizes_in_other_digits(tmp_path: Path, script: str,
 def test_plot_draws_no_other_digits_as_sizes(tmp_path: Path) -> None:
     """A last component of other digits is no argument: that benchmark is a bar, and the sweep
     holds only the sizes of ASCII digits."""
-    from gpubench_tools.reading.results import load
+    from gpubench_tools.reading.result_file import load
     from gpubench_tools.renderers.figures import plot_files as plot
     from gpubench_tools.renderers.figures.panels import family_panels
     result = load(write_result(tmp_path / "r.json", result_with_names(["pinned"], size="٣")))

@@ -20,7 +20,7 @@ from gpubench_tools.models.launch_ratios import (
     ratio_rows,
     sentences,
 )
-from gpubench_tools.reading.results import load
+from gpubench_tools.reading.result_file import load
 
 # (path, reference): (ratio, lo, hi, resolved)
 Ratios = dict[tuple[str, str], tuple[float, float, float, bool]]

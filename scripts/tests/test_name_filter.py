@@ -20,7 +20,7 @@ from gpubench_tools.reading.name_filter import (
     name_filter,
     selecting,
 )
-from gpubench_tools.reading.results import load
+from gpubench_tools.reading.result_file import load
 
 # A run of one character, then one that ends the match: (c+)+$ tries every split of the run.
 letter = st.sampled_from("abxyz")

@@ -21,16 +21,17 @@ bytes_per_second of the benchmark at N MiB. What each nvbandwidth cell measures,
       async_all_devices (each column is one GPU's copy while every other GPU copies too)
 A bidirectional case's JSON holds three matrices one after the other (each way, then the total).
 """
-import peer_files  # noqa: F401  (first: it finds the scripts' modules)
 import argparse
 import sys
-from pathlib import Path
 from collections.abc import Iterator
+from pathlib import Path
 
-from gpubench_tools.reading.results import GpubenchJsonError
+import peer_files  # noqa: F401  (first: it finds the scripts' modules)
 from peer_files import Matrix, gpubench_medians, nvbandwidth_cases, print_comparison
-from gpubench_tools.reading.safe_text import ascii_decimal, printable
+
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.safe_text import ascii_decimal, printable
 
 TOOL = "compare_bandwidth.py"
 LIMIT = 0.01  # the issue's target: within 1% of nvbandwidth

@@ -12,16 +12,18 @@ GPU; gpubench's peer/<s>to<d> is s's memory chased by d, so it reads row d, colu
 Plateaus: each tool's median over the sizes in a band (L1: 8-64 KiB, L2 near: 1-8 MiB,
 HBM: 128-256 MiB, past the L2 and within what the coarse gpu-latency build reaches).
 """
-import peer_files  # noqa: F401  (first: it finds the scripts' modules)
 import math
 import statistics
 import sys
 from pathlib import Path
 
-from gpubench_tools.reading.results import GpubenchJsonError, load, read_file
+import peer_files  # noqa: F401  (first: it finds the scripts' modules)
 from peer_files import Matrix, median_of, nvbandwidth_cases, print_comparison
-from gpubench_tools.reading.safe_text import ascii_decimal, printable
+
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.result_file import load, read_file
+from gpubench_tools.reading.safe_text import ascii_decimal, printable
 
 TOOL = "compare_latency.py"
 BANDS = {"L1 (8-64 KiB)": (8 << 10, 64 << 10), "L2 near (1-8 MiB)": (1 << 20, 8 << 20),

@@ -9,10 +9,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 from gpubench_tools.cli.options import script_error  # noqa: E402
-from gpubench_tools.reading.results import Benchmark, GpubenchJsonError, load, read_json  # noqa: E402,E501
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.result_file import load, read_json  # noqa: E402,E501
+from gpubench_tools.reading.results import Benchmark
 from gpubench_tools.reading.safe_text import printable  # noqa: E402
 from gpubench_tools.writing.outputs import write_stdout  # noqa: E402
-
 
 # nvbandwidth's matrix: rows of cells, None where it measured nothing.
 Matrix = list[list[float | None]]

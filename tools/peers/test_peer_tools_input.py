@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-
 from test_compare_bandwidth import MIB, gpubench_file, nvbandwidth_file
 
 HERE = Path(__file__).parent

@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
+from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.name_filter import FilterError, name_filter
-from gpubench_tools.reading.results import GpubenchJsonError, load
+from gpubench_tools.reading.result_file import load
 from gpubench_tools.renderers.export import (
     ExportError,
     bencher_document,

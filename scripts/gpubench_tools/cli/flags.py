@@ -22,6 +22,7 @@ flag stated twice with two values, in one line; 3 a result of another build type
 """
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
+from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.recorded_flags import (
     BUILD_TYPE_KEY,
     OTHER_BUILD,
@@ -29,12 +30,9 @@ from gpubench_tools.reading.recorded_flags import (
     other_build_type,
     recorded_flags,
 )
-from gpubench_tools.reading.results import (
-    SETTING_SHOWN,
-    GpubenchJsonError,
-    load,
-)
+from gpubench_tools.reading.result_file import load
 from gpubench_tools.reading.safe_text import one_line
+from gpubench_tools.reading.settings import SETTING_SHOWN
 from gpubench_tools.writing.outputs import write_stdout
 
 

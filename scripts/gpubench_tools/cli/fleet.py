@@ -41,6 +41,7 @@ from gpubench_tools.models.fleet.limits import (
 )
 from gpubench_tools.models.fleet.outliers import Rule, group_gpus, judge
 from gpubench_tools.models.fleet.records import FleetInputError, Gpu
+from gpubench_tools.reading.errors import OutputIsInputError
 from gpubench_tools.reading.fleet.expected import (
     Expected,
     missing,
@@ -49,7 +50,7 @@ from gpubench_tools.reading.fleet.expected import (
 )
 from gpubench_tools.reading.fleet.inputs import files_read, read_inputs
 from gpubench_tools.reading.name_filter import FilterError, name_filter
-from gpubench_tools.reading.results import MAX_CONTAINERS, OutputIsInputError
+from gpubench_tools.reading.result_file import MAX_CONTAINERS
 from gpubench_tools.reading.safe_text import one_line, shorten
 from gpubench_tools.renderers.figures.fleet_heatmap import (
     check_heatmap_size,

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
 from gpubench_tools.reading.bounded_read import dangling_link
-from gpubench_tools.reading.results import GpubenchJsonError
+from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.renderers import gallery
 from gpubench_tools.renderers.gallery import (
     DEFAULT_RESULTS,

@@ -28,9 +28,7 @@ from pathlib import Path
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
 from gpubench_tools.models.limits import collect, limits_document, result_files
-from gpubench_tools.reading.results import (
-    GpubenchJsonError,
-)
+from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.safe_text import printable
 from gpubench_tools.writing.outputs import refuse_output_over_input, write_output, write_stdout
 

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
 from gpubench_tools.models.merge import SCRIPT, compressed, merge
-from gpubench_tools.reading.results import GpubenchJsonError
+from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.writing.outputs import refuse_output_over_input, write_output, write_stdout
 
 

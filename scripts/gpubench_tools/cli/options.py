@@ -19,7 +19,7 @@ import math
 import sys
 from typing import NoReturn
 
-from gpubench_tools.reading.results import GpubenchJsonError
+from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.safe_text import one_line
 
 

@@ -34,8 +34,9 @@ import argparse
 from pathlib import Path
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
+from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.name_filter import FilterError, name_filter
-from gpubench_tools.reading.results import GpubenchJsonError, load
+from gpubench_tools.reading.result_file import load
 from gpubench_tools.renderers.figures.family_plot import PlotError
 from gpubench_tools.renderers.figures.plot_files import draw, make_sources, select
 

@@ -34,7 +34,7 @@ from gpubench_tools.models.launch_ratios import (
     pooling_note,
     sentences,
 )
-from gpubench_tools.reading.results import GpubenchJsonError
+from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.safe_text import printable_lines
 from gpubench_tools.writing.outputs import write_stdout
 

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
 from gpubench_tools.models.stability import SCRIPT, clock, limit_pct, verdict
-from gpubench_tools.reading.results import GpubenchJsonError, load
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.result_file import load
 from gpubench_tools.renderers.text_table import render
 from gpubench_tools.writing.outputs import write_stdout
 

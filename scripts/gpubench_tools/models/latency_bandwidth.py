@@ -7,7 +7,6 @@ which a copy reaches half of B (Hockney's n_1/2).
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import nnls
 
 
 @dataclass(frozen=True)
@@ -39,6 +38,8 @@ def fit_latency_bandwidth(sizes_bytes: np.ndarray, seconds: np.ndarray) -> Laten
     s, t = s[usable], t[usable]
     if np.unique(s).size < 2:
         return None
+    from scipy.optimize import nnls  # here: scipy is most of a command's start-up time
+
     (t0, inverse_bandwidth), _ = nnls(np.column_stack([1 / t, s / t]), np.ones_like(t))
     if inverse_bandwidth <= 0:
         return None

@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy.stats import t as student_t
 
-from gpubench_tools.reading.results import BadValueError, Benchmark, GpubenchJsonError, Result, load
+from gpubench_tools.reading.errors import BadValueError, GpubenchJsonError
+from gpubench_tools.reading.result_file import load
+from gpubench_tools.reading.results import Benchmark, Result
 from gpubench_tools.renderers.text_table import render
 
 SCRIPT = "gpubench-tools ratios"
@@ -75,6 +76,9 @@ def pooled(runs: Sequence[Interval]) -> Interval:
         return runs[0]
     logs = np.log([ratio for ratio, _, _ in runs])
     centre = float(np.mean(logs))
+    # Imported here: scipy.stats is most of a command's start-up time.
+    from scipy.stats import t as student_t
+
     between = float(student_t.ppf(0.5 + CONFIDENCE / 2, len(runs) - 1)
                     * np.std(logs, ddof=1) / math.sqrt(len(runs)))
     within = math.sqrt(sum(((math.log(hi) - math.log(lo)) / 2) ** 2

@@ -45,18 +45,12 @@ from typing import Any
 
 import numpy as np
 
-from gpubench_tools.reading.results import (
-    FILTER_KEY,
-    MEASUREMENT_SETTINGS,
-    NS_EXPONENT,
-    TIME_FIELDS,
-    GpubenchJsonError,
-    Result,
-    family_of,
-    load_with_document,
-    setting_text,
-)
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.facts import family_of
+from gpubench_tools.reading.result_file import NS_EXPONENT, TIME_FIELDS, load_with_document
+from gpubench_tools.reading.results import Result
 from gpubench_tools.reading.safe_text import one_line
+from gpubench_tools.reading.settings import FILTER_KEY, MEASUREMENT_SETTINGS, setting_text
 from gpubench_tools.writing.outputs import repeated_file
 
 SCRIPT = "gpubench-tools merge"

@@ -14,13 +14,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from gpubench_tools.reading.results import (
-    REAL_TIME_US,
-    Benchmark,
-    GpubenchJsonError,
-    Metric,
-    Result,
-)
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.facts import REAL_TIME_US, Metric
+from gpubench_tools.reading.results import Benchmark, Result
 from gpubench_tools.reading.safe_text import one_line
 
 # A series component naming an ordered pair of GPUs, source to destination: `0to1`.

@@ -13,7 +13,8 @@ Exit 1 if any benchmark is over its limit, 2 on bad input or bad usage.
 
 import math
 
-from gpubench_tools.reading.results import Benchmark, FamilyFacts
+from gpubench_tools.reading.facts import FamilyFacts
+from gpubench_tools.reading.results import Benchmark
 
 SCRIPT = "gpubench-tools stability"
 # The smallest argument held to the limit, by the argument's unit.

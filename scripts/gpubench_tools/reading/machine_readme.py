@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpubench_tools.reading.bounded_read import dangling_link, read_bounded
-from gpubench_tools.reading.results import GpubenchJsonError
+from gpubench_tools.reading.errors import GpubenchJsonError
 
 # A machine's README.md gives the gallery its heading and headline list; a larger one is no
 # README.

@@ -25,14 +25,14 @@ import json
 import re
 import unicodedata
 
-from gpubench_tools.reading.results import (
+from gpubench_tools.reading.safe_text import one_line, printable, shorten
+from gpubench_tools.reading.settings import (
     FILTER_KEY,
     INTERLEAVING_KEY,
     MEASUREMENT_SETTINGS,
     SETTING_SHOWN,
     setting_text,
 )
-from gpubench_tools.reading.safe_text import one_line, printable, shorten
 
 # The settings a family flag sets, which gpubench states under the flag's name as well where the
 # flag is given.

@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from gpubench_tools.reading.results import OutputIsInputError
+from gpubench_tools.reading.errors import OutputIsInputError
 
 
 def same_file(a: Path, b: Path) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpubench_tools.models.fleet.numbers import beyond_float
-from gpubench_tools.reading.results import json_loads
+from gpubench_tools.reading.json_values import json_loads
 
 NOT_REPORTED = "not reported"
 _KEY = re.compile(r"^(?:gpu|device_(\d+))_health_(before|after)$")

@@ -10,8 +10,8 @@ from matplotlib.patches import Rectangle
 
 from gpubench_tools.models.fleet.outliers import Flag, Group, Rule, sweep
 from gpubench_tools.models.fleet.records import FleetInputError
+from gpubench_tools.reading.facts import split_name
 from gpubench_tools.reading.name_filter import NameFilter
-from gpubench_tools.reading.results import split_name
 from gpubench_tools.renderers.figures.setup import figure_text, save_figure
 
 # The most GPUs a heatmap draws: a row each, 36 pixels high, 9 000 pixels in all, drawn in about

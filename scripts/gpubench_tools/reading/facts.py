@@ -1,0 +1,205 @@
+"""What a benchmark name means: the families' facts (docs/family-facts.md), declared in a
+result's context or inferred, and a name read as family, series, argument and device."""
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from gpubench_tools.reading.errors import BadValueError, MalformedResultError, WrongTypeError
+from gpubench_tools.reading.json_values import (
+    LARGEST_MAGNITUDE,
+    SMALLEST_MAGNITUDE,
+    is_int,
+    is_number,
+    json_loads,
+    kind_of,
+    shown,
+)
+from gpubench_tools.reading.safe_text import ascii_decimal
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str  # a key of Benchmark.values
+    unit: str
+    scale: float  # multiplies the stored value to give `unit`
+    bigger_is_better: bool
+
+# The figures of a file without facts (docs/family-facts.md): bytes_per_second where a benchmark
+# carries it, else its first us_per_* counter, else real_time; real_time also for a benchmark
+# that carries none of its family's declared figures.
+GBPS = Metric("bytes_per_second", "GB/s", 1e-9, True)
+
+REAL_TIME_US = Metric("real_time_us", "µs", 1.0, False)
+
+_INFERRED_TIME_PREFIX = "us_per_"
+
+FAMILIES_KEY = "gpubench_families"
+
+FACTS_SCHEMA = 1
+
+ARGUMENT_UNITS = ("bytes", "elements")
+
+DEVICE_PREFIX = "device:"
+
+# A name component naming pageable host memory, which the CPU stages: a figure through it moves
+# with the host whatever clock timed it.
+PAGEABLE = "pageable"
+
+@dataclass(frozen=True)
+class Argument:
+    """The name component that carries a case's argument: `key:number`, the bare number where
+    `key` is empty."""
+    key: str
+    unit: str  # "bytes" or "elements"
+
+# The fall of the SM clock across a timed loop that marks it throttled (gpubench's
+# ClockWatch::throttle_drop).
+THROTTLE_DROP = 0.10
+
+# A condition of a figure, not a figure: the SM clock in MHz as a kernel read it right after the
+# benchmark's timed loop (clock64 cycles over %globaltimer nanoseconds).
+KERNEL_SM_CLOCK = "sm_clock_kernel_mhz"
+
+@dataclass(frozen=True)
+class FamilyFacts:
+    name: str
+    order: int
+    grammar: str
+    argument: Argument | None  # None: no case of the family takes an argument
+    figures: tuple[Metric, ...]  # in order of preference
+    declared: bool  # from the context's gpubench_families, not inferred from the benchmarks
+    panels: tuple[Metric, ...] = ()  # the figures declared with "panel": drawn beside the figure
+
+@dataclass(frozen=True)
+class NameParts:
+    """A benchmark name read by the facts: `family/<series>/<argument>/device:N`."""
+    family: str
+    series: str  # what is left without family, argument and device
+    argument: int | None
+    device: int | None
+    argument_key: str = ""  # the key the argument component writes ("params" of params:256)
+
+def split_name(name: str, facts: FamilyFacts | None) -> NameParts:
+    """`name` read by its family's declared `facts`, or, where None, by the inferred rule: the
+    argument is a last component that is a number or key:number, whatever the key."""
+    family, *rest = name.split("/")
+    device = None
+    if rest and rest[-1].startswith(DEVICE_PREFIX):
+        device = ascii_decimal(rest[-1][len(DEVICE_PREFIX):])
+        if device is not None:
+            rest.pop()
+    argument, argument_key = None, ""
+    if rest and (facts is None or facts.argument is not None):
+        key, colon, digits = rest[-1].rpartition(":")
+        wanted = key if facts is None else facts.argument.key
+        if key == wanted and bool(colon) == bool(key):
+            argument = ascii_decimal(digits)
+            if argument is not None:
+                argument_key = key
+                rest.pop()
+    return NameParts(family, "/".join(rest), argument, device, argument_key)
+
+def inferred_metric(values: dict[str, float]) -> Metric:
+    """A figure by the rule for files without facts."""
+    if GBPS.key in values:
+        return GBPS
+    counter = next((k for k in values if k.startswith(_INFERRED_TIME_PREFIX)), None)
+    return Metric(counter, "µs", 1.0, False) if counter is not None else REAL_TIME_US
+
+# Only these trailing components are Google Benchmark's; gpubench's own (params:256) stay.
+_GB_SUFFIX = re.compile(
+    r"manual_time|real_time|process_time"
+    r"|(min_time|min_warmup_time):[0-9.]+[sx]?"
+    r"|(iterations|repeats|threads):[0-9]+"
+)
+
+def strip_gb_suffixes(name: str) -> str:
+    parts = name.split("/")
+    while len(parts) > 1 and _GB_SUFFIX.fullmatch(parts[-1]):
+        parts.pop()
+    return "/".join(parts)
+
+T = TypeVar("T")
+
+def family_of(name: str) -> str:
+    """A benchmark's family: the first component of its name."""
+    return name.split("/", 1)[0]
+
+def by_family(items: Iterable[T], name: Callable[[T], str]) -> dict[str, list[T]]:
+    """`items` grouped by the family of each one's name, families in the order they first
+    appear: in one pass, as a file may hold tens of thousands of families."""
+    grouped: dict[str, list[T]] = {}
+    for item in items:
+        grouped.setdefault(family_of(name(item)), []).append(item)
+    return grouped
+
+def declared_facts(path: Path, context: dict[str, Any]) -> dict[str, FamilyFacts]:
+    """The context's gpubench_families (an object, or JSON text holding one) by family name;
+    empty where the context has none. MalformedResultError for facts that do not read."""
+    doc = context.get(FAMILIES_KEY)
+    if doc is None:
+        return {}
+    where = f"{path}: context {FAMILIES_KEY!r}"
+    if isinstance(doc, str):
+        try:
+            doc = json_loads(doc)
+        except (ValueError, RecursionError):
+            raise MalformedResultError(f"{where} is text that is no JSON object") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("families"), list):
+        raise MalformedResultError(f"{where} has no 'families' list")
+    if doc.get("schema") != FACTS_SCHEMA:
+        raise MalformedResultError(f"{where}: schema {shown(doc.get('schema'))}, not the "
+                                   f"{FACTS_SCHEMA} these scripts read")
+    facts: dict[str, FamilyFacts] = {}
+    for index, entry in enumerate(doc["families"]):
+        family = _family_facts(f"{where}: families[{index}]", entry)
+        if family.name in facts:
+            raise MalformedResultError(f"{where}: family {family.name!r} appears twice")
+        facts[family.name] = family
+    return facts
+
+def _family_facts(where: str, entry: Any) -> FamilyFacts:
+    if not isinstance(entry, dict):
+        raise WrongTypeError(f"{where} is {kind_of(entry)}, not an object")
+    name, order, grammar = entry.get("name"), entry.get("order", 0), entry.get("grammar", "")
+    if not isinstance(name, str) or not name or "/" in name:
+        raise MalformedResultError(f"{where}: 'name' is {shown(name)}, not a name component")
+    if not is_int(order) or not isinstance(grammar, str):
+        raise WrongTypeError(f"{where}: 'order' is not an integer or 'grammar' not text")
+    argument = entry.get("argument")
+    if argument is not None:
+        if not isinstance(argument, dict) or not isinstance(argument.get("key"), str) \
+                or ":" in argument["key"] or "/" in argument["key"] \
+                or argument.get("unit") not in ARGUMENT_UNITS:
+            raise MalformedResultError(f"{where}: 'argument' is not null or {{\"key\": text, "
+                                       f"\"unit\": {' or '.join(ARGUMENT_UNITS)}}}")
+        argument = Argument(argument["key"], argument["unit"])
+    figures = entry.get("figures", [])
+    if not isinstance(figures, list):
+        raise WrongTypeError(f"{where}: 'figures' is {kind_of(figures)}, not a list")
+    read = [_figure(f"{where}: figures[{i}]", f) for i, f in enumerate(figures)]
+    return FamilyFacts(name, order, grammar, argument, tuple(m for m, _ in read), True,
+                       tuple(m for m, panel in read if panel))
+
+def _figure(where: str, entry: Any) -> tuple[Metric, bool]:
+    """A declared figure and its `panel` (false where the facts predate it)."""
+    if not isinstance(entry, dict):
+        raise WrongTypeError(f"{where} is {kind_of(entry)}, not an object")
+    counter, unit, scale, better = (entry.get(k) for k in ("counter", "unit", "scale", "better"))
+    if not isinstance(counter, str) or not counter or not isinstance(unit, str):
+        raise MalformedResultError(f"{where}: 'counter' and 'unit' must be text")
+    if not is_number(scale) or not SMALLEST_MAGNITUDE <= scale <= LARGEST_MAGNITUDE:
+        raise BadValueError(f"{where}: 'scale' is {shown(scale)}, not a number from "
+                            f"{SMALLEST_MAGNITUDE:g} to {LARGEST_MAGNITUDE:g}")
+    if better not in ("higher", "lower"):
+        raise MalformedResultError(f"{where}: 'better' is {shown(better)}, not \"higher\" or "
+                                   "\"lower\"")
+    panel = entry.get("panel", False)
+    if not isinstance(panel, bool):
+        raise WrongTypeError(f"{where}: 'panel' is {kind_of(panel)}, not true or false")
+    # real_time is stored as real_time_us (the loader converts it to µs).
+    key = {"real_time": "real_time_us", "cpu_time": "cpu_time_us"}.get(counter, counter)
+    return Metric(key, unit, float(scale), better == "higher"), panel
