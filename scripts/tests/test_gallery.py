@@ -182,6 +182,7 @@ def test_links_are_relative_to_the_page(tmp_path: Path, run_script: RunScript) -
     assert sorted(pages) == ["", "b200x2", "h100"]
     assert 'href="h100/index.html"' in pages[""]
     assert 'href="../../results/h100/suite.json"' in pages["h100"]
+    assert 'href="../gallery.html"' in pages["h100"]
     assert not (root / "h100" / "index.html").exists()
 
 

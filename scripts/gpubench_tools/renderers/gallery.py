@@ -207,7 +207,8 @@ def headline_rule(machine: Machine) -> str:
             " are drawn.")
 
 
-def machine_page(machine: Machine) -> str:
+def machine_page(machine: Machine, index_name: str) -> str:
+    """The machine's page, beside the index page named `index_name`, one folder up."""
     name = esc(machine.name)
     title = machine.readme.title
     missing = "".join(f"<li>{esc(p)}: listed under Headline results, but no result file of "
@@ -215,7 +216,8 @@ def machine_page(machine: Machine) -> str:
     others = "".join(listed_html(e) for e in machine.others)
     contents = "".join(f'<li><a href="#result-{i}">{esc(e.path)}</a></li>'
                        for i, e in enumerate(machine.headlines))
-    body = (f'<p><a href="../{PAGE_NAME}">every machine</a></p>'
+    back = esc("../" + quote(os.fsencode(index_name)), 10_000)
+    body = (f'<p><a href="{back}">every machine</a></p>'
             f"<h1>gpubench on {name}</h1>"
             + (f"<p>{esc(title)}</p>" if title else "")
             + f"<p>{machine_facts(machine)}. {headline_rule(machine)} Each figure links to the "
@@ -262,5 +264,5 @@ def gallery_pages(root: Path, index: Path) -> dict[Path, str]:
         raise GpubenchJsonError(f"{root}: no gpubench result in its folders")
     pages = {index: index_page(machines, strays)}
     for machine in machines:
-        pages[paths[machine.name]] = machine_page(machine)
+        pages[paths[machine.name]] = machine_page(machine, index.name)
     return pages
