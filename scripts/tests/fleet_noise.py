@@ -32,7 +32,7 @@ from gpubench_tools.models.fleet.limits import (
     load_limits,
 )
 from gpubench_tools.models.fleet.outliers import Rule, group_gpus, judge
-from gpubench_tools.models.fleet.records import Gpu, result_found
+from gpubench_tools.reading.fleet.records import Gpu, result_found
 from gpubench_tools.reading.result_file import loads
 
 # The device-timed sweep a loss is planted on, per source set.

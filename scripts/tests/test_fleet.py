@@ -13,7 +13,7 @@ import pytest
 from conftest import SCRIPTS, RunScript, command
 
 from gpubench_tools.cli.fleet import main, parse_args
-from gpubench_tools.models.fleet.records import status_of_exit
+from gpubench_tools.reading.fleet.records import status_of_exit
 from gpubench_tools.renderers.figures.fleet_heatmap import MAX_HEATMAP_GPUS
 
 LIMITS = SCRIPTS.parent / "results" / "limits" / "h200.json"

@@ -8,7 +8,8 @@ import fleet_builder as fb
 import pytest
 
 from gpubench_tools.cli.fleet import main
-from gpubench_tools.models.fleet.health import GROWING_COUNTERS, WATCH, judge_health, parse_record
+from gpubench_tools.models.fleet.health import GROWING_COUNTERS, WATCH, judge_health
+from gpubench_tools.reading.fleet.health_records import parse_record
 
 UUID = "GPU-00000000-f1ee-4000-8000-000000000000"
 

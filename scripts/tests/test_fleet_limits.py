@@ -16,7 +16,7 @@ from fleet_noise import verdict
 from gpubench_tools.models import limits as make_limits
 from gpubench_tools.models.fleet import limits as fleet_limits
 from gpubench_tools.models.fleet.limits import DEFAULT_DIRECTORY, load_limits
-from gpubench_tools.models.fleet.records import FleetInputError
+from gpubench_tools.reading.fleet.records import FleetInputError
 
 REPOSITORY = H200.parents[1]
 COMMITTED = DEFAULT_DIRECTORY / "h200.json"

@@ -12,15 +12,9 @@ from conftest import SCRIPTS, RunScript, command
 from gbench_builder import bad_results, document, launch_run, run_entries, write_bad
 
 from gpubench_tools.cli.ratios import main
-from gpubench_tools.models.launch_ratios import (
-    NOT_RESOLVED,
-    agreements,
-    format_table,
-    pooled,
-    ratio_rows,
-    sentences,
-)
+from gpubench_tools.models.launch_ratios import NOT_RESOLVED, agreements, pooled, ratio_rows
 from gpubench_tools.reading.result_file import load
+from gpubench_tools.renderers.launch_ratios_text import format_table, sentences
 
 # (path, reference): (ratio, lo, hi, resolved)
 Ratios = dict[tuple[str, str], tuple[float, float, float, bool]]

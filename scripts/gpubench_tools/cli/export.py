@@ -45,7 +45,7 @@ from gpubench_tools.writing.outputs import refuse_output_over_input
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = OneLineArgumentParser(description=__doc__,
+    parser = OneLineArgumentParser(prog="gpubench-tools export", description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("result", type=Path, metavar="RESULT.json")
     parser.add_argument("--format", choices=["github", "bencher"], required=True)

@@ -40,7 +40,6 @@ from gpubench_tools.models.fleet.limits import (
     models_without_limits,
 )
 from gpubench_tools.models.fleet.outliers import Rule, group_gpus, judge
-from gpubench_tools.models.fleet.records import FleetInputError, Gpu
 from gpubench_tools.reading.errors import OutputIsInputError
 from gpubench_tools.reading.fleet.expected import (
     Expected,
@@ -49,14 +48,10 @@ from gpubench_tools.reading.fleet.expected import (
     unexpected_hosts,
 )
 from gpubench_tools.reading.fleet.inputs import files_read, read_inputs
+from gpubench_tools.reading.fleet.records import FleetInputError, Gpu
 from gpubench_tools.reading.name_filter import FilterError, name_filter
 from gpubench_tools.reading.result_file import MAX_CONTAINERS
 from gpubench_tools.reading.safe_text import one_line, shorten
-from gpubench_tools.renderers.figures.fleet_heatmap import (
-    check_heatmap_size,
-    draw_heatmap,
-    headline_benchmarks,
-)
 from gpubench_tools.renderers.fleet_report import Findings, report
 from gpubench_tools.writing.outputs import refuse_output_over_input, write_stdout
 
@@ -90,7 +85,7 @@ def check_bounded(parser: argparse.ArgumentParser, args: argparse.Namespace,
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = OneLineArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineArgumentParser(prog="gpubench-tools fleet", description=__doc__.splitlines()[0])
     parser.add_argument("inputs", nargs="+", metavar="DIR_OR_FILE",
                         help="result directories (*.json also compressed: .json.gz, .xz, .bz2; "
                              "*.status, *.err, *.jsonl, *.log) or files")
@@ -217,6 +212,13 @@ def main(argv: list[str] | None = None) -> int:
                 *([args.expect_hosts] if args.expect_hosts else [])])
         findings, skipped = findings_of(args)
         if args.output is not None:
+            # Loaded only for a heatmap: matplotlib is most of the start-up time.
+            from gpubench_tools.renderers.figures.fleet_heatmap import (
+                check_heatmap_size,
+                draw_heatmap,
+                headline_benchmarks,
+            )
+
             check_heatmap_size(findings.groups, args.output)
             columns = headline_benchmarks(findings.groups, args.patterns)
         write_stdout(report(findings, args.rule, args.markdown) + "\n")

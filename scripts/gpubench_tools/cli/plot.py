@@ -36,13 +36,10 @@ from pathlib import Path
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
 from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.name_filter import FilterError, name_filter
-from gpubench_tools.reading.result_file import load
-from gpubench_tools.renderers.figures.family_plot import PlotError
-from gpubench_tools.renderers.figures.plot_files import draw, make_sources, select
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = OneLineArgumentParser(description=__doc__,
+    parser = OneLineArgumentParser(prog="gpubench-tools plot", description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("results", nargs="+", type=Path, metavar="RESULT.json",
                         help="gpubench JSON (Google Benchmark --benchmark_out_format=json)")
@@ -56,6 +53,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    # Loaded once the options are read: matplotlib is most of the start-up time.
+    from gpubench_tools.reading.result_file import load
+    from gpubench_tools.renderers.figures.family_plot import PlotError
+    from gpubench_tools.renderers.figures.plot_files import draw, make_sources, select
+
     try:
         pattern = name_filter(args.filter) if args.filter is not None else None
         results = [select(load(path), pattern) for path in args.results]

@@ -25,17 +25,15 @@ figure, so the family facts have nothing to tell it.
 from pathlib import Path
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
-from gpubench_tools.models.launch_ratios import (
-    SCRIPT,
-    _rows_of,
-    agreements,
+from gpubench_tools.models.launch_ratios import SCRIPT, _rows_of, agreements
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.safe_text import printable_lines
+from gpubench_tools.renderers.launch_ratios_text import (
     format_agreements,
     format_table,
     pooling_note,
     sentences,
 )
-from gpubench_tools.reading.errors import GpubenchJsonError
-from gpubench_tools.reading.safe_text import printable_lines
 from gpubench_tools.writing.outputs import write_stdout
 
 

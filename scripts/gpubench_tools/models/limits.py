@@ -29,9 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from gpubench_tools.models.fleet.records import split_devices
 from gpubench_tools.reading.bounded_read import special_file
 from gpubench_tools.reading.facts import GBPS, FamilyFacts
+from gpubench_tools.reading.fleet.records import split_devices
 from gpubench_tools.reading.result_file import RESULT_SUFFIXES, load
 from gpubench_tools.reading.results import Benchmark
 from gpubench_tools.writing.outputs import repeated_file

@@ -12,7 +12,7 @@ import numpy as np
 from gpubench_tools.models.fleet.health import WATCH, HealthReport
 from gpubench_tools.models.fleet.limits import BelowFloor
 from gpubench_tools.models.fleet.outliers import Flag, Group, Rule, sweep
-from gpubench_tools.models.fleet.records import STATUSES, Gpu, RunRecord
+from gpubench_tools.reading.fleet.records import STATUSES, Gpu, RunRecord
 from gpubench_tools.reading.safe_text import ascii_decimal, shorten
 from gpubench_tools.renderers.text_table import render
 

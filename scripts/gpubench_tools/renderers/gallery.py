@@ -1,29 +1,5 @@
-"""The gallery of the machines measured: a small page linking one page per machine folder, each
-built from the machine's headline results (results/ by default; written to its index.html and
-each machine's MACHINE/index.html beside it).
-
-Each folder directly under the results folder that holds a gpubench result is a machine
-(results/h200, results/h200x2, ...). Its page names the GPU, count and driver its results record
-and its README's title, then draws its headline results: the files its README.md lists under a
-`Headline results` heading (reading/machine_readme.py), in that order, or, where the README lists
-none, the result files at the top of the folder. Each is drawn as the HTML report draws it (a
-panel per series with its band, the figures without an argument, the matrices of GPU pairs),
-linked to the JSON file behind it; a result measured on several GPUs is drawn once per GPU.
-Every other result file beneath the folder is linked, not drawn, with its GPU and benchmark
-count. JSON files that are not gpubench results are listed with the reason they are left out,
-among them any that is no regular file (a FIFO, a device), which the gallery does not open, and
-any whose series of GPU pairs name more GPUs than gpubench measures at once
-(pair_matrix.check_pair_gpus: a matrix grows as the square of its GPUs) or more families than
-one run draws (family_plot.MAX_FAMILIES). The folders are walked to any depth without entering
-links to folders, so a link loop ends. A machine page's filter box shows the figures whose
-benchmark or series name holds its text, or all the figures of a file whose path holds it.
-
-  scripts/gpubench-tools gallery [RESULTS_DIR] [-o INDEX.html]
-
-Exit status: 0 written, 2 bad usage, no result under the folder, a folder or README.md that
-cannot be read, a README.md that is no regular file or is larger than 1 MiB, or a page that
-could not be written or that would be written over a file the gallery reads.
-"""
+"""The gallery's pages: a small page linking one page per machine folder, each drawing the
+machine's headline results and linking the rest (cli/gallery.py says what the command does)."""
 
 import os
 import stat
@@ -33,24 +9,25 @@ from urllib.parse import quote
 
 from gpubench_tools.models.comparison import natural_key
 from gpubench_tools.models.run_series import devices_named, select_device
+from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.machine_readme import (
     README_MAX_BYTES,
     MachineReadme,
     read_machine_readme,
 )
-from gpubench_tools.reading.results import RESULT_SUFFIXES, GpubenchJsonError, Result, load
+from gpubench_tools.reading.result_file import RESULT_SUFFIXES, load
+from gpubench_tools.reading.results import Result
 from gpubench_tools.reading.safe_text import one_line, printable, shorten
 from gpubench_tools.renderers.family_figures import families, family_html, run_figures
 from gpubench_tools.renderers.figures.family_plot import PlotError, check_families
 from gpubench_tools.renderers.figures.pair_matrix import check_pair_gpus
 from gpubench_tools.renderers.html_page import controls, esc, page
 
-__all__ = ["README_MAX_BYTES", "DEFAULT_RESULTS", "SCRIPT", "gallery_pages", "json_files",
+__all__ = ["README_MAX_BYTES", "SCRIPT", "gallery_pages", "json_files",
            "page_paths"]
 
 SCRIPT = "gpubench-tools gallery"
 # The repository's results/ (renderers/ -> gpubench_tools/ -> scripts/ -> the repository).
-DEFAULT_RESULTS = Path(__file__).resolve().parents[3] / "results"
 PAGE_NAME = "index.html"
 
 

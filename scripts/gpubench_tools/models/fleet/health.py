@@ -16,16 +16,13 @@ joined by NVLink count tens of CRC errors during a peer run). A watch is listed,
 needing attention.
 """
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from gpubench_tools.models.fleet.numbers import beyond_float
-from gpubench_tools.reading.json_values import json_loads
+from gpubench_tools.reading.fleet.health_records import HEALTH_KEY, parse_record
 
 NOT_REPORTED = "not reported"
-_KEY = re.compile(r"^(?:gpu|device_(\d+))_health_(before|after)$")
 # Counters that only grow while the GPU is up: growth during the run is an event of the run.
 GROWING_COUNTERS = (
     "ecc_volatile_uncorrected", "ecc_aggregate_uncorrected",
@@ -88,38 +85,13 @@ def device_uuids(context: dict[str, Any]) -> dict[str, str]:
     return uuids
 
 
-def parse_record(text: Any) -> dict[str, Any] | str:
-    """The record as a dict, or why it cannot be read (one line)."""
-    if isinstance(text, dict):
-        return text
-    if not isinstance(text, str):
-        return f"is {type(text).__name__}, not a JSON object as text"
-    try:
-        record = json_loads(text)
-    except (json.JSONDecodeError, RecursionError, ValueError) as error:
-        return f"is not JSON ({str(error).splitlines()[0][:80]})"
-    return record if isinstance(record, dict) else "is JSON but not an object"
-
-
-def field_beyond_float(context: dict[str, Any]) -> str | None:
-    """The first field of a health record holding a number no finite float holds, and why
-    (`gpu_health_after pcie_replay_count: an integer of 400 digits, ...`); None where none
-    does. Such a record cannot be judged: its result is damaged (fleet_records)."""
-    for key, value in context.items():
-        record = parse_record(value) if _KEY.match(key) else None
-        for name, number in record.items() if isinstance(record, dict) else ():
-            if why := beyond_float(number):
-                return f"{key} {name}: {why}"
-    return None
-
-
 def device_health(context: dict[str, Any]) -> tuple[list[DeviceHealth], list[HealthFinding]]:
     """The before/after records of each device in a result's context, and unreadable ones."""
     uuids = device_uuids(context)
     records: dict[str, dict[str, dict[str, Any] | None]] = {}
     unreadable = []
     for key, value in context.items():
-        match = _KEY.match(key)
+        match = HEALTH_KEY.match(key)
         if not match:
             continue
         ordinal, when = match[1] or "", match[2]

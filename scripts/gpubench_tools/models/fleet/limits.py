@@ -16,12 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gpubench_tools.models.fleet.numbers import beyond_float
 from gpubench_tools.models.fleet.outliers import sweep
-from gpubench_tools.models.fleet.records import FleetInputError, Gpu
 from gpubench_tools.reading.bounded_read import special_file
 from gpubench_tools.reading.facts import GBPS
 from gpubench_tools.reading.fleet.files import read_text
+from gpubench_tools.reading.fleet.numbers import beyond_float
+from gpubench_tools.reading.fleet.records import FleetInputError, Gpu
 from gpubench_tools.reading.json_values import json_loads
 from gpubench_tools.reading.name_filter import MATCH_SECONDS, FilterError, NameFilter, name_filter
 from gpubench_tools.reading.safe_text import one_line

@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpubench_tools.models.fleet.records import Gpu
 from gpubench_tools.reading.facts import Metric, family_of, split_name
+from gpubench_tools.reading.fleet.records import Gpu
 from gpubench_tools.reading.results import Benchmark
 from gpubench_tools.reading.safe_text import one_line
 from gpubench_tools.reading.settings import MEASUREMENT_SETTINGS, SETTING_SHOWN, setting_text

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gpubench_tools.models.fleet.records import FleetInputError, Gpu, RunRecord
 from gpubench_tools.reading.fleet.files import read_text
+from gpubench_tools.reading.fleet.records import FleetInputError, Gpu, RunRecord
 
 _UUID = re.compile(r"^(?:GPU|MIG)-[0-9A-Za-z-]+$")
 _GPU_COUNT = re.compile(r"[1-9][0-9]{0,8}")  # ASCII digits: int() reads others too, or fails

@@ -10,8 +10,8 @@ what keeps a file from being read is a FleetInputError naming it in one line.
 import os
 from pathlib import Path
 
-from gpubench_tools.models.fleet.records import FleetInputError
 from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES, open_to_read, read_descriptor
+from gpubench_tools.reading.fleet.records import FleetInputError
 
 # The files gpubench-tools fleet reads whole (.err and .status records, limits, --expect-hosts) hold a few
 # lines: eight results of the largest size a result file may have is far above any. A pod log

@@ -32,7 +32,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from gpubench_tools.models.fleet.records import (
+from gpubench_tools.reading.bounded_read import special_file
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.fleet.benchmark_errors import failed_benchmarks
+from gpubench_tools.reading.fleet.files import read_bytes, read_text
+from gpubench_tools.reading.fleet.jobs import job_of_context, newest_job
+from gpubench_tools.reading.fleet.pod_log import read_pod_log
+from gpubench_tools.reading.fleet.records import (
     MESSAGE_CHARS,
     STATUSES,
     FleetInputError,
@@ -48,12 +54,6 @@ from gpubench_tools.models.fleet.records import (
     status_of_exit,
     status_record,
 )
-from gpubench_tools.reading.bounded_read import special_file
-from gpubench_tools.reading.errors import GpubenchJsonError
-from gpubench_tools.reading.fleet.benchmark_errors import failed_benchmarks
-from gpubench_tools.reading.fleet.files import read_bytes, read_text
-from gpubench_tools.reading.fleet.jobs import job_of_context, newest_job
-from gpubench_tools.reading.fleet.pod_log import read_pod_log
 from gpubench_tools.reading.fleet.status import StatusError, parse_record
 from gpubench_tools.reading.result_file import RESULT_SUFFIXES, load_with_document
 from gpubench_tools.reading.safe_text import log_text, one_line

@@ -17,7 +17,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import BinaryIO
 
-from gpubench_tools.models.fleet.records import (
+from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.fleet.benchmark_errors import FailedBenchmark, failed_benchmarks
+from gpubench_tools.reading.fleet.files import NOT_TEXT, bytes_of, opened, unreadable
+from gpubench_tools.reading.fleet.records import (
     MESSAGE_CHARS,
     FleetInputError,
     Found,
@@ -30,10 +34,6 @@ from gpubench_tools.models.fleet.records import (
     status_of_exit,
     status_record,
 )
-from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES
-from gpubench_tools.reading.errors import GpubenchJsonError
-from gpubench_tools.reading.fleet.benchmark_errors import FailedBenchmark, failed_benchmarks
-from gpubench_tools.reading.fleet.files import NOT_TEXT, bytes_of, opened, unreadable
 from gpubench_tools.reading.fleet.status import StatusError, parse_record
 from gpubench_tools.reading.result_file import loads
 from gpubench_tools.reading.safe_text import log_text, one_line

@@ -9,8 +9,8 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from gpubench_tools.models.fleet.outliers import Flag, Group, Rule, sweep
-from gpubench_tools.models.fleet.records import FleetInputError
 from gpubench_tools.reading.facts import split_name
+from gpubench_tools.reading.fleet.records import FleetInputError
 from gpubench_tools.reading.name_filter import NameFilter
 from gpubench_tools.renderers.figures.setup import figure_text, save_figure
 

@@ -13,11 +13,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from gpubench_tools.models.fleet.health import field_beyond_float
-from gpubench_tools.models.fleet.numbers import beyond_float
 from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.fleet.benchmark_errors import FailedBenchmark
+from gpubench_tools.reading.fleet.health_records import field_beyond_float
 from gpubench_tools.reading.fleet.jobs import job_of_context
+from gpubench_tools.reading.fleet.numbers import beyond_float
 from gpubench_tools.reading.fleet.status import attempt_of, describe, uuids_of
 from gpubench_tools.reading.results import Benchmark, Result
 from gpubench_tools.reading.safe_text import one_line
