@@ -1,17 +1,18 @@
-"""`gpubench-tools gate`: runs/gate.sh, whose header says what it does, with this Python."""
+"""`gpubench-tools gate GPUBENCH BASELINE.json OUT.json [gpubench-tools compare flags...]`: the
+arguments, taken as they come (every one after OUT.json goes to gpubench-tools compare);
+runs/gate.py gates, and its docstring says how."""
 
-import os
-import sys
-from pathlib import Path
-
-import gpubench_tools
-
-RUNS = Path(__file__).resolve().parent.parent / "runs"
+from gpubench_tools.cli.record import stop_signal
+from gpubench_tools.runs import gate as gating
+from gpubench_tools.runs.messages import say
+from gpubench_tools.writing.outputs import write_stdout
 
 
 def main(argv: list[str]) -> int:
-    env = dict(os.environ, GPUBENCH_TOOLS_PYTHON=sys.executable,
-               PYTHONPATH=os.pathsep.join(filter(None, [
-                   str(Path(gpubench_tools.__file__).resolve().parent.parent),
-                   os.environ.get("PYTHONPATH")])))
-    os.execve("/bin/bash", ["bash", str(RUNS / "gate.sh"), *argv], env)
+    if argv[:1] in (["-h"], ["--help"]):
+        write_stdout(f"usage: {gating.USAGE}\n\n{gating.__doc__}")
+        return 0
+    if len(argv) < 3:
+        say(gating.SCRIPT, f"usage: {gating.USAGE}")
+        return gating.BAD_USAGE
+    return gating.gate(argv[0], argv[1], argv[2], argv[3:], stop_signal=stop_signal)
