@@ -27,7 +27,7 @@ __all__ = ["README_MAX_BYTES", "SCRIPT", "gallery_pages", "json_files",
            "page_paths"]
 
 SCRIPT = "gpubench-tools gallery"
-# The repository's results/ (renderers/ -> gpubench_tools/ -> scripts/ -> the repository).
+# Each machine's page, in a folder named for the machine beside the index page.
 PAGE_NAME = "index.html"
 
 

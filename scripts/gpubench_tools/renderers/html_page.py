@@ -40,6 +40,7 @@ overflow-wrap:anywhere}svg.figure{display:block;max-width:100%;height:auto}
 svg.figure path{stroke-linejoin:round;stroke-linecap:butt}
 td.cell{text-align:center;min-width:56px}.matrices{display:flex;flex-wrap:wrap;gap:18px}
 .hidden{display:none!important}
+details.result{content-visibility:auto;contain-intrinsic-size:auto 1500px}
 """
 
 SCRIPT = """
