@@ -38,6 +38,7 @@ margin-right:4px}
 padding:4px;max-width:100%}figure.panel figcaption{font-size:12px;font-weight:600;
 overflow-wrap:anywhere}svg.figure{display:block;max-width:100%;height:auto}
 svg.figure path{stroke-linejoin:round;stroke-linecap:butt}
+svg.figure text{font-family:"DejaVu Sans",Verdana,Arial,sans-serif}
 td.cell{text-align:center;min-width:56px}.matrices{display:flex;flex-wrap:wrap;gap:18px}
 .hidden{display:none!important}
 details.result{content-visibility:auto;contain-intrinsic-size:auto 1500px}

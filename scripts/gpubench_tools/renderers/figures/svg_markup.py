@@ -3,7 +3,8 @@ self-contained.
 
 Text stays text (svg.fonttype "none": the page's browser draws it, and the page can be searched);
 matplotlib's XML declaration, DOCTYPE, metadata, comments and per-figure style block are left
-out (the page's style holds the one rule they set); each element's generated id is dropped, so
+out (the page's style holds the one rule they set, and the font family it names on every text);
+each element's generated id is dropped, so
 that figures side by side share none but the identical marker and clip definitions they
 reference (fixed ids: svg.hashsalt), and an artist with the gid run-<index> becomes a group of
 class run-<index>, which the page's checkboxes show or hide. The size is the figure's in CSS
@@ -23,6 +24,8 @@ _DROPPED = re.compile(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->|<metadata>.*?<
                       r"|<style[^>]*>.*?</style>|\n", re.S)
 _RUN_GROUP = re.compile(r'<g id="(run-[0-9]+)">')
 _GROUP_ID = re.compile(r'<g id="[^"]*">')
+# matplotlib names its whole list of fallback fonts on every text; the page's style names one.
+_FONT_FAMILY = re.compile(r'(<text style="[^"]*?) font-family: [^;"]*;?')
 _SIZE = re.compile(r'<svg ([^>]*?)width="[0-9.]+pt" height="[0-9.]+pt"')
 
 
@@ -36,6 +39,8 @@ def svg_markup(fig: Figure, label: str) -> str:
     text = _DROPPED.sub("", out.getvalue())
     text = _RUN_GROUP.sub(r'<g class="\1">', text)
     text = _GROUP_ID.sub("<g>", text)
+    text = _FONT_FAMILY.sub(r"\1", text)
     width, height = (round(v * DPI) for v in fig.get_size_inches())
-    return _SIZE.sub(f'<svg class="figure" role="img" aria-label="{label}" \\1'
-                     f'width="{width}" height="{height}"', text, count=1)
+    # A function, not a template: a label may hold a backslash.
+    return _SIZE.sub(lambda m: f'<svg class="figure" role="img" aria-label="{label}" '
+                     f'{m[1]}width="{width}" height="{height}"', text, count=1)
