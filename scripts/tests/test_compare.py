@@ -27,8 +27,9 @@ from gbench_builder import (
 from gpubench_tools.cli.compare import parse_args, rules_from
 from gpubench_tools.models import comparison
 from gpubench_tools.models.comparison import SAME, SLOWER, Row, natural_key
-from gpubench_tools.reading import results as gpubench_json
-from gpubench_tools.reading.results import load
+from gpubench_tools.reading.facts import strip_gb_suffixes
+from gpubench_tools.reading.result_file import load
+from gpubench_tools.reading.results import Benchmark
 from gpubench_tools.renderers.comparison_text import TABLE_HEADERS
 
 SIZE = 1 << 20
@@ -93,9 +94,9 @@ def test_a_baseline_of_one_process_is_no_regression_check(tmp_path: Path, run_sc
         base = write_json(tmp_path / "single.json", document(suite()))
         new = write_json(tmp_path / "new.json", document(suite()))
     proc = run_script("compare", base, new)
-    assert (proc.returncode, proc.stdout) == (3, ""), proc.stderr
+    assert proc.returncode == 3 and proc.stdout.startswith("REPORT: "), proc.stderr
     assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(
-        f"gpubench-tools compare: cannot judge a regression: BASE {base} is one process's run")
+        f"gpubench-tools compare: no regression check: BASE {base} is one process's run")
     assert "scripts/gpubench-tools record" in proc.stderr and "--report" in proc.stderr
     report = run_script("compare", CI_NEW_1, CI_NEW_2, "--report")
     assert report.returncode == 0, report.stderr
@@ -235,7 +236,7 @@ def test_the_gate_confirms_a_planted_slowdown_on_the_h200s_runs(run_script: RunS
     """gpubench-tools gate's runs on an H200 against a baseline with 8 saxpy figures planted 8% faster:
     those 8 are SLOWER in the first five runs and in the five confirming ones, nothing else."""
     base = tmp_path / "base.json"
-    subprocess.run([sys.executable, PLANTED / "plant_baseline.py", base], check=True)
+    subprocess.run([sys.executable, H200.parents[1] / "tools" / "planted_baselines" / "saxpy_2p24_faster.py", base], check=True)
     runs = {name: tmp_path / f"{name}.json" for name in ("gate", "gate.confirm")}
     for name, path in runs.items():
         path.write_bytes(gzip.open(PLANTED / f"{name}.json.gz").read())
@@ -407,9 +408,10 @@ def test_single_runs_are_noted(tmp_path: Path, run_script: RunScript) -> None:
 def test_different_gpu_cannot_be_compared(tmp_path: Path, run_script: RunScript) -> None:
     proc = compare(tmp_path, run_script, suite(), suite(gbps=25.0, us=2.5),
                    cont_context={"gpu_name": "NVIDIA H100", "pcie_link": "Gen3 x8"})
-    assert proc.returncode == 3 and proc.stdout == ""
+    assert proc.returncode == 3 and proc.stdout.startswith("## gpubench comparison\n\nREPORT: ")
+    assert row(proc.stdout, COPY)["NEW vs BASE"] == "2.00× slower"
     assert proc.stderr.count("\n") == 1
-    assert proc.stderr.startswith("gpubench-tools compare: cannot compare: gpu_name differ")
+    assert proc.stderr.startswith("gpubench-tools compare: no regression check: gpu_name differ")
     assert "NVIDIA H100" in proc.stderr and "--report" in proc.stderr
 
 
@@ -428,8 +430,8 @@ def test_different_gpu_with_report(tmp_path: Path, run_script: RunScript) -> Non
 def test_driver_or_cuda_change_cannot_be_compared(tmp_path: Path, run_script: RunScript,
                                                   key: str) -> None:
     proc = compare(tmp_path, run_script, suite(), suite(gbps=35.0), cont_context={key: "9.9"})
-    assert proc.returncode == 3 and proc.stdout == ""
-    assert proc.stderr.startswith(f"gpubench-tools compare: cannot compare: {key} differ")
+    assert proc.returncode == 3 and "REPORT: " in proc.stdout
+    assert proc.stderr.startswith(f"gpubench-tools compare: no regression check: {key} differ")
     report = compare(tmp_path, run_script, suite(), suite(gbps=35.0), "--report",
                      cont_context={key: "9.9"})
     assert report.returncode == 0 and f"({key} differ)" in report.stdout
@@ -465,9 +467,10 @@ def test_runs_measured_otherwise_are_no_regression_check(
     b = write_json(tmp_path / "base.json", document(saxpy_suite(), **base_context))
     c = write_json(tmp_path / "cont.json", document(saxpy_suite(600.0), **cont_context))
     proc = run_script("compare", b, c)
-    assert (proc.returncode, proc.stdout) == (3, ""), proc.stderr
+    assert proc.returncode == 3 and proc.stdout.startswith("REPORT: "), proc.stderr
     assert proc.stderr.count("\n") == 1 and len(proc.stderr) < 700
-    assert proc.stderr.startswith(f"gpubench-tools compare: cannot compare: measured otherwise ({differing}")
+    assert proc.stderr.startswith(
+        f"gpubench-tools compare: no regression check: measured otherwise ({differing}")
     report = run_script("compare", b, c, "--report")
     assert report.returncode == 0, report.stderr
     assert f"Comparison report, not a regression check (measured otherwise: {differing}" \
@@ -593,22 +596,30 @@ def test_a_health_record_differs_by_its_fields(tmp_path: Path, run_script: RunSc
     assert ["device_1_health_after", "(absent)", *json.dumps(health).split()] in lines
 
 
-def test_verdict_and_largest_changes_lead(tmp_path: Path, run_script: RunScript) -> None:
+def test_verdict_and_changes_lead(tmp_path: Path, run_script: RunScript) -> None:
+    """The verdict, then the changes, SLOWER first, each with its ratio and uncertainty, then
+    the count of SAME with the largest change within its resolution: a SAME row never stands
+    above a SLOWER one."""
     base = suite() + launch_run("driver", "submit", 0, 2.0)
     new = suite(gbps=45.0, us=2.02) + launch_run("driver", "submit", 0, 3.0)
     b = write_json(tmp_path / "b.json", recorded_baseline(base))
     n = write_json(tmp_path / "n.json", document(new))
     plain = run_script("compare", b, n).stdout.splitlines()
     assert plain[0] == "FAIL: 2 of 3 benchmark(s) regressed (0 FASTER, 2 SLOWER, 1 SAME)."
-    assert plain[2:6] == [
-        "Largest changes:",
-        "  launch/driver/submit/params:0: 1.50× slower (resolution 1.03×), SLOWER",
-        f"  {COPY}: 1.11× slower (resolution 1.03×), SLOWER",
-        f"  {LAUNCH}: 1.01× slower (resolution 1.03×), SAME"]
+    assert plain[2:8] == [
+        "SLOWER (2), NEW vs BASE, the largest first:",
+        "  launch/driver/submit/params:0: 1.50× slower (resolution 1.03×, spread - / -, "
+        "no U test)",
+        f"  {COPY}: 1.11× slower (resolution 1.03×, spread - / -, no U test)",
+        "",
+        "1 SAME, the largest changes within their resolution:",
+        f"  {LAUNCH}: 1.01× slower (resolution 1.03×, spread - / -, no U test)"]
     assert plain[-1] == plain[0]
     markdown = run_script("compare", b, n, "--markdown").stdout.split("\n\n")
     assert markdown[0] == "## gpubench comparison" and markdown[1].startswith("FAIL: 2 of 3")
-    assert markdown[2].startswith("Largest changes:\n- launch/driver/submit/params:0")
+    assert markdown[2] == "SLOWER (2), NEW vs BASE, the largest first:"
+    assert markdown[3].splitlines()[2].startswith("| launch/driver/submit/params:0 | 2 | 3 | µs")
+    assert markdown[4].startswith("1 SAME, the largest changes within their resolution:\n- ")
 
 
 def test_filter(tmp_path: Path, run_script: RunScript) -> None:
@@ -738,7 +749,7 @@ def judged(base: dict, new: dict, tmp_path: Path, *flags: str) -> dict[str, Row]
 
 def run_names(doc: dict, keep: Callable[[str], bool]) -> list[str]:
     return sorted({e["run_name"] for e in doc["benchmarks"]
-                   if keep(gpubench_json.strip_gb_suffixes(e["run_name"]))})
+                   if keep(strip_gb_suffixes(e["run_name"]))})
 
 
 def slowed(doc: dict, runs: list[str], factor: float) -> dict:
@@ -787,12 +798,12 @@ def test_five_percent_slower_gpu_timed_copies_are_caught(tmp_path: Path, source:
     unplanted = judged(first, second, tmp_path)
     rows_ = judged(first, slowed(second, gpu_timed, 1.05), tmp_path)
     for run in gpu_timed:
-        row_ = rows_[gpubench_json.strip_gb_suffixes(run)]
+        row_ = rows_[strip_gb_suffixes(run)]
         if "/bidir/" in run:
             # Both directions at once move by 5-20% between repetitions of one run (each half's
             # range): a miss is where a half ranges over more than 10%, or the second was faster
             # to begin with.
-            name = gpubench_json.strip_gb_suffixes(run)
+            name = strip_gb_suffixes(run)
             assert row_.verdict == SLOWER or unplanted[name].ratio > 1.03 or max(
                 relative_range(first, run), relative_range(second, run)) > 0.10, (run, row_)
         else:
@@ -840,7 +851,7 @@ def test_two_processes_one_repetition_each_way(tmp_path: Path) -> None:
     # saxpy/vec4 at 2^20 is bimodal too: BASE's repetitions lie near 1450 and near 1528 GB/s,
     # 5.4% from its median, so its resolution says it cannot see 5%.
     levels = "saxpy/vec4/1048576"
-    assert caught == {gpubench_json.strip_gb_suffixes(n) for n in device} - {bimodal, levels}
+    assert caught == {strip_gb_suffixes(n) for n in device} - {bimodal, levels}
     assert planted[bimodal].p_value > 0.05 and planted[bimodal].ratio < 1 / 1.05
     assert planted[levels].resolution_pct > 5.3
 
@@ -868,7 +879,7 @@ def test_the_whole_suite_recorded_twice_as_the_gate_records_it(tmp_path: Path) -
     for run in planted_runs:
         planted = scaled(planted, run, factors[run])
     found = judged(base, planted, tmp_path, "--alpha=0.05")
-    names = {gpubench_json.strip_gb_suffixes(run) for run in planted_runs}
+    names = {strip_gb_suffixes(run) for run in planted_runs}
     assert len(names) == 255
     missed = {n for n in names if found[n].verdict != SLOWER}
     assert missed == {"copy/DtoD/device/async/1048576", "copy/DtoD/device/async/4194304",
@@ -893,7 +904,7 @@ def test_other_gpu_against_the_h200(tmp_path: Path, run_script: RunScript) -> No
                 entry["bytes_per_second"] /= 2
     a100 = write_json(tmp_path / "a100.json", other)
     refused = run_script("compare", H200 / "gpubench.json", a100)
-    assert refused.returncode == 3 and refused.stdout == ""
+    assert refused.returncode == 3 and refused.stdout.startswith("REPORT: ")
     proc = run_script("compare", H200 / "gpubench.json", a100, "--markdown", "--report")
     assert proc.returncode == 0, proc.stderr
     assert "Comparison report, not a regression check" in proc.stdout
@@ -950,7 +961,7 @@ def test_a_figure_timed_with_its_clocks_held_down_is_named(tmp_path: Path,
             entry["clock_limited_ms"] = 12.5
     held = run_script("compare", write_json(tmp_path / "base.json", base),
                       write_json(tmp_path / "held.json", new), "--report")
-    name = gpubench_json.strip_gb_suffixes(first)
+    name = strip_gb_suffixes(first)
     note = next(line for line in held.stdout.splitlines() if "clocks held down" in line)
     assert note.startswith("NEW ran 1 compared benchmark(s)") and name in note
     assert "BASE ran" not in held.stdout
@@ -959,9 +970,9 @@ def test_a_figure_timed_with_its_clocks_held_down_is_named(tmp_path: Path,
 def test_an_sm_clock_that_fell_marks_the_benchmark_throttled() -> None:
     """Without NVML's violation times, a fall of the SM clock by more than 10% across the loop
     marks a benchmark as throttled, and 10% or less does not."""
-    def bench(start: float, end: float) -> gpubench_json.Benchmark:
+    def bench(start: float, end: float) -> Benchmark:
         run = {"real_time": 1.0, "sm_clock_start_mhz": start, "sm_clock_end_mhz": end}
-        return gpubench_json.Benchmark("x/y", dict(run), [run], "one run")
+        return Benchmark("x/y", dict(run), [run], "one run")
     assert bench(1980, 1700).throttled
     assert not bench(1980, 1800).throttled
 
@@ -985,7 +996,7 @@ def test_kernel_clocks_apart_are_a_note_not_a_figure(tmp_path: Path,
     assert "sm_clock_kernel_mhz" not in close.stdout
     apart = run_script("compare", write_json(tmp_path / "base.json", clock(base, 1980.0)),
                        write_json(tmp_path / "new.json", clock(new, 1500.0)), "--report")
-    name = gpubench_json.strip_gb_suffixes(first)
+    name = strip_gb_suffixes(first)
     note = next(line for line in apart.stdout.splitlines() if "sm_clock_kernel_mhz" in line)
     assert note.startswith("1 compared benchmark(s)") and f"{name} (1980 vs 1500 MHz)" in note
     assert [line for line in close.stdout.splitlines() if name in line] == \
@@ -1005,7 +1016,8 @@ def test_a_report_shows_no_control_character_of_a_name(tmp_path: Path, run_scrip
     proc = run_script("compare", write_json(tmp_path / "b.json", base),
                       write_json(tmp_path / "n.json", new), *(["--markdown"] if markdown else []))
     assert proc.returncode in (0, 1), proc.stderr
-    assert "Only in BASE" in proc.stdout and "Largest changes" in proc.stdout, proc.stdout[:2000]
+    assert "Only in BASE" in proc.stdout, proc.stdout[:2000]
+    assert "the largest changes within their resolution" in proc.stdout, proc.stdout[:2000]
     assert all(line.isprintable() for line in proc.stdout.split("\n")), proc.stdout[:2000]
 
 

@@ -17,7 +17,7 @@ from gbench_builder import document, full_suite, launch_run, recorded_baseline, 
 from hostile_inputs import result_with_names
 from matplotlib.colors import to_rgba
 
-from gpubench_tools.reading import results as gj
+from gpubench_tools.reading.result_file import load
 from gpubench_tools.renderers import markdown_report as report
 from gpubench_tools.renderers.figures import family_plot
 
@@ -56,11 +56,13 @@ def test_report_writes_markdown_and_figures(tmp_path: Path, run_script: RunScrip
     for name in figures:
         width, height = png_size(out / name)
         assert 600 < width < 2500 and 300 < height < 1500  # readable on GitHub without zooming
-    # Folded tables, one per family, every benchmark in them.
-    assert markdown.count("<details><summary>") == 3
-    suite_size = len(gj.load(two_gpus[0]).benchmarks)
-    assert markdown.count("\n| copy/") + markdown.count("\n| launch/") + \
-        markdown.count("\n| saxpy/") == suite_size
+    # The changes first, then folded tables, one per family, every benchmark in them.
+    assert markdown.index("SLOWER (") < markdown.index("### Summary per family")
+    folded = markdown[markdown.index("### Benchmarks"):]
+    assert folded.count("<details><summary>") == 3
+    suite_size = len(load(two_gpus[0]).benchmarks)
+    assert folded.count("\n| copy/") + folded.count("\n| launch/") + \
+        folded.count("\n| saxpy/") == suite_size
     assert proc.stdout.splitlines()[-1].startswith("REPORT: ")
 
 
@@ -98,7 +100,7 @@ def test_only_changed_in_report(tmp_path: Path, run_script: RunScript) -> None:
 
 
 def test_family_panels_split_by_direction_and_path(two_gpus: tuple[Path, Path]) -> None:
-    sources = report.sources_of((gj.load(two_gpus[0]), gj.load(two_gpus[1])))
+    sources = report.sources_of((load(two_gpus[0]), load(two_gpus[1])))
     base, new = (s.label for s in sources)
     copy = family_plot.family_panels(sources, "copy")
     assert [p.title for p in copy] == ["HtoD", "DtoH"]
@@ -112,9 +114,9 @@ def test_family_panels_split_by_direction_and_path(two_gpus: tuple[Path, Path]) 
 
 
 def test_family_panels_mark_a_path_missing_from_one_file(tmp_path: Path) -> None:
-    base = gj.load(write_json(tmp_path / "b.json",
+    base = load(write_json(tmp_path / "b.json",
                               document(launch_run("driver", "submit", 0, [2.0]))))
-    new = gj.load(write_json(tmp_path / "n.json",
+    new = load(write_json(tmp_path / "n.json",
                              document(launch_run("graph", "submit", 0, [1.0]))))
     sources = report.sources_of((base, new))
     driver, graph = family_plot.family_panels(sources, "launch")
@@ -123,7 +125,7 @@ def test_family_panels_mark_a_path_missing_from_one_file(tmp_path: Path) -> None
 
 
 def test_legend_is_outside_the_axes(two_gpus: tuple[Path, Path]) -> None:
-    sources = report.sources_of((gj.load(two_gpus[0]), gj.load(two_gpus[1])))
+    sources = report.sources_of((load(two_gpus[0]), load(two_gpus[1])))
     fig = family_plot.family_figure(sources, "launch", "launch")
     fig.canvas.draw()
     (legend,) = [ax.get_legend() for ax in fig.axes if ax.get_legend() is not None]
@@ -138,7 +140,7 @@ def test_legend_is_outside_the_axes(two_gpus: tuple[Path, Path]) -> None:
 
 
 def test_same_curve_gets_the_same_colour_in_every_panel(two_gpus: tuple[Path, Path]) -> None:
-    sources = report.sources_of((gj.load(two_gpus[0]), gj.load(two_gpus[1])))
+    sources = report.sources_of((load(two_gpus[0]), load(two_gpus[1])))
     fig = family_plot.family_figure(sources, "launch", "launch")
     colours: dict[str, set[tuple[float, ...]]] = {}
     for ax in fig.axes[:3]:  # runtime, driver, graph
@@ -174,7 +176,7 @@ def test_output_directory_that_is_a_link_to_no_folder_is_one_line(
 
 def test_report_md_shows_no_control_character_of_a_name(tmp_path: Path,
                                                         run_script: RunScript) -> None:
-    """Names reach report.md's largest changes and benchmarks in one file only, not only its
+    """Names reach report.md's changes and benchmarks in one file only, not only its
     tables: every line of it is printable."""
     shared = "\x1b]0;x\x07"
     base = result_with_names([shared, "mid\u2028\x00", "z"])
@@ -185,7 +187,8 @@ def test_report_md_shows_no_control_character_of_a_name(tmp_path: Path,
                       write_json(tmp_path / "n.json", new), "-o", out)
     assert proc.returncode in (0, 1), proc.stderr
     text = (out / "report.md").read_text(encoding="utf-8")
-    assert "Only in BASE" in text and "Largest changes" in text, text[:2000]
+    assert "Only in BASE" in text, text[:2000]
+    assert "the largest changes within their resolution" in text, text[:2000]
     assert all(line.isprintable() for line in text.split("\n")), text[:2000]
 
 

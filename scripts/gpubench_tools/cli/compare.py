@@ -27,13 +27,20 @@ energy; where saxpy is compared, the same --l2, context saxpy_l2, where both fil
 and BASE holds separate runs (context merged_runs, as scripts/gpubench-tools record records), this is a
 regression check: exit 1 if any benchmark is SLOWER. Otherwise it is no regression check (a
 warm L2 against a cold one is a change of setting, not of code; one process's run leaves out
-what moves between processes, which is more than moves within one): one line names why, exit
-3, unless --report asks for a comparison report (exit 0, also on the same setup), whose mode
-line names it.
+what moves between processes, which is more than moves within one): one line on stderr names
+why, the comparison follows on stdout, exit 3; --report asks for a comparison report (exit 0,
+also on the same setup), whose mode line names it.
+
+The output opens with the verdict and the changes, SLOWER first, then FASTER, the largest
+first, each with its ratio and what it had to pass (its resolution, each side's spread of one
+repetition, p of the U test); then how many are SAME; then the files, the context keys that
+differ, a summary per family and a table of every benchmark per family (--markdown, the summary
+for CI, folds each table; --only-changed lists the changes alone).
 
 Exit status: 0 no regression (or a report), 1 regression, 2 unusable input, bad usage or a
---changed-filter file that is one of the results read, 3 a different GPU, driver, CUDA or
-measurement setting, or a BASE of one process's run, without --report, 5 with --missing-fails,
+--changed-filter file that is one of the results read, 3 no regression check, the comparison
+printed (a different GPU, driver, CUDA or measurement setting, or a BASE of one process's run,
+without --report; --changed-filter is not written), 5 with --missing-fails,
 benchmarks of BASE that NEW lacks.
 """
 
@@ -57,6 +64,7 @@ from gpubench_tools.models.comparison import (
     reachable,
     settings_text,
 )
+from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.name_filter import (
     MAX_FILTER_CHARS,
     FilterError,
@@ -64,7 +72,8 @@ from gpubench_tools.reading.name_filter import (
     changed_filter,
     name_filter,
 )
-from gpubench_tools.reading.results import GpubenchJsonError, Result, load
+from gpubench_tools.reading.result_file import load
+from gpubench_tools.reading.results import Result
 from gpubench_tools.renderers.comparison_text import LARGEST_SHOWN, render_comparison, setup_text
 from gpubench_tools.writing.outputs import refuse_output_over_input, write_output, write_stdout
 
@@ -74,21 +83,23 @@ MISSING_FROM_NEW = 5  # exit status with --missing-fails: benchmarks of BASE tha
 
 
 def different_setup_line(comparison: Comparison) -> str:
-    """Why a comparison cannot be a regression check, in one line: the GPU, driver or CUDA that
-    differ, else the measurement settings."""
+    """Why a comparison is no regression check, in one line that heads it: the GPU, driver or
+    CUDA that differ, else the measurement settings, else a BASE of one process's run."""
     c = comparison
     if c.differing_identity:
-        return (f"cannot compare: {', '.join(c.differing_identity)} differ (BASE {c.base.path}: "
-                f"{setup_text(c.base)}; NEW {c.cont.path}: {setup_text(c.cont)}); record a "
-                "baseline on this GPU, driver and CUDA, or pass --report for a comparison report")
-    if c.differing_settings:
-        return (f"cannot compare: measured otherwise ({settings_text(c.differing_settings)}; "
-                f"BASE {c.base.path}, NEW {c.cont.path}): a change of setting is no change of "
-                "code; record a baseline with NEW's settings, or pass --report for a comparison "
-                "report")
-    return (f"cannot judge a regression: BASE {c.base.path} is one process's run, and figures "
-            "move between processes by more than one process shows; record the baseline in "
-            "separate runs (scripts/gpubench-tools record), or pass --report for a comparison report")
+        why = (f"{', '.join(c.differing_identity)} differ (BASE {c.base.path}: "
+               f"{setup_text(c.base)}; NEW {c.cont.path}: {setup_text(c.cont)}); record a "
+               "baseline on this GPU, driver and CUDA for one")
+    elif c.differing_settings:
+        why = (f"measured otherwise ({settings_text(c.differing_settings)}; BASE {c.base.path}, "
+               f"NEW {c.cont.path}): a change of setting is no change of code; record a "
+               "baseline with NEW's settings for one")
+    else:
+        why = (f"BASE {c.base.path} is one process's run, and figures move between processes "
+               "by more than one process shows; record the baseline in separate runs "
+               "(scripts/gpubench-tools record) for one")
+    return (f"no regression check: {why}; the comparison follows (exit {DIFFERENT_SETUP}; "
+            "--report: exit 0)")
 
 
 def missing_line(comparison: Comparison) -> str:
@@ -211,7 +222,9 @@ def main(argv: list[str] | None = None) -> int:
         base, cont = load_pair(args.baseline, args.contender, args.filter)
         comparison = compare(base, cont, rules_from(args), args.report, args.filter)
         if not comparison.checkable and not args.report:
+            # The gate reads the status, and shows the line where it checks its baseline.
             script_error(SCRIPT, different_setup_line(comparison))
+            write_stdout(render_comparison(comparison, args.markdown, args.only_changed))
             return DIFFERENT_SETUP
         if args.new_runs is not None and (
                 line := too_few_runs_line(base, args.new_runs, rules_from(args), args.filter)):

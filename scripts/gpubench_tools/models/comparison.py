@@ -16,21 +16,17 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.facts import REAL_TIME_US, Metric, by_family, family_of
 from gpubench_tools.reading.name_filter import NameFilter
-from gpubench_tools.reading.results import (
+from gpubench_tools.reading.results import Benchmark, Result
+from gpubench_tools.reading.safe_text import one_line
+from gpubench_tools.reading.settings import (
     FILTER_KEY,
     MEASUREMENT_SETTINGS,
-    REAL_TIME_US,
     SETTING_SHOWN,
-    Benchmark,
-    GpubenchJsonError,
-    Metric,
-    Result,
-    by_family,
-    family_of,
     setting_text,
 )
-from gpubench_tools.reading.safe_text import one_line
 from gpubench_tools.writing.outputs import same_file
 
 # Equal in a regression check; a difference in any makes the run a comparison report.
@@ -43,6 +39,8 @@ CARD_SHOWN = 80  # characters of a gpu_uuid shown (a UUID has 40)
 LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpubench_version",
                         "gpu_state_before", "gpu_state_after")
 SAME, FASTER, SLOWER = "SAME", "FASTER", "SLOWER"
+# The order in which changes are read: what fails a regression check first.
+CHANGE_ORDER = (SLOWER, FASTER)
 
 
 @dataclass(frozen=True)
@@ -141,6 +139,16 @@ class Comparison:
     def regressions(self) -> list[Row]:
         return [r for r in self.rows if r.verdict == SLOWER] if self.regression_check else []
 
+    def changed(self, verdict: str) -> list[Row]:
+        """The rows of `verdict`, the largest change first."""
+        return sorted((r for r in self.rows if r.verdict == verdict), key=largest_first)
+
+    @property
+    def not_confirmed(self) -> list[Row]:
+        """The changes NEW showed that its confirming runs did not (now SAME), the largest
+        first."""
+        return sorted((r for r in self.rows if r.confirmed is False), key=largest_first)
+
     @property
     def exit_status(self) -> int:
         return 1 if self.regressions else 0
@@ -180,6 +188,10 @@ def natural_key(name: str) -> tuple[tuple[tuple[str, tuple[int, str]], ...], ...
         return tuple((text, number_key(digits))
                      for text, digits in zip(pieces[::2], [*pieces[1::2], ""]))
     return tuple(part_key(part) for part in name.split("/"))
+
+
+def largest_first(row: Row) -> tuple:
+    return -row.size_of_change, natural_key(row.name)
 
 
 def better_ratio(baseline: float, contender: float, bigger_is_better: bool) -> float:

@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 
 from gpubench_tools.models.comparison import (
+    CHANGE_ORDER,
     FASTER,
     SAME,
     SLOWER,
@@ -25,20 +26,22 @@ from gpubench_tools.models.comparison import (
     rows_by_family,
     settings_text,
 )
-from gpubench_tools.models.fleet.health import parse_record
-from gpubench_tools.models.launch_ratios import agreements, format_agreements, ratio_rows
-from gpubench_tools.reading.results import (
-    FILTER_KEY,
-    INTERLEAVING_KEY,
-    SETTING_SHOWN,
-    THROTTLE_DROP,
-    Result,
-    by_family,
-)
-from gpubench_tools.reading.safe_text import one_line, printable, printable_lines
+from gpubench_tools.models.launch_ratios import agreements, ratio_rows
+from gpubench_tools.reading.facts import THROTTLE_DROP, by_family
+from gpubench_tools.reading.fleet.health_records import parse_record
+from gpubench_tools.reading.results import Result
+from gpubench_tools.reading.safe_text import one_line, printable, printable_lines, shorten
+from gpubench_tools.reading.settings import FILTER_KEY, INTERLEAVING_KEY, SETTING_SHOWN
+from gpubench_tools.renderers.launch_ratios_text import format_agreements
 from gpubench_tools.renderers.text_table import render
 
-LARGEST_SHOWN = 5  # changes listed under the verdict
+LARGEST_SHOWN = 5  # names listed in a one-line message
+CHANGES_SHOWN = 30  # changes of one verdict listed under the verdict; the rest are counted
+NEAR_SHOWN = 3  # SAME rows listed with the largest changes within their resolution
+VERSION_SHOWN = 60  # characters of a gpubench_version shown in a run's label
+CONTEXT_SHOWN = 80  # characters of a context value shown among the context differences
+NAMES_SHOWN = 8  # names of one family listed before they are folded into groups with counts
+GROUPS_SHOWN = 12  # groups of names listed before the rest is counted
 ABSENT = "(absent)"  # a context key or field one file lacks, as the context differences show it
 
 
@@ -134,31 +137,111 @@ def rule_text(rules: Rules) -> str:
             "SAME otherwise. Each figure's family says which way is better.")
 
 
+def run_text(result: Result) -> str:
+    """A run as its label reads: GPU, driver and the gpubench build (context gpubench_version,
+    which names its commit), so that two commits' runs read apart."""
+    version = result.context_text("gpubench_version")
+    return result.describe() + (f", gpubench {one_line(version, VERSION_SHOWN)}"
+                                if version else "")
+
+
 def header_section(comparison: Comparison, markdown: bool,
                    title: str = "gpubench comparison", level: int = 2) -> list[str]:
+    """The verdict, the changes with their uncertainty (answer_section), then the files, the
+    mode and the rule."""
     c = comparison
-    files = [f"BASE: {printable(c.base.path)} ({c.base.describe()})",
-             f"NEW:  {printable(c.cont.path)} ({c.cont.describe()})"]
+    files = [f"BASE: {printable(c.base.path)} ({run_text(c.base)})",
+             f"NEW:  {printable(c.cont.path)} ({run_text(c.cont)})"]
     if c.confirm is not None:
         files.append(f"CONFIRM: {printable(c.confirm.path)}: each change NEW shows judged again "
                      "on these runs alone, standing where they give the same verdict")
     if markdown:
-        return [heading(title, True, level), verdict_line(c), *largest_changes_section(c, True),
+        return [heading(title, True, level), verdict_line(c), *answer_section(c, True),
                 "\n".join(f"- {line}" for line in files), mode_line(c), rule_text(c.rules)]
-    return [verdict_line(c), *largest_changes_section(c, False),
+    return [verdict_line(c), *answer_section(c, False),
             "\n".join([*files, mode_line(c), rule_text(c.rules)])]
 
 
-def largest_changes_section(comparison: Comparison, markdown: bool) -> list[str]:
-    """The largest changes of the whole comparison, whatever their verdicts."""
-    rows = sorted(comparison.rows, key=lambda r: -r.size_of_change)[:LARGEST_SHOWN]
-    rows = [r for r in rows if r.size_of_change > 0]
-    if not rows:
-        return []
-    lines = [f"{'- ' if markdown else '  '}{r.name}: {format_ratio(r.ratio)} "
-             f"(resolution {format_resolution(r.resolution_pct)}), {r.verdict_text}"
-             for r in rows]
-    return ["Largest changes:\n" + "\n".join(lines)]
+def format_p(row: Row) -> str:
+    return "no U test" if row.p_value is None else f"p {row.p_value:.2g}"
+
+
+def spread_text(row: Row) -> str:
+    """Each side's spread of one repetition, BASE's first: '1.1% / 0.75%'."""
+    return " / ".join("-" if s is None else f"{s.pct:.2g}%"
+                      for s in (row.base_spread, row.cont_spread))
+
+
+def uncertainty_text(row: Row) -> str:
+    """'resolution 1.03×, spread 1.1% / 0.75%, p 0.0079': what a change had to pass."""
+    return (f"resolution {format_resolution(row.resolution_pct)}, spread {spread_text(row)}, "
+            f"{format_p(row)}")
+
+
+def change_text(row: Row) -> str:
+    """'name: 1.05× slower (resolution 1.03×, spread 1.1% / 0.75%, p 0.0079)', and whether
+    confirming runs confirmed it."""
+    confirmed = {True: ", confirmed", False: f", {row.first_verdict} not confirmed"}.get(
+        row.confirmed, "")
+    return f"{row.name}: {format_ratio(row.ratio)} ({uncertainty_text(row)}){confirmed}"
+
+
+CHANGE_HEADERS = ["benchmark", "BASE", "NEW", "unit", "NEW vs BASE", "resolution",
+                  "spread % BASE / NEW", "p", "verdict"]
+
+
+def change_row(row: Row) -> list[str]:
+    return [row.name, format_value(row.baseline), format_value(row.contender), row.metric.unit,
+            format_ratio(row.ratio), format_resolution(row.resolution_pct), spread_text(row),
+            "-" if row.p_value is None else f"{row.p_value:.2g}", row.verdict_text]
+
+
+def family_counts(names: Sequence[str]) -> str:
+    """'copy (12), saxpy (3)': how many of `names` each family holds."""
+    return ", ".join(f"{family} ({len(members)})"
+                     for family, members in by_family(names, str).items())
+
+
+def changes_block(title: str, rows: list[Row], markdown: bool) -> list[str]:
+    """A list of changes under its title: the first CHANGES_SHOWN, the rest counted by family
+    (markdown: folded)."""
+    shown, rest = rows[:CHANGES_SHOWN], rows[CHANGES_SHOWN:]
+    if markdown:
+        blocks = [title, render(CHANGE_HEADERS, [change_row(r) for r in shown],
+                                markdown=True, align="left")]
+        if rest:
+            blocks.append(f"<details><summary>the other {len(rest)}: "
+                          f"{family_counts([r.name for r in rest])}</summary>\n\n"
+                          + render(CHANGE_HEADERS, [change_row(r) for r in rest],
+                                   markdown=True, align="left") + "\n\n</details>")
+        return blocks
+    lines = [title, *(f"  {change_text(r)}" for r in shown)]
+    if rest:
+        lines.append(f"  and {len(rest)} more ({family_counts([r.name for r in rest])}), each "
+                     "in its family's table below")
+    return ["\n".join(lines)]
+
+
+def answer_section(comparison: Comparison, markdown: bool) -> list[str]:
+    """The changes under the verdict, SLOWER first, then FASTER, each with its ratio and
+    uncertainty, the largest first; then the changes confirming runs did not confirm; then how
+    many are SAME, with the largest changes within their resolution."""
+    c, blocks = comparison, []
+    for verdict in CHANGE_ORDER:
+        if rows := c.changed(verdict):
+            blocks += changes_block(f"{verdict} ({len(rows)}), NEW vs BASE, the largest first:",
+                                    rows, markdown)
+    if rows := c.not_confirmed:
+        blocks += changes_block(f"Not confirmed ({len(rows)}): changes NEW showed that its "
+                                "confirming runs did not, so SAME:", rows, markdown)
+    same = c.changed(SAME)
+    if same:
+        near = [r for r in same if r.size_of_change > 0 and r.confirmed is None][:NEAR_SHOWN]
+        title = f"{len(same)} SAME" + (", the largest changes within their resolution:"
+                                      if near else ".")
+        bullet = "- " if markdown else "  "
+        blocks.append("\n".join([title, *(f"{bullet}{change_text(r)}" for r in near)]))
+    return blocks
 
 
 def context_fields(result: Result, key: str) -> dict[str, str]:
@@ -193,10 +276,19 @@ def context_section(comparison: Comparison, markdown: bool) -> list[str]:
     """The context keys that differ (differing_context)."""
     if not comparison.context_differences:
         return [f"{heading('Context', markdown, 3)}\n\nThe contexts are identical."]
-    rows = [[field, *cells] for key in comparison.context_differences
+    rows = [[field, *(cut_value(cell) for cell in cells)]
+            for key in comparison.context_differences
             for field, cells in differing_context([comparison.base, comparison.cont], key)]
     return [heading("Context differences", markdown, 3),
             render(["context key", "BASE", "NEW"], rows, markdown=markdown, align="left")]
+
+
+def cut_value(text: str) -> str:
+    """A context value cut to CONTEXT_SHOWN characters, saying how long it is where cut: a
+    family schema or a GPU's health is thousands of characters on one line."""
+    if len(text) <= CONTEXT_SHOWN:
+        return text
+    return f"{shorten(text, CONTEXT_SHOWN)} ({len(text):,} characters)"
 
 
 def summary_section(comparison: Comparison, markdown: bool) -> list[str]:
@@ -219,10 +311,27 @@ def only_in_one_section(comparison: Comparison, markdown: bool) -> list[str]:
             if not other.family(family):
                 listed = f"all {len(members)} (the other file has no {family} benchmarks)"
             else:
-                listed = ", ".join(members)
+                listed = folded_names(members)
             lines.append(f"{'- ' if markdown else '  '}{family} ({len(members)}): {listed}")
         blocks.append(f"Only in {label} ({len(names)}), not compared:\n" + "\n".join(lines))
     return [heading("Benchmarks in one file only", markdown, 3), *blocks] if blocks else []
+
+
+def folded_names(names: list[str]) -> str:
+    """Names of one family as a reader takes them in: each where there are NAMES_SHOWN or fewer,
+    else grouped by their first two parts with a count each ('copy/HtoD (120), ...'), the
+    first GROUPS_SHOWN groups and how many more."""
+    if len(names) <= NAMES_SHOWN:
+        return ", ".join(names)
+    groups: dict[str, int] = {}
+    for name in names:
+        group = "/".join(name.split("/")[:2])
+        groups[group] = groups.get(group, 0) + 1
+    shown = [f"{group} ({count})" for group, count in list(groups.items())[:GROUPS_SHOWN]]
+    if len(groups) > GROUPS_SHOWN:
+        rest = list(groups.values())[GROUPS_SHOWN:]
+        shown.append(f"{len(groups) - GROUPS_SHOWN} more groups ({sum(rest)})")
+    return ", ".join(shown)
 
 
 def family_tables(comparison: Comparison, markdown: bool,
@@ -242,8 +351,14 @@ def family_tables(comparison: Comparison, markdown: bool,
 
 
 def tables_section(comparison: Comparison, markdown: bool, only_changed: bool) -> list[str]:
+    """Each family's table of every benchmark (of the changes, with only_changed); in markdown,
+    a summary for CI, each folded: the changes above are what is read."""
     blocks = []
     for title, table in family_tables(comparison, markdown, only_changed):
+        if markdown:
+            body = table if table is not None else "No benchmark changed."
+            blocks.append(f"<details><summary>{title}</summary>\n\n{body}\n\n</details>")
+            continue
         blocks.append(heading(title, markdown, 3))
         if table is not None:
             blocks.append(table)
@@ -259,10 +374,12 @@ def paired_section(comparison: Comparison, markdown: bool) -> list[str]:
     if not pairs:
         return []
     agreeing = sum(p.overlap for p in pairs)
+    table = format_agreements(pairs, markdown, labels=("BASE", "NEW"))
+    if markdown:
+        table = f"<details><summary>the {len(pairs)} ratios</summary>\n\n{table}\n\n</details>"
     return [heading("Launch paths against each other (launch/paired/)", markdown, 3),
             f"{agreeing} of {len(pairs)} paired ratios agree between BASE and NEW (their 95% "
-            "intervals overlap); a ratio below 1 is the cheaper path.",
-            format_agreements(pairs, markdown, labels=("BASE", "NEW"))]
+            "intervals overlap); a ratio below 1 is the cheaper path.", table]
 
 
 def kernel_clock_note(comparison: Comparison) -> str | None:

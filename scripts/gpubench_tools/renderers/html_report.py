@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from gpubench_tools.models.comparison import (
+    CHANGE_ORDER,
     FASTER,
     LEADING_CONTEXT_KEYS,
     SAME,
@@ -30,23 +31,31 @@ from gpubench_tools.models.comparison import (
     compare,
     family_summaries,
 )
-from gpubench_tools.models.launch_ratios import RatioRow, pooling_note, ratio_rows
+from gpubench_tools.models.launch_ratios import RatioRow, ratio_rows
+from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.name_filter import NameFilter
-from gpubench_tools.reading.results import GpubenchJsonError, Result
+from gpubench_tools.reading.results import Result
+from gpubench_tools.reading.safe_text import one_line
 from gpubench_tools.renderers.comparison_text import (
-    LARGEST_SHOWN,
+    CHANGES_SHOWN,
+    NEAR_SHOWN,
+    VERSION_SHOWN,
+    change_text,
+    cut_value,
     differing_context,
+    family_counts,
     format_ratio,
-    format_resolution,
     format_value,
     mode_line,
     notes_section,
     rule_text,
+    uncertainty_text,
     verdict_line,
 )
 from gpubench_tools.renderers.family_figures import (
     Ratios,
     RunFigures,
+    colour,
     families,
     family_html,
     run_figures,
@@ -56,7 +65,7 @@ from gpubench_tools.renderers.figures.family_plot import check_families
 from gpubench_tools.renderers.figures.pair_matrix import check_pair_gpus
 from gpubench_tools.renderers.figures.plot_files import file_labels
 from gpubench_tools.renderers.html_page import controls, esc, page, table
-from gpubench_tools.renderers.family_figures import colour
+from gpubench_tools.renderers.launch_ratios_text import pooling_note
 from gpubench_tools.writing.outputs import write_output
 
 # Rows of a family's table of changes shown before the rest is folded.
@@ -86,6 +95,11 @@ def run_labels(results: list[Result], multi_device: list[bool]) -> list[str]:
     read the same, their files tell them apart."""
     labels = [f"{r.gpu_name}, driver {r.driver_version}" + (gpu_of(r) if multi else "")
               for r, multi in zip(results, multi_device)]
+    if len(set(labels)) < len(labels):  # the gpubench build next: commit against commit
+        versions = [r.context_text("gpubench_version") for r in results]
+        if len(set(versions)) > 1:
+            labels = [label + (f", gpubench {one_line(v, VERSION_SHOWN)}" if v else "")
+                      for label, v in zip(labels, versions)]
     if len(set(labels)) < len(labels):
         files = file_labels([r.path for r in results])
         labels = [f"{label} ({file})" for label, file in zip(labels, files)]
@@ -102,23 +116,48 @@ def ratios_of(comparisons: list[Comparison]) -> Ratios:
             for index, c in enumerate(comparisons, start=1)}
 
 
+def change_items(rows: list[Row]) -> str:
+    """Changes as list items, the first CHANGES_SHOWN of them; the rest counted by family."""
+    items = "".join(f'<li data-name="{esc(r.name)}"><span class="verdict-{esc(r.verdict)}">'
+                    f"{esc(r.verdict)}</span> {esc(change_text(r))}</li>"
+                    for r in rows[:CHANGES_SHOWN])
+    if len(rows) > CHANGES_SHOWN:
+        rest = [r.name for r in rows[CHANGES_SHOWN:]]
+        items += (f"<li>and {len(rest)} more ({esc(family_counts(rest))}), each in its "
+                  "family's table below</li>")
+    return f"<ul>{items}</ul>"
+
+
+def answer_html(c: Comparison) -> str:
+    """The changes under the verdict as comparison_text.answer_section gives them: SLOWER,
+    then FASTER, then those not confirmed, each with its ratio and uncertainty; then how many
+    are SAME, with the largest changes within their resolution."""
+    parts = []
+    for verdict in CHANGE_ORDER:
+        if rows := c.changed(verdict):
+            parts.append(f"<p>{verdict} ({len(rows)}), the largest first:</p>" + change_items(rows))
+    if rows := c.not_confirmed:
+        parts.append(f"<p>Not confirmed ({len(rows)}): changes the confirming runs did not "
+                     "show, so SAME:</p>" + change_items(rows))
+    same = c.changed(SAME)
+    near = [r for r in same if r.size_of_change > 0 and r.confirmed is None][:NEAR_SHOWN]
+    if same:
+        parts.append(f"<p>{len(same)} SAME" + (", the largest changes within their "
+                                               "resolution:</p>" if near else ".</p>")
+                     + (change_items(near) if near else ""))
+    return "".join(parts)
+
+
 def verdict_section(runs: list[RunFigures], comparisons: list[Comparison]) -> str:
     parts = ["<h2>Verdict</h2>"]
     for run, c in zip(runs[1:], comparisons):
         tone = "SLOWER" if c.regressions else ("FASTER" if c.regression_check else "")
-        largest = sorted((r for r in c.rows if r.size_of_change > 0),
-                         key=lambda r: -r.size_of_change)[:LARGEST_SHOWN]
-        items = "".join(f'<li data-name="{esc(r.name)}">{esc(r.name)}: {esc(format_ratio(r.ratio))}'
-                        f" (resolution {esc(format_resolution(r.resolution_pct))}), "
-                        f'<span class="verdict-{r.verdict}">{r.verdict}</span></li>'
-                        for r in largest)
         notes = "".join(f'<p class="note">{esc(n, 2000)}</p>' for n in notes_section(c))
         parts.append(
             f'<h3 class="run-{run.index}"><span class="swatch" style="background:'
             f'{colour(run.index)}"></span>{esc(run.label)} against {esc(runs[0].label)}</h3>'
-            f'<p><b class="verdict-{tone}">{esc(verdict_line(c), 2000)}</b> '
-            f"{esc(mode_line(c), 2000)}</p>"
-            + (f"<p>Largest changes:</p><ul>{items}</ul>" if items else "") + notes)
+            f'<p><b class="verdict-{tone}">{esc(verdict_line(c), 2000)}</b></p>'
+            + answer_html(c) + f"<p>{esc(mode_line(c), 2000)}</p>" + notes)
     parts.append(f'<p class="note">{esc(rule_text(comparisons[0].rules), 2000)}</p>')
     return "".join(parts)
 
@@ -144,7 +183,7 @@ def context_section(runs: list[RunFigures], comparisons: list[Comparison]) -> st
     leading, other = [], []
     for key in keys:
         for field, cells in differing_context([run.result for run in runs], key):
-            row = [esc(field)] + [f'<span class="run-{i}">{esc(c, 1000)}</span>'
+            row = [esc(field)] + [f'<span class="run-{i}">{esc(cut_value(c), 1000)}</span>'
                                   for i, c in enumerate(cells)]
             important = key in LEADING_CONTEXT_KEYS or "health" in key or "clock" in key
             (leading if important else other).append((field, row))
@@ -199,7 +238,8 @@ def clocks_line(family: str, runs: list[RunFigures]) -> str:
 
 def changes_table(family: str, runs: list[RunFigures], comparisons: list[Comparison],
                   only_changed: bool) -> str:
-    """Every compared benchmark of the family, the largest change in any run first."""
+    """Every compared benchmark of the family, the largest change in any run first, each
+    with what its change had to pass (resolution, spreads, p)."""
     by_name: dict[str, dict[int, Row]] = {}
     for index, c in enumerate(comparisons, start=1):
         for row in c.rows:
@@ -213,17 +253,17 @@ def changes_table(family: str, runs: list[RunFigures], comparisons: list[Compari
     names = sorted(by_name, key=lambda n: -max(r.size_of_change for r in by_name[n].values()))
     headers = ["benchmark", "unit", runs[0].label]
     for run in runs[1:]:
-        headers += [run.label, "vs first"]
-    numeric = {2} | {3 + 2 * i for i in range(len(runs) - 1)}
+        headers += [run.label, "vs first", "resolution, spread (first / this), p"]
+    numeric = {2} | {3 + 3 * i for i in range(len(runs) - 1)}
     rows = []
     for name in names:
         some = next(iter(by_name[name].values()))
         row = [esc(name), esc(some.metric.unit), format_value(some.baseline)]
         for index in range(1, len(runs)):
             r = by_name[name].get(index)
-            row += ["-", "-"] if r is None else [
+            row += ["-", "-", "-"] if r is None else [
                 f'<span class="run-{index}">{format_value(r.contender)}</span>',
-                verdict_cell(r)]
+                verdict_cell(r), esc(uncertainty_text(r))]
         rows.append(row)
     shown = table(headers, rows[:CHANGES_SHOWN], names[:CHANGES_SHOWN], numeric)
     if len(rows) > CHANGES_SHOWN:
