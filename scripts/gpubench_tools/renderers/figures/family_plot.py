@@ -43,6 +43,8 @@ PANEL_SIZE_IN = (5.2, 4.3)
 DOT_ROW_IN = 0.32
 # What one figure can show legibly: more panels or colours than these are refused, not drawn.
 MAX_PANELS = 24
+# Characters of a legend line: a file's label wraps over lines, within the legend's cell.
+LEGEND_LINE = 38
 # The longest figure title drawn, wrapped over lines: a family's grammar and the files' labels.
 TITLE_LIMIT = 480
 MAX_SERIES = 128
@@ -176,7 +178,8 @@ def legend_sections(panels: list[Panel], sources: Sequence[Source], looks: dict[
         sections.append(("file", [
             Line2D([], [], color="black", linestyle=s.linestyle, marker="o" if dots else None,
                    fillstyle=FILLS[s.index % len(FILLS)], markerfacecolor="black")
-            for s in sources], [figure_text(s.label, 120) for s in sources]))
+            for s in sources], [textwrap.fill(figure_text(s.label, 120), LEGEND_LINE)
+                                for s in sources]))
     if compared:
         sections.append(("ratio to the first file", [
             Patch(facecolor="0.5", alpha=0.3),

@@ -159,12 +159,18 @@ def add_ratios(panels: dict[tuple[str, Metric, bool], Panel], family: str, bench
                file_label: str, rows: list[tuple[str, float, float, float, bool]]) -> None:
     title, _ = panel_and_curve(family, bench.parts.series, None)
     x = bench.parts.argument if bench.parts.argument is not None else 0
+    argument = None
+    if bench.parts.argument is not None:
+        facts = bench.facts
+        argument = facts.argument if facts is not None and facts.argument is not None \
+            else Argument(bench.parts.argument_key, "")
     for label, ratio, lo, hi, far in rows:
         key = (f"{title}: ratios{' far from 1' if far else ''}", RATIO_METRIC, True)
         if key not in panels:
-            argument = bench.facts.argument if bench.facts is not None else None
             panels[key] = Panel(key[0], RATIO_METRIC, RATIOS, argument,
                                 bench.parts.argument_key)
+        elif argument is not None and argument.unit and not panels[key].argument_unit:
+            panels[key].argument = argument  # a later file declares the unit an earlier did not
         append(panels[key], label, file_label, x, ratio, lo, hi, bench.name, False)
 
 

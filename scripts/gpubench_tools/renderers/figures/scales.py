@@ -28,6 +28,10 @@ from gpubench_tools.renderers.figures.setup import figure_text
 _SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 # The axis of ratios turns logarithmic where its data spans more than this factor.
 RATIO_LOG_SPAN = 2.0
+# The ticks of a logarithmic axis of ratios: round ratios either side of 1, the most shown.
+RATIO_TICKS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 0.67, 0.8, 0.9, 1.0, 1.1,
+               1.25, 1.5, 2.0, 3.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)
+MAX_RATIO_TICKS = 6
 
 
 def binary_size(value: float) -> str:
@@ -137,8 +141,11 @@ def ratio_axis(ax: Axes, values: Iterable[float], label: str, axis: str = "y") -
     if high / low > RATIO_LOG_SPAN:
         (ax.set_yscale if axis == "y" else ax.set_xscale)("log")
         set_limits(low / 1.15, high * 1.15)
-        subs = (1.0, 2.0, 5.0) if high / low < 30 else (1.0,)
-        scale.set_major_locator(LogLocator(base=10, subs=subs))
+        inside = [t for t in RATIO_TICKS if low / 1.15 <= t <= high * 1.15]
+        while len(inside) > MAX_RATIO_TICKS:  # every other, keeping 1
+            at = inside.index(1.0)
+            inside = inside[at % 2::2]
+        scale.set_major_locator(FixedLocator(inside))
         scale.set_minor_formatter(NullFormatter())
     else:
         pad = (high - low) * 0.1 or 0.01
