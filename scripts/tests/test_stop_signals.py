@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from conftest import SCRIPTS
+from conftest import SCRIPTS, TOOLS
 from hostile_inputs import write_large_result
 
-from gpubench_tools.reading.results import load
+from gpubench_tools.reading.result_file import load
 
 STOP_SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
 # Large enough that every script is still reading it a second after it starts.
@@ -79,7 +79,7 @@ def small_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def script_call(script: str, inputs: dict[str, Path], work: Path) -> list[str | Path]:
     """A call of `script` on the large inputs that writes its outputs under `work`."""
     first, second = inputs["first"], inputs["second"]
-    return [SCRIPTS / script, *{
+    return [TOOLS, script, *{
         "compare": [first, second],
         "report": [first, second, "-o", work / "report"],
         "plot": [first, "-o", work / "figures"],
@@ -172,10 +172,12 @@ def test_a_signal_ignored_from_the_start_stays_ignored(tmp_path: Path, inputs: d
 
 
 def run_stopped(tmp_path: Path, body: str) -> subprocess.CompletedProcess[bytes]:
-    """stopped.py, a script that imports script_process and then runs `body`."""
+    """stopped.py, a script that installs the command's process handling and then runs
+    `body`."""
     script = tmp_path / "stopped.py"
     script.write_text(f"import os, signal, sys, time\nsys.path.insert(0, {str(SCRIPTS)!r})\n"
-                      f"import script_process\n{body}")
+                      "from gpubench_tools.cli import process\nprocess.install('stopped.py')\n"
+                      f"{body}")
     return subprocess.run([sys.executable, str(script)], capture_output=True, timeout=30,
                           cwd=tmp_path)
 
@@ -262,11 +264,11 @@ def test_a_signal_between_the_renames_of_one_output_waits_for_the_last(tmp_path:
     is renamed too before the script stops, so the output is whole, never half new."""
     for name in ("a", "b"):
         (tmp_path / name).write_text("earlier\n")
-    proc = run_stopped(tmp_path, "from pathlib import Path\nimport script_cli\n"
+    proc = run_stopped(tmp_path, "from pathlib import Path\nfrom gpubench_tools.writing import outputs\n"
                        "replace = os.replace\ndef replace_and_stop(*paths):\n"
                        "    replace(*paths)\n    os.kill(os.getpid(), signal.SIGTERM)\n"
                        "os.replace = replace_and_stop\n"
-                       "script_cli.write_outputs({Path('a'): b'new\\n', Path('b'): b'new\\n'})\n"
+                       "outputs.write_outputs({Path('a'): b'new\\n', Path('b'): b'new\\n'})\n"
                        "time.sleep(5)\n")
     assert (proc.returncode, proc.stderr.decode()) == (
         -signal.SIGTERM, "stopped.py: stopped by SIGTERM before it finished\n")
