@@ -133,7 +133,7 @@ def test_legend_is_outside_the_axes(two_gpus: tuple[Path, Path]) -> None:
     for ax in fig.axes:
         if ax.has_data():
             assert not legend_box.overlaps(ax.get_window_extent())
-    texts = [t.get_text() for t in legend.get_texts()]
+    texts = [t.get_text().replace("\n", " ") for t in legend.get_texts()]  # a label wraps
     assert "submit" in texts and "roundtrip" in texts
     assert texts.count("BASE: h200.json (NVIDIA H200, driver 570.86.15)") == 1
     assert "NEW: h100.json (NVIDIA H100, driver 550.54.15)" in texts

@@ -22,7 +22,7 @@ DIR/<family>_pairs.png: a source × destination matrix per series at its largest
 (pair_matrix); a series whose pairs name more than 64 GPUs, the most gpubench measures at once,
 is refused.
 
-Names from the files are drawn as text, cut to 80 characters. A figure holds at most 12 panels
+Names from the files are drawn as text, cut to 80 characters. A figure holds at most 24 panels
 and 128 curves, and one run draws at most 64 families (--filter selects fewer).
 
 Exit status: 0 figures written, 2 unusable input, more than a figure holds, an unwritable DIR

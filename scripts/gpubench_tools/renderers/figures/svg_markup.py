@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 DPI = 80
 
 _DROPPED = re.compile(r"<\?xml[^>]*\?>|<!DOCTYPE[^>]*>|<!--.*?-->|<metadata>.*?</metadata>"
-                      r"|<style[^>]*>.*?</style>|\n", re.S)
+                      r"|<style[^>]*>.*?</style>|\n", re.DOTALL)
 _RUN_GROUP = re.compile(r'<g id="(run-[0-9]+)">')
 _GROUP_ID = re.compile(r'<g id="[^"]*">')
 # matplotlib names its whole list of fallback fonts on every text; the page's style names one.
