@@ -404,7 +404,7 @@ def test_a_path_that_cannot_be_read_or_written_is_named(tmp_path: Path, case: st
     finally:
         closed.chmod(0o755)
     assert done.returncode == 2, done.stderr
-    assert re.match(rf"fleet\.py: (--[a-z-]+ )?{re.escape(str(named))}[^:/]*: ", done.stderr), \
+    assert re.match(rf"gpubench-tools fleet: (--[a-z-]+ )?{re.escape(str(named))}[^:/]*: ", done.stderr), \
         done.stderr
     assert "Permission denied" in done.stderr and "stdout" not in done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr

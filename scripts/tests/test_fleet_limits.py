@@ -13,6 +13,7 @@ import pytest
 from conftest import H200, RunScript, command
 from fleet_noise import verdict
 
+from gpubench_tools.cli.limits import main as limits_main
 from gpubench_tools.models import limits as make_limits
 from gpubench_tools.models.fleet import limits as fleet_limits
 from gpubench_tools.models.fleet.limits import DEFAULT_DIRECTORY, load_limits
@@ -31,7 +32,7 @@ def test_the_committed_file_is_rebuilt_from_its_sources(tmp_path: Path,
     assert argv[output] == "results/limits/h200.json"
     argv[output] = str(tmp_path / "h200.json")
     monkeypatch.chdir(REPOSITORY)
-    assert make_limits.main(argv) == 0
+    assert limits_main(argv) == 0
     rebuilt = json.loads((tmp_path / "h200.json").read_text())
     rebuilt["how_built"] = rebuilt["how_built"].replace(str(tmp_path / "h200.json"),
                                                         "results/limits/h200.json")
@@ -89,7 +90,7 @@ def test_a_run_over_several_devices_gives_the_floors_of_one_device(tmp_path: Pat
     floors = {}
     for source in (single, several):
         out = tmp_path / f"{source.stem}_limits.json"
-        assert make_limits.main(["-o", str(out), str(source)]) == 0
+        assert limits_main(["-o", str(out), str(source)]) == 0
         floors[source.stem] = set(load_limits(out).floors)
     assert floors["several"] == floors["gpubench"]
     assert not any("/pageable/" in name for name in floors["several"])
@@ -160,7 +161,7 @@ def test_the_best_pcie_link_is_read_in_one_pass(link: str, best: str | None) -> 
 
 def test_make_limits_writes_what_fleet_reads(tmp_path: Path) -> None:
     out = tmp_path / "limits.json"
-    assert make_limits.main(["-o", str(out), "--tolerance=20",
+    assert limits_main(["-o", str(out), "--tolerance=20",
                              str(H200 / "stability" / "copy_1g_interleaved_10rep.json")]) == 0
     limits = load_limits(out)
     assert limits.gpu_name == "NVIDIA H200"
@@ -183,7 +184,7 @@ def test_make_limits_keeps_a_slow_figure_fleet_reads(tmp_path: Path,
             entry["bytes_per_second"] = bytes_per_second
     (tmp_path / "slow.json").write_text(json.dumps(doc))
     out = tmp_path / "limits.json"
-    assert make_limits.main(["-o", str(out), str(tmp_path / "slow.json")]) == 0
+    assert limits_main(["-o", str(out), str(tmp_path / "slow.json")]) == 0
     floor = load_limits(out).floors[name].floor_gb_per_s
     assert floor == pytest.approx(0.9 * bytes_per_second / 1e9, rel=1e-3)
 

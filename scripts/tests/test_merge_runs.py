@@ -28,8 +28,8 @@ from gbench_builder import (
     write_json,
 )
 
-from gpubench_tools.models import merge as merge_runs
-from gpubench_tools.reading.results import load
+from gpubench_tools.cli.merge import main as merge_main
+from gpubench_tools.reading.result_file import load
 
 COPY = "copy/HtoD/pinned/async/1048576"
 LAUNCH = "launch/driver/submit/params:0"
@@ -304,7 +304,7 @@ def test_a_run_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
     first = write_json(tmp_path / "run_1.json", one_run(50.0, 4.0))
     second = write_json(tmp_path / "run_2.json", one_run(51.0, 4.1))
     again = tmp_path / ".." / tmp_path.name / "run_1.json"
-    assert merge_runs.main([str(first), str(second), str(again), "-o",
+    assert merge_main([str(first), str(second), str(again), "-o",
                             str(tmp_path / "out.json")]) == 2
     assert capsys.readouterr().err == (f"gpubench-tools merge: {again}: is {first} again: each run "
                                        "counts once\n")
@@ -500,7 +500,7 @@ def test_bad_run_file_is_one_line(tmp_path: Path, content: object,
                                   capsys: pytest.CaptureFixture[str]) -> None:
     good = write_json(tmp_path / "good.json", one_run(50.0, 4.0))
     bad = write_bad(tmp_path / "bad.json", content)
-    status = merge_runs.main([str(good), str(bad), "-o", str(tmp_path / "m.json")])
+    status = merge_main([str(good), str(bad), "-o", str(tmp_path / "m.json")])
     out, err = capsys.readouterr()
     assert status == 2 and err.startswith(f"gpubench-tools merge: {bad}: ") and err.count("\n") == 1
     assert not (tmp_path / "m.json").exists()

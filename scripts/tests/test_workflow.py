@@ -213,23 +213,23 @@ def test_summary_leads_with_the_verdict(job: Any, tmp_path: Path) -> None:
     lines = summary.splitlines()
     assert lines[0] == "## gpubench comparison"
     assert lines[2].startswith("FAIL: 1 of 1 benchmark(s) regressed")
-    assert lines[4:6] == ["Largest changes:",
-                          "- copy/HtoD/pinned/async/1048576: 1.25× slower (resolution 1.03×), "
-                          "SLOWER (confirmed)"]
+    assert lines[4].startswith("SLOWER (1)")
+    slower = "\n".join(lines[5:10])
+    assert "copy/HtoD/pinned/async/1048576" in slower and "1.25× slower" in slower
     # A regression in every run, the confirming ones too; the summary says they were taken.
     assert lines[-1].startswith("Confirmed by 5 more runs of the suite, each change judged again")
 
 
 @pytest.mark.parametrize(("report", "status"), [("", 3), ("--report", 0)])
-def test_another_driver_fails_in_one_line(job: Any, tmp_path: Path, report: str,
-                                          status: int) -> None:
+def test_another_driver_is_named_in_the_first_line(job: Any, tmp_path: Path, report: str,
+                                                   status: int) -> None:
     got, summary = run_compare_step(job, tmp_path, {"driver_version": "590.10"}, report)
     assert got == status
     if report:
         assert "Comparison report, not a regression check (driver_version differ)" in summary
     else:
-        assert summary.count("\n") == 1
-        assert summary.startswith("gpubench-tools compare: cannot compare: driver_version differ")
+        assert summary.startswith(
+            "gpubench-tools compare: no regression check: driver_version differ")
 
 
 def exports_step(job: Any) -> dict:

@@ -19,9 +19,9 @@ results/h200/verdicts/gate_aa/filtered_confirm/).
 Writes OUT.json, the candidate's runs, and where there were confirming runs, OUT.confirm.json
 beside it (OUT.json's name with .json replaced); an OUT.json.gz, .xz or .bz2 and its
 OUT.confirm.json.gz (.xz, .bz2) are written compressed (gpubench-tools record). Prints on stdout
-what the gate says, and nothing else: the last comparison's report (or gpubench-tools compare's
-one line where it cannot compare), followed by the filter of what the confirming runs judged
-again; the recordings' own output goes to stderr. Flags after OUT.json go to gpubench-tools
+what the gate says, and nothing else: the last comparison's report (where it makes no regression
+check, gpubench-tools compare's line saying why, then the comparison), followed by the filter of
+what the confirming runs judged again; the recordings' own output goes to stderr. Flags after OUT.json go to gpubench-tools
 compare, but for those the gate sets itself (--confirm, --changed-filter, --new-runs) and --help;
 they are checked, with the baseline, before the first run. In a regression check the candidate
 must hold every benchmark of the baseline (one that no longer runs passes no check); a benchmark

@@ -26,7 +26,9 @@ from gpubench_tools.reading.json_values import json_loads
 from gpubench_tools.reading.name_filter import MATCH_SECONDS, FilterError, NameFilter, name_filter
 from gpubench_tools.reading.safe_text import one_line
 
-DEFAULT_DIRECTORY = Path(__file__).resolve().parent.parent / "results" / "limits"
+# The limits committed in the clone the package runs from (scripts/gpubench_tools/ sits four
+# folders below the repository's root); an installed package has none and reads --limits.
+DEFAULT_DIRECTORY = Path(__file__).resolve().parents[4] / "results" / "limits"
 
 
 @dataclass(frozen=True)
