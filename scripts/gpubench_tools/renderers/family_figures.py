@@ -22,7 +22,13 @@ from gpubench_tools.reading.results import Result
 from gpubench_tools.renderers.comparison_text import format_ratio, format_value
 from gpubench_tools.renderers.figures.family_plot import panel_figure
 from gpubench_tools.renderers.figures.panel_drawing import Ratios
-from gpubench_tools.renderers.figures.panels import SWEEP, Panel, family_panels, make_source
+from gpubench_tools.renderers.figures.panels import (
+    RATIOS,
+    SWEEP,
+    Panel,
+    family_panels,
+    make_source,
+)
 from gpubench_tools.renderers.figures.scales import argument_text
 from gpubench_tools.renderers.figures.svg_markup import svg_markup
 from gpubench_tools.renderers.html_page import esc, table
@@ -68,7 +74,10 @@ def panel_change(panel: Panel, ratios: Ratios) -> float:
 
 
 def series_names(family: str, panel: Panel) -> list[str]:
-    """The series a panel draws, as the filter matches them: family/series."""
+    """The series a panel draws, as the filter matches them: family/series; for paired ratios,
+    the benchmarks' names without their argument (a curve there is `path vs reference`)."""
+    if panel.kind == RATIOS:
+        return list(dict.fromkeys(name.rsplit("/", 1)[0] for name in panel.names()))
     prefix = family if panel.title.split(":")[0] == family \
         else f"{family}/{panel.title.split(':')[0]}"
     return [f"{prefix}/{label}" for label in panel.curves]

@@ -231,8 +231,8 @@ def family_figure(sources: list[Source], family: str, title: str,
         return None
     looks = styles(k for p in panels for k in style_keys(p))
     check_series(looks, title)
+    check_panels(len(panels), title)  # a panel of a comparison takes two cells
     cells = [(p, n) for p in panels for n in range(2 if comparable(p, ratios) else 1)]
-    check_panels(len(cells), title)
     fig, axes, legend_ax = grid([panel_height(p) for p, _ in cells], title,
                                 4 if ratios else 3)
     at = 0

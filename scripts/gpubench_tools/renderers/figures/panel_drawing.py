@@ -34,8 +34,8 @@ from gpubench_tools.renderers.figures.setup import figure_text
 # Each later file's comparison rows against the first, by the file's position and benchmark.
 Ratios = dict[int, dict[str, Row]]
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*", "h", "p")
-# A file's marker fill, in the order of the files.
-FILLS = ("full", "none", "left", "bottom", "right", "top")
+# A file's marker fill, in the order of the files: half filled, not hollow, which marks SAME.
+FILLS = ("full", "left", "bottom", "right", "top", "none")
 NEUTRAL = (0.25, 0.25, 0.25, 1.0)
 ROW_SPAN = 0.55  # of the space between two rows, shared by the dots of one row
 
@@ -164,7 +164,10 @@ def draw_dots(ax: Axes, panel: Panel, sources: Sequence[Source], looks: dict[str
             k = within.index((variant, file_label))
             offset = 0.0 if len(within) == 1 else (k / (len(within) - 1) - 0.5) * ROW_SPAN
             look = looks[variant]
-            fill = "none" if hollow is not None and hollow[j] else FILLS[i % len(FILLS)]
+            if hollow is None:
+                fill = FILLS[i % len(FILLS)]
+            else:  # a ratio: hollow where the verdict is SAME, whichever the file
+                fill = "none" if hollow[j] else "full"
             position = rows.index(row) + offset
             error = [[max(y - low, 0.0)], [max(high - y, 0.0)]] if high > low else None
             drawn = ax.errorbar([y], [position], xerr=error, color=look.colour,
