@@ -34,7 +34,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.figure import Figure
 
 from gpubench_tools.models.latency_bandwidth import fit_latency_bandwidth
-from gpubench_tools.reading.results import load
+from gpubench_tools.reading.result_file import load
 from gpubench_tools.renderers.figures import family_plot, pair_matrix, panel_drawing, scales
 from gpubench_tools.renderers.figures import plot_files as plot
 from gpubench_tools.renderers.figures.panels import FILE_LINESTYLES, Source
@@ -46,6 +46,7 @@ H200 = SCRIPTS.parent / "results" / "h200" / "gpubench.json"
 ALL_DEVICES = SCRIPTS.parent / "results" / "h200x2" / "all_devices.json"
 GPU_GAP = SCRIPTS.parent / "results" / "h200" / "launch_gpu_gap.json"
 PAIRED = SCRIPTS.parent / "results" / "h200" / "launch_paired_a.json"
+WHOLE_SUITE = SCRIPTS.parent / "results" / "h200" / "suite" / "suite.json"
 L2_BYTES = 60 << 20
 
 
@@ -193,7 +194,7 @@ def launch_doc(graph_us: float, **context: str) -> dict[str, Any]:
 def dots(ax: Axes) -> list[Any]:
     """The points of a panel of dots: one marker each."""
     return [line for line in ax.get_lines() if len(line.get_xdata()) == 1
-            and line.get_marker() not in ("None", "", None)]
+            and line.get_marker() not in ("None", "", None, "|", "_")]  # not an interval's caps
 
 
 def test_launch_figure(tmp_path: Path) -> None:
@@ -743,6 +744,32 @@ def test_a_second_figure_and_the_l2_from_a_real_result(tmp_path: Path) -> None:
     assert {title: l2_marks(ax) for title, ax in copy.items()} == {
         "HtoD": [], "DtoH": [], "bidir": [], "DtoD": [60 << 20], "HtoH": []}
     assert "GPU L2 60 MiB" in [t.get_text() for t in copy["DtoD"].texts]
+
+
+@pytest.mark.skipif(not WHOLE_SUITE.exists(), reason="the committed suite is not in this tree")
+def test_a_comparison_of_the_whole_suite_draws_every_panel(tmp_path: Path) -> None:
+    """launch's fifteen panels (more cells than a figure's panels), each beside its ratios: a ratio of dots is hollow where the
+    verdict is SAME and filled where not, whichever the file; the second file's dots beside
+    the first's are half filled, never hollow."""
+    from gpubench_tools.models.comparison import SAME, Rules, compare
+    doc = json.loads(WHOLE_SUITE.read_text())
+    slower = json.loads(json.dumps(doc))
+    for b in slower["benchmarks"]:
+        if b["name"].startswith("launch/module/"):
+            b["real_time"] *= 2
+    srcs = sources(("base", doc), ("new", slower), tmp_path=tmp_path)
+    rows = compare(srcs[0].result, srcs[1].result,
+                   Rules(threshold=3.0, host_threshold=25.0, sigmas=2.0, alpha=0.05), True).rows
+    fig = family_plot.family_figure(srcs, "launch", "launch",
+                                    ratios={1: {row.name: row for row in rows}})
+    axes = {ax.get_title(): ax for ax in fig.axes if ax.has_data()}
+    assert len(axes) > family_plot.MAX_PANELS
+    module = [row for row in rows if row.name.startswith("launch/module/")]
+    marks = dots(axes["module: ratio to the first"])
+    assert len(marks) == len(module)
+    assert sorted(m.get_fillstyle() for m in marks) == sorted(
+        "none" if row.verdict == SAME else "full" for row in module)
+    assert {m.get_fillstyle() for m in dots(axes["module"])} == {"full", "left"}
 
 
 def saxpy_variants(doc: dict[str, Any]) -> list[str]:
