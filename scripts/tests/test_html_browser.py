@@ -20,7 +20,7 @@ from test_html_report import FULL_RUNS, MAX_REPORT_BYTES, RULES
 
 from gpubench_tools.cli import gallery as gallery_command
 from gpubench_tools.models.run_series import curves_and_singles
-from gpubench_tools.reading import results as gj
+from gpubench_tools.reading.result_file import load
 from gpubench_tools.renderers import html_report
 
 MAX_RENDER_MS = 2000
@@ -82,7 +82,7 @@ def report_of_three(tmp_path: Path) -> tuple[Path, list[str]]:
                                                       gpu_name="NVIDIA H100")),
              write_json(tmp_path / "c.json", document(full_suite(6.0, 60.0),
                                                       gpu_name="NVIDIA B200"))]
-    results = [gj.load(p) for p in paths]
+    results = [load(p) for p in paths]
     out = tmp_path / "report.html"
     out.write_text(html_report.build_report(results, RULES, True, [False] * 3).html,
                    encoding="utf-8")
@@ -135,7 +135,7 @@ def test_the_filter_narrows_the_figures(browser: Any, report_of_three: tuple[Pat
 
 def test_three_full_runs_render_in_under_2_s(browser: Any, tmp_path: Path) -> None:
     out = tmp_path / "full.html"
-    results = [gj.load(p) for p in FULL_RUNS]
+    results = [load(p) for p in FULL_RUNS]
     out.write_text(html_report.build_report(results, RULES, False, [False] * 3).html,
                    encoding="utf-8")
     assert out.stat().st_size < MAX_REPORT_BYTES
