@@ -110,6 +110,10 @@ def script_arguments(script: str, result: Path, work: Path) -> list[str | Path]:
                       work / "export.json"],
         "report": [result, result, "-o", work / "report"],
         "flags": [result],
+        "gallery": [result.parent, "-o", work / "index.html"],
+        "merge": [result, result.with_name("again.json"), "-o", work / "merged.json"],
+        "ratios": [result],
+        "limits": [result, "-o", work / "limits.json"],
     }[script]
 
 

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import SCRIPTS
+from conftest import SCRIPTS, command
 from hostile_inputs import (
     assert_kept_promise,
     hostile_size,
@@ -57,10 +57,10 @@ def test_hostile_names_and_context(tmp_path_factory: pytest.TempPathFactory, scr
         # Each name as the file holds it: JSON reads an escaped surrogate pair as one character.
         read = [json.loads(json.dumps(name)) for name in names]
         assert all(printable(name) in out for name in read), out[:2000]
-        # The GPU and driver are the first name and the last: the header and the mode line show
-        # them on their one line, each shortened to 200 characters.
+        # The GPU and driver are the first name and the last: the header (with the build) and
+        # the mode line show them on their one line, each shortened to 200 characters.
         setup = f"{shorten(printable(read[0]), 200)}, driver {shorten(printable(read[-1]), 200)}"
-        assert f"({setup})" in out and f": {setup}, CUDA " in out, out[:2000]
+        assert f"({setup}, gpubench " in out and f": {setup}, CUDA " in out, out[:2000]
 
 
 @pytest.mark.parametrize("script", SCRIPT_NAMES)
@@ -263,8 +263,8 @@ def good_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def closed_stdout(script: str, arguments: list[object]) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", sys.executable,
-                           str(SCRIPTS / script), *map(str, arguments)],
+    return subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", *command(script),
+                           *map(str, arguments)],
                           stderr=subprocess.PIPE, timeout=60)
 
 
@@ -343,7 +343,7 @@ def test_250_mb_file_is_refused_at_once(tmp_path: Path, huge_result: Path, scrip
 def test_file_at_the_limit_is_read_in_stated_time_and_memory(tmp_path: Path) -> None:
     path = write_large_result(tmp_path / "limit.json", MAX_RESULT_BYTES - 1_000_000)
     assert path.stat().st_size <= MAX_RESULT_BYTES
-    probe = ("import resource, sys, time; from gpubench_json import load; t = time.monotonic(); "
+    probe = ("import resource, sys, time; from gpubench_tools.reading.result_file import load; t = time.monotonic(); "
              "r = load(sys.argv[1]); print(len(r.benchmarks), time.monotonic() - t, "
              "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     proc = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True,
@@ -359,7 +359,7 @@ def test_the_worst_file_within_the_limits_is_read_in_stated_memory(tmp_path: Pat
     own as MAX_VALUES allows: the README's 490 MB."""
     path = write_worst_result(tmp_path / "worst.json")
     assert path.stat().st_size <= MAX_RESULT_BYTES
-    probe = ("import resource, sys; from gpubench_json import load; r = load(sys.argv[1]); "
+    probe = ("import resource, sys; from gpubench_tools.reading.result_file import load; r = load(sys.argv[1]); "
              "print(len(r.benchmarks), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     proc = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True,
                           text=True, timeout=120, cwd=SCRIPTS)

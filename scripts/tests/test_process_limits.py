@@ -96,10 +96,13 @@ FAILED_LOADS = {
 def test_a_package_that_cannot_load_is_one_line(tmp_path: Path, script: str,
                                                 failure: str) -> None:
     """numpy failing as it loads, as it does without memory or not installed: one line naming
-    what is missing, exit status 2 (1 is a verdict of gpubench-tools compare and gpubench-tools fleet)."""
+    what is missing, exit status 2 (1 is a verdict of compare and fleet)."""
+    result = write_result(tmp_path / "r.json", result_with_names(["pinned", "pageable"]))
+    write_result(tmp_path / "again.json", result_with_names(["pinned", "pageable"]))
     (tmp_path / "numpy").mkdir()
     (tmp_path / "numpy" / "__init__.py").write_text(failure + "\n")
-    proc = subprocess.run([*command(script), "--help"],
+    proc = subprocess.run([*command(script), *map(str, script_arguments(script, result,
+                                                                         tmp_path))],
                           capture_output=True, text=True, timeout=60,
                           env=dict(os.environ, PYTHONPATH=str(tmp_path)))
     assert (proc.returncode, proc.stderr) == (2, f"gpubench-tools {script}: {FAILED_LOADS[failure]}\n")
@@ -135,8 +138,8 @@ def test_an_address_space_below_the_floor_is_one_line(tmp_path: Path, mib: int) 
     proc = run("compare", [result, result, "--report"], timeout=30,
                preexec_fn=limit_address_space(mib << 20))
     assert (proc.returncode, proc.stderr.decode()) == (
-        2, f"gpubench-tools compare: the scripts need an address space of 1024 MiB or more (the address "
-           f"space is limited to {mib << 10} KiB: ulimit -v)\n")
+        2, f"gpubench-tools compare: the toolkit needs an address space of 1024 MiB or more (the "
+           f"address space is limited to {mib << 10} KiB: ulimit -v)\n")
 
 
 @pytest.mark.parametrize("script", ["compare", "plot"])
@@ -151,9 +154,10 @@ def test_the_floor_of_address_space_is_enough(tmp_path: Path, script: str) -> No
 
 
 def test_openblas_runs_on_one_thread_whatever_the_environment_says() -> None:
-    """numpy's and scipy's OpenBLAS loaded after script_process, told 64 threads: no thread of
+    """numpy's and scipy's OpenBLAS loaded after the command's process.install, told 64 threads: no thread of
     theirs starts (each would allocate a 32 MiB buffer as the library loads)."""
-    probe = ("import os, sys; sys.path.insert(0, sys.argv[1]); import script_process, numpy, "
+    probe = ("import os, sys; sys.path.insert(0, sys.argv[1]); "
+             "from gpubench_tools.cli import process; process.install('probe'); import numpy, "
              "scipy.linalg; print(len(os.listdir('/proc/self/task')))")
     proc = subprocess.run([sys.executable, "-c", probe, str(SCRIPTS)], capture_output=True,
                           text=True, timeout=60, check=True,

@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 from conftest import SCRIPTS
 
+# The GPU machine's one-command sessions are developer tools, in the repository's tools/.
+TOOLS_DIR = SCRIPTS.parent / "tools"
+
 FAMILIES = ("saxpy", "launch", "copy", "peer", "latency")
 
 # The build's gpubench: --info prints a line; a family run writes its --benchmark_out, or, for a
@@ -81,7 +84,7 @@ def stand_ins(tmp_path: Path, nvidia_smi: str | None = NVIDIA_SMI) -> Path:
 
 def gpu_session(tmp_path: Path, build: Path, **env: str) -> subprocess.CompletedProcess[str]:
     path = f"{stand_ins(tmp_path)}{os.pathsep}{os.environ['PATH']}"
-    return subprocess.run(["bash", str(SCRIPTS / "gpu_session.sh")], cwd=tmp_path,
+    return subprocess.run(["bash", str(TOOLS_DIR / "gpu_session.sh")], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PATH": path, "SKIP_BUILD": "1",
                                "BUILD_DIR": str(build), "OUT": str(tmp_path / "out"), **env})
@@ -196,7 +199,7 @@ def sanitize(tmp_path: Path, build: Path, path: str,
     assert bash
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
-    return subprocess.run([bash, str(SCRIPTS / "sanitize.sh"), str(build)], cwd=work,
+    return subprocess.run([bash, str(TOOLS_DIR / "sanitize.sh"), str(build)], cwd=work,
                           capture_output=True, text=True, timeout=120,
                           env={"PATH": path, "FAKE_SANITIZER_LOG": str(tmp_path / "calls"),
                                **env})
@@ -214,7 +217,7 @@ def test_sanitize_takes_names_starting_with_a_dash_as_paths(tmp_path: Path) -> N
     """A build directory and OUT named `-...` are folders to the commands, not options."""
     (tmp_path / "work").mkdir()
     build_dir(tmp_path).rename(tmp_path / "work" / "-build")
-    proc = subprocess.run([shutil.which("bash"), str(SCRIPTS / "sanitize.sh"), "-build"],
+    proc = subprocess.run([shutil.which("bash"), str(TOOLS_DIR / "sanitize.sh"), "-build"],
                           cwd=tmp_path / "work", capture_output=True, text=True, timeout=120,
                           env={"PATH": minimal_path(tmp_path, stand_ins(tmp_path)),
                                "FAKE_SANITIZER_LOG": str(tmp_path / "calls"), "OUT": "-out"})
@@ -317,7 +320,7 @@ def test_a_signal_to_the_session_stops_the_running_gpubench(tmp_path: Path, step
     executable(build / "gpubench", program.replace("{dir}", str(tmp_path)))
     path = f"{stand_ins(tmp_path)}{os.pathsep}{os.environ['PATH']}"
     session = subprocess.Popen(
-        ["bash", str(SCRIPTS / "gpu_session.sh")], cwd=tmp_path, stdout=subprocess.PIPE,
+        ["bash", str(TOOLS_DIR / "gpu_session.sh")], cwd=tmp_path, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PATH": path, "SKIP_BUILD": "1", "SKIP_TESTS": "1",
              "FAMILIES": families, "BUILD_DIR": str(build), "OUT": str(tmp_path / "out")})
@@ -360,7 +363,7 @@ def test_a_signal_to_sanitize_stops_the_sanitizer_and_its_program(tmp_path: Path
     bin_dir = stand_ins(tmp_path)
     executable(bin_dir / "compute-sanitizer", WAITING_SANITIZER)
     sanitizer = subprocess.Popen(
-        [shutil.which("bash"), str(SCRIPTS / "sanitize.sh"), str(build)], cwd=tmp_path,
+        [shutil.which("bash"), str(TOOLS_DIR / "sanitize.sh"), str(build)], cwd=tmp_path,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
              "OUT": str(tmp_path / "out")})
@@ -389,7 +392,7 @@ def test_a_tool_missing_from_path_is_named_before_any_step(tmp_path: Path, skipp
     if missing != "ctest":
         (tmp_path / "bin" / "ctest").rename(bin_dir / "ctest")
     (tmp_path / "bin" / "nvidia-smi").rename(bin_dir / "nvidia-smi")
-    proc = subprocess.run([str(bin_dir / "bash"), str(SCRIPTS / "gpu_session.sh")], cwd=tmp_path,
+    proc = subprocess.run([str(bin_dir / "bash"), str(TOOLS_DIR / "gpu_session.sh")], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120,
                           env={"PATH": str(bin_dir), "SKIP_BUILD": "1",
                                "BUILD_DIR": str(build_dir(tmp_path)),
