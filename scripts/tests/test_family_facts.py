@@ -15,7 +15,7 @@ from conftest import H200, command
 from family_facts import FACTS, renamed, with_facts
 from gbench_builder import document, load_json, recorded, run_entries
 
-from gpubench_tools.reading.results import load
+from gpubench_tools.reading.result_file import load
 from gpubench_tools.renderers.figures import family_plot
 from gpubench_tools.renderers.figures import plot_files as plot
 

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from gpubench_tools.models.comparison import Rules
 from gpubench_tools.models.run_series import curves_and_singles, select_device
-from gpubench_tools.reading import results as gj
+from gpubench_tools.reading.result_file import load
 from gpubench_tools.renderers import html_page, html_report
 
 RULES = Rules(threshold=3.0, host_threshold=25.0, sigmas=2.0, alpha=0.05)
@@ -124,7 +124,7 @@ def test_html_report_of_three_gpus(tmp_path: Path, run_script: RunScript,
     # Every series of every run in one panel, a family's variants overlaid (saxpy's three in
     # one); the peer matrices of the first run.
     series = {f"{c.family}/{c.series}" for p in three_gpus
-              for c in curves_and_singles(gj.load(p))[0]}
+              for c in curves_and_singles(load(p))[0]}
     names = panel_names(page)
     assert all(sum(s in n.split() for n in names) == 1 for s in series)
     assert len(names) == len(set(panel_titles(page))) < len(series)
@@ -145,7 +145,7 @@ def test_panels_are_matplotlib_svg_inlined_small(tmp_path: Path, three_gpus: lis
     """Each panel is the figure gpubench-tools plot draws, as SVG: text as text, no XML
     declaration, metadata, comments or style block of matplotlib's, no generated ids; a run's
     marks a group of class run-<index> for the page's checkboxes."""
-    results = [gj.load(p) for p in three_gpus]
+    results = [load(p) for p in three_gpus]
     page = html_report.build_report(results, RULES, True, [False] * 3).html
     svgs = re.findall(r"<svg .*?</svg>", page)
     assert svgs and all(s.startswith('<svg class="figure" role="img" aria-label=') for s in svgs)
@@ -255,7 +255,7 @@ def test_three_full_runs_make_a_page_under_5_mb(tmp_path: Path, run_script: RunS
     size = out.stat().st_size
     assert 100_000 < size < MAX_REPORT_BYTES, size
     page = out.read_text(encoding="utf-8")
-    benchmarks = len(gj.load(FULL_RUNS[0]).benchmarks)
+    benchmarks = len(load(FULL_RUNS[0]).benchmarks)
     assert page.count("<use ") >= 3 * benchmarks - 30  # nearly every benchmark drawn
 
 
@@ -273,7 +273,7 @@ def test_hostile_names_never_become_markup(tmp_path_factory: pytest.TempPathFact
     first = write_result(work / "a.json", doc)
     second = write_result(work / "b.json", dict(doc, context=dict(
         doc["context"], gpu_name=other, driver_version=names[0], host_name=other)))
-    results = [gj.load(first), gj.load(second)]
+    results = [load(first), load(second)]
     page = html_report.build_report(results, RULES, True, [False, False]).html
     assert_no_markup_from_files(page)
     page.encode("utf-8")  # no lone surrogate left
@@ -285,7 +285,7 @@ def test_context_differences_show_health_fields(tmp_path: Path) -> None:
                                                  gpu_health_after=json.dumps(health)))
     b = write_json(tmp_path / "b.json", document(
         full_suite(), gpu_health_after=json.dumps(dict(health, xid_events=[79]))))
-    page = html_report.build_report([gj.load(a), gj.load(b)], RULES, True, [False] * 2).html
+    page = html_report.build_report([load(a), load(b)], RULES, True, [False] * 2).html
     context = page.split("<h2>Context differences</h2>")[1].split("<section")[0]
     assert 'data-name="gpu_health_after.xid_events"' in context
     assert "ecc_volatile_uncorrected" not in context  # the same in both
@@ -298,7 +298,7 @@ def test_a_health_record_one_run_lacks_is_one_row(tmp_path: Path) -> None:
     a = write_json(tmp_path / "a.json", document(full_suite()))
     b = write_json(tmp_path / "b.json", document(full_suite(),
                                                  device_1_health_after=json.dumps(health)))
-    page = html_report.build_report([gj.load(a), gj.load(b)], RULES, True, [False] * 2).html
+    page = html_report.build_report([load(a), load(b)], RULES, True, [False] * 2).html
     context = page.split("<h2>Context differences</h2>")[1].split("<section")[0]
     assert 'data-name="device_1_health_after"' in context
     assert "device_1_health_after." not in context
@@ -322,7 +322,7 @@ def test_a_benchmark_named_with_and_without_the_device_is_one_line(tmp_path: Pat
 
 
 def test_select_device_keeps_a_file_of_one_gpu() -> None:
-    result = gj.load(FULL_RUNS[0])
+    result = load(FULL_RUNS[0])
     assert select_device(result, None) is result
 
 
@@ -335,11 +335,11 @@ def test_the_clocks_line_shows_nvml_and_the_kernels_reading(tmp_path: Path) -> N
     for entry, mhz in zip((e for e in entries if e["run_type"] == "iteration"),
                           (1980.0, 1975.0, 1500.0, 1980.0, 1980.0)):
         entry["sm_clock_kernel_mhz"] = mhz
-    result = gj.load(write_json(tmp_path / "r.json", document(entries)))
+    result = load(write_json(tmp_path / "r.json", document(entries)))
     runs = [html_report.run_figures(1, "run", result)]
     line = html_report.clocks_line("copy", runs)
     assert "run: 1980 MHz, read by its kernels 1980 MHz" in line
-    bare = gj.load(write_json(tmp_path / "b.json", document(copy_run("HtoD", "pinned", "async",
+    bare = load(write_json(tmp_path / "b.json", document(copy_run("HtoD", "pinned", "async",
                                                                          4096, FIVE))))
     assert html_report.clocks_line("copy", [html_report.run_figures(1, "run", bare)]) == ""
 

@@ -74,7 +74,7 @@ def markdown_report(args: argparse.Namespace) -> str:
 
 def html_report(args: argparse.Namespace) -> str:
     from gpubench_tools.models.run_series import devices_named, select_device
-    from gpubench_tools.reading.results import load
+    from gpubench_tools.reading.result_file import load
     from gpubench_tools.renderers.comparison_text import verdict_line
     from gpubench_tools.renderers.html_report import build_report, selected, write_page
     from gpubench_tools.writing.outputs import refuse_output_over_input
@@ -90,8 +90,8 @@ def html_report(args: argparse.Namespace) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    from gpubench_tools.reading.errors import GpubenchJsonError
     from gpubench_tools.reading.name_filter import FilterError
-    from gpubench_tools.reading.results import GpubenchJsonError
     from gpubench_tools.renderers.figures.family_plot import PlotError
     from gpubench_tools.writing.outputs import write_stdout
 
