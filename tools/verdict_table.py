@@ -80,7 +80,7 @@ from gpubench_tools.models.comparison import Rules, compare, confirmed
 try:
     from gpubench_tools.reading.result_file import load
 except ImportError:  # before the layers moved it
-    from gpubench_tools.reading.results import load
+    from gpubench_tools.reading.result_file import load
 args = json.loads(sys.argv[1])
 files = [a for a in args if not a.startswith("--")]
 confirm = [a.split("=", 1)[1] for a in args if a.startswith("--confirm=")]
