@@ -24,7 +24,7 @@ has the --threshold floor.
 When both files come from the same GPU, driver and CUDA runtime (context gpu_name,
 driver_version, cuda_runtime_version) and measured alike (--energy on or off in both, context
 energy; where saxpy is compared, the same --l2, context saxpy_l2, where both files state it),
-and BASE holds separate runs (context merged_runs, as scripts/gpubench-tools record records), this is a
+and BASE holds separate runs (context merged_runs, as gpubench-tools record records), this is a
 regression check: exit 1 if any benchmark is SLOWER. Otherwise it is no regression check (a
 warm L2 against a cold one is a change of setting, not of code; one process's run leaves out
 what moves between processes, which is more than moves within one): one line on stderr names

@@ -7,15 +7,15 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
 - runs that did not finish (failed, killed, interrupted or never started, a benchmark that
   failed, a damaged or unreadable file, a record saying done without its result, a node's peer
   run), files an earlier job or attempt than the newest of their directory left (stale) and,
-  with --expect or --expect-hosts, GPUs that left nothing (fleet_inputs, fleet_pod_log,
-  fleet_records, fleet_status, fleet_jobs, fleet_expected);
-- health flags from NVML's records before and after the run (fleet_health);
+  with --expect or --expect-hosts, GPUs that left nothing (reading/fleet/: inputs, pod_log,
+  records, status, jobs, expected);
+- health flags from NVML's records before and after the run (models/fleet/health.py);
 - figures below their GPU model's floor in a limits file, whatever the size of the GPU's group
-  (fleet_limits; results/limits/ by default);
+  (models/fleet/limits.py; results/limits/ by default);
 - GPUs slower than the others of their group (GPU model, driver, gpubench version, host CPU) by
-  more than each benchmark's noise allows (fleet_outliers).
+  more than each benchmark's noise allows (models/fleet/outliers.py).
 
--o draws a heatmap of GPUs x headline benchmarks (fleet_heatmap).
+-o draws a heatmap of GPUs x headline benchmarks (renderers/figures/fleet_heatmap.py).
 Exit 0; 1 with --fail-on-outlier when any GPU needs attention; 2 for unusable input (a missing
 path or one the system refuses to list or examine, nothing readable, the same GPU twice, a bad
 limits or expected-hosts file, a bad option). A result or record file the system refuses to
@@ -55,18 +55,19 @@ from gpubench_tools.reading.safe_text import one_line, shorten
 from gpubench_tools.renderers.fleet_report import Findings, report
 from gpubench_tools.writing.outputs import refuse_output_over_input, write_stdout
 
-# --k and --host-k count a figure's noise, a standard deviation (fleet_outliers), and a loss is
-# below 100%: past k = 100 a figure of 1% noise or more (over half the single-GPU figures of the
-# H200 sets) could lose all its speed and not be flagged. Normal noise lies 5 deviations out (the
-# default k) once in millions: 100 is far past any test of noise, and a k beyond it silences
+# --k and --host-k count a figure's noise, a standard deviation (models/fleet/outliers.py), and a
+# loss is below 100%: past k = 100 a figure of 1% noise or more (over half the single-GPU figures of
+# the H200 sets) could lose all its speed and not be flagged. Normal noise lies 5 deviations out
+# (the default k) once in millions: 100 is far past any test of noise, and a k beyond it silences
 # figures, not noise.
 MAX_K = 100.0
 # A sweep's sizes are benchmarks of one GPU's result, each a JSON object, and a result holds at
 # most MAX_CONTAINERS of them: a --corroborate beyond them flags no host-timed sweep at all.
 MAX_CORROBORATE = MAX_CONTAINERS
-# gpubench-tools fleet holds 5 000 GPUs in 0.86 GB (README, "Limits of the scripts"): a million would take
-# some 170 GB and hours, past any fleet it reads. A --min-gpus beyond compares no group, and an
-# --expect beyond expects GPUs no set of files accounts for (it stays one `missing` row).
+# gpubench-tools fleet holds 5 000 GPUs in 0.86 GB (docs/usage.md, "What the toolkit reads, and its
+# limits"): a million would take some 170 GB and hours, past any fleet it reads. A --min-gpus beyond
+# compares no group, and an --expect beyond expects GPUs no set of files accounts for (it stays one
+# `missing` row).
 MAX_FLEET_GPUS = 1_000_000
 
 
@@ -233,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     except FilterError as error:
         print(one_line(f"gpubench-tools fleet: --headline={error}"), file=sys.stderr)
         return 2
-    except OSError as error:  # writing stdout; a path names itself (script_cli)
+    except OSError as error:  # writing stdout; a path names itself (writing/outputs.py)
         return script_error("gpubench-tools fleet", error)
     return 1 if findings.attention() and args.fail_on_outlier else 0
 

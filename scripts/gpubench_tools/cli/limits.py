@@ -1,4 +1,4 @@
-"""Write a limits file for scripts/gpubench-tools fleet from gpubench results of one GPU model.
+"""Write a limits file for gpubench-tools fleet from gpubench results of one GPU model.
 
     scripts/gpubench-tools limits -o results/limits/h200.json --tolerance=10 RESULT_DIR_OR_FILE...
 
@@ -11,9 +11,9 @@ adds nothing). Each floor also records the conditions it was measured under, as 
 the PCIe link's maximum for copies to or from the host, the L2 mode for saxpy, the kind of
 NVLink for a GPU pair; gpubench-tools fleet applies it only where a GPU's context matches.
 
-Which figures get a floor is read by the families' facts (gpubench_json): a GB/s figure of a
+Which figures get a floor is read by the families' facts (reading/facts.py): a GB/s figure of a
 case whose argument is 1 MiB or more (bytes) or 2^20 elements or more, that no file says is
-host-paced. What a floor requires is about the benchmarks this script is for, so `requirement`
+host-paced. What a floor requires is about the benchmarks this command is for, so `requirement`
 names them: a copy through the PCIe link (copy/HtoD, DtoH, bidir) depends on the link, saxpy on
 its L2 mode, a peer copy on the NVLink of its pair (`<s>to<d>`); copies to every device at once
 (`..._all_devices`) depend on how many devices there are and get no floor.

@@ -1,10 +1,10 @@
 """Merge separate gpubench runs of one build on one GPU into one result: one repetition per run.
 
 Two processes of the same binary differ by more than the repetitions inside one process do: each
-process allocates its buffers anew and meets the host at another minute (a device-to-device copy
-of 1 MiB measured 1006-1014 GB/s in three processes and 964 GB/s in a fourth; host-timed launch
-submits moved by 1.13-1.68 times between two runs a minute apart: results/h200/comparison/). A
-CI gate that takes each process as one repetition sees that spread, and gpubench-tools compare judges a
+process allocates its buffers anew and meets the host at another minute (a device-to-device copy of
+1 MiB measured 1006-1014 GB/s in three processes and 964 GB/s in a fourth; host-timed launch submits
+moved by 1.13-1.68 times between two runs a minute apart: results/h200/comparison/). A CI gate that
+takes each process as one repetition sees that spread, and gpubench-tools compare judges a
 difference against it.
 
 Each run gives each of its benchmarks one repetition: its one measurement, or the per-field
@@ -26,7 +26,7 @@ digits, so the one rounding is the one to the nearest float that reading them ma
 
 The output is written whole or not at all (a new file renamed over OUT.json once complete): a
 write that fails leaves an earlier OUT.json as it was. An OUT.json.gz, .xz or .bz2 (any name
-ending so) is written compressed in that form, as every script reads it: a baseline of 19 full
+ending so) is written compressed in that form, as every subcommand reads it: a baseline of 19 full
 runs is 9.5 MB of JSON and 1.1 MB with gzip.
 
 Exit status: 0 written, 2 unusable input, runs that do not belong together, a run given twice,

@@ -1,16 +1,17 @@
-"""What every script shares on its command line: options, paths, messages, stdout, output files.
+"""What every subcommand shares on its command line: options and messages.
 
-One module for them, so that every script takes options, reports problems and writes alike. An
+One module for them, so that every subcommand takes options and reports problems alike. An
 argument parser whose usage errors are one line, and option types that check their range.
-same_file and repeated_file tell which of the paths a script is given name one file, however
-each is spelled, and refuse_output_over_input keeps an output from being written over an input.
-A stdout writer turns a failed write into an OSError, which script_error reports as one line (as
-it reports gpubench_json's errors) with exit status 2; the output file writers write a file whole
-or not at all, the files of one output all or none.
+script_error reports as one line, with exit status 2, reading/errors.py's errors and the OSError
+of a failed write (writing/outputs.py: same_file and repeated_file tell which of the paths a
+command is given name one file, however each is spelled, and refuse_output_over_input keeps an
+output from being written over an input; the stdout writer turns a failed write into an
+OSError; the output file writers write a file whole or not at all, the files of one output all
+or none).
 
-Importing this module makes stdout and stderr write any text (what the encoding cannot hold as
-backslash escapes) and turns a closed stdout into one whose writes fail with EBADF, so every
-script can say so: each script imports it before it writes anything.
+cli/process.py's install makes stdout and stderr write any text (what the encoding cannot hold
+as backslash escapes) and turns a closed stdout into one whose writes fail with EBADF, so every
+subcommand can say so: the command installs it before it writes anything.
 """
 
 
@@ -24,7 +25,8 @@ from gpubench_tools.reading.safe_text import one_line
 
 
 class OneLineArgumentParser(argparse.ArgumentParser):
-    """argparse whose usage errors are one line, `<script>: <problem>`, with exit status 2."""
+    """argparse whose usage errors are one line, `gpubench-tools <subcommand>: <problem>`, with exit
+    status 2."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{one_line(self.prog)}: {one_line(message)}\n")

@@ -1,30 +1,30 @@
-"""What the machine lacks, not the input, is one line `<script>: <problem>` on stderr and exit
-status 2, not a traceback: each script imports this module first, before numpy, scipy or
-matplotlib load. Where nothing catches it, memory (MemoryError or ENOMEM, however deep in numpy
-or matplotlib), file descriptors (EMFILE), or a package that cannot be loaded (not installed
-for this python3, or its shared object not mapped under an address-space limit) ends the script
-so; the line names the limit where one is set. Exit status 1 stays what it is: a verdict of
+"""What the machine lacks, not the input, is one line `gpubench-tools <subcommand>: <problem>` on
+stderr and exit status 2, not a traceback: the command imports this module first, before numpy,
+scipy or matplotlib load. Where nothing catches it, memory (MemoryError or ENOMEM, however deep in
+numpy or matplotlib), file descriptors (EMFILE), or a package that cannot be loaded (not installed
+for this python3, or its shared object not mapped under an address-space limit) ends the command so;
+the line names the limit where one is set. Exit status 1 stays what it is: a verdict of
 gpubench-tools compare and gpubench-tools fleet.
 
-SIGINT, SIGTERM and SIGHUP (Ctrl-C, `timeout`, a CI cancel, a closed terminal) stop a script as
-one line `<script>: stopped by SIGTERM before it finished`, not a traceback (SIGINT's
-KeyboardInterrupt) or a silent death that leaves an output's temporary file behind (SIGTERM's
-and SIGHUP's default): the signal is raised as an exception where the script is, so the output
-being written is removed unfinished (script_cli.write_output) and an earlier one stays as it
-was (where Python or a library discards the exception, the signal comes again a second later,
-and a library's warning in its place is not shown); then the script ends by that signal, as it
-would have (exit status 128+N in a shell). A signal the script started with ignored (`nohup`, a
-background job of a script) stays ignored.
+SIGINT, SIGTERM and SIGHUP (Ctrl-C, `timeout`, a CI cancel, a closed terminal) stop a command as one
+line `gpubench-tools <subcommand>: stopped by SIGTERM before it finished`, not a traceback (SIGINT's
+KeyboardInterrupt) or a silent death that leaves an output's temporary file behind (SIGTERM's and
+SIGHUP's default): the signal is raised as an exception where the command is, so the output being
+written is removed unfinished (writing/outputs.py's write_output) and an earlier one stays as it was
+(where Python or a library discards the exception, the signal comes again a second later, and a
+library's warning in its place is not shown); then the command ends by that signal, as it would have
+(exit status 128+N in a shell). A signal the command started with ignored (`nohup`, a background job
+of a shell script) stays ignored.
 
 The OpenBLAS that numpy and scipy load cannot be stopped or asked when it runs out of address
 space: where it cannot allocate its buffer it spins forever (as scipy loads, where no signal
-reaches the script) or exits with lines of its own. So an address space of less than
+reaches the command) or exits with lines of its own. So an address space of less than
 ADDRESS_SPACE_FLOOR (ulimit -v), in which it could, is one line and exit status 2 before
 anything loads; from the floor up, OpenBLAS's buffers fit as the packages load, and memory that
-runs out later (the largest files gpubench_json reads need more than the floor) is the one line
+runs out later (the largest files the toolkit reads need more than the floor) is the one line
 `out of memory`. And OpenBLAS runs on one thread, whatever OPENBLAS_NUM_THREADS the environment
 sets: each further thread allocates a buffer of its own (32 MiB) as the library loads, and the
-scripts' arithmetic is too small to gain from them.
+toolkit's arithmetic is too small to gain from them.
 """
 
 import atexit
@@ -77,7 +77,7 @@ _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 class Stopped(BaseException):
-    """A stop signal, raised where the script is; BaseException, as KeyboardInterrupt is, so
+    """A stop signal, raised where the command is; BaseException, as KeyboardInterrupt is, so
     that no `except Exception` takes it for an error of the input."""
 
     def __init__(self, number: int) -> None:
@@ -87,20 +87,20 @@ class Stopped(BaseException):
 # The stop signal being acted on, once one has come, and when its last Stopped was raised.
 _stopping: list[int] = []
 _raised_at: list[float] = []
-# How long a Stopped raised has to end the script before its signal is sent again.
+# How long a Stopped raised has to end the command before its signal is sent again.
 _DELIVERY_AGAIN_S = 1.0
 
 
 def _raise_stopped(number: int, frame: FrameType | None) -> None:
     """The stop signals' handler. A signal that comes while a Stopped raised is still on its
     way (a finally block or `except BaseException` cleanup runs, less than _DELIVERY_AGAIN_S
-    ago) or while the excepthook ends the script raises nothing: a second Stopped there would
-    cut the cleanup short, or end the script in a traceback and exit status 1."""
+    ago) or while the excepthook ends the command raises nothing: a second Stopped there would
+    cut the cleanup short, or end the command in a traceback and exit status 1."""
     if not _stopping:
         _stopping.append(number)
         # A library that takes the stop for an error of its own may warn in its place (matplotlib:
         # "Unable to import Axes3D" where the signal came as a pybind11 module loaded); the
-        # script's one line is all it says from here on.
+        # command's one line is all it says from here on.
         warnings.simplefilter("ignore")
         threading.Thread(target=_deliver_again, daemon=True).start()
     elif time.monotonic() - _raised_at[-1] < _DELIVERY_AGAIN_S or _ending(frame):
@@ -119,7 +119,7 @@ def _ending(frame: FrameType | None) -> bool:
 
 def _deliver_again() -> None:
     """A Stopped raised where Python discards exceptions (an import lock's weakref callback, a
-    C function that clears errors) would let the script run on: the signal is sent again each
+    C function that clears errors) would let the command run on: the signal is sent again each
     _DELIVERY_AGAIN_S until the process has ended, far longer than a finally block takes."""
     while True:
         time.sleep(_DELIVERY_AGAIN_S)
@@ -156,7 +156,7 @@ def _end_by_signal(number: int) -> None:
 def _report_outside_problem(kind: type[BaseException], error: BaseException,
                             traceback: TracebackType | None) -> None:
     """sys.excepthook: one line and the signal's own end once a stop signal has come, whatever
-    error ends the script (a Stopped, or another raised from it: pybind11 turns one in a module's
+    error ends the command (a Stopped, or another raised from it: pybind11 turns one in a module's
     initialization into ImportError "initialization failed"); one line and exit status 2 for
     what the machine lacks; a traceback, as Python prints it, for anything else (a bug)."""
     if _stopping or isinstance(error, KeyboardInterrupt):
@@ -174,15 +174,15 @@ def _report_outside_problem(kind: type[BaseException], error: BaseException,
 
 
 def _ignore_stop_signals() -> None:
-    """At exit, once the script has done its work: a stop signal then would end a finished
-    script by the signal's default (Python restores it as it finalizes), without a line."""
+    """At exit, once the command has done its work: a stop signal then would end a finished
+    command by the signal's default (Python restores it as it finalizes), without a line."""
     for number in _STOP_SIGNALS:
         signal.signal(number, signal.SIG_IGN)
 
 
 class _ClosedStdout(io.TextIOBase):
-    """What sys.stdout is when the script started with stdout closed (`script >&-`): every
-    write fails with EBADF, as writing to a closed descriptor does."""
+    """What sys.stdout is when the command started with stdout closed (`gpubench-tools ... >&-`):
+    every write fails with EBADF, as writing to a closed descriptor does."""
 
     def writable(self) -> bool:
         return True
@@ -197,7 +197,7 @@ class _ClosedStdout(io.TextIOBase):
 def _guard_standard_streams() -> None:
     """Text any encoding cannot hold (a non-ASCII name under PYTHONIOENCODING=ascii, a lone
     surrogate) is written as backslash escapes. A closed stdout gets /dev/null on descriptor 1,
-    so no file the script opens later takes that descriptor, and a stream that says it is
+    so no file the command opens later takes that descriptor, and a stream that says it is
     closed."""
     if sys.stdout is None:
         devnull = os.open(os.devnull, os.O_WRONLY)

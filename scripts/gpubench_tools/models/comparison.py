@@ -1,12 +1,12 @@
 """The judgement of two gpubench results: each benchmark both hold, its change and its verdict.
 
-compare() judges each benchmark by the rule gpubench-tools compare's help states (its family's figure, the
-symmetric ratio of the medians, a resolution from the floor, both sides' spreads and BASE's own
-range, the Mann-Whitney U test) and says whether the two files can make a regression check: one
-GPU, driver and CUDA, measured alike, against a BASE of separate runs. confirmed() judges NEW's
-changes again on confirming runs alone. The rule lives here, apart from how a comparison is
-shown (comparison_text) and from gpubench-tools compare's command line, so that gpubench-tools compare, gpubench-tools report and
-the HTML report judge alike.
+compare() judges each benchmark by the rule gpubench-tools compare's help states (its family's
+figure, the symmetric ratio of the medians, a resolution from the floor, both sides' spreads and
+BASE's own range, the Mann-Whitney U test) and says whether the two files can make a regression
+check: one GPU, driver and CUDA, measured alike, against a BASE of separate runs. confirmed() judges
+NEW's changes again on confirming runs alone. The rule lives here, apart from how a comparison is
+shown (comparison_text) and from gpubench-tools compare's command line, so that
+gpubench-tools compare, gpubench-tools report and the HTML report judge alike.
 """
 
 import math
@@ -118,7 +118,7 @@ class Comparison:
     forced_report: bool  # --report: a report even where a regression check could be made
     context_differences: list[str]  # the context keys whose values differ
     # Measurement settings both files state otherwise (key, BASE's, NEW's), of those that apply
-    # to a family compared: gpubench_json.MEASUREMENT_SETTINGS.
+    # to a family compared: settings.MEASUREMENT_SETTINGS.
     differing_settings: list[tuple[str, str, str]]
     only_base: list[str]
     only_cont: list[str]

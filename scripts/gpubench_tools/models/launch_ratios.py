@@ -12,12 +12,12 @@ One process's interval covers the spread between its own blocks only. The host s
 process that no block of that process sees: the driver's 32764-byte launch against its empty one
 measured 2.07-2.24 in three processes and 2.26-2.36 in a fourth, six interleaved repetitions each
 (results/h200/launch_paired_levels/). A result that holds several runs (separate processes
-recorded by scripts/gpubench-tools record, or repetitions of one process) is therefore pooled: each ratio
+recorded by gpubench-tools record, or repetitions of one process) is therefore pooled: each ratio
 is the geometric mean of the runs' ratios, with a 95% interval that is the wider of the Student-t
 interval over the runs' logarithms (what moves between the runs) and the runs' own intervals
 combined (what moves within them). Only separate processes put the per-process level in it.
 
-This script is about one benchmark by purpose: it reads the `_vs_` counters that only
+This module is about one benchmark by purpose: it reads the `_vs_` counters that only
 launch/paired/ writes (in any benchmark that holds them, whatever its name), not a family's
 figure, so the family facts have nothing to tell it.
 """

@@ -1,4 +1,4 @@
-"""Write a limits file for scripts/gpubench-tools fleet from gpubench results of one GPU model.
+"""Write a limits file for gpubench-tools fleet from gpubench results of one GPU model.
 
     scripts/gpubench-tools limits -o results/limits/h200.json --tolerance=10 RESULT_DIR_OR_FILE...
 
@@ -11,9 +11,9 @@ adds nothing). Each floor also records the conditions it was measured under, as 
 the PCIe link's maximum for copies to or from the host, the L2 mode for saxpy, the kind of
 NVLink for a GPU pair; gpubench-tools fleet applies it only where a GPU's context matches.
 
-Which figures get a floor is read by the families' facts (gpubench_json): a GB/s figure of a
+Which figures get a floor is read by the families' facts (reading/facts.py): a GB/s figure of a
 case whose argument is 1 MiB or more (bytes) or 2^20 elements or more, that no file says is
-host-paced. What a floor requires is about the benchmarks this script is for, so `requirement`
+host-paced. What a floor requires is about the benchmarks this module is for, so `requirement`
 names them: a copy through the PCIe link (copy/HtoD, DtoH, bidir) depends on the link, saxpy on
 its L2 mode, a peer copy on the NVLink of its pair (`<s>to<d>`); copies to every device at once
 (`..._all_devices`) depend on how many devices there are and get no floor.
@@ -121,9 +121,9 @@ def collect(paths: list[Path], gpu_name: str | None) -> tuple[str, dict, dict[st
 
 
 def rounded(gb_per_s: float) -> float:
-    """A figure to 3 decimals, or 4 significant digits where those hold fewer: a measurement
-    may be down to 1e-39 GB/s (gpubench_json's range), and one rounded to 0 is a floor gpubench-tools fleet
-    refuses, as no floor."""
+    """A figure to 3 decimals, or 4 significant digits where those hold fewer: a measurement may be
+    down to 1e-39 GB/s (reading/json_values.py's range), and one rounded to 0 is a floor
+    gpubench-tools fleet refuses, as no floor."""
     return round(gb_per_s, max(3, 3 - math.floor(math.log10(gb_per_s))))
 
 
@@ -159,7 +159,7 @@ def limits_document(model: str, measured: dict, sources: dict[str, str], toleran
 def folder_results(folder: Path) -> list[Path]:
     """The result files of `folder` (RESULT_SUFFIXES). ValueError for a folder that holds
     none or cannot be listed, and for one of them that is no regular file (named as it is and
-    not opened: a FIFO's writer could hold the script, a device holds no result)."""
+    not opened: a FIFO's writer could hold the command, a device holds no result)."""
     try:
         with os.scandir(folder) as entries:
             found = sorted(Path(e.path) for e in entries if e.name.endswith(RESULT_SUFFIXES))

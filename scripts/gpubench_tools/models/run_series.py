@@ -1,10 +1,10 @@
 """A result as the HTML pages draw it: its benchmarks split into curves and single figures.
 
-A benchmark name is read by gpubench_json (Benchmark.parts, by the rules of
+A benchmark name is read by reading/results.py (Benchmark.parts, by the rules of
 docs/family-facts.md): family, series, argument and device; the argument's unit and key come
 from the family's facts (Benchmark.facts; a file without them is read in bytes, and the axis
 says so). A family, its figure, the figure's unit and its direction of better come from
-gpubench_json too (Benchmark.family and Benchmark.metric); nothing here knows a family by name.
+reading/results.py too (Benchmark.family and Benchmark.metric); nothing here knows a family by name.
 
 `select_device` turns a file measured on several GPUs into the runs of one of them, with the
 device suffix taken off its names, so that it compares with a single-GPU file.
@@ -72,7 +72,7 @@ class Single:
 
 
 def name_parts(bench: Benchmark) -> NameParts:
-    """The benchmark's name as gpubench_json reads it, its argument with the unit and key its
+    """The benchmark's name as reading/results.py reads it, its argument with the unit and key its
     family's facts declare (bytes where the file declares none)."""
     parts = bench.parts
     argument = None

@@ -1,12 +1,12 @@
-"""Reading a file a script is handed, whatever it turns out to be: bounded, and never held.
+"""Reading a file a command is handed, whatever it turns out to be: bounded, and never held.
 
-A path given to a script, or found in a directory it lists, may name a FIFO no writer holds open,
+A path given to a command, or found in a directory it lists, may name a FIFO no writer holds open,
 a device such as /dev/zero, a directory, a link to nothing or a file far larger than any result.
 open_to_read opens it without waiting for a FIFO's writer and refuses a directory;
 read_descriptor and read_bounded read at most a bound (MAX_RESULT_BYTES unless given), a regular
 file refused by its size before it is read. special_file says why a file a directory lists is
 not opened at all, dangling_link why a name that is taken leads to no file. What the system
-refuses is an OSError for each caller to say in its own words (gpubench_json.read_file for a
+refuses is an OSError for each caller to say in its own words (result_file.read_file for a
 result). compression names the compressed form a file's bytes take (gzip, xz, bzip2), and
 unpacked unpacks them within the same bound, so a small file that would unpack to gigabytes costs
 no more than the bound.
@@ -24,9 +24,9 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
-# The largest result file the scripts read: 65 full gpubench runs merged, read in about 2 s and
-# 230 MB (README, "Limits of the scripts"; results/cpu/script_limits.txt). Larger is refused
-# before reading.
+# The largest result file the toolkit reads: 65 full gpubench runs merged, read in about 2 s and 230
+# MB (docs/usage.md, "What the toolkit reads, and its limits"; results/cpu/script_limits.txt).
+# Larger is refused before reading.
 MAX_RESULT_BYTES = 32 * 2**20
 _READ_CHUNK_BYTES = 2**20
 # How long a FIFO is given for its writer to come: one started beside the command
@@ -37,7 +37,7 @@ FIFO_WRITER_WAIT_S = 5.0
 
 def dangling_link(path: Path) -> str | None:
     """Why the symbolic link `path` leads to nothing, or None where `path` is no link or leads
-    to something: a name a script cannot use though it is taken."""
+    to something: a name a command cannot use though it is taken."""
     try:
         os.stat(path)
         return None
@@ -185,7 +185,7 @@ _SPECIAL_FILES = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
 
 def special_file(path: Path) -> str | None:
     """Why a file found by listing a directory is not opened where it is no regular file: a
-    FIFO's writer could hold the script, and a device such as /dev/zero holds no result. None
+    FIFO's writer could hold the command, and a device such as /dev/zero holds no result. None
     for a regular file, and for one that cannot be examined (its reader says why)."""
     try:
         mode = path.stat().st_mode

@@ -38,4 +38,4 @@ class NoBenchmarksError(GpubenchJsonError):
     """No benchmark in the file succeeded: nothing to compare, plot or export."""
 
 class OutputIsInputError(GpubenchJsonError):
-    """An output path that names a file the script reads: writing it would destroy that input."""
+    """An output path that names a file the command reads: writing it would destroy that input."""

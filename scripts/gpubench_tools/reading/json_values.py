@@ -5,10 +5,10 @@ import json
 from collections import Counter
 from typing import Any
 
-# The sizes a nonzero number the scripts read lies between, a time in µs: no figure or counter
+# The sizes a nonzero number the toolkit reads lies between, a time in µs: no figure or counter
 # of a GPU benchmark comes near either in any unit (bytes per second stay below 1e14, an hour
-# is 4e9 µs, a clock tick 1e-3 µs). A facts scale lies in the same range, so what the scripts
-# compute from them stays a finite nonzero float (within 1e±308): a figure in its unit within
+# is 4e9 µs, a clock tick 1e-3 µs). A facts scale lies in the same range, so what the toolkit
+# computes from them stays a finite nonzero float (within 1e±308): a figure in its unit within
 # 1e±60, a ratio of two within 1e±120 and its square within 1e±240, a sum over repetitions a
 # few digits more than its largest term.
 LARGEST_MAGNITUDE = 1e30

@@ -5,13 +5,13 @@ takes time exponential in the length of a name it does not match (a 40-character
 Its matcher does check for signals as it runs, so `select` matches all the names it is given
 under one interval timer of MATCH_SECONDS; past it, the filter is refused with one line naming
 the limit. A pattern holds at most MAX_FILTER_CHARS characters, as gpubench's own
---benchmark_filter does. The timer needs the main thread (where the scripts run); elsewhere
+--benchmark_filter does. The timer needs the main thread (where the toolkit runs); elsewhere
 `select` matches without one.
 
-`selecting(names)` writes the other way round: a filter, in the syntax gpubench's
---benchmark_filter takes, that selects exactly the named benchmarks (and their
-`/manual_time`, `/device:N` or other suffixes); `changed_filter(names)` is the filter
-gpubench-tools compare --changed-filter writes, with which scripts/gpubench-tools gate names what it confirms.
+`selecting(names)` writes the other way round: a filter, in the syntax gpubench's --benchmark_filter
+takes, that selects exactly the named benchmarks (and their `/manual_time`, `/device:N` or other
+suffixes); `changed_filter(names)` is the filter gpubench-tools compare --changed-filter writes,
+with which gpubench-tools gate names what it confirms.
 """
 
 import re

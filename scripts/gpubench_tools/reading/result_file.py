@@ -49,9 +49,9 @@ from gpubench_tools.reading.json_values import (
 from gpubench_tools.reading.results import HOST_TIMED, NOISE_PCT, Benchmark, Result
 from gpubench_tools.reading.safe_text import one_line
 
-# The names of the result files a script finds by listing a folder (gpubench-tools limits, gpubench-tools gallery):
-# gpubench's JSON, and that JSON compressed (.json.gz, .json.xz, .json.bz2). A file named on the
-# command line is read by its content whatever its name.
+# The names of the result files a subcommand finds by listing a folder (gpubench-tools limits,
+# gpubench-tools gallery): gpubench's JSON, and that JSON compressed (.json.gz, .json.xz,
+# .json.bz2). A file named on the command line is read by its content whatever its name.
 RESULT_SUFFIXES = (".json", *(".json" + ending for ending in COMPRESSED_ENDINGS))
 
 # Google Benchmark's time units, each as a power of ten of nanoseconds.
@@ -67,7 +67,7 @@ _BOOKKEEPING = {
 
 _LARGEST_COUNT = 2**63 - 1  # Google Benchmark's counts are int64
 
-# Fields the scripts read as text, and the measurements they read as numbers.
+# Fields the toolkit reads as text, and the measurements they read as numbers.
 _STRING_FIELDS = ("name", "run_name", "run_type", "aggregate_name", "time_unit")
 
 _MEASUREMENTS = ("real_time", "cpu_time", "bytes_per_second", "items_per_second",
@@ -85,11 +85,11 @@ _ROUNDING = 1e-9
 
 _SPREAD_AGGREGATES = {"stddev", "cv"}
 
-# The most objects and lists, and values, a result may hold: above what MAX_RESULT_BYTES of
-# gpubench runs hold (45 000 to 52 000 objects and lists, 1.1 million values), far below what
-# that many bytes of `{}` or `0,` make (32 MiB of `{}` takes 0.86 GB to read). Within
-# both, no file takes more than about 490 MB to read (README, "Limits of the scripts"). Counted
-# before parsing (json_counts).
+# The most objects and lists, and values, a result may hold: above what MAX_RESULT_BYTES of gpubench
+# runs hold (45 000 to 52 000 objects and lists, 1.1 million values), far below what that many bytes
+# of `{}` or `0,` make (32 MiB of `{}` takes 0.86 GB to read). Within both, no file takes more than
+# about 490 MB to read (docs/usage.md, "What the toolkit reads, and its limits"). Counted before
+# parsing (json_counts).
 MAX_CONTAINERS = 2**17
 
 MAX_VALUES = 2**21
@@ -98,7 +98,7 @@ MAX_VALUES = 2**21
 # quote, so a text of escaped quotes never closed is scanned once, not once per quote in it.
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\[\s\S][^"\\]*)*(?:"|\\?\Z)')
 
-# Context keys the scripts decide on; gpubench writes each as a string.
+# Context keys the toolkit decides on; gpubench writes each as a string.
 _CONTEXT_STRINGS = ("gpubench_version", "gpu_name", "driver_version", "cuda_runtime_version")
 
 def load(path: str | Path, require_benchmarks: bool = True) -> Result:
@@ -108,7 +108,7 @@ def load(path: str | Path, require_benchmarks: bool = True) -> Result:
 
 def load_with_document(path: str | Path, require_benchmarks: bool = True
                        ) -> tuple[Result, dict[str, Any]]:
-    """As `load`, with the JSON document the result was read from, for a script that needs
+    """As `load`, with the JSON document the result was read from, for a subcommand that needs
     more of the file than a Result keeps: from the one read, since a pipe (`<(...)`) can be
     read only once."""
     path = Path(path)
@@ -311,7 +311,7 @@ def _check_cv_sign(where: str, cv: dict[str, float], mean: dict[str, float]) -> 
                                 "below 0 for values whose mean is not")
 
 def _check_entry(path: Path, index: int, entry: Any) -> str:
-    """Checks the fields the scripts read; returns how messages name the entry."""
+    """Checks the fields the toolkit reads; returns how messages name the entry."""
     where = f"{path}: benchmarks[{index}]"
     if not isinstance(entry, dict):
         raise MalformedResultError(f"{where} is {kind_of(entry)}, not an object")
@@ -362,7 +362,7 @@ def _check_repetition(where: str, seen: set[tuple[str, str]], run: str,
 def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str, float]:
     """Numeric measurements of one entry, with real_time/cpu_time converted to µs (or, for a
     `ratio` such as the cv aggregate, only renamed: a ratio has no unit). Each is checked as
-    the scripts read it, after the conversion."""
+    the toolkit reads it, after the conversion."""
     aggregate = entry.get("aggregate_name") if entry.get("run_type") == "aggregate" else None
     us_per_unit = 1.0 if ratio else _US_PER_TIME_UNIT[entry.get("time_unit", "ns")]
     values = {}
@@ -386,7 +386,7 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
 
 def _check_number(where: str, key: str, number: float, aggregate: str | None,
                   written_zero: bool) -> None:
-    """BadValueError where `number` (a time in µs) is no value of `key` the scripts can use, in
+    """BadValueError where `number` (a time in µs) is no value of `key` the toolkit can use, in
     a repetition or, where `aggregate` names one, in that aggregate; `written_zero`: the file
     wrote 0, not a number that became 0 in µs."""
     spread = aggregate in _SPREAD_AGGREGATES

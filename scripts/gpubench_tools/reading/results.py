@@ -1,30 +1,28 @@
 """Load gpubench results: Google Benchmark JSON (--benchmark_out_format=json) from gpubench.
 
-Every script reads results through `load`, so validation, name stripping and the choice of
-the representative value per benchmark are made in one place. `load` accepts only what the
-scripts can use: a JSON object with a `context` object and a `benchmarks` list, no object giving
-a key two different values, every field the scripts read of the type Google Benchmark writes,
-every number 0 or between 1e-30 and 1e30 in size (a time in µs), no benchmark twice, a median
-aggregate only where it is the median of the repetitions beside it, at least one successful
-benchmark. Anything else raises a
-`GpubenchJsonError` whose str() is one line naming the file and the problem.
+Every subcommand reads results through `load` (result_file), so validation, name stripping and the
+choice of the representative value per benchmark are made in one place. `load` accepts only what the
+toolkit can use: a JSON object with a `context` object and a `benchmarks` list, no object giving a
+key two different values, every field the toolkit reads of the type Google Benchmark writes, every
+number 0 or between 1e-30 and 1e30 in size (a time in µs), no benchmark twice, a median aggregate
+only where it is the median of the repetitions beside it, at least one successful benchmark.
+Anything else raises a `GpubenchJsonError` whose str() is one line naming the file and the problem.
 
 What a benchmark name means is read from the families' facts (docs/family-facts.md): the
 context's `gpubench_families` where gpubench wrote it, else facts inferred from the benchmarks
 by the rule that document states. `Benchmark.metric` is a benchmark's figure,
 `Benchmark.panel_metrics` the figures the plots draw of it, `Benchmark.parts` its name read as
 family, series, argument and device, `Result.families` the facts of each family the file holds:
-no script needs to know a family by name.
+no subcommand needs to know a family by name.
 
-A result file is read as bounded_read reads any file a script is handed: at most
-MAX_RESULT_BYTES, a FIFO without a writer not waited for; one compressed with gzip, xz or bzip2
-(known by its first bytes, whatever its name) is read as the JSON it holds, at most
-MAX_RESULT_BYTES of it too. read_file says in this module's errors what keeps one from being
-read.
+A result file is read as bounded_read reads any file a command is handed: at most MAX_RESULT_BYTES,
+a FIFO without a writer not waited for; one compressed with gzip, xz or bzip2 (known by its first
+bytes, whatever its name) is read as the JSON it holds, at most MAX_RESULT_BYTES of it too.
+result_file.read_file says in reading/errors.py's errors what keeps one from being read.
 
-What the scripts share on the command line besides reading results is in script_cli: their
-argument parser, the one-line report of this module's errors, their stdout and output file
-writers.
+What the subcommands share on the command line besides reading results is in cli/options.py
+(their argument parser, the one-line report of reading/errors.py's errors) and
+writing/outputs.py (their stdout and output file writers).
 """
 
 import json
@@ -182,7 +180,7 @@ class Benchmark:
 
     @property
     def host_paced(self) -> bool | None:
-        """Whether the figure moves with the host, the one rule every script judges by:
+        """Whether the figure moves with the host, the one rule every subcommand judges by:
         gpubench's host_timed (1 in any repetition), or a name component `pageable` (the CPU
         stages pageable memory whatever clock times the copy; builds before host_timed held
         it wrote nothing, earlier ones 0). None where neither says: a file written before
@@ -233,7 +231,7 @@ class Result:
 
     @cached_property
     def _by_family(self) -> dict[str, list[Benchmark]]:
-        """The benchmarks of each family, grouped once: a script asks for each family's, and a
+        """The benchmarks of each family, grouped once: a subcommand asks for each family's, and a
         scan of every benchmark per family takes hours for a file of tens of thousands."""
         return by_family(self.benchmarks.values(), lambda bench: bench.name)
 
@@ -255,7 +253,7 @@ class Result:
     @property
     def separate_runs(self) -> int:
         """How many separate processes the file holds runs of: the context's `merged_runs`
-        (a file merged by gpubench-tools merge, as scripts/gpubench-tools record records), else 1."""
+        (a file merged by gpubench-tools merge, as gpubench-tools record records), else 1."""
         return self.context.get("merged_runs", 1)
 
     def context_text(self, key: str) -> str | None:

@@ -4,7 +4,7 @@ A benchmark name, a context value, a path or a stderr can hold anything: control
 line separators, lone surrogates (a JSON "\\ud800", or a file name that is not UTF-8), bytes
 that are not UTF-8 (log_text), megabytes of it. Shown through these helpers, each stays one
 line, encodes in any encoding, and is never read as markup: a figure draws it with mathtext off
-(figure_setup), a table escapes it here.
+(renderers/figures/setup.py), a table escapes it here.
 """
 
 ELLIPSIS = "…"

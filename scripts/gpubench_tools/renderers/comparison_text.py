@@ -1,10 +1,10 @@
 """A Comparison as text: plain text for terminals and CI logs, markdown for
 $GITHUB_STEP_SUMMARY and report.md.
 
-render_comparison gives gpubench-tools compare's output: the verdict and the largest changes first, the
-details after, the verdict again last. Each section is a list of blocks; blocks are joined by
-blank lines. gpubench-tools report builds report.md from the same sections, and the HTML report and its
-figures take their formats of values and ratios, notes and verdict lines from here, so every
+render_comparison gives gpubench-tools compare's output: the verdict and the largest changes first,
+the details after, the verdict again last. Each section is a list of blocks; blocks are joined by
+blank lines. gpubench-tools report builds report.md from the same sections, and the HTML report and
+its figures take their formats of values and ratios, notes and verdict lines from here, so every
 report reads alike.
 """
 

@@ -1,8 +1,9 @@
-"""The text report of gpubench-tools fleet: a section per kind of problem an operator acts on, worst first.
+"""The text report of gpubench-tools fleet: a section per kind of problem an operator acts on, worst
+first.
 
-Runs that did not finish or are missing (a node's peer run among them); GPU health; GPUs below their model's floor; GPUs slower
-than their group. Every GPU is named by host and UUID. Text from the files goes into tables,
-whose cells are escaped (text_table), never interpreted.
+Runs that did not finish or are missing (a node's peer run among them); GPU health; GPUs below their
+model's floor; GPUs slower than their group. Every GPU is named by host and UUID. Text from the
+files goes into tables, whose cells are escaped (text_table), never interpreted.
 """
 
 from dataclasses import dataclass, field

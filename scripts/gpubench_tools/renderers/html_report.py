@@ -1,16 +1,15 @@
 """The HTML report: `gpubench-tools report --format=html A.json B.json [C.json ...] -o report.html`.
 
-One self-contained page (inline SVG, style and script; nothing loaded at view time) that opens
-with the verdict of each later run against the first, as gpubench-tools compare decides it, then the runs
-and the context keys that differ between them, then per family: each later run's summary
-against the first, the largest changes first, a panel per series with every run's curve, its
-band (smallest to largest repetition) and the ratio to the first run, the figures without an
-argument, the matrices of GPU pairs and the clocks each run's benchmarks started at. Runs are
-labelled by GPU and driver (and by file where those are alike); checkboxes hide a run, a filter
-box narrows the figures and rows to the names holding its text. A run whose series of GPU pairs
-name more than pair_matrix.MAX_PAIR_GPUS GPUs (64, the most gpubench measures at once) is
-refused: a matrix grows as the square of its GPUs; so are runs of more than
-family_plot.MAX_FAMILIES families, a section of figures each.
+One self-contained page (inline SVG, style and script; nothing loaded at view time) that opens with
+the verdict of each later run against the first, as gpubench-tools compare decides it, then the runs
+and the context keys that differ between them, then per family: each later run's summary against the
+first, the largest changes first, a panel per series with every run's curve, its band (smallest to
+largest repetition) and the ratio to the first run, the figures without an argument, the matrices of
+GPU pairs and the clocks each run's benchmarks started at. Runs are labelled by GPU and driver (and
+by file where those are alike); checkboxes hide a run, a filter box narrows the figures and rows to
+the names holding its text. A run whose series of GPU pairs name more than pair_matrix.MAX_PAIR_GPUS
+GPUs (64, the most gpubench measures at once) is refused: a matrix grows as the square of its GPUs;
+so are runs of more than family_plot.MAX_FAMILIES families, a section of figures each.
 """
 
 import math

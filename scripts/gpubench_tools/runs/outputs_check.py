@@ -25,7 +25,7 @@ _FULL_DEVICE = "/dev/full"
 
 
 def output_problem(out: str, inputs: Iterable[str]) -> str | None:
-    """Why `out` cannot be written, as a line says it after the script's name; None where it
+    """Why `out` cannot be written, as a line says it after the command's name; None where it
     can."""
     for path in inputs:
         if _same_file(out, path):

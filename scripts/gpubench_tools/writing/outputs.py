@@ -74,7 +74,7 @@ def write_stdout(text: str) -> None:
 _DESCRIPTOR_FOLDERS = ("/dev/", "/proc/")
 
 
-# How long an output that is a FIFO waits for a reader: one started beside the script
+# How long an output that is a FIFO waits for a reader: one started beside the command
 # (`cat out.fifo &`) opens it within this; with none, a blocking open would wait forever.
 FIFO_READER_WAIT_S = 3.0
 
@@ -103,7 +103,7 @@ def write_outputs(files: dict[Path, bytes]) -> None:
     """Writes the files of one output (report.md and its figures), all of them or none: each
     file's bytes go into a new file beside it, as write_output writes one, and only once every
     one is whole is each renamed over its path, with signals held from the first rename to the
-    last (a stop signal then stops the script after them, not between them). Where one cannot be
+    last (a stop signal then stops the command after them, not between them). Where one cannot be
     written (a full disk, a folder that may not be written, a signal), every new file is
     removed and no path is changed. Links are followed as write_output follows them, a file that
     may not be written is refused, and a new file takes the permissions of the file it replaces.

@@ -1,6 +1,6 @@
 """Absolute floors per GPU model: a GPU below its model's floor is flagged whatever its group.
 
-A limits file (results/limits/*.json, written by scripts/gpubench-tools limits from our own
+A limits file (results/limits/*.json, written by gpubench-tools limits from our own
 measurements) names one GPU model (`gpu_name`, as gpubench's context writes it) and, per
 benchmark, `floor_gb_per_s` and `requires`: context keys whose value must match a regular
 expression for the floor to apply (the PCIe link's maximum for copies through it, the L2 mode

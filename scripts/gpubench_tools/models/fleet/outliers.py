@@ -1,7 +1,7 @@
 """Each GPU against the others of its group, every benchmark judged against its own noise.
 
 A group is the GPUs of one GPU model, driver version, gpubench version and host CPU, measured
-alike (gpubench_json.MEASUREMENT_SETTINGS: a run given another --benchmark_min_time, say): a GPU
+alike (settings.MEASUREMENT_SETTINGS: a run given another --benchmark_min_time, say): a GPU
 is compared only with its like. Per benchmark of a group of --min-gpus or more, each GPU's speed
 is its figure over the benchmark's reference, the group median (the inverse for times), and its
 loss is 1 - speed. The benchmark's noise is the larger of the group's robust spread (1.4826 x

@@ -1,7 +1,7 @@
 """The benchmarks a gpubench result records as failed.
 
 Google Benchmark writes a benchmark that called SkipWithError as an entry with
-`"error_occurred": true` and its `error_message`; gpubench_json leaves such entries out of a
+`"error_occurred": true` and its `error_message`; result_file leaves such entries out of a
 Result, since they hold no figure. gpubench calls it for a benchmark that failed (a failed check,
 a CUDA error: bench/harness/outcome.cpp `fail`) and for one it skipped (a size that does not fit
 in memory, a GPU that faulted in an earlier benchmark: `skip`, whose message starts
@@ -21,7 +21,7 @@ class FailedBenchmark:
 
 
 def failed_benchmarks(doc: dict[str, Any]) -> list[FailedBenchmark]:
-    """Each benchmark of a gpubench JSON document (checked by gpubench_json) that failed, in the
+    """Each benchmark of a gpubench JSON document (checked by result_file) that failed, in the
     file's order, with the message of its first failed repetition."""
     failed: dict[str, str] = {}
     for entry in doc.get("benchmarks", []):

@@ -1,9 +1,9 @@
 """The fleet an operator expected, against what its runs left: the GPUs that are missing.
 
---expect N: N GPUs. --expect-hosts FILE: one entry a line, `HOST` (at least one GPU),
-`HOST N` (N GPUs) or a GPU UUID (`GPU-...`), each once; `#` starts a comment. A GPU is accounted for by
-its result or by the record of its run (failed, interrupted, killed, damaged); a run that left
-no UUID (gpubench found no GPU) counts as one GPU of its host.
+--expect N: N GPUs. --expect-hosts FILE: one entry a line, `HOST` (at least one GPU), `HOST N` (N
+GPUs) or a GPU UUID (`GPU-...`), each once; `#` starts a comment. A GPU is accounted for by its
+result or by the record of its run (failed, interrupted, killed, damaged); a run that left no UUID
+(gpubench found no GPU) counts as one GPU of its host.
 """
 
 import re

@@ -1,10 +1,10 @@
-"""How gpubench-tools fleet reads a file other than a result: a pod log, a .err or .status record, limits,
---expect-hosts.
+"""How gpubench-tools fleet reads a file other than a result: a pod log, a .err or .status record,
+limits, --expect-hosts.
 
-Each is opened as results are, without waiting for a FIFO's writer, and read within a bound:
-whole up to MAX_TEXT_BYTES, or, a pod log that is a regular file, a line at a time
-(fleet_pod_log). A device such as /dev/zero or a FIFO with no writer is one line, not a hang;
-what keeps a file from being read is a FleetInputError naming it in one line.
+Each is opened as results are, without waiting for a FIFO's writer, and read within a bound: whole
+up to MAX_TEXT_BYTES, or, a pod log that is a regular file, a line at a time
+(reading/fleet/pod_log.py). A device such as /dev/zero or a FIFO with no writer is one line, not a
+hang; what keeps a file from being read is a FleetInputError naming it in one line.
 """
 
 import os
@@ -13,18 +13,18 @@ from pathlib import Path
 from gpubench_tools.reading.bounded_read import MAX_RESULT_BYTES, open_to_read, read_descriptor
 from gpubench_tools.reading.fleet.records import FleetInputError
 
-# The files gpubench-tools fleet reads whole (.err and .status records, limits, --expect-hosts) hold a few
-# lines: eight results of the largest size a result file may have is far above any. A pod log
-# that is a regular file is read a line at a time, with no bound on its whole (a fleet's
-# collected log holds a result line per GPU, each up to the pod's log limit, 8 MiB by default),
-# each line up to the largest result.
+# The files gpubench-tools fleet reads whole (.err and .status records, limits, --expect-hosts) hold
+# a few lines: eight results of the largest size a result file may have is far above any. A pod log
+# that is a regular file is read a line at a time, with no bound on its whole (a fleet's collected
+# log holds a result line per GPU, each up to the pod's log limit, 8 MiB by default), each line up
+# to the largest result.
 MAX_TEXT_BYTES = 8 * MAX_RESULT_BYTES
 NOT_TEXT = "cannot read (not UTF-8 text)"
 
 
 def read_bytes(path: Path, label: str | None = None) -> bytes:
-    """A file gpubench-tools fleet reads other than a result (a pod log, a .err or .status record, limits,
-    --expect-hosts), bounded as results are: a device such as /dev/zero or a FIFO with no
+    """A file gpubench-tools fleet reads other than a result (a pod log, a .err or .status record,
+    limits, --expect-hosts), bounded as results are: a device such as /dev/zero or a FIFO with no
     writer is one line, not a hang. `label` names it in that line (the path)."""
     label = label or str(path)
     fd, info = opened(path, label)

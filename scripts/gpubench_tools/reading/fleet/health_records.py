@@ -28,7 +28,7 @@ def parse_record(text: Any) -> dict[str, Any] | str:
 def field_beyond_float(context: dict[str, Any]) -> str | None:
     """The first field of a health record holding a number no finite float holds, and why
     (`gpu_health_after pcie_replay_count: an integer of 400 digits, ...`); None where none
-    does. Such a record cannot be judged: its result is damaged (fleet_records)."""
+    does. Such a record cannot be judged: its result is damaged (reading/fleet/records.py)."""
     for key, value in context.items():
         record = parse_record(value) if HEALTH_KEY.match(key) else None
         for name, number in record.items() if isinstance(record, dict) else ():

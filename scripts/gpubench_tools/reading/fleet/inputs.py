@@ -1,29 +1,30 @@
 """What the runs of a fleet left behind: each GPU's results, and each run that did not end well.
 
 deploy/slurm writes, per GPU, files sharing one `<name>` (`<host>_<uuid>`, or `<host>_task<P>` /
-`<host>_device<D>` where no UUID is known): `<name>.status` (its record, fleet_status),
-`<name>.json` (gpubench's; read compressed too, as `<name>.json.gz`, `.xz` or `.bz2`) and, for
-every GPU not done, `<name>.err` (gpubench's stderr, then `exit status N` once it exited; no exit
-line where the run never returned, or where a full disk kept it from being written while
-`<name>.status` still gives the exit status, which then stands; one line `gpubench.sbatch: not
-started: ...`, or `gpubench-pod: not started: ...`, for a GPU the job never reached).
-deploy/container/gpubench-pod writes the same files and a pod log: per GPU its record lines
-(`gpubench-pod: status=...`, the last one per GPU wins), one JSON document per line and, for a run
-that did not exit 0, its stderr and `gpubench-pod: <node> <uuid>: exit status N`. Each kind of file
-has one reader in READERS; a file or line that cannot be read (the system refuses it, it is no
-regular file, a record or result that is not UTF-8 text, not of its format) is a `damaged` record
-of the GPU its name gives, named and skipped, and the rest is read. A stderr (an .err) is text a
-crash may have written any bytes into, as is its copy in a pod log: those that are not UTF-8 are
-shown escaped (safe_text.log_text), and the exit status line still read. A record saying `done`
-needs the GPU's result: without one it is a `missing` result. A result whose benchmarks failed
-(fleet_benchmark_errors) is a `failed` run; one whose run_status still says `running` (gpubench
-SIGKILLed, or still running) a `killed` one.
-A directory holds one job's files: what an earlier job or an earlier attempt of a requeued job
-than its newest left there (fleet_jobs) is a `stale` record, not a result, and what it left of a
-GPU the newest measured again is superseded, not read (a pod log keeps every run's lines, each
-run's of the job its record lines name). Its `peer/`
-subdirectory (deploy/slurm --per-node) holds per-node runs over several GPUs:
-their results are no GPU's and are not read, their records are (`peer_records`).
+`<host>_device<D>` where no UUID is known): `<name>.status` (its record, reading/fleet/status.py),
+`<name>.json` (gpubench's; read compressed too, as `<name>.json.gz`, `.xz` or `.bz2`) and, for every
+GPU not done, `<name>.err` (gpubench's stderr, then `exit status N` once it exited; no exit line
+where the run never returned, or where a full disk kept it from being written while `<name>.status`
+still gives the exit status, which then stands; one line `gpubench.sbatch: not started: ...`, or
+`gpubench-pod: not started: ...`, for a GPU the job never reached). deploy/container/gpubench-pod
+writes the same files and a pod log: per GPU its record lines (`gpubench-pod: status=...`, the last
+one per GPU wins), one JSON document per line and, for a run that did not exit 0, its stderr and
+`gpubench-pod: <node> <uuid>: exit status N`. Each kind of file has one reader in READERS; a file or
+line that cannot be read (the system refuses it, it is no regular file, a record or result that is
+not UTF-8 text, not of its format) is a `damaged` record of the GPU its name gives, named and
+skipped, and the rest is read. A stderr (an .err) is text a crash may have written any bytes into,
+as is its copy in a pod log: those that are not UTF-8 are shown escaped (safe_text.log_text), and
+the exit status line still read. A record saying `done` needs the GPU's result: without one it is a
+`missing` result. A result whose benchmarks failed (reading/fleet/benchmark_errors.py) is a `failed`
+run; one whose run_status still says `running` (gpubench SIGKILLed, or still running) a `killed`
+one.
+
+A directory holds one job's files: what an earlier job or an earlier attempt of a requeued job than
+its newest left there (reading/fleet/jobs.py) is a `stale` record, not a result, and what it left of
+a GPU the newest measured again is superseded, not read (a pod log keeps every run's lines, each
+run's of the job its record lines name). Its `peer/` subdirectory (deploy/slurm --per-node) holds
+per-node runs over several GPUs: their results are no GPU's and are not read, their records are
+(`peer_records`).
 """
 
 import os
@@ -71,7 +72,7 @@ JobRun = tuple[str | None, int]  # a job (None: not known) and its attempt
 
 def kind_of(path: Path) -> str:
     """A file's kind by its name, as READERS knows it: a result's `.json` also where it is
-    compressed (gpubench_json reads it by its content), else its suffix."""
+    compressed (result_file reads it by its content), else its suffix."""
     return ".json" if path.name.endswith(RESULT_SUFFIXES) else path.suffix
 
 
@@ -100,7 +101,7 @@ def read_err(path: Path) -> Found:
     exited; without one it never returned (killed), or never started (its one line says so),
     unless the record of its run gives an exit status (with_exits_of_records). An exit status
     line glued onto a crash's unfinished last line is read as its own line; one without its
-    newline was cut short (the scripts write both at once) and is not read. A last line `exit
+    newline was cut short (the deploy scripts write both at once) and is not read. A last line `exit
     status` not followed by 1-3 digits makes the file damaged. Bytes that are not UTF-8 are text
     a crash wrote, shown escaped (log_text), not damage: the deploy scripts' lines after them are
     ASCII and still read."""
@@ -248,12 +249,12 @@ def of_directory(by_directory: dict[str, Found], directory: Path) -> Found:
 
 def without_stale(found: Found, directory: str) -> Found:
     """What one directory (its peer/ records with it) holds, less what a job earlier than its
-    newest, or an earlier attempt of its newest job (fleet_jobs), left there: those results and
-    records become `stale` records, each naming its job, and their figures are not judged. Of a
-    GPU the newest run has a result of, what earlier runs left is superseded: dropped, as the
-    newest run's files replace theirs, and said once in `superseded`. Only a pod log holds
-    both: its lines are never replaced (a Job applied again under its name, its earlier pods'
-    logs collected with the later's)."""
+    newest, or an earlier attempt of its newest job (reading/fleet/jobs.py), left there: those
+    results and records become `stale` records, each naming its job, and their figures are not
+    judged. Of a GPU the newest run has a result of, what earlier runs left is superseded: dropped,
+    as the newest run's files replace theirs, and said once in `superseded`. Only a pod log holds
+    both: its lines are never replaced (a Job applied again under its name, its earlier pods' logs
+    collected with the later's)."""
     records, peer_records, result_runs = with_runs(found)
     latest: dict[str, str] = {job: "" for job, _ in result_runs if job}
     for record in records + peer_records:

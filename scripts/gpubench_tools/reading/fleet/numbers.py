@@ -1,9 +1,9 @@
 """The JSON numbers gpubench-tools fleet computes with, checked before it does.
 
-Python's json reads an integer of any length (up to 4300 digits) and reads 1e999, Infinity and
-NaN as floats that are not finite. float() of an integer past 1.8e308 raises OverflowError, as
-does formatting it with `:g` or dividing it; inf and nan give no figure. A file holding such a
-number where gpubench-tools fleet reads one is damaged (a result, a record) or refused (a limits file).
+Python's json reads an integer of any length (up to 4300 digits) and reads 1e999, Infinity and NaN
+as floats that are not finite. float() of an integer past 1.8e308 raises OverflowError, as does
+formatting it with `:g` or dividing it; inf and nan give no figure. A file holding such a number
+where gpubench-tools fleet reads one is damaged (a result, a record) or refused (a limits file).
 """
 
 import math

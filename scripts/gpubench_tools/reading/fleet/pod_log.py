@@ -1,12 +1,12 @@
 """What a pod log of deploy/container/gpubench-pod holds: the runs of a pod, or of every pod of a
 fleet where their logs are collected into one file.
 
-Per GPU, the pod writes its record lines (`gpubench-pod: status=...`, the record of a `.status`
-file on one line, fleet_status), one JSON document per line (gpubench's result) and, for a run
-that did not exit 0, its stderr and `gpubench-pod: <node> <uuid>: exit status N`. Its own lines
-say what kept a result out of the log (over the log limit, a file it cannot write) or that the
-pod's deadline passed. A log that is a regular file is read a line at a time, each line up to
-the largest result, so a fleet's collected log of any size is read.
+Per GPU, the pod writes its record lines (`gpubench-pod: status=...`, the record of a `.status` file
+on one line, reading/fleet/status.py), one JSON document per line (gpubench's result) and, for a run
+that did not exit 0, its stderr and `gpubench-pod: <node> <uuid>: exit status N`. Its own lines say
+what kept a result out of the log (over the log limit, a file it cannot write) or that the pod's
+deadline passed. A log that is a regular file is read a line at a time, each line up to the largest
+result, so a fleet's collected log of any size is read.
 """
 
 import json

@@ -1,12 +1,13 @@
-"""What gpubench-tools fleet reads of a fleet's runs: each GPU's figures, and each run that did not end well.
+"""What gpubench-tools fleet reads of a fleet's runs: each GPU's figures, and each run that did not
+end well.
 
 A Gpu is one GPU's figures: a result file's, or one device's share of a result over several
-(split_devices). A RunRecord is a run that did not end well, or a GPU expected but not found,
-with a status of STATUSES; a Found is what one file, line or directory holds of both. Every
-reader of a fleet's files (fleet_inputs, fleet_pod_log) makes its Found of these, so a result, a
-status record, an exit status and a file or line that cannot be read say the same wherever they
-are found: result_found for a result, status_record for a status record, status_of_exit for an
-exit status, damaged for what cannot be read.
+(split_devices). A RunRecord is a run that did not end well, or a GPU expected but not found, with a
+status of STATUSES; a Found is what one file, line or directory holds of both. Every reader of a
+fleet's files (reading/fleet/inputs.py, pod_log.py) makes its Found of these, so a result, a status
+record, an exit status and a file or line that cannot be read say the same wherever they are found:
+result_found for a result, status_record for a status record, status_of_exit for an exit status,
+damaged for what cannot be read.
 """
 
 import re
@@ -34,7 +35,7 @@ _DEVICE_COMPONENT = re.compile(r"/device:(\d+)(?=/|$)")
 # gpubench's context run_status until its run ends (then `complete`, `faulted` or
 # `interrupted`): what a result left by a SIGKILLed run, or one still running, says.
 _NEVER_ENDED = "running"
-# An exit status as a shell's $? writes it (0-255), as in fleet_status's records.
+# An exit status as a shell's $? writes it (0-255), as in reading/fleet/status.py's records.
 _EXIT_STATUS = re.compile(r"[0-9]{1,3}")
 # The numbers of a result's context gpubench-tools fleet computes with, beside its health records.
 _CONTEXT_NUMBERS = ("mhz_per_cpu",)
@@ -76,7 +77,7 @@ class RunRecord:
     source: str
     count: int = 1  # GPUs it stands for: a host expected with 8 GPUs and none found is one record
     name: str | None = None  # the run's files less their suffix: joins a UUID-less run's files
-    job: str | None = None  # the job that wrote it, where it says (fleet_jobs)
+    job: str | None = None  # the job that wrote it, where it says (reading/fleet/jobs.py)
     attempt: int = 0  # the attempt of its job (a requeued Slurm job runs again under its id)
     time: str = ""  # when a status record was written (its `time`)
     gpus: tuple[str, ...] = ()  # every GPU of a run over several (a peer run); uuid: the first
@@ -187,8 +188,8 @@ def device_naming(one: str, other: str) -> str:
 
 
 def context_beyond_float(context: dict) -> str | None:
-    """The first number of a result's context gpubench-tools fleet computes with that no finite float
-    holds, named with why; None where there is none."""
+    """The first number of a result's context gpubench-tools fleet computes with that no finite
+    float holds, named with why; None where there is none."""
     for key in _CONTEXT_NUMBERS:
         if why := beyond_float(context.get(key)):
             return f"context {key}: {why}"
@@ -261,7 +262,8 @@ def not_an_exit_status(line: str) -> str:
 
 def status_record(fields: dict[str, str], source: str, name: str, host: str | None,
                   uuid: str | None) -> RunRecord:
-    """The run a status record describes; `done` stands until fleet_inputs finds its result."""
+    """The run a status record describes; `done` stands until reading/fleet/inputs.py finds its
+    result."""
     uuids = uuids_of(fields)
     node = fields.get("node") or host
     detail = describe(fields)

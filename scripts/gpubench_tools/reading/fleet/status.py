@@ -4,10 +4,10 @@ A `<name>.status` file is UTF-8, one `key=value` a line; a pod log carries the s
 line, `gpubench-pod: status=... exit=... gpu_uuid=... node=...`. Keys: status (done, failed,
 interrupted, killed), exit (a number, or `none` where gpubench never returned or never started),
 gpu_uuid (empty where unknown; comma-separated for a peer run over several GPUs), node, job, task,
-device, time, attempt (deploy/slurm's SLURM_RESTART_COUNT: a requeued job's run; 0 where not
-given). Unknown keys are ignored: keys may be added. A node, job, task, GPU UUID or time the
-scripts would not write makes the record not of the format: a job's records are ordered by their
-time as text, and each names a host and job in the report.
+device, time, attempt (deploy/slurm's SLURM_RESTART_COUNT: a requeued job's run; 0 where not given).
+Unknown keys are ignored: keys may be added. A node, job, task, GPU UUID or time the deploy scripts
+would not write makes the record not of the format: a job's records are ordered by their time as
+text, and each names a host and job in the report.
 """
 
 import re
@@ -16,9 +16,9 @@ RUN_STATUSES = ("done", "failed", "interrupted", "killed")
 _EXIT = re.compile(r"^(none|[0-9]{1,3})$")
 _ATTEMPT = re.compile(r"^[0-9]{1,9}$")
 _UUID = re.compile(r"^(?:GPU|MIG)-[0-9A-Za-z/-]{1,124}$")
-# What the scripts write as a record's node and task: 1-128 printable ASCII characters without a
-# space, '/' or '=' (their check_value); a job, a Slurm job id or a Kubernetes Job's NAME:UID,
-# two of them. A longer or other value is no record of theirs.
+# What the deploy scripts write as a record's node and task: 1-128 printable ASCII characters
+# without a space, '/' or '=' (their check_value); a job, a Slurm job id or a Kubernetes Job's
+# NAME:UID, two of them. A longer or other value is no record of theirs.
 _NAMES = {key: re.compile(rf"^[!-.0-<>-~]{{1,{limit}}}$")
           for key, limit in (("node", 128), ("job", 257), ("task", 128))}
 # `date -u +%Y-%m-%dT%H:%M:%SZ`: compared as text to order jobs, so nothing else may sort there.

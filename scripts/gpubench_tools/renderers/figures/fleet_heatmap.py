@@ -1,5 +1,6 @@
-"""The heatmap of gpubench-tools fleet: GPUs x headline benchmarks, colour = speed against the benchmark's
-reference (the group median, or the median of its faster part where the group splits in two)."""
+"""The heatmap of gpubench-tools fleet: GPUs x headline benchmarks, colour = speed against the
+benchmark's reference (the group median, or the median of its faster part where the group splits in
+two)."""
 
 from pathlib import Path
 
@@ -14,9 +15,9 @@ from gpubench_tools.reading.fleet.records import FleetInputError
 from gpubench_tools.reading.name_filter import NameFilter
 from gpubench_tools.renderers.figures.setup import figure_text, save_figure
 
-# The most GPUs a heatmap draws: a row each, 36 pixels high, 9 000 pixels in all, drawn in about
-# 5 s (README, "Limits of the scripts"; results/cpu/script_limits.txt). A larger fleet is
-# refused before its report is written.
+# The most GPUs a heatmap draws: a row each, 36 pixels high, 9 000 pixels in all, drawn in about 5 s
+# (docs/usage.md, "What the toolkit reads, and its limits"; results/cpu/script_limits.txt). A larger
+# fleet is refused before its report is written.
 MAX_HEATMAP_GPUS = 256
 # Without --headline, the heatmap's columns are each device-timed sweep at its largest argument
 # (host-paced figures move with the host, not the GPU), the first this many.

@@ -1,6 +1,6 @@
-"""Matplotlib as every script that draws uses it: imported before matplotlib is.
+"""Matplotlib as every subcommand that draws uses it: imported before matplotlib is.
 
-- The Agg backend, whatever MPLBACKEND says: the scripts write files and never need a display,
+- The Agg backend, whatever MPLBACKEND says: the toolkit writes files and never needs a display,
   and matplotlib refuses to import at all under an MPLBACKEND it does not know.
 - Matplotlib's default settings, not a matplotlibrc's: a figure looks the same on every machine,
   and no usetex or other setting of the user's applies.
@@ -8,15 +8,15 @@
   backslash in a benchmark or GPU name is drawn as written. `figure_text` makes a name one
   short printable line (no control characters or lone surrogates, which fonts cannot draw).
 - Matplotlib's warnings about layout and missing glyphs are off: a figure with a long or
-  unusual name is still right, and a script's stderr stays for problems. So are the warnings
+  unusual name is still right, and a command's stderr stays for problems. So are the warnings
   it logs as it loads where its config or cache folder cannot be made (MPLCONFIGDIR,
   XDG_CACHE_HOME or HOME unwritable): it then uses a temporary folder, and the figures are
   the same.
-- `figure_bytes` draws the format the path's extension names, PNG where it names none, and
-  never appends an extension: the file written is the path the script prints. A script that
-  writes several files as one output draws each so and writes them all or none
-  (script_cli.write_outputs); `save_figure` writes one figure whole or not at all, as every
-  output is written (script_cli.write_output).
+- `figure_bytes` draws the format the path's extension names, PNG where it names none, and never
+  appends an extension: the file written is the path the command prints. A command that writes
+  several files as one output draws each so and writes them all or none (writing/outputs.py's
+  write_outputs); `save_figure` writes one figure whole or not at all, as every output is written
+  (writing/outputs.py's write_output).
 """
 
 import errno
