@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""The files under results/ that a script prints from other committed files, and the commands.
+"""The files under results/ that a subcommand prints from other committed files, and the commands.
 
   derived_results.py            check: exit 1 naming each file the command no longer prints
   derived_results.py --write    write each file anew from its command
 
-Every command runs from the project's root, as the results' READMEs give it, so the input paths
-a script prints are the committed ones. A change to a script that moves a verdict, a figure or
-a line of its output shows in test_derived_results.py, and this writes the files anew; the
-READMEs' sentences about them are then read again by hand.
+Every command runs from the project's root, as the results' READMEs give it, so the input paths a
+subcommand prints are the committed ones. A change to the toolkit that moves a verdict, a figure or
+a line of its output shows in test_derived_results.py, and this writes the files anew; the READMEs'
+sentences about them are then read again by hand.
 """
 
 import os
@@ -79,15 +79,16 @@ DERIVED = (
         "pinned_copy_10rep", "launch_submit_interleaved_10rep", "copy_64m_256m_interleaved_10rep",
         "copy_1g_interleaved_10rep", "launch_submit_halfsecond_10rep",
         "pageable_sync_consecutive_10rep")),
-    # In a folder of its own: gpubench-tools limits reads every *.json of stability/, and this run is of
-    # code older than the limits' sources.
+    # In a folder of its own: gpubench-tools limits reads every *.json of stability/, and this run
+    # is of code older than the limits' sources.
     stability("suite_5rep", "suite_5rep/gpubench.json"),
 )
 
 
 def run(script: str, args: list[str], cwd: Path | str) -> subprocess.CompletedProcess[str]:
     """`script` (under scripts/) run with `args` in `cwd`; RuntimeError where it says anything on
-    stderr. Its exit status is the caller's to judge (gpubench-tools compare exits 1 on a regression)."""
+    stderr. Its exit status is the caller's to judge (gpubench-tools compare exits 1 on a
+    regression)."""
     proc = subprocess.run([sys.executable, str(TOOLS), script, *args], cwd=cwd,
                           capture_output=True, text=True, timeout=300)
     if proc.stderr:
@@ -130,9 +131,9 @@ GALLERY = "results/index.html"
 
 
 def gallery_printed() -> dict[str, str]:
-    """results/index.html and each machine's MACHINE/index.html, as `scripts/gpubench-tools
-    gallery` writes them from the root, by path: written in a scratch folder, their links,
-    relative to where each is written, are named as from its place under results/."""
+    """results/index.html and each machine's MACHINE/index.html, as `scripts/gpubench-tools gallery`
+    writes them from the root, by path: written in a scratch folder, their links, relative to where
+    each is written, are named as from its place under results/."""
     with tempfile.TemporaryDirectory() as tmp:
         run("gallery", ["results", "-o", f"{tmp}/index.html"], ROOT).check_returncode()
         pages = {}

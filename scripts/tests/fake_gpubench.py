@@ -1,4 +1,4 @@
-"""A stand-in for build/gpubench in the tests of scripts that run it (gpubench-tools gate, the
+"""A stand-in for build/gpubench in the tests of subcommands that run it (gpubench-tools gate, the
 workflow's gate step): each call writes the next of the documents it was given to its
 --benchmark_out, those of `first` and then those of `confirm` (over again from the start of
 `confirm` when they run out). Every call's arguments are logged, one JSON list a line, and its

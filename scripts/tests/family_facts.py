@@ -1,7 +1,7 @@
 """The facts gpubench declares of its families (docs/family-facts.md), as `gpubench --describe`
 prints them and every result's context holds them under gpubench_families, for tests of the
-scripts on files that hold them; and the edits the tests make to such a file: a family renamed
-throughout, a family the scripts have never seen."""
+toolkit on files that hold them; and the edits the tests make to such a file: a family renamed
+throughout, a family the toolkit has never seen."""
 
 import copy
 import json

@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
-"""How often gpubench-tools fleet's rule flags a GPU in fleets of pure noise, and finds planted losses.
+"""How often gpubench-tools fleet's rule flags a GPU in fleets of pure noise, and finds planted
+losses.
 
     python3 scripts/tests/fleet_noise.py [--fleets=100]
 
-For each source set of fleet_builder (real H200 repetitions), judges --fleets noise-only fleets
-of 16 GPUs (seeds 0..N-1) with gpubench-tools fleet's default rule and the committed limits, and counts the
-fleets in which any GPU is flagged (slower than its group, or below its floor); then plants a
-10% loss of one device-timed sweep on one GPU and counts the fleets in which that GPU, and only
-it, is flagged; then an 8% loss of that sweep on half the fleet (8 GPUs: the group median lies
-between the two levels) and counts the fleets in which those 8, and only they, are flagged;
-last, noise-only fleets with their copies at 256 MiB alone (a run given --sizes=256M), which
-can split in two (bidirectional copies fall in two levels in one GPU's runs): it counts those
-where a benchmark splits and those where a GPU is flagged. docs/cluster.md states what it
-prints.
+For each source set of fleet_builder (real H200 repetitions), judges --fleets noise-only fleets of
+16 GPUs (seeds 0..N-1) with gpubench-tools fleet's default rule and the committed limits, and counts
+the fleets in which any GPU is flagged (slower than its group, or below its floor); then plants a
+10% loss of one device-timed sweep on one GPU and counts the fleets in which that GPU, and only it,
+is flagged; then an 8% loss of that sweep on half the fleet (8 GPUs: the group median lies between
+the two levels) and counts the fleets in which those 8, and only they, are flagged; last, noise-only
+fleets with their copies at 256 MiB alone (a run given --sizes=256M), which can split in two
+(bidirectional copies fall in two levels in one GPU's runs): it counts those where a benchmark
+splits and those where a GPU is flagged. docs/cluster.md states what it prints.
 """
 
 import argparse

@@ -3,21 +3,21 @@
 
   gate_splits.py RECORDING.json [--base N] [--new N] [--confirm N] [--trials T] [--seed S]
 
-RECORDING.json holds separate runs of one build (scripts/gpubench-tools record with a large
-GPUBENCH_RUNS, or gpubench-tools merge of many runs), one repetition per run. Each trial draws two
-disjoint sets of runs at random, --base for the baseline (5 by default; the gate's committed
-baseline holds 15 or more) and --new for the candidate (5, as the gate records), and compares
-them with gpubench-tools compare's default rules, twice: as they are (an A/A pair: every benchmark should be
-SAME) and with plant_slowdowns.py's slowdowns planted into the candidate (every planted
-benchmark should be SLOWER, every other one SAME). A planted benchmark that stays SAME is a
-miss; the miss is honest where its report line gave a resolution at or above the planted change
-(the gate said it could not see a change that small).
+RECORDING.json holds separate runs of one build (gpubench-tools record with a large GPUBENCH_RUNS,
+or gpubench-tools merge of many runs), one repetition per run. Each trial draws two disjoint sets of
+runs at random, --base for the baseline (5 by default; the gate's committed baseline holds 15 or
+more) and --new for the candidate (5, as the gate records), and compares them with
+gpubench-tools compare's default rules, twice: as they are (an A/A pair: every benchmark should be
+SAME) and with plant_slowdowns.py's slowdowns planted into the candidate (every planted benchmark
+should be SLOWER, every other one SAME). A planted benchmark that stays SAME is a miss; the miss is
+honest where its report line gave a resolution at or above the planted change (the gate said it
+could not see a change that small).
 
-With --confirm N, each trial judges as scripts/gpubench-tools gate does: N more runs, drawn apart from
-both sides (planted too where the candidate is), judge each benchmark found SLOWER or FASTER
-again on their own (gpubench-tools compare --confirm), and the change stands where they give the same
-verdict. A planted slowdown missed that way is counted apart: the report says it was seen and
-not confirmed.
+With --confirm N, each trial judges as gpubench-tools gate does: N more runs, drawn apart from both
+sides (planted too where the candidate is), judge each benchmark found SLOWER or FASTER again on
+their own (gpubench-tools compare --confirm), and the change stands where they give the same
+verdict. A planted slowdown missed that way is counted apart: the report says it was seen and not
+confirmed.
 
 It prints how many trials the gate passed on the A/A pair, the wrong verdicts of each kind and
 the benchmarks behind most of them, and how many plants it caught in each family, by how much

@@ -98,7 +98,7 @@ def with_repetitions(doc: dict[str, Any], keep: Callable[[int], bool],
 
 
 def figure_directions(doc: dict[str, Any]) -> dict[str, bool]:
-    """Each figure the file's family facts declare (gpubench_json.declared_facts), by the key
+    """Each figure the file's family facts declare (facts.declared_facts), by the key
     the loader gives it, and whether higher is better; empty for a file without facts."""
     facts = declared_facts(Path("document"), doc["context"])
     return {figure.key: figure.bigger_is_better
@@ -223,7 +223,7 @@ def document(entries: list[dict[str, Any]], gpu_name: str = "NVIDIA H200",
 
 
 def recorded(doc: dict[str, Any]) -> dict[str, Any]:
-    """`doc` as a baseline recorded as scripts/gpubench-tools record records one, in separate runs
+    """`doc` as a baseline recorded as gpubench-tools record records one, in separate runs
     (context merged_runs): what gpubench-tools compare's regression check takes as BASE."""
     return dict(doc, context={"merged_runs": 5, **doc["context"]})
 

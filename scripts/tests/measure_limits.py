@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Measure the figures README.md's "Limits of the scripts" (and "One page to look at") states.
+"""Measure the figures docs/usage.md's "What the toolkit reads, and its limits" (and docs/ci.md's
+"Reports, plots and the gallery") states.
 
     scripts/tests/measure_limits.py > results/cpu/script_limits.txt
 

@@ -4,15 +4,14 @@
   plant_slowdowns.py BASE.json NEW.json PLANTED.json [COMPARE.PY FLAGS]
 
 writes PLANTED.json, a copy of NEW.json in which every GPU-timed copy of 1 MiB and more (but
-pageable ones, which the driver stages on the host), every saxpy at N >= 2^20 and every peer
-copy is 1.05 times slower, and every host-timed launch figure 1.5 times slower (times
-multiplied, rates divided, aggregates recomputed). Which figures are host-timed comes from
-gpubench's host_timed counter, or, in files written before it, from the README's table (launch
-on the host clock; copies: sync and pageable). It then compares BASE.json with PLANTED.json
-under gpubench-tools compare's rules (its defaults, or the flags given after the files, e.g. --alpha=0.05)
-and prints one line per planted benchmark: its verdict, the
-change seen and its resolution. Exit 0 when every planted benchmark is SLOWER, every other one
-SAME; 1 otherwise, naming them.
+pageable ones, which the driver stages on the host), every saxpy at N >= 2^20 and every peer copy is
+1.05 times slower, and every host-timed launch figure 1.5 times slower (times multiplied, rates
+divided, aggregates recomputed). Which figures are host-timed comes from gpubench's host_timed
+counter, or, in files written before it, from the README's table (launch on the host clock; copies:
+sync and pageable). It then compares BASE.json with PLANTED.json under gpubench-tools compare's
+rules (its defaults, or the flags given after the files, e.g. --alpha=0.05) and prints one line per
+planted benchmark: its verdict, the change seen and its resolution. Exit 0 when every planted
+benchmark is SLOWER, every other one SAME; 1 otherwise, naming them.
 
 BASE.json against NEW.json is the A/A pair (two recordings of one build); the planted changes
 are the regressions the gate must catch (issue 20).

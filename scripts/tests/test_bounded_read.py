@@ -27,9 +27,9 @@ def test_dangling_link_says_why_only_of_a_link_that_leads_nowhere(tmp_path: Path
 
 def test_one_opener_serves_the_bounded_reader_and_the_pod_log_reader(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """open_to_read opens a FIFO without a writer at once and reads it as empty, refuses a
-    directory in one error, and hands back a blocking descriptor; read_bounded and gpubench-tools fleet's
-    pod log reader open through it."""
+    """open_to_read opens a FIFO without a writer at once and reads it as empty, refuses a directory
+    in one error, and hands back a blocking descriptor; read_bounded and gpubench-tools fleet's pod
+    log reader open through it."""
     from gpubench_tools.reading.fleet import files as fleet_files
     from gpubench_tools.reading.fleet import pod_log as fleet_pod_log
     fifo = tmp_path / "log.fifo"

@@ -1,5 +1,5 @@
-"""gpubench-tools gate: the candidate recorded, compared with the baseline, and each change judged again
-on more runs of the whole suite alone before the gate says so."""
+"""gpubench-tools gate: the candidate recorded, compared with the baseline, and each change judged
+again on more runs of the whole suite alone before the gate says so."""
 
 import gzip
 import json
@@ -127,8 +127,8 @@ def test_a_slowdown_in_every_run_fails(tmp_path: Path) -> None:
 
 
 def test_files_whose_names_start_with_a_dash_are_files(tmp_path: Path) -> None:
-    """A baseline and an OUT.json named `-...` are files to gpubench-tools compare and gpubench-tools merge, not
-    options: the gate records, confirms and judges them as any others."""
+    """A baseline and an OUT.json named `-...` are files to gpubench-tools compare and
+    gpubench-tools merge, not options: the gate records, confirms and judges them as any others."""
     program = install(tmp_path / "build", runs(SLOW), runs([47.3, 47.5, 47.6, 47.7, 47.9]))
     write_json(tmp_path / "-baseline.json", BASELINE)
     proc = subprocess.run([*command("gate"), str(program), "-baseline.json",
@@ -254,14 +254,14 @@ def test_a_setting_no_flag_can_hold_stops_the_gate_before_any_run(tmp_path: Path
 
 
 def test_every_measurement_setting_is_given_by_a_flag_or_the_build() -> None:
-    """A setting added to gpubench_json.MEASUREMENT_SETTINGS needs its flag in recorded_flags:
+    """A setting added to settings.MEASUREMENT_SETTINGS needs its flag in recorded_flags:
     a gate that records its candidate without it is refused after the runs."""
     assert {s.key for s in MEASUREMENT_SETTINGS} <= FLAGS.keys() | NOT_FLAGS
     assert {FILTER_KEY, "benchmark_enable_random_interleaving"} <= FLAGS.keys()
 
 
-# gpubench-tools compare's exit status for measured otherwise, which the gate's refusal of another build
-# type shares.
+# gpubench-tools compare's exit status for measured otherwise, which the gate's refusal of another
+# build type shares.
 MEASURED_OTHERWISE = 3
 
 
@@ -313,7 +313,8 @@ def test_a_report_compares_builds_of_another_type(tmp_path: Path, flag: str) -> 
 
 
 def test_a_binary_that_states_no_build_type_is_left_to_compare(tmp_path: Path) -> None:
-    """A gpubench without --version: gpubench-tools compare refuses the other build type, after the runs."""
+    """A gpubench without --version: gpubench-tools compare refuses the other build type, after the
+    runs."""
     program = install(tmp_path / "build", runs(SLOW, gpubench_build_type="Release"),
                       states_build_type=False)
     baseline = write_json(tmp_path / "baseline.json", with_build_type(BASELINE, "Debug"))
@@ -551,8 +552,8 @@ def test_a_tmpdir_without_room_for_a_folder_is_one_line_before_any_run(
 
 
 def test_confirming_runs_that_cannot_be_judged_claim_no_confirmation(tmp_path: Path) -> None:
-    """Confirming runs of another driver (one updated during the gate) judge nothing again:
-    the gate prints gpubench-tools compare's line alone, not a line saying the changes were judged again."""
+    """Confirming runs of another driver (one updated during the gate) judge nothing again: the gate
+    prints gpubench-tools compare's line alone, not a line saying the changes were judged again."""
     proc = gate(tmp_path, runs(SLOW), runs(SLOW, driver_version="590.10"))
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stdout.count("\n") == 1, proc.stdout
@@ -595,8 +596,8 @@ def shown(value: str) -> str:
 @pytest.mark.parametrize(("variable", "value", "rule"), BAD_SETTINGS)
 def test_a_setting_ci_record_does_not_take_is_the_gates_line_before_any_run(
         tmp_path: Path, variable: str, value: str, rule: str) -> None:
-    """gpubench-tools record's settings reach it through the gate's environment; the gate checks them as
-    it does, in its own line, rather than read a bad one as too few runs or leave it to the
+    """gpubench-tools record's settings reach it through the gate's environment; the gate checks
+    them as it does, in its own line, rather than read a bad one as too few runs or leave it to the
     recording."""
     proc = gate(tmp_path, runs(SLOW), **{variable: value})
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
@@ -608,8 +609,8 @@ def test_a_setting_ci_record_does_not_take_is_the_gates_line_before_any_run(
 @pytest.mark.parametrize("variable", ["GPUBENCH_RUNS", "GPUBENCH_RUN_TIMEOUT"])
 def test_a_bad_setting_is_found_before_the_baseline_is_read(tmp_path: Path,
                                                              variable: str) -> None:
-    """The settings come first: an unusable baseline, which gpubench-tools compare would name, is not
-    reached."""
+    """The settings come first: an unusable baseline, which gpubench-tools compare would name, is
+    not reached."""
     proc = gate(tmp_path, runs(SLOW), baseline_doc={"benchmarks": []}, **{variable: "0"})
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
     assert proc.stderr.startswith(f"gpubench-tools gate: {variable} must be "), proc.stderr

@@ -233,8 +233,9 @@ def test_the_gate_on_one_card_finds_nothing_in_unchanged_code(run_script: RunScr
 
 def test_the_gate_confirms_a_planted_slowdown_on_the_h200s_runs(run_script: RunScript,
                                                                  tmp_path: Path) -> None:
-    """gpubench-tools gate's runs on an H200 against a baseline with 8 saxpy figures planted 8% faster:
-    those 8 are SLOWER in the first five runs and in the five confirming ones, nothing else."""
+    """gpubench-tools gate's runs on an H200 against a baseline with 8 saxpy figures planted 8%
+    faster: those 8 are SLOWER in the first five runs and in the five confirming ones, nothing
+    else."""
     base = tmp_path / "base.json"
     subprocess.run([sys.executable, H200.parents[1] / "tools" / "planted_baselines" / "saxpy_2p24_faster.py", base], check=True)
     runs = {name: tmp_path / f"{name}.json" for name in ("gate", "gate.confirm")}
@@ -739,8 +740,8 @@ def test_a_a_split_is_all_same(tmp_path: Path, run_script: RunScript, source: Pa
 
 
 def judged(base: dict, new: dict, tmp_path: Path, *flags: str) -> dict[str, Row]:
-    """gpubench-tools compare's rows, by name, with its default rules and `flags` (in this process: many
-    calls)."""
+    """gpubench-tools compare's rows, by name, with its default rules and `flags` (in this process:
+    many calls)."""
     rules = rules_from(parse_args(["base.json", "new.json", *flags]))
     judgement = comparison.compare(load(write_json(tmp_path / "base.json", base)),
                                    load(write_json(tmp_path / "new.json", new)), rules)
@@ -835,7 +836,7 @@ def test_two_processes_one_repetition_each_way(tmp_path: Path) -> None:
     """Two processes of one build a minute apart, five interleaved repetitions each: every
     launch SAME; one device-to-device copy of 1 MiB is 5% apart from one process to the next
     with no spread inside either, which no repetition inside one process can show: the reason
-    the CI gate takes each process as one repetition (scripts/gpubench-tools record)."""
+    the CI gate takes each process as one repetition (gpubench-tools record)."""
     base, new = load_json(CI_NEW_1), load_json(CI_NEW_2)
     rows_ = judged(base, new, tmp_path)
     assert {n for n, r in rows_.items() if r.verdict != SAME} == \
@@ -857,7 +858,7 @@ def test_two_processes_one_repetition_each_way(tmp_path: Path) -> None:
 
 
 def test_the_whole_suite_recorded_twice_as_the_gate_records_it(tmp_path: Path) -> None:
-    """Two recordings of the default suite by scripts/gpubench-tools record (five processes each), one
+    """Two recordings of the default suite by gpubench-tools record (five processes each), one
     after the other (their first runs eight minutes apart, by the files' dates), judged with the
     U test at 0.05 as the gate judged five runs a side before its baseline held many (at 0.01,
     five against five must part fully): all 598 benchmarks SAME.

@@ -121,7 +121,8 @@ def test_bencher(result: Path, tmp_path: Path, run_script: RunScript) -> None:
     assert doc["launch/module/ptx_jit"] == {"latency-us": {
         "value": pytest.approx(1000.0), "lower_value": pytest.approx(800.0),
         "upper_value": pytest.approx(1200.0)}}
-    # Installed from scripts/requirements-test.txt; a machine without it (the GPU machines) skips here.
+    # Installed from scripts/requirements-test.txt; a machine without it (the GPU machines) skips
+    # here.
     pytest.importorskip("check_jsonschema")
     schema = tmp_path / "bmf.schema.json"
     schema.write_text(json.dumps(BMF_SCHEMA))

@@ -1,7 +1,7 @@
-"""The scripts know no family by name: they read a family's facts (docs/family-facts.md).
+"""The toolkit knows no family by name: it reads a family's facts (docs/family-facts.md).
 
 A family renamed throughout a real result file (names and context facts) gives the same compare,
-plot, report, export and fleet output under the new name; a family no script has seen, with a
+plot, report, export and fleet output under the new name; a family no subcommand has seen, with a
 counter of its own that is better lower, is compared, plotted, reported and exported by its
 facts."""
 

@@ -1,5 +1,5 @@
-"""gpubench-tools fleet from the command line: the report's sections, its exit status, and unusable input.
-Fleets of 16 GPUs built from real H200 repetitions (fleet_builder.py)."""
+"""gpubench-tools fleet from the command line: the report's sections, its exit status, and unusable
+input. Fleets of 16 GPUs built from real H200 repetitions (fleet_builder.py)."""
 
 import json
 import os
@@ -184,9 +184,9 @@ def test_a_benchmark_named_with_and_without_its_device_is_damaged(
 def test_an_entry_named_like_a_result_that_no_file_backs_is_damaged(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], make, listed: str,
         named: str) -> None:
-    """A directory's entry named like node03's result that is no regular file, or a link to none,
-    is node03's damaged row with one line on stderr, not an entry passed over; a FIFO or device
-    in a directory is not opened, so no writer can hold gpubench-tools fleet. Given by name, the entry is
+    """A directory's entry named like node03's result that is no regular file, or a link to none, is
+    node03's damaged row with one line on stderr, not an entry passed over; a FIFO or device in a
+    directory is not opened, so no writer can hold gpubench-tools fleet. Given by name, the entry is
     read (a FIFO without a writer: empty) and named as it is, not as missing."""
     paths = fb.write_fleet(fb.example_fleet(0), tmp_path)
     paths[3].unlink()
@@ -291,7 +291,7 @@ def test_several_devices_in_one_file_are_several_gpus(tmp_path: Path,
 def test_heatmap_is_drawn_and_text_from_files_is_not_mathtext(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A `$` in a host name would start matplotlib mathtext, and `$\\frac$` would not parse: the
-    heatmap is written only where figure_setup has turned mathtext off."""
+    heatmap is written only where renderers/figures/setup.py has turned mathtext off."""
     fleet = fb.example_fleet(0)
     fleet[5]["context"]["host_name"] = "node$\\frac$05"
     fb.write_fleet(fleet, tmp_path / "fleet")
@@ -383,9 +383,9 @@ def with_permissions() -> list[str]:
 @pytest.mark.parametrize("case", ["directory", "directory's files", "heatmap", "limits",
                                   "expected hosts"])
 def test_a_path_that_cannot_be_read_or_written_is_named(tmp_path: Path, case: str) -> None:
-    """Every path gpubench-tools fleet reads or writes names itself when the system refuses it: a directory
-    it may not list (mode 000), one whose files it may not examine (mode r--), the heatmap,
-    limits or expected hosts inside a directory it may not enter."""
+    """Every path gpubench-tools fleet reads or writes names itself when the system refuses it: a
+    directory it may not list (mode 000), one whose files it may not examine (mode r--), the
+    heatmap, limits or expected hosts inside a directory it may not enter."""
     good = tmp_path / "good"
     fb.write_fleet(fb.build_fleet(4, 0), good)
     closed = tmp_path / "closed"

@@ -1,4 +1,5 @@
-"""gpubench-tools fleet's health flags, from the NVML records gpubench takes before and after its run."""
+"""gpubench-tools fleet's health flags, from the NVML records gpubench takes before and after its
+run."""
 
 import json
 from pathlib import Path
@@ -188,8 +189,9 @@ def test_a_number_beyond_a_float_is_a_damaged_row(tmp_path: Path,
                                                   capsys: pytest.CaptureFixture[str], plant,
                                                   field: str, why: str,
                                                   as_pod_log: bool) -> None:
-    """A context number gpubench-tools fleet computes with that no float holds (an integer past 1.8e308,
-    json's Infinity) makes its result a damaged row of its GPU, named on stderr in one line."""
+    """A context number gpubench-tools fleet computes with that no float holds (an integer past
+    1.8e308, json's Infinity) makes its result a damaged row of its GPU, named on stderr in one
+    line."""
     fleet = fb.build_fleet(4)
     for doc in fleet:
         fb.set_health(doc)

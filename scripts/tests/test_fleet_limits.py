@@ -1,5 +1,5 @@
-"""The committed limits file is what gpubench-tools limits builds from our H200 measurements, and its
-floors are judged as gpubench-tools fleet's docs say."""
+"""The committed limits file is what gpubench-tools limits builds from our H200 measurements, and
+its floors are judged as gpubench-tools fleet's docs say."""
 
 import json
 import os
@@ -172,7 +172,7 @@ def test_make_limits_writes_what_fleet_reads(tmp_path: Path) -> None:
 @pytest.mark.parametrize("bytes_per_second", [1e-30, 4e5, 123.456e6])
 def test_make_limits_keeps_a_slow_figure_fleet_reads(tmp_path: Path,
                                                      bytes_per_second: float) -> None:
-    """A figure below a thousandth of a GB/s (gpubench_json holds rates down to 1e-30 B/s)
+    """A figure below a thousandth of a GB/s (the toolkit reads rates down to 1e-30 B/s)
     keeps its digits: a floor rounded to 0 is one gpubench-tools fleet refuses."""
     doc = json.loads((H200 / "stability" / "copy_1g_interleaved_10rep.json").read_text())
     name = "copy/DtoD/device/async/1073741824"

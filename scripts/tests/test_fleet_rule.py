@@ -1,6 +1,6 @@
-"""gpubench-tools fleet's judgement on 16-GPU fleets built from real H200 repetitions (fleet_builder):
-noise flags nothing, a 10% loss of a device-timed figure is found, like is compared with like,
-and floors judge what a group cannot."""
+"""gpubench-tools fleet's judgement on 16-GPU fleets built from real H200 repetitions
+(fleet_builder): noise flags nothing, a 10% loss of a device-timed figure is found, like is compared
+with like, and floors judge what a group cannot."""
 
 import re
 from pathlib import Path

@@ -1,5 +1,6 @@
-"""gpubench-tools fleet on the per-GPU status records deploy/slurm and gpubench-pod write (docs/cluster.md):
-`<name>.status` files beside the results and .err files, and record lines in a pod log."""
+"""gpubench-tools fleet on the per-GPU status records deploy/slurm and gpubench-pod write
+(docs/cluster.md): `<name>.status` files beside the results and .err files, and record lines in a
+pod log."""
 
 import bz2
 import gzip
@@ -827,8 +828,8 @@ def test_each_failed_gpu_of_a_collected_log_holds_its_own_message(
 def test_a_collected_log_larger_than_any_file_is_read_a_line_at_a_time(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A fleet's collected log is as large as its results together: past the bound on the files
-    gpubench-tools fleet reads whole (a log padded to it by a line longer than a result may be, which alone
-    is damaged), every GPU is read."""
+    gpubench-tools fleet reads whole (a log padded to it by a line longer than a result may be,
+    which alone is damaged), every GPU is read."""
     fleet = fb.build_fleet(9, 0)
     log = tmp_path / "k8s.jsonl"
     with log.open("w") as out:

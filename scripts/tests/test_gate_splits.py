@@ -85,7 +85,7 @@ def test_the_splits_refuse_more_runs_than_the_recording_holds(tmp_path: Path) ->
     pytest.param(content, id=name) for name, content, _ in bad_results()
     if name in ("directory", "deeply nested JSON", "integer too large for a float", "NaN")])
 def test_an_unusable_recording_is_one_line(tmp_path: Path, content: object) -> None:
-    """The scripts' own checks of a result file (gpubench_json.load) guard the tool too."""
+    """The toolkit's own checks of a result file (result_file.load) guard the tool too."""
     bad = write_bad(tmp_path / "bad.json", content)
     proc = gate_splits(bad)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1

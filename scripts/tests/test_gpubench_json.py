@@ -362,7 +362,7 @@ def test_a_clock_that_is_no_clock_is_refused(tmp_path: Path, mhz: float) -> None
 ])
 def test_numbers_beyond_any_measurement_are_refused(tmp_path: Path, fields: dict,
                                                      problem: str) -> None:
-    """Each number is checked once in the unit the scripts use, and bounded so that their
+    """Each number is checked once in the unit the toolkit uses, and bounded so that their
     ratios, unit scalings and sums of squares stay finite and nonzero."""
     entries = launch_run("driver", "submit", 0, 2.0)
     entries[0].update(fields)

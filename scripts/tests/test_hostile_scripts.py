@@ -244,8 +244,8 @@ def test_input_path_of_every_kind(tmp_path: Path, script: str, kind: str) -> Non
 @pytest.mark.parametrize("kind", INPUTS)
 @pytest.mark.parametrize("option", ["--limits", "--expect-hosts"])
 def test_fleet_file_option_of_every_kind(tmp_path: Path, option: str, kind: str) -> None:
-    """The files gpubench-tools fleet reads beside the results: one line each, never a hang on a FIFO no
-    one writes or a read of /dev/zero without end."""
+    """The files gpubench-tools fleet reads beside the results: one line each, never a hang on a
+    FIFO no one writes or a read of /dev/zero without end."""
     path = special_input(kind, tmp_path)
     if not path.exists() and kind.startswith("/") and not path.is_symlink():
         pytest.skip(f"{kind} does not exist here")
@@ -321,9 +321,9 @@ def test_fleet_output_without_extension_is_the_path_printed(tmp_path: Path,
     assert not (tmp_path / "heatmap.png").exists()
 
 
-# Large inputs: a file over the limit is refused before it is read; one at the limit is read
-# within 20 s and 1 GiB, bounds well above the 2 s and 230 MB a file of gpubench runs at the
-# limit takes on 2 cores (README, "Limits of the scripts"; results/cpu/script_limits.txt).
+# Large inputs: a file over the limit is refused before it is read; one at the limit is read within
+# 20 s and 1 GiB, bounds well above the 2 s and 230 MB a file of gpubench runs at the limit takes on
+# 2 cores (docs/usage.md, "What the toolkit reads, and its limits"; results/cpu/script_limits.txt).
 @pytest.fixture(scope="session")
 def huge_result(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_large_result(tmp_path_factory.mktemp("huge") / "huge.json", 250_000_000)

@@ -1,5 +1,6 @@
-"""gpubench-tools report -o report.html (html_report.py): the page's content, its self-containedness, its
-escaping of whatever a result file holds, its size on three full runs, and its errors."""
+"""gpubench-tools report --format=html -o report.html (html_report): the page's content, its
+self-containedness, its escaping of whatever a result file holds, its size on three full runs, and
+its errors."""
 
 import json
 import re

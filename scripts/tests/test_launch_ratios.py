@@ -53,7 +53,8 @@ def paired_entries(bytes_: int, ratios: Ratios, band: tuple[float, float, float]
 def paired_runs(runs: list[Ratios], bands: list[tuple[float, float, float]] | None = None
                 ) -> list[dict[str, Any]]:
     """Several runs of launch/paired/submit/params:0 as repetitions of one benchmark, as
-    gpubench-tools merge writes separate processes (or --benchmark_repetitions writes one process's)."""
+    gpubench-tools merge writes separate processes (or --benchmark_repetitions writes one
+    process's)."""
     bands = bands or [BAND] * len(runs)
     return run_entries("launch/paired/submit/params:0/manual_time",
                        [paired_counters(r, b) for r, b in zip(runs, bands)])

@@ -1,5 +1,5 @@
-"""gpubench-tools merge and gpubench-tools record: separate runs of one build become one result with one
-repetition per run, which gpubench-tools compare judges."""
+"""gpubench-tools merge and gpubench-tools record: separate runs of one build become one result with
+one repetition per run, which gpubench-tools compare judges."""
 
 import bz2
 import gzip

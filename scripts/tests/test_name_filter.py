@@ -1,6 +1,6 @@
-"""--filter (gpubench-tools plot, gpubench-tools export, gpubench-tools compare, gpubench-tools report) and --headline (gpubench-tools fleet) in bounded time:
-a pattern whose backtracking never ends on the names of a file is refused in one line after
-name_filter.MATCH_SECONDS, not matched for hours; one that is too long is refused at once. And
+"""--filter (gpubench-tools plot, export, compare, report) and --headline (gpubench-tools fleet) in
+bounded time: a pattern whose backtracking never ends on the names of a file is refused in one line
+after name_filter.MATCH_SECONDS, not matched for hours; one that is too long is refused at once. And
 the other way round: a filter written to select given benchmarks selects those alone."""
 
 import time

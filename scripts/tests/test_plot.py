@@ -168,7 +168,8 @@ def check_readable(fig: Figure) -> None:
         for axis in (ax.xaxis, ax.yaxis):
             shown = [t for t in axis.get_ticklabels(minor=False) + axis.get_ticklabels(minor=True)
                      if t.get_visible() and t.get_text()]
-            # Text is plain: mathtext is off (figure_setup), so a "$" would be drawn raw.
+            # Text is plain: mathtext is off (renderers/figures/setup.py), so a "$" would be drawn
+            # raw.
             assert not [t.get_text() for t in shown if "$" in t.get_text()]
             labels = [t.get_window_extent(renderer) for t in shown]
             for a, b in itertools.combinations(labels, 2):
@@ -556,8 +557,8 @@ def test_unusable_output_dir(tmp_path: Path, run_script: RunScript, output: str)
     ("launch.png", "hard link"), ("peer_pairs.png", "same")])
 def test_an_output_over_an_input_is_refused_before_anything_is_written(
         tmp_path: Path, run_script: RunScript, taken: str, spelling: str) -> None:
-    """Every file gpubench-tools plot writes into DIR is checked against every input, however the input
-    is named: one line, and DIR as it was."""
+    """Every file gpubench-tools plot writes into DIR is checked against every input, however the
+    input is named: one line, and DIR as it was."""
     figures = tmp_path / "figs"
     figures.mkdir()
     other = write_json(tmp_path / "other.json", peer_doc())
@@ -748,9 +749,9 @@ def test_a_second_figure_and_the_l2_from_a_real_result(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not WHOLE_SUITE.exists(), reason="the committed suite is not in this tree")
 def test_a_comparison_of_the_whole_suite_draws_every_panel(tmp_path: Path) -> None:
-    """launch's fifteen panels (more cells than a figure's panels), each beside its ratios: a ratio of dots is hollow where the
-    verdict is SAME and filled where not, whichever the file; the second file's dots beside
-    the first's are half filled, never hollow."""
+    """launch's fifteen panels (more cells than a figure's panels), each beside its ratios: a ratio
+    of dots is hollow where the verdict is SAME and filled where not, whichever the file; the second
+    file's dots beside the first's are half filled, never hollow."""
     from gpubench_tools.models.comparison import SAME, Rules, compare
     doc = json.loads(WHOLE_SUITE.read_text())
     slower = json.loads(json.dumps(doc))

@@ -1,6 +1,7 @@
-"""The scripts under the process's limits and settings: a file size limit on stdout, a hash
-seed. Each script keeps the README's promise there too: its output whole, or one line
-`<script>: <problem>` and exit status 2; the same bytes for the same input, whatever the seed."""
+"""The subcommands under the process's limits and settings: a file size limit on stdout, a hash
+seed. Each keeps the README's promise there too: its output whole, or one line
+`gpubench-tools <subcommand>: <problem>` and exit status 2; the same bytes for the same input,
+whatever the seed."""
 
 import json
 import os
@@ -44,7 +45,7 @@ def limit_file_size() -> None:
 @pytest.mark.parametrize("script", ["compare", "stability", "export",
                                     "ratios", "fleet"])
 def test_stdout_cut_by_the_file_size_limit_is_one_line(tmp_path: Path, script: str) -> None:
-    """ulimit -f reached part-way through stdout: the write stops short, and the script says so
+    """ulimit -f reached part-way through stdout: the write stops short, and the subcommand says so
     instead of exiting as if the file held its whole output."""
     arguments = stdout_arguments(script, tmp_path)
     with open(tmp_path / "stdout.txt", "wb") as stdout:
@@ -114,7 +115,7 @@ def test_a_package_that_cannot_load_is_one_line(tmp_path: Path, script: str,
 def test_a_config_folder_that_cannot_be_made_leaves_stderr_empty(tmp_path: Path, script: str,
                                                                  setting: str) -> None:
     """Matplotlib's config and cache folder under a file: it draws from a temporary one, the
-    figures are written, and a script that succeeds says nothing on stderr."""
+    figures are written, and a subcommand that succeeds says nothing on stderr."""
     (tmp_path / "a_file").write_text("")
     result = write_result(tmp_path / "r.json", result_with_names(["pinned", "pageable"]))
     # Each setting matplotlib would consult before `setting` is left out.
@@ -133,7 +134,7 @@ def limit_address_space(limit: int) -> Callable[[], None]:
 def test_an_address_space_below_the_floor_is_one_line(tmp_path: Path, mib: int) -> None:
     """ulimit -v under what numpy, scipy and their OpenBLAS need: one line before they load, not
     OpenBLAS spinning forever as scipy loads (192 MB with one thread, 216-272 MB with two) or
-    ending the script after lines of its own (280 MB with two threads, exit status 130)."""
+    ending the subcommand after lines of its own (280 MB with two threads, exit status 130)."""
     result = write_result(tmp_path / "r.json", result_with_names(["pinned", "pageable"]))
     proc = run("compare", [result, result, "--report"], timeout=30,
                preexec_fn=limit_address_space(mib << 20))
@@ -144,7 +145,7 @@ def test_an_address_space_below_the_floor_is_one_line(tmp_path: Path, mib: int) 
 
 @pytest.mark.parametrize("script", ["compare", "plot"])
 def test_the_floor_of_address_space_is_enough(tmp_path: Path, script: str) -> None:
-    """At ulimit -v 1 GiB, with OPENBLAS_NUM_THREADS=64 as a 64-core node may set it: the script
+    """At ulimit -v 1 GiB, with OPENBLAS_NUM_THREADS=64 as a 64-core node may set it: the subcommand
     does its work."""
     result = write_result(tmp_path / "r.json", result_with_names(["pinned", "pageable"]))
     proc = run(script, script_arguments(script, result, tmp_path), timeout=120,
@@ -154,8 +155,8 @@ def test_the_floor_of_address_space_is_enough(tmp_path: Path, script: str) -> No
 
 
 def test_openblas_runs_on_one_thread_whatever_the_environment_says() -> None:
-    """numpy's and scipy's OpenBLAS loaded after the command's process.install, told 64 threads: no thread of
-    theirs starts (each would allocate a 32 MiB buffer as the library loads)."""
+    """numpy's and scipy's OpenBLAS loaded after the command's process.install, told 64 threads: no
+    thread of theirs starts (each would allocate a 32 MiB buffer as the library loads)."""
     probe = ("import os, sys; sys.path.insert(0, sys.argv[1]); "
              "from gpubench_tools.cli import process; process.install('probe'); import numpy, "
              "scipy.linalg; print(len(os.listdir('/proc/self/task')))")

@@ -124,8 +124,8 @@ def test_a_result_of_the_binarys_build_type_or_none_gives_its_flags(tmp_path,
                                                (5, "5")])
 def test_a_result_of_another_build_type_is_refused(tmp_path, stated: object,
                                                    shown: str) -> None:
-    """No flag makes a Release build measure as a Debug one did: exit 3, gpubench-tools compare's status
-    for measured otherwise, with the build types as gpubench-tools compare shows them."""
+    """No flag makes a Release build measure as a Debug one did: exit 3, gpubench-tools compare's
+    status for measured otherwise, with the build types as gpubench-tools compare shows them."""
     result, proc = run_with_build_type(tmp_path, "Release", gpubench_build_type=stated)
     assert (proc.returncode, proc.stdout) == (3, "")
     assert proc.stderr == (

@@ -1,5 +1,5 @@
-"""cli.options and writing.outputs: the option types' ranges, and output files written whole or not at all, all of
-one output or none."""
+"""cli.options and writing.outputs: the option types' ranges, and output files written whole or not
+at all, all of one output or none."""
 
 import argparse
 import errno

@@ -1,7 +1,7 @@
-"""The scripts stopped by a signal as a user, `timeout`, a CI runner or a closed terminal stops
-them: SIGINT, SIGTERM or SIGHUP ends each with one line `<script>: stopped by SIGxxx before it
-finished`, no traceback, no temporary file and no output cut short, by the signal itself (what
-a shell reports as 128+N); a signal ignored from the start (`nohup`) stays ignored."""
+"""The subcommands stopped by a signal as a user, `timeout`, a CI runner or a closed terminal stops
+them: SIGINT, SIGTERM or SIGHUP ends each with one line `gpubench-tools <subcommand>: stopped by
+SIGxxx before it finished`, no traceback, no temporary file and no output cut short, by the signal
+itself (what a shell reports as 128+N); a signal ignored from the start (`nohup`) stays ignored."""
 
 import json
 import os
@@ -19,7 +19,7 @@ from hostile_inputs import write_large_result
 from gpubench_tools.reading.result_file import load
 
 STOP_SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP]
-# Large enough that every script is still reading it a second after it starts.
+# Large enough that every subcommand is still reading it a second after it starts.
 INPUT_BYTES = 16 * 2**20
 # Small enough that gpubench-tools merge merges two in a few seconds.
 SMALL_INPUT_BYTES = 2**20
@@ -37,8 +37,8 @@ def caught_signals(pid: int) -> int:
 
 def start(arguments: list[str | Path], wanted: Sequence[int] = STOP_SIGNALS,
           **kwargs: object) -> subprocess.Popen[bytes]:
-    """A script started as a user starts it, returned once it has handlers for the `wanted`
-    signals (before them, Python's own defaults apply: the script has done nothing yet)."""
+    """A subcommand started as a user starts it, returned once it has handlers for the `wanted`
+    signals (before them, Python's own defaults apply: the subcommand has done nothing yet)."""
     proc = subprocess.Popen([sys.executable, *map(str, arguments)], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, **kwargs)
     mask = sum(1 << (number - 1) for number in wanted)
@@ -110,7 +110,7 @@ def assert_stopped(proc: subprocess.Popen[bytes], script: str, number: int,
                                     "flags"])
 def test_a_stop_signal_is_one_line_and_the_signal_s_end(tmp_path: Path, inputs: dict[str, Path],
                                                          script: str, number: int) -> None:
-    """A signal while the script reads its input: one line, the process ended by the signal,
+    """A signal while the subcommand reads its input: one line, the process ended by the signal,
     nothing written."""
     proc = start(script_call(script, inputs, tmp_path))
     time.sleep(0.3)
@@ -122,8 +122,8 @@ def test_a_stop_signal_is_one_line_and_the_signal_s_end(tmp_path: Path, inputs: 
 
 def test_a_second_signal_does_not_cut_the_line_short(tmp_path: Path,
                                                      inputs: dict[str, Path]) -> None:
-    """SIGTERM to the script and at once SIGINT to its group, as `timeout` and Ctrl-C together
-    send them: one line, naming the signal the script took first (Python takes signals pending
+    """SIGTERM to the subcommand and at once SIGINT to its group, as `timeout` and Ctrl-C together
+    send them: one line, naming the signal the subcommand took first (Python takes signals pending
     together by number), and the end by that signal."""
     proc = start(script_call("compare", inputs, tmp_path), process_group=0)
     time.sleep(0.3)
@@ -137,8 +137,8 @@ def test_a_second_signal_does_not_cut_the_line_short(tmp_path: Path,
 @pytest.mark.parametrize("delay_s", [0.25 * step for step in range(16)])
 def test_an_output_is_whole_or_as_it_was_whenever_the_signal_comes(
         tmp_path: Path, small_inputs: dict[str, Path], delay_s: float) -> None:
-    """gpubench-tools merge writing over an earlier output, stopped at a moment anywhere from its start
-    to its end: the earlier output as it was, or the new one whole, and no temporary file."""
+    """gpubench-tools merge writing over an earlier output, stopped at a moment anywhere from its
+    start to its end: the earlier output as it was, or the new one whole, and no temporary file."""
     output = tmp_path / "merged.json"
     output.write_text("earlier\n")
     proc = start(script_call("merge", small_inputs, tmp_path))
@@ -158,8 +158,8 @@ def test_an_output_is_whole_or_as_it_was_whenever_the_signal_comes(
 @pytest.mark.parametrize("number", STOP_SIGNALS, ids=lambda number: signal.Signals(number).name)
 def test_a_signal_ignored_from_the_start_stays_ignored(tmp_path: Path, inputs: dict[str, Path],
                                                        number: int) -> None:
-    """`nohup script` (SIGHUP ignored), a background job of a shell script (SIGINT ignored):
-    the script runs on to its end."""
+    """`nohup gpubench-tools ...` (SIGHUP ignored), a background job of a shell script (SIGINT
+    ignored): the subcommand runs on to its end."""
     call = script_call("export", inputs, tmp_path)
     proc = start(["-c", "import os, signal, sys; signal.signal(int(sys.argv[1]), signal.SIG_IGN); "
                   "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])", number, *call],

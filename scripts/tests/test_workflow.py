@@ -112,7 +112,8 @@ def test_one_benchmark_at_a_time_per_runner(job: Any) -> None:
 
 
 def test_each_run_is_a_process_of_its_own(workflow: Any, job: Any) -> None:
-    """The gate records through gpubench-tools gate, which runs gpubench through gpubench-tools record."""
+    """The gate records through gpubench-tools gate, which runs gpubench through
+    gpubench-tools record."""
     assert int(workflow["env"]["GPUBENCH_RUNS"]) >= MIN_REPETITIONS
     for step in job["steps"]:
         assert "aggregates_only" not in step.get("run", "")

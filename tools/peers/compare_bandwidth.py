@@ -9,8 +9,9 @@ bytes_per_second of the benchmark at N MiB. What each nvbandwidth cell measures,
 (v0.8), by the gpubench benchmark that moves the same bytes from the same GPU's engine or kernel:
   device_to_device_memcpy_write_<ce|sm>      [s][d]  peer/<e>/write/<s>to<d>  (s pushes)
   device_to_device_memcpy_read_<ce|sm>       [d][s]  peer/<e>/read/<s>to<d>   (d pulls)
-  device_to_device_bidirectional_memcpy_write_<ce|sm>, its total rows [a][b]: peer/<e>/bidir/<a>to<b>,
-      and with two GPUs peer/<e>/write/bisect; the _read_ case's total: peer/<e>/read/bisect
+  device_to_device_bidirectional_memcpy_write_<ce|sm>, its total rows [a][b]:
+      peer/<e>/bidir/<a>to<b>, and with two GPUs peer/<e>/write/bisect; the _read_ case's
+      total: peer/<e>/read/bisect
   all_to_one_write_<ce|sm>   column d  peer/<e>/write/allto<d>
   one_to_all_write_<ce|sm>   column s  peer/<e>/write/<s>toall
   all_to_one_read_ce         column s  peer/ce/read/<s>toall  (the others pull from s)
@@ -26,7 +27,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import peer_files  # noqa: F401  (first: it finds the scripts' modules)
+import peer_files  # noqa: F401  (first: it finds the toolkit's modules)
 from peer_files import Matrix, gpubench_medians, nvbandwidth_cases, print_comparison
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error

@@ -17,7 +17,7 @@ import statistics
 import sys
 from pathlib import Path
 
-import peer_files  # noqa: F401  (first: it finds the scripts' modules)
+import peer_files  # noqa: F401  (first: it finds the toolkit's modules)
 from peer_files import Matrix, median_of, nvbandwidth_cases, print_comparison
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error

@@ -1,6 +1,6 @@
-"""What the peer comparisons read: a gpubench result through the scripts' loader (its limits,
+"""What the peer comparisons read: a gpubench result through the toolkit's loader (its limits,
 checks and messages), and nvbandwidth -j output checked field by field, so any file is read or
-refused in one line `<tool>: <problem>` with exit status 2, as the scripts do."""
+refused in one line `<tool>: <problem>` with exit status 2, as the toolkit does."""
 import math
 import statistics
 import sys

@@ -1,4 +1,4 @@
-"""The peer comparisons keep the scripts' promise on any input: a comparison, or one line
+"""The peer comparisons keep the toolkit's promise on any input: a comparison, or one line
 `<tool>: <problem>` on stderr with exit status 2; never a traceback, a hang or a line a
 control character breaks. Every file argument is tried with files of every kind, and the
 nvbandwidth JSON with any JSON value in any of its places."""
