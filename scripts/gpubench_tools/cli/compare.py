@@ -24,7 +24,8 @@ has the --threshold floor.
 When both files come from the same GPU, driver and CUDA runtime (context gpu_name,
 driver_version, cuda_runtime_version) and measured alike (--energy on or off in both, context
 energy; where saxpy is compared, the same --l2, context saxpy_l2, where both files state it),
-and BASE holds separate runs (context merged_runs, as gpubench-tools record records), this is a
+and BASE holds separate runs (context merged_runs, as scripts/gpubench-tools record \
+records), this is a
 regression check: exit 1 if any benchmark is SLOWER. Otherwise it is no regression check (a
 warm L2 against a cold one is a change of setting, not of code; one process's run leaves out
 what moves between processes, which is more than moves within one): one line on stderr names
@@ -156,8 +157,8 @@ def add_comparison_options(parser: OneLineArgumentParser) -> None:
                         help="compare only benchmarks whose name this regular expression "
                              "finds (re.search)")
     parser.add_argument("--only-changed", action="store_true",
-                        help="list only FASTER and SLOWER benchmarks (and with gpubench-tools compare's "
-                             "--confirm, changes not confirmed); the summary counts all")
+                        help="list only FASTER and SLOWER benchmarks (and with gpubench-tools "
+                             "compare's --confirm, changes not confirmed); the summary counts all")
 
 
 def rules_from(args: argparse.Namespace) -> Rules:
@@ -194,8 +195,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--missing-fails", action="store_true",
                         help=f"in a regression check, exit {MISSING_FROM_NEW} where NEW lacks "
                              "benchmarks of BASE (that --filter finds), naming them in one line "
-                             "(scripts/gpubench-tools gate asks for it: a benchmark no longer run passes "
-                             "no check)")
+                             "(scripts/gpubench-tools gate asks for it: a benchmark no longer run "
+                             "passes no check)")
     return parser.parse_args(argv)
 
 

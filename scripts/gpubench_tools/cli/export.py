@@ -1,7 +1,7 @@
 """Export gpubench results for continuous-benchmarking services.
 
 Generic Google Benchmark readers chart real_time only, which for gpubench is often the wrong
-figure. This writes each benchmark's figure instead, as its family's facts say (reading/facts.py:
+figure. This writes each benchmark's figure instead, as its family's facts say (gpubench_json:
 the context's gpubench_families, else the inferred rule), with its spread:
 
   --format github   github-action-benchmark "custom" JSON: a list of {name, unit, value, range,

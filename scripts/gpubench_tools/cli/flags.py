@@ -43,8 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build-type", metavar="TYPE",
                         help="the build type of the gpubench the flags are for (gpubench "
                              f"--version states it): exit {OTHER_BUILD} where RESULT states "
-                             "another (scripts/gpubench-tools gate checks its candidate so, before its "
-                             "runs)")
+                             "another (scripts/gpubench-tools gate checks its candidate so, before "
+                             "its runs)")
     args = parser.parse_args(argv)
     try:
         result = load(args.result)

@@ -133,7 +133,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     check_bounded(parser, args, ("corroborate",), lambda value: 1 <= value <= MAX_CORROBORATE,
                   f"a whole number from 1 to {MAX_CORROBORATE} (a result holds no more "
                   "benchmarks, so no sweep more sizes)")
-    fleet_bound = f"{MAX_FLEET_GPUS} (a million GPUs would take gpubench-tools fleet some 170 GB to read)"
+    fleet_bound = (f"{MAX_FLEET_GPUS} (a million GPUs would take gpubench-tools fleet some 170 GB "
+                   "to read)")
     check_bounded(parser, args, ("min_gpus",), lambda value: 3 <= value <= MAX_FLEET_GPUS,
                   f"a whole number from 3 (a median and its spread need 3 GPUs) to {fleet_bound}")
     check_bounded(parser, args, ("expect",), lambda value: 1 <= value <= MAX_FLEET_GPUS,

@@ -1,4 +1,4 @@
-"""Write a limits file for gpubench-tools fleet from gpubench results of one GPU model.
+"""Write a limits file for scripts/gpubench-tools fleet from gpubench results of one GPU model.
 
     scripts/gpubench-tools limits -o results/limits/h200.json --tolerance=10 RESULT_DIR_OR_FILE...
 
@@ -34,7 +34,8 @@ from gpubench_tools.writing.outputs import refuse_output_over_input, write_outpu
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = OneLineArgumentParser(prog="gpubench-tools limits", description=__doc__.splitlines()[0])
+    parser = OneLineArgumentParser(prog="gpubench-tools limits",
+                                   description=__doc__.splitlines()[0])
     parser.add_argument("inputs", nargs="+", metavar="RESULT_DIR_OR_FILE",
                         help="gpubench JSON results, or directories of them (*.json, and "
                         "*.json.gz, .xz or .bz2 compressed)")
@@ -45,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0 <= args.tolerance < 100:
         parser.error(f"--tolerance={args.tolerance:g}: must be from 0 to less than 100")
-    command = " ".join(["scripts/gpubench-tools limits", *(argv if argv is not None else sys.argv[1:])])
+    command = " ".join(["scripts/gpubench-tools limits",
+                        *(argv if argv is not None else sys.argv[1:])])
     try:
         files = result_files(args.inputs)
         refuse_output_over_input(args.output, files)

@@ -1,14 +1,15 @@
 """Plot gpubench results: one PNG per family, DIR/<family>.png, of every benchmark the files hold.
 
-A family's figure is drawn by family_plot, as gpubench-tools report draws it: its benchmarks read by
-the facts each file's context declares (gpubench_families; inferred for files without them), a panel
-per figure and first series component, a colour per curve (series and device: a `/device:N`
-benchmark is a curve of its own), a line style and marker per file, named by its file stem;
-benchmarks without an argument are bars. A family whose name is no safe file name
+A family's figure is drawn by family_plot, as gpubench-tools report draws it: its benchmarks read \
+by the
+facts each file's context declares (gpubench_families; inferred for files without them), a
+panel per figure and first series component, a colour per curve (series and device: a
+`/device:N` benchmark is a curve of its own), a line style and marker per file, named by its file
+stem; benchmarks without an argument are bars. A family whose name is no safe file name
 (family_plot.figure_file_name) is drawn to family<N>.png; where two families' files would share a
-name (`Copy` and `copy` on a file system that folds case, `peer_pairs` and the pairs of `peer`), the
-later one's name gets a short hash of the family (family_plot.figure_stems), so no figure is written
-over another. Axes are logarithmic where values are above 0 and span a decade.
+name (`Copy` and `copy` on a file system that folds case, `peer_pairs` and the pairs of `peer`),
+the later one's name gets a short hash of the family (family_plot.figure_stems), so no figure is
+written over another. Axes are logarithmic where values are above 0 and span a decade.
 
 Also fits t(s) = t0 + s/B to every curve of GB/s that also carries a time per operation (its
 family's µs figure, lower better), prints t0, B and s_half = t0*B and writes that table to

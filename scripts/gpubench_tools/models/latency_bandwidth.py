@@ -25,7 +25,9 @@ class LatencyBandwidthFit:
         return np.asarray(sizes_bytes, dtype=float) / self.seconds(sizes_bytes)
 
 
-def fit_latency_bandwidth(sizes_bytes: np.ndarray, seconds: np.ndarray) -> LatencyBandwidthFit | None:
+def fit_latency_bandwidth(
+    sizes_bytes: np.ndarray, seconds: np.ndarray
+) -> LatencyBandwidthFit | None:
     """Fit t0 and B, or None where the data cannot determine them.
 
     Sizes span many decades, so plain least squares would fit only the largest copies. We

@@ -148,8 +148,8 @@ def limits_document(model: str, measured: dict, sources: dict[str, str], toleran
                       f"every repetition of every run, `measurements` of them); the "
                       f"{tolerance:g}% below it is room for GPUs and hosts we did not measure. "
                       f"Device-timed bandwidth only: copies and peer copies from 1 MiB, saxpy "
-                      f"from 2^20 elements. gpubench-tools fleet applies a floor where the GPU's context "
-                      f"matches every expression in its `requires`."),
+                      f"from 2^20 elements. gpubench-tools fleet applies a floor where the GPU's "
+                      f"context matches every expression in its `requires`."),
         "tolerance_pct": tolerance,
         "sources": sources,
         "floors": floors,

@@ -45,7 +45,8 @@ FLAGS = {FILTER_KEY: "--benchmark_filter", "benchmark_min_time": "--benchmark_mi
 # The measurement setting no flag sets: the build's own.
 BUILD_TYPE_KEY = "gpubench_build_type"
 NOT_FLAGS = {BUILD_TYPE_KEY}
-OTHER_BUILD = 3  # exit status: another build type, as gpubench-tools compare's for measured otherwise
+# The exit status for another build type, as gpubench-tools compare's for measured otherwise.
+OTHER_BUILD = 3
 # A family flag as gpubench names them, which run_settings() states under that name. gpubench's
 # own flags are not among them: those that measure are stated by keys of their own (FLAGS), and
 # the others print in place of a run.

@@ -410,8 +410,8 @@ def notes_section(comparison: Comparison) -> list[str]:
                    else "one run per benchmark")
             notes.append(f"{label} ({result.path}) holds no repetitions, {how}: no verdict "
                          "has the U test, and a run's spread from one minute to the next is "
-                         "not in its resolution. Record both sides with scripts/gpubench-tools record "
-                         "(docs/ci.md).")
+                         "not in its resolution. Record both sides with scripts/gpubench-tools "
+                         "record (docs/ci.md).")
     for label, result in (("BASE", c.base), ("NEW", c.cont)):
         throttled = [r.name for r in c.rows if result.benchmarks[r.name].throttled]
         if throttled:

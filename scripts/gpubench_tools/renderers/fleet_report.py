@@ -126,8 +126,9 @@ def health_section(findings: "Findings", markdown: bool) -> list[str]:
         return lines + ["no result holds a health record (a gpubench that writes none): "
                         "nothing to judge"]
     if health.findings:
-        rows = [[hosts.get(f.uuid, "?"), f.uuid, ("act now", "at maintenance", "watch, not counted")[f.severity],
-                 f.problem] for f in health.findings]
+        rows = [[hosts.get(f.uuid, "?"), f.uuid,
+                 ("act now", "at maintenance", "watch, not counted")[f.severity], f.problem]
+                for f in health.findings]
         lines.append(table(["host", "GPU", "urgency", "problem"], rows, markdown))
     rows = [[item(what), "every GPU with a record" if uuids >= health.judged else
              ", ".join(f"{item(hosts.get(u, '?'))} {item(u)}" for u in sorted(uuids))]
@@ -251,8 +252,8 @@ def groups_section(groups: list[Group], rule: Rule, markdown: bool) -> list[str]
 
 def report(findings: Findings, rule: Rule, markdown: bool) -> str:
     results = len(findings.gpus)
-    lines = [f"gpubench-tools fleet: {results} GPU result(s), {len(findings.groups)} group(s). Outliers: "
-             f"{rule.describe()}. Below floor: under the limits file's floor on "
+    lines = [f"gpubench-tools fleet: {results} GPU result(s), {len(findings.groups)} group(s). "
+             f"Outliers: {rule.describe()}. Below floor: under the limits file's floor on "
              f"{rule.corroborate} sizes of a sweep."]
     for directory in findings.skipped:
         lines.append(f"Not compared: {directory} (per-node peer runs, each over several GPUs: "

@@ -2,30 +2,31 @@
 GPUBENCH_RUNS separate runs, given the flags of the settings the baseline's context states: its
 filter, minimum time, --energy, devices, --l2, --sizes; `gpubench-tools flags`; a baseline of
 another build type than the binary's --version states, which no flag gives, stops it before any
-run), compares it with the baseline (`gpubench-tools compare`), and confirms every change it finds
-before it says so. Where a benchmark is found SLOWER or FASTER, the candidate is recorded
-GPUBENCH_RUNS times more, and each change is judged again on those runs alone
-(gpubench-tools compare --confirm): it stands where they give the same verdict. Each process lands
-on a level of its own, so now and then an unchanged benchmark's few runs all sit past its
-baseline's; fresh runs seldom do again, while a real change is in every run. The runs that showed a
-change are not judged again: picked for sitting far out, they would count twice. The confirming runs
-are whole runs, as the first were (all the baseline's filter selects, the whole suite where it has
-none): a benchmark can measure otherwise in a run of a few (on the H200, the GPU time per node of a
-graph replay was 0.61 us in runs of the changed benchmarks alone, 0.79 us in runs of the suite:
+run), compares it with the baseline (`gpubench-tools compare`), and confirms every change it
+finds before it says so. Where a benchmark is found SLOWER or FASTER, the candidate is recorded
+GPUBENCH_RUNS times more, and each change is judged again on those runs alone (gpubench-tools
+compare --confirm): it stands where they give the same verdict. Each process lands on a level of
+its own, so now and then an unchanged benchmark's few runs all sit past its baseline's; fresh
+runs seldom do again, while a real change is in every run. The runs that showed a change are not
+judged again: picked for sitting far out, they would count twice. The confirming runs are whole
+runs, as the first were (all the baseline's filter selects, the whole suite where it has none): a
+benchmark can measure otherwise in a run of a few (on the H200, the GPU time per node of a graph
+replay was 0.61 us in runs of the changed benchmarks alone, 0.79 us in runs of the suite:
 results/h200/verdicts/gate_aa/filtered_confirm/).
 
   scripts/gpubench-tools gate build/gpubench results/h200/ci_baseline.json gpubench.json --markdown
 
-Writes OUT.json, the candidate's runs, and where there were confirming runs, OUT.confirm.json beside
-it (OUT.json's name with .json replaced); an OUT.json.gz, .xz or .bz2 and its OUT.confirm.json.gz
-(.xz, .bz2) are written compressed (gpubench-tools record). Prints on stdout what the gate says, and
-nothing else: the last comparison's report (where it makes no regression check,
-gpubench-tools compare's line saying why, then the comparison), followed by the filter of what the
-confirming runs judged again; the recordings' own output goes to stderr. Flags after OUT.json go to
-gpubench-tools compare, but for those the gate sets itself (--confirm, --changed-filter, --new-runs)
-and --help; they are checked, with the baseline, before the first run. In a regression check the
-candidate must hold every benchmark of the baseline (one that no longer runs passes no check); a
-benchmark only in the candidate is new.
+Writes OUT.json, the candidate's runs, and where there were confirming runs, OUT.confirm.json
+beside it (OUT.json's name with .json replaced); an OUT.json.gz, .xz or .bz2 and its
+OUT.confirm.json.gz (.xz, .bz2) are written compressed (gpubench-tools record). Prints on stdout
+what the gate says, and nothing else: the last comparison's report (where it makes no regression
+check, gpubench-tools compare's line saying why, then the comparison), followed by the filter of
+what the confirming runs judged again; the recordings' own output goes to stderr. \
+Flags after OUT.json go to gpubench-tools
+compare, but for those the gate sets itself (--confirm, --changed-filter, --new-runs) and --help;
+they are checked, with the baseline, before the first run. In a regression check the candidate
+must hold every benchmark of the baseline (one that no longer runs passes no check); a benchmark
+only in the candidate is new.
 
 SIGTERM, SIGINT or SIGHUP stops the recording in progress with the same signal and waits for it
 (gpubench-tools record's line says which run it stopped), or stops the gate once the comparison
