@@ -72,8 +72,8 @@ DERIVED = (
             ("results/h200x2/latency/chase_peer.json", "--nvbandwidth",
              "results/h200x2/latency/peers/nvbandwidth_d2d_latency.json")),
     Derived(f"{H200}/h200_vs_h200x2_gpu0.html", "report",
-            ("--format=html", f"{H200}/gpubench.json", "results/h200x2/all_devices.json", "--device", "0",
-             "--report", "--filter", "^copy/", "-o", "{out}"), writes=True),
+            ("--format=html", f"{H200}/gpubench.json", "results/h200x2/all_devices.json",
+             "--device", "0", "--report", "--filter", "^copy/", "-o", "{out}"), writes=True),
     *(stability(name) for name in (
         "launch_10rep", "saxpy_10rep", "pinned_launch_submit_10rep",
         "pinned_copy_10rep", "launch_submit_interleaved_10rep", "copy_64m_256m_interleaved_10rep",

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Fleets of GPUs built from real H200 repetitions, for gpubench-tools fleet's tests and its example
-figure.
+"""Fleets of GPUs built from real H200 repetitions, for gpubench-tools fleet's tests and its \
+example figure.
 
 Each source set is runs of one gpubench build on the H200s, with repetitions:
 

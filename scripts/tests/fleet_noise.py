@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""How often gpubench-tools fleet's rule flags a GPU in fleets of pure noise, and finds planted
-losses.
+"""How often gpubench-tools fleet's rule flags a GPU in fleets of pure noise, and finds \
+planted losses.
 
     python3 scripts/tests/fleet_noise.py [--fleets=100]
 

@@ -39,7 +39,14 @@ from plant_slowdowns import plant  # noqa: E402
 
 from gpubench_tools.cli import compare as cmp  # noqa: E402
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
-from gpubench_tools.models.comparison import SAME, SLOWER, Row, Rules, compare, confirm_rows  # noqa: E402
+from gpubench_tools.models.comparison import (  # noqa: E402
+    SAME,
+    SLOWER,
+    Row,
+    Rules,
+    compare,
+    confirm_rows,
+)
 from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.result_file import load_with_document, loads  # noqa: E402
 from gpubench_tools.reading.results import Result
@@ -141,8 +148,8 @@ def main(argv: list[str]) -> int:
     confirm = (f", changes confirmed by {args.confirm} more run(s) as gpubench-tools gate does"
                if args.confirm else "")
     print(f"{args.recording}: {runs} runs; {args.trials} trials of {args.base} runs against "
-          f"{args.new} others, drawn at random (seed {args.seed}), gpubench-tools compare's default "
-          f"rules{confirm}")
+          f"{args.new} others, drawn at random (seed {args.seed}), gpubench-tools compare's "
+          f"default rules{confirm}")
     print(f"A/A: the gate passed {args.trials - failed_trials} of {args.trials} trials; "
           f"{sum(false_alarms.values())} verdicts not SAME" + most(false_alarms, "not SAME"))
     missed, below, seen = (sum(c.values()) for c in (misses, dishonest, unconfirmed))

@@ -136,8 +136,8 @@ def assert_kept_promise(proc: subprocess.CompletedProcess[bytes], script: str,
     assert proc.returncode in (0, 1, 2), shown
     if proc.returncode == 2:
         assert succeeds is not True, shown
-        assert err.startswith(f"gpubench-tools {script}: ") and err.count("\n") == 1 and err.endswith("\n"), \
-            shown
+        assert (err.startswith(f"gpubench-tools {script}: ") and err.count("\n") == 1
+                and err.endswith("\n")), shown
         assert len(err) < 2000, shown
     else:
         assert succeeds is not False, shown
@@ -170,6 +170,7 @@ def write_large_result(path: Path, at_least_bytes: int) -> Path:
         step = 10_000
         for first in range(0, runs, step):
             out.write(("," if first else "") + ",".join(
-                template.replace("%d", str(1024 + i)) for i in range(first, min(first + step, runs))))
+                template.replace("%d", str(1024 + i))
+                for i in range(first, min(first + step, runs))))
         out.write("]}")
     return path

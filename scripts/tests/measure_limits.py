@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""Measure the figures docs/usage.md's "What the toolkit reads, and its limits" (and docs/ci.md's
-"Reports, plots and the gallery") states.
+"""Measure the figures README.md's "Limits of the scripts" (and "One page to look at") states.
 
     scripts/tests/measure_limits.py > results/cpu/script_limits.txt
 
@@ -278,10 +277,11 @@ def measure(work: Path) -> list[str]:
                      megabytes(json_files(small)),
                      run_measured(python("fleet", small, "-o", work / "heatmap.png"), (0, 1))))
     page = work / "page.html"
-    subprocess.run(python("report", "--format=html", *PAGE_RUNS, "-o", page), cwd=SCRIPTS, check=True,
-                   capture_output=True)
+    subprocess.run(python("report", "--format=html", *PAGE_RUNS, "-o", page), cwd=SCRIPTS,
+                   check=True, capture_output=True)
     loads = page_load_ms(page)
-    lines += ["", f"# gpubench-tools report {' '.join(str(p.relative_to(REPO)) for p in PAGE_RUNS)}: "
+    lines += ["", f"# gpubench-tools report "
+                  f"{' '.join(str(p.relative_to(REPO)) for p in PAGE_RUNS)}: "
               f"{page.stat().st_size / 1e6:.2f} MB page; headless Chromium load event "
               + (f"in {', '.join(f'{ms:.0f}' for ms in loads)} ms ({PAGE_LOADS} loads)"
                  if isinstance(loads, list) else f"not measured: {loads}")]

@@ -199,11 +199,12 @@ OUTPUT_OVER_INPUT = {
                                                                          "-o", out]),
     "gpubench-tools fleet -o, a folder read": ("fleet", lambda d, out: [d, "-o", out]),
     "gpubench-tools fleet -o, a file read": ("fleet", lambda d, out: [d / "a.json", "-o", out]),
-    "gpubench-tools fleet -o, --limits": ("fleet", lambda d, out: [d / "b.json", "--limits", d / "a.json",
-                                                          "-o", out]),
+    "gpubench-tools fleet -o, --limits": ("fleet", lambda d, out: [d / "b.json", "--limits",
+                                                                   d / "a.json", "-o", out]),
     "gpubench-tools gallery -o": ("gallery", lambda d, out: [d.parent, "-o", out]),
-    "gpubench-tools report -o REPORT.html": ("report", lambda d, out: ["--format=html", d / "b.json", d / "a.html",
-                                                              "-o", out]),
+    "gpubench-tools report -o REPORT.html": ("report", lambda d, out: ["--format=html",
+                                                                       d / "b.json", d / "a.html",
+                                                                       "-o", out]),
 }
 # The same file by other names: the path itself, another spelling of it, a link to it.
 SPELLINGS = {

@@ -211,8 +211,8 @@ def test_the_candidate_is_recorded_with_the_baselines_settings(tmp_path: Path) -
     every = calls(tmp_path / "build")
     assert len(every) == 10
     assert all(call[:len(SETTING_FLAGS)] == SETTING_FLAGS for call in every), every
-    assert (f"gpubench-tools gate: recording with the baseline's settings: {' '.join(SETTING_FLAGS)}"
-            in proc.stderr.splitlines())
+    assert (f"gpubench-tools gate: recording with the baseline's settings: "
+            f"{' '.join(SETTING_FLAGS)}" in proc.stderr.splitlines())
 
 
 def test_a_gzip_baseline_gates_as_the_json_it_holds(tmp_path: Path) -> None:
@@ -492,7 +492,8 @@ def test_compare_flags_the_gate_sets_itself_stop_it_before_any_run(tmp_path: Pat
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
     assert proc.stderr.count("\n") == 1
     flag = next(f for f in reversed(flags) if f.startswith("-"))
-    assert proc.stderr.startswith(f"gpubench-tools gate: {flag}: gpubench-tools compare's --"), proc.stderr
+    assert proc.stderr.startswith(
+        f"gpubench-tools gate: {flag}: gpubench-tools compare's --"), proc.stderr
     assert not calls(tmp_path / "build")
 
 
@@ -546,7 +547,8 @@ def test_a_tmpdir_without_room_for_a_folder_is_one_line_before_any_run(
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, "TMPDIR": str(tmp_path / tmpdir)})
     assert proc.returncode == 2 and proc.stdout == "", proc.stderr
-    assert proc.stderr.startswith(f"gpubench-tools {script}: cannot make a temporary folder in TMPDIR: ")
+    assert proc.stderr.startswith(
+        f"gpubench-tools {script}: cannot make a temporary folder in TMPDIR: ")
     assert proc.stderr.count("\n") == 1 and str(tmp_path / tmpdir) in proc.stderr
     assert not calls(tmp_path / "build") and not (tmp_path / "gpubench.json").exists()
 
@@ -571,9 +573,11 @@ def test_too_few_runs_to_find_a_change_stop_the_gate_before_any_run(
     proc = gate(tmp_path, runs([25.0] * 5), baseline_doc=baseline, GPUBENCH_RUNS=gate_runs)
     assert proc.returncode == 2 and proc.stderr == "", proc.stdout + proc.stderr
     assert proc.stdout == (
-        f"gpubench-tools compare: --new-runs={gate_runs}: {gate_runs} runs against the {baseline_runs} of "
+        f"gpubench-tools compare: --new-runs={gate_runs}: {gate_runs} runs against the "
+        f"{baseline_runs} of "
         f"{tmp_path / 'baseline.json'} can give no p < 0.01 in the U test, so no benchmark could "
-        "be found SLOWER or FASTER; record more runs (gpubench-tools gate: GPUBENCH_RUNS)\n"), proc.stdout
+        "be found SLOWER or FASTER; record more runs "
+        "(gpubench-tools gate: GPUBENCH_RUNS)\n"), proc.stdout
     assert not calls(tmp_path / "build")
 
 
@@ -601,8 +605,8 @@ def test_a_setting_ci_record_does_not_take_is_the_gates_line_before_any_run(
     recording."""
     proc = gate(tmp_path, runs(SLOW), **{variable: value})
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
-    assert proc.stderr == f"gpubench-tools gate: {variable} must be {rule}, not '{shown(value)}'\n", \
-        proc.stderr
+    assert proc.stderr == (f"gpubench-tools gate: {variable} must be {rule}, not "
+                           f"'{shown(value)}'\n"), proc.stderr
     assert not calls(tmp_path / "build")
 
 

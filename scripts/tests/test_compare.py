@@ -116,8 +116,8 @@ def test_a_merged_runs_that_is_no_count_is_one_line(tmp_path: Path, run_script: 
     for args in ((base, base), (base, base, "--report")):
         proc = run_script("compare", *args)
         assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-        assert proc.stderr == f"gpubench-tools compare: {base}: merged_runs {str(count)!r} is no count " \
-            "of runs\n"
+        assert proc.stderr == (f"gpubench-tools compare: {base}: merged_runs {str(count)!r} is no "
+                               "count of runs\n")
 
 
 @pytest.mark.parametrize(("contender", "name", "ratio"), [
@@ -237,7 +237,9 @@ def test_the_gate_confirms_a_planted_slowdown_on_the_h200s_runs(run_script: RunS
     faster: those 8 are SLOWER in the first five runs and in the five confirming ones, nothing
     else."""
     base = tmp_path / "base.json"
-    subprocess.run([sys.executable, H200.parents[1] / "tools" / "planted_baselines" / "saxpy_2p24_faster.py", base], check=True)
+    subprocess.run([sys.executable,
+                    H200.parents[1] / "tools" / "planted_baselines" / "saxpy_2p24_faster.py", base],
+                   check=True)
     runs = {name: tmp_path / f"{name}.json" for name in ("gate", "gate.confirm")}
     for name, path in runs.items():
         path.write_bytes(gzip.open(PLANTED / f"{name}.json.gz").read())

@@ -243,7 +243,8 @@ def documented_commands() -> list[DocCommand]:
     for i, command in enumerate(commands):
         if command.skip_reason is None:
             if command.words in first:
-                commands[i] = replace(command, skip_reason=f"the same command runs as {first[command.words]}")
+                commands[i] = replace(
+                    command, skip_reason=f"the same command runs as {first[command.words]}")
             else:
                 first[command.words] = command.source
     return commands

@@ -172,7 +172,8 @@ def test_direction_only_with_github(result: Path, run_script: RunScript, args: l
 
 def one_line_error(proc: subprocess.CompletedProcess[str]) -> None:
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("gpubench-tools export: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert (proc.stderr.startswith("gpubench-tools export: ")
+            and proc.stderr.count("\n") == 1), proc.stderr
     assert proc.stdout == ""
 
 
@@ -180,7 +181,8 @@ def one_line_error(proc: subprocess.CompletedProcess[str]) -> None:
     (launch_run("driver", "submit", 0, 2.0), ["--format", "github", "--direction", "bigger"]),
     (copy_run("HtoD", "pinned", "async", 1024, 20.0), ["--format", "github", "--direction",
                                                       "smaller"]),
-    (copy_run("HtoD", "pinned", "async", 1024, 20.0), ["--format", "bencher", "--filter", "^saxpy"]),
+    (copy_run("HtoD", "pinned", "async", 1024, 20.0),
+     ["--format", "bencher", "--filter", "^saxpy"]),
     (copy_run("HtoD", "pinned", "async", 1024, 20.0), ["--format", "bencher", "--filter", "["]),
     ([], ["--format", "bencher"]),
 ])

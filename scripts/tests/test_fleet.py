@@ -145,7 +145,8 @@ def test_a_damaged_file_is_named_and_the_rest_reported(tmp_path: Path,
     paths[3].write_text(damage(paths[3].read_text()))
     code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1
-    assert len(err.splitlines()) == 1 and err.startswith(f"gpubench-tools fleet: skipped {paths[3]}: ")
+    assert (len(err.splitlines()) == 1
+            and err.startswith(f"gpubench-tools fleet: skipped {paths[3]}: "))
     assert problem in err
     row = rows_with(section(out, "Runs that did not finish"), "damaged")
     assert row and row[0].split()[:3] == ["damaged", "node03", fb.uuid_of(3)]
@@ -166,8 +167,8 @@ def test_a_benchmark_named_with_and_without_its_device_is_damaged(
     plain = entry["name"].removesuffix("/manual_time")
     code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1
-    assert err == (f"gpubench-tools fleet: skipped {paths[3]}: {plain} is named both with and without "
-                   "/device:0\n")
+    assert err == (f"gpubench-tools fleet: skipped {paths[3]}: {plain} is named both with and "
+                   "without /device:0\n")
     row = rows_with(section(out, "Runs that did not finish"), "damaged")
     assert row and row[0].split()[:3] == ["damaged", "node03", fb.uuid_of(3)]
 
@@ -250,7 +251,8 @@ def test_pod_log_and_failed_runs(tmp_path: Path, capsys: pytest.CaptureFixture[s
     node09 = rows_with(runs, "node09")
     assert len(node09) == 1 and node09[0].split()[:3] == ["interrupted", "node09", fb.uuid_of(9)]
     assert "exit status 143" in node09[0]
-    assert err.startswith("gpubench-tools fleet: skipped ") and "nodes.jsonl:13: invalid JSON" in err
+    assert (err.startswith("gpubench-tools fleet: skipped ")
+            and "nodes.jsonl:13: invalid JSON" in err)
 
 
 @pytest.mark.parametrize(("status", "verdict"), [
@@ -305,7 +307,8 @@ def test_a_heatmap_of_more_gpus_than_it_holds_is_refused_before_the_report(
     fb.write_fleet(fb.build_fleet(MAX_HEATMAP_GPUS + 1, 0), tmp_path / "fleet")
     code, out, err = run(capsys, tmp_path / "fleet", "-o", tmp_path / "heatmap.png")
     assert (code, out) == (2, "")
-    assert err == (f"gpubench-tools fleet: -o {tmp_path / 'heatmap.png'}: {MAX_HEATMAP_GPUS + 1} GPUs to "
+    assert err == (f"gpubench-tools fleet: -o {tmp_path / 'heatmap.png'}: "
+                   f"{MAX_HEATMAP_GPUS + 1} GPUs to "
                    f"draw, more than the {MAX_HEATMAP_GPUS} a heatmap holds (leave out -o for "
                    "the report, or give a part of the fleet)\n")
     assert not (tmp_path / "heatmap.png").exists()
@@ -329,13 +332,15 @@ def test_a_failed_benchmark_fails_its_gpu_and_a_skipped_one_does_not(
     and message named, the message escaped."""
     fleet = fb.build_fleet(16, 0)
     name = "copy/HtoD/pinned/async/4096"
-    message = "CUDA error: an illegal memory access was encountered\x1b[2J\n(CUDA_ERROR_ILLEGAL_ADDRESS)"
+    message = ("CUDA error: an illegal memory access was encountered\x1b[2J\n"
+               "(CUDA_ERROR_ILLEGAL_ADDRESS)")
     fleet[3]["benchmarks"] += [failed_entry(name, message), failed_entry(name, "again")]
     fleet[4]["benchmarks"] += [
         failed_entry("copy/HtoD/pinned/async/1099511627776",
                      "skipped: 1 TiB does not fit in device memory"),
         failed_entry("saxpy/driver/268435456",
-                     "skipped: the GPU faulted in an earlier benchmark: CUDA_ERROR_ILLEGAL_ADDRESS")]
+                     "skipped: the GPU faulted in an earlier benchmark: "
+                     "CUDA_ERROR_ILLEGAL_ADDRESS")]
     if written_as == "files":
         fb.write_fleet(fleet, tmp_path)
     else:
@@ -404,8 +409,8 @@ def test_a_path_that_cannot_be_read_or_written_is_named(tmp_path: Path, case: st
     finally:
         closed.chmod(0o755)
     assert done.returncode == 2, done.stderr
-    assert re.match(rf"gpubench-tools fleet: (--[a-z-]+ )?{re.escape(str(named))}[^:/]*: ", done.stderr), \
-        done.stderr
+    assert re.match(rf"gpubench-tools fleet: (--[a-z-]+ )?{re.escape(str(named))}[^:/]*: ",
+                    done.stderr), done.stderr
     assert "Permission denied" in done.stderr and "stdout" not in done.stderr
     assert len(done.stderr.splitlines()) == 1, done.stderr
 
@@ -432,7 +437,8 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     return {
         "missing": ([str(tmp_path / "nowhere")], "no such file or directory"),
         "same GPU twice": ([str(tmp_path / "twice"), good_dir], "appears twice"),
-        "nothing to read": ([str(tmp_path / "empty")], "no gpubench result, .status, .err or pod log"),
+        "nothing to read": ([str(tmp_path / "empty")],
+                            "no gpubench result, .status, .err or pod log"),
         "bad --k": ([good_dir, "--k=nan"], "--k"),
         "bad --host-margin": ([good_dir, "--host-margin=-1"], "--host-margin"),
         "--margin of 100%": ([good_dir, "--margin=100"], "--margin=100.0: must be a percent "
@@ -453,7 +459,8 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
                                     f"--expect=1{'0' * 22}…: must be a whole number from 1 "
                                     "to 1000000 ("),
         "--expect of 4000 digits": ([good_dir, f"--expect={10**4000}"],
-                                    "from 1 to 1000000 (a million GPUs would take gpubench-tools fleet"),
+                                    "from 1 to 1000000 (a million GPUs would take "
+                                    "gpubench-tools fleet"),
         "bad --headline": ([good_dir, "--headline=("], "--headline"),
         "limits without a floor": ([good_dir, "--limits", str(tmp_path / "limits.json")],
                                    "no 'floor_gb_per_s' > 0"),

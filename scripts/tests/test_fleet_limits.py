@@ -143,8 +143,8 @@ def test_make_limits_refuses_two_devices_the_context_names_as_one_gpu(
     done = run_script("limits", "-o", str(tmp_path / "l.json"), str(source))
     first = doc["benchmarks"][0]["name"].replace("/device:0/manual_time", "")
     assert (done.returncode, done.stderr) == (
-        2, f"gpubench-tools limits: {source}: {first} is named both /device:0 and /device:1 (one GPU "
-           "in the context)\n")
+        2, f"gpubench-tools limits: {source}: {first} is named both /device:0 and /device:1 "
+           "(one GPU in the context)\n")
 
 
 @pytest.mark.parametrize(("link", "best"), [
@@ -273,7 +273,8 @@ def test_make_limits_a_folder_without_results_is_named(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("no result\n")
     done = run_make_limits("-o", tmp_path / "l.json", tmp_path)
     assert (done.returncode, done.stderr.decode()) == (
-        2, f"gpubench-tools limits: {tmp_path}: no result file (*.json, *.json.gz, *.json.xz, *.json.bz2) in the folder\n")
+        2, f"gpubench-tools limits: {tmp_path}: no result file (*.json, *.json.gz, *.json.xz, "
+           "*.json.bz2) in the folder\n")
 
 
 def test_make_limits_reads_and_writes_paths_that_are_not_utf8(tmp_path: Path) -> None:

@@ -236,7 +236,8 @@ def test_a_damaged_record_is_listed_and_the_rest_judged(tmp_path: Path,
     record.write_text(text)
     code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1
-    assert len(err.splitlines()) == 1 and err.startswith(f"gpubench-tools fleet: skipped {record}: ")
+    assert (len(err.splitlines()) == 1
+            and err.startswith(f"gpubench-tools fleet: skipped {record}: "))
     rows = records(out)
     assert list(rows) == ["node03"] and rows["node03"][:3] == ["damaged", "node03",
                                                                fb.uuid_of(3)]
@@ -266,7 +267,8 @@ def test_unusable_input_after_a_damaged_record_is_one_line(tmp_path: Path,
              "heatmap": ["-o", tmp_path / "heat.svg", "--headline", "no such benchmark"]}
     code, out, err = run(capsys, tmp_path / "fleet", *given[unusable])
     assert (code, out) == (2, "")
-    assert len(err.splitlines()) == 1 and err.startswith("gpubench-tools fleet: ") and problem in err, err
+    assert (len(err.splitlines()) == 1 and err.startswith("gpubench-tools fleet: ")
+            and problem in err), err
 
 
 @pytest.mark.parametrize("status", ["\u00b2", "9" * 5000, "-1", "1024"],
@@ -290,7 +292,8 @@ def test_an_exit_line_without_an_exit_status_is_damaged(tmp_path: Path,
     code, out, err = run(capsys, tmp_path, "--no-limits")
     assert code == 0
     assert len(err.splitlines()) == 1, err
-    assert err.startswith(f"gpubench-tools fleet: skipped {source}: not an exit status of 1-3 digits: "), err
+    assert err.startswith(
+        f"gpubench-tools fleet: skipped {source}: not an exit status of 1-3 digits: "), err
     assert [row[0] for row in records(out).values()] == ["damaged"], out
 
 
@@ -409,7 +412,8 @@ def test_a_record_file_that_cannot_be_read_is_a_damaged_row(tmp_path: Path, kind
     write_peer_runs(tmp_path)
     if how == "closed":
         file.chmod(0)
-        source, reason, results = file, "cannot read (Permission denied)", 10 - (kind == "pod log") * 2
+        source, reason, results = (file, "cannot read (Permission denied)",
+                                   10 - (kind == "pod log") * 2)
     else:
         # In a pod log, a line of its own: one of gpubench's stderr is text a crash wrote.
         line = b"gpubench-pod: status=done node=\xff" if kind == "pod log" else b"gpubench: \xff"
@@ -839,8 +843,8 @@ def test_a_collected_log_larger_than_any_file_is_read_a_line_at_a_time(
         out.write("\n" + json.dumps(fleet[8]) + "\n")
     code, out, err = run(capsys, log, "--no-limits")
     assert "9 GPU result(s)" in out, out
-    assert err.splitlines() == [f"gpubench-tools fleet: skipped {log}:9: a line longer than 32 MiB, the "
-                                "largest result gpubench-tools fleet reads"], err
+    assert err.splitlines() == [f"gpubench-tools fleet: skipped {log}:9: a line longer than 32 "
+                                "MiB, the largest result gpubench-tools fleet reads"], err
     assert MAX_RESULT_BYTES < MAX_TEXT_BYTES
 
 

@@ -57,7 +57,8 @@ def test_confirming_runs_judge_the_changes_again() -> None:
     same trials, the A/A pair has no more verdicts than without, and plants are still caught."""
     plain, confirmed = (gate_splits(CARD_A, "--trials", 2, *extra).stdout
                         for extra in ((), ("--confirm", 1)))
-    assert "changes confirmed by 1 more run(s) as gpubench-tools gate does" in confirmed.splitlines()[0]
+    assert ("changes confirmed by 1 more run(s) as gpubench-tools gate does"
+            in confirmed.splitlines()[0])
 
     def count(text: str, prefix: str, field: int) -> int:
         return int(next(line for line in text.splitlines() if line.startswith(prefix))

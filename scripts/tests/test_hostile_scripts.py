@@ -301,7 +301,8 @@ def test_plot_output_file_that_is_no_regular_file(tmp_path: Path, good_result: P
         target.symlink_to(blocker)
     proc = run("plot", [good_result, "-o", figures], timeout=30)
     assert_kept_promise(proc, "plot", succeeds=False)
-    assert proc.stderr.decode() == f"gpubench-tools plot: {target}: exists and is not a regular file\n"
+    assert (proc.stderr.decode()
+            == f"gpubench-tools plot: {target}: exists and is not a regular file\n")
 
 
 @pytest.mark.parametrize("output", ["/dev/zero", "/proc/gpubench-figures"])
@@ -336,14 +337,15 @@ def test_250_mb_file_is_refused_at_once(tmp_path: Path, huge_result: Path, scrip
     proc = run(script, arguments, timeout=20)
     assert time.monotonic() - started < 20
     assert_kept_promise(proc, script, succeeds=False)
-    assert proc.stderr.decode() == (f"gpubench-tools {script}: {huge_result}: larger than 32 MiB, the largest "
-                                    "result file the scripts read\n")
+    assert proc.stderr.decode() == (f"gpubench-tools {script}: {huge_result}: larger than 32 MiB, "
+                                    "the largest result file the scripts read\n")
 
 
 def test_file_at_the_limit_is_read_in_stated_time_and_memory(tmp_path: Path) -> None:
     path = write_large_result(tmp_path / "limit.json", MAX_RESULT_BYTES - 1_000_000)
     assert path.stat().st_size <= MAX_RESULT_BYTES
-    probe = ("import resource, sys, time; from gpubench_tools.reading.result_file import load; t = time.monotonic(); "
+    probe = ("import resource, sys, time; from gpubench_tools.reading.result_file import load; "
+             "t = time.monotonic(); "
              "r = load(sys.argv[1]); print(len(r.benchmarks), time.monotonic() - t, "
              "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     proc = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True,
@@ -359,7 +361,8 @@ def test_the_worst_file_within_the_limits_is_read_in_stated_memory(tmp_path: Pat
     own as MAX_VALUES allows: the README's 490 MB."""
     path = write_worst_result(tmp_path / "worst.json")
     assert path.stat().st_size <= MAX_RESULT_BYTES
-    probe = ("import resource, sys; from gpubench_tools.reading.result_file import load; r = load(sys.argv[1]); "
+    probe = ("import resource, sys; from gpubench_tools.reading.result_file import load; "
+             "r = load(sys.argv[1]); "
              "print(len(r.benchmarks), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     proc = subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True,
                           text=True, timeout=120, cwd=SCRIPTS)

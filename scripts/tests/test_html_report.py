@@ -315,10 +315,11 @@ def test_a_benchmark_named_with_and_without_the_device_is_one_line(tmp_path: Pat
         [{"real_time": 1.0, "bytes_per_second": 99e9, "us_per_copy": 1.0}])]
     first = write_json(tmp_path / "a.json", document(bare + named))
     second = write_json(tmp_path / "b.json", document(named + bare))
-    proc = run_script("report", "--format=html", first, second, "--device", "0", "-o", tmp_path / "r.html")
+    proc = run_script("report", "--format=html", first, second, "--device", "0", "-o",
+                      tmp_path / "r.html")
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout
-    assert proc.stderr == (f"gpubench-tools report: {first}: copy/HtoD/pinned/async/4096 is named both "
-                           "with and without /device:0\n")
+    assert proc.stderr == (f"gpubench-tools report: {first}: copy/HtoD/pinned/async/4096 is named "
+                           "both with and without /device:0\n")
     assert not (tmp_path / "r.html").exists()
 
 
@@ -389,6 +390,6 @@ def test_a_matrix_of_more_gpus_than_gpubench_measures_is_one_line(
     over = write_json(tmp_path / "over.json", chain_of_pairs(65))
     proc = run_script("report", "--format=html", most, over, "-o", out)
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == (f"gpubench-tools report: {over}: peer/ce/read/*: pairs of more than 64 GPUs, the "
-                           "most gpubench measures at once\n")
+    assert proc.stderr == (f"gpubench-tools report: {over}: peer/ce/read/*: pairs of more than 64 "
+                           "GPUs, the most gpubench measures at once\n")
     assert not out.exists()

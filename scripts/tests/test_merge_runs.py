@@ -171,8 +171,8 @@ def test_a_context_no_json_can_hold_is_one_line(tmp_path: Path, run_script: RunS
     b = write_json(tmp_path / "b.json", one_run(50.0, 4.0))
     proc = run_script("merge", a, b, "-o", tmp_path / "m.json")
     assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-    assert proc.stderr == ("gpubench-tools merge: the merged runs cannot be written as JSON: Out of "
-                           "range float values are not JSON compliant: nan\n")
+    assert proc.stderr == ("gpubench-tools merge: the merged runs cannot be written as JSON: Out "
+                           "of range float values are not JSON compliant: nan\n")
     assert not (tmp_path / "m.json").exists()
 
 
@@ -225,7 +225,8 @@ def test_runs_measured_otherwise_are_refused(tmp_path: Path, run_script: RunScri
     b = write_json(tmp_path / "b.json", document(saxpy, **second))
     proc = run_script("merge", a, b, "-o", tmp_path / "m.json")
     assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-    assert proc.stderr.startswith(f"gpubench-tools merge: {b}: {line}") and proc.stderr.count("\n") == 1
+    assert (proc.stderr.startswith(f"gpubench-tools merge: {b}: {line}")
+            and proc.stderr.count("\n") == 1)
     assert not (tmp_path / "m.json").exists()
 
 
@@ -444,8 +445,8 @@ def test_ci_record_stopped_by_a_signal_stops_its_run(tmp_path: Path, signal_name
     process.send_signal(number)
     stdout, stderr = finish(process, tmp_path / "build")
     assert process.returncode == 128 + number
-    assert stderr.splitlines()[-1] == (f"gpubench-tools record: stopped by {signal_name} during run 2 "
-                                       f"of 3; {out} not written")
+    assert stderr.splitlines()[-1] == (f"gpubench-tools record: stopped by {signal_name} during "
+                                       f"run 2 of 3; {out} not written")
     assert not running(tmp_path / "build")
     assert out.read_bytes() == before
 

@@ -144,7 +144,8 @@ def test_pip_installs_the_same_command(tmp_path: Path) -> None:
     listed = subprocess.run([str(installed), "--help"], capture_output=True, text=True,
                             timeout=60, cwd=tmp_path)
     assert listed.returncode == 0 and "compare" in listed.stdout
-    where = subprocess.run([str(python), "-c", "import gpubench_tools; print(gpubench_tools.__file__)"],
+    where = subprocess.run([str(python), "-c",
+                            "import gpubench_tools; print(gpubench_tools.__file__)"],
                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert str(env_dir) in where.stdout, where.stdout
 

@@ -130,7 +130,8 @@ def test_colours_are_distinct(count: int) -> None:
     colours = panel_drawing.distinct_colours(count)
     assert len(colours) == count
     rgb = np.array([c[:3] for c in colours])
-    closest = min(np.abs(a - b).max() for a, b in itertools.combinations(rgb, 2)) if count > 1 else 1
+    closest = (min(np.abs(a - b).max() for a, b in itertools.combinations(rgb, 2))
+               if count > 1 else 1)
     assert closest > 0.02
 
 
@@ -387,9 +388,9 @@ def test_more_families_than_one_run_draws_is_one_line(tmp_path: Path, run_script
     arguments = [result, "-o", out] if script == "plot" else [result, result, "-o", out]
     proc = run_script(script, *arguments)
     assert proc.returncode == 2 and proc.stdout == "", proc.stdout + proc.stderr
-    assert proc.stderr == (f"gpubench-tools {script}: {family_plot.MAX_FAMILIES + 1} families, more than the "
-                           f"{family_plot.MAX_FAMILIES} figures one run draws (--filter selects "
-                           "fewer benchmarks)\n")
+    assert proc.stderr == (f"gpubench-tools {script}: {family_plot.MAX_FAMILIES + 1} families, "
+                           f"more than the {family_plot.MAX_FAMILIES} figures one run draws "
+                           "(--filter selects fewer benchmarks)\n")
     assert not out.exists()
 
 
@@ -475,7 +476,8 @@ def test_pair_matrices(tmp_path: Path) -> None:
 def test_plot_two_files(tmp_path: Path, run_script: RunScript) -> None:
     h200 = write_json(tmp_path / "h200.json", document(full_suite(8.0, 50.0)))
     h100 = write_json(tmp_path / "h100.json",
-                      document(full_suite(10.0, 25.0), gpu_name="NVIDIA H100", driver_version="550"))
+                      document(full_suite(10.0, 25.0), gpu_name="NVIDIA H100",
+                               driver_version="550"))
     proc = run_script("plot", h200, h100, "-o", tmp_path / "figs")
     assert proc.returncode == 0, proc.stderr
     for figure in FIGURES:
@@ -517,7 +519,8 @@ def test_filter(tmp_path: Path, run_script: RunScript) -> None:
 
 def one_line_error(proc: Any) -> None:
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr.startswith("gpubench-tools plot: ") and proc.stderr.count("\n") == 1, proc.stderr
+    assert (proc.stderr.startswith("gpubench-tools plot: ")
+            and proc.stderr.count("\n") == 1), proc.stderr
     assert "Traceback" not in proc.stderr
 
 
@@ -575,8 +578,8 @@ def test_an_output_over_an_input_is_refused_before_anything_is_written(
         output.symlink_to(figures)
     proc = run_script("plot", given, other, "-o", output)
     one_line_error(proc)
-    assert proc.stderr == f"gpubench-tools plot: {output / taken}: is also an input ({given}); writing " \
-        "there would destroy it\n"
+    assert proc.stderr == (f"gpubench-tools plot: {output / taken}: is also an input ({given}); "
+                           "writing there would destroy it\n")
     assert {p.name: p.read_bytes() for p in figures.iterdir()} == before
 
 
@@ -604,8 +607,8 @@ def test_a_file_that_cannot_be_written_leaves_the_earlier_plots_whole(
     assert run_script("plot", *reversed(runs), "-o", out).returncode == 0
     before = folder_files(out)
     proc = run_with_file_size_limit("plot", *runs, "-o", out, limit=limit)
-    assert (proc.returncode, proc.stderr) == (2, f"gpubench-tools plot: {out / largest.name}: File too "
-                                                 "large\n")
+    assert (proc.returncode, proc.stderr) == (
+        2, f"gpubench-tools plot: {out / largest.name}: File too large\n")
     assert folder_files(out) == before
 
 
@@ -687,8 +690,8 @@ def test_a_matrix_of_more_gpus_than_gpubench_measures_is_one_line(
     path = write_json(tmp_path / "r.json", chain_of_pairs(pair_matrix.MAX_PAIR_GPUS + 1))
     proc = run_script("plot", path, "-o", tmp_path / "figs")
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == (f"gpubench-tools plot: {path}: peer/ce/read/*: pairs of more than 64 GPUs, the "
-                           "most gpubench measures at once\n")
+    assert proc.stderr == (f"gpubench-tools plot: {path}: peer/ce/read/*: pairs of more than 64 "
+                           "GPUs, the most gpubench measures at once\n")
     assert not (tmp_path / "figs").exists()
 
 
@@ -839,4 +842,5 @@ def test_compare_and_report_read_runs_with_and_without_energy(tmp_path: Path,
     assert report.returncode == 0, report.stderr
     plotted = run_script("plot", energy, "-o", tmp_path / "plots")
     assert plotted.returncode == 0, plotted.stderr
-    assert (tmp_path / "plots" / "saxpy.png").exists() and (tmp_path / "plots" / "launch.png").exists()
+    assert ((tmp_path / "plots" / "saxpy.png").exists()
+            and (tmp_path / "plots" / "launch.png").exists())

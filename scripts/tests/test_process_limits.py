@@ -52,7 +52,8 @@ def test_stdout_cut_by_the_file_size_limit_is_one_line(tmp_path: Path, script: s
         proc = subprocess.run([*command(script), *map(str, arguments)],
                               stdout=stdout, stderr=subprocess.PIPE, timeout=120,
                               preexec_fn=limit_file_size)
-    assert (proc.returncode, proc.stderr.decode()) == (2, f"gpubench-tools {script}: stdout: File too large\n")
+    assert (proc.returncode, proc.stderr.decode()) == (
+        2, f"gpubench-tools {script}: stdout: File too large\n")
     assert (tmp_path / "stdout.txt").stat().st_size == STDOUT_LIMIT_BYTES
 
 
@@ -106,7 +107,8 @@ def test_a_package_that_cannot_load_is_one_line(tmp_path: Path, script: str,
                                                                          tmp_path))],
                           capture_output=True, text=True, timeout=60,
                           env=dict(os.environ, PYTHONPATH=str(tmp_path)))
-    assert (proc.returncode, proc.stderr) == (2, f"gpubench-tools {script}: {FAILED_LOADS[failure]}\n")
+    assert (proc.returncode, proc.stderr) == (
+        2, f"gpubench-tools {script}: {FAILED_LOADS[failure]}\n")
 
 
 

@@ -129,7 +129,8 @@ def test_a_result_of_another_build_type_is_refused(tmp_path, stated: object,
     result, proc = run_with_build_type(tmp_path, "Release", gpubench_build_type=stated)
     assert (proc.returncode, proc.stdout) == (3, "")
     assert proc.stderr == (
-        f"gpubench-tools flags: {result}: recorded by a {shown} build (context gpubench_build_type),"
+        f"gpubench-tools flags: {result}: recorded by a {shown} build "
+        f"(context gpubench_build_type),"
         f" and a Release build measures otherwise: no flag makes it measure as a {shown} build "
         f"does; build gpubench as {shown}, or record {result} with the Release build\n")
 

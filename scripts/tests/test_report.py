@@ -233,8 +233,8 @@ def test_an_output_over_an_input_is_refused_before_anything_is_written(
         output.symlink_to(out)
     proc = run_script("report", two_gpus[0], given, "-o", output)
     assert proc.returncode == 2, proc.stderr
-    assert proc.stderr == f"gpubench-tools report: {output / taken}: is also an input ({given}); writing " \
-        "there would destroy it\n"
+    assert proc.stderr == (f"gpubench-tools report: {output / taken}: is also an input ({given}); "
+                           "writing there would destroy it\n")
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
@@ -248,8 +248,8 @@ def earlier_report(run_script: RunScript, two_gpus: tuple[Path, Path],
 
 def assert_one_line_naming(proc: subprocess.CompletedProcess[str], path: Path) -> None:
     assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
-    assert proc.stderr.startswith(f"gpubench-tools report: {path}: ") and proc.stderr.count("\n") == 1 \
-        and proc.stderr.endswith("\n"), proc.stderr
+    assert (proc.stderr.startswith(f"gpubench-tools report: {path}: ")
+            and proc.stderr.count("\n") == 1 and proc.stderr.endswith("\n")), proc.stderr
 
 
 def test_a_file_that_cannot_be_written_leaves_the_earlier_report_whole(
@@ -262,8 +262,8 @@ def test_a_file_that_cannot_be_written_leaves_the_earlier_report_whole(
     out = tmp_path / "report"
     before = earlier_report(run_script, two_gpus, out)
     proc = run_with_file_size_limit("report", *two_gpus, "-o", out, limit=limit)
-    assert (proc.returncode, proc.stderr) == (2, f"gpubench-tools report: {out / largest.name}: File too "
-                                                 "large\n")
+    assert (proc.returncode, proc.stderr) == (
+        2, f"gpubench-tools report: {out / largest.name}: File too large\n")
     assert folder_files(out) == before
 
 

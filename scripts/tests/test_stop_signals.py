@@ -150,8 +150,8 @@ def test_an_output_is_whole_or_as_it_was_whenever_the_signal_comes(
         assert load(output).benchmarks
         assert err == b""
     else:
-        assert (proc.returncode, err) == (-signal.SIGTERM, b"gpubench-tools merge: stopped by SIGTERM "
-                                          b"before it finished\n")
+        assert (proc.returncode, err) == (-signal.SIGTERM, b"gpubench-tools merge: stopped by "
+                                          b"SIGTERM before it finished\n")
         assert output.read_text() == "earlier\n" or load(output).benchmarks
 
 
@@ -264,7 +264,8 @@ def test_a_signal_between_the_renames_of_one_output_waits_for_the_last(tmp_path:
     is renamed too before the script stops, so the output is whole, never half new."""
     for name in ("a", "b"):
         (tmp_path / name).write_text("earlier\n")
-    proc = run_stopped(tmp_path, "from pathlib import Path\nfrom gpubench_tools.writing import outputs\n"
+    proc = run_stopped(tmp_path, "from pathlib import Path\n"
+                       "from gpubench_tools.writing import outputs\n"
                        "replace = os.replace\ndef replace_and_stop(*paths):\n"
                        "    replace(*paths)\n    os.kill(os.getpid(), signal.SIGTERM)\n"
                        "os.replace = replace_and_stop\n"

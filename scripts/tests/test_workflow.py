@@ -176,8 +176,8 @@ def compare_step(job: Any) -> dict:
 def test_regression_check_is_ci_gate(job: Any) -> None:
     step = compare_step(job)
     run = " ".join(step["run"].replace("\\\n", " ").split())
-    assert re.search(r'scripts/gpubench-tools gate build/gpubench "\$GPUBENCH_BASELINE" gpubench\.json '
-                     r'\$REPORT --markdown', run)
+    assert re.search(r'scripts/gpubench-tools gate build/gpubench "\$GPUBENCH_BASELINE" '
+                     r'gpubench\.json \$REPORT --markdown', run)
     assert 'exit "$status"' in run  # the gate's exit status fails the job
     assert "${{ matrix.gpu }}/ci_baseline.json" in job["env"]["GPUBENCH_BASELINE"]
 

@@ -21,7 +21,8 @@ def runs(doc: dict) -> dict[str, list[float]]:
     return found
 
 
-gate = runs(json.load(gzip.open(H200 / "verdicts" / "gate_aa" / "filtered_confirm" / "gate.json.gz")))
+gate = runs(json.load(gzip.open(
+    H200 / "verdicts" / "gate_aa" / "filtered_confirm" / "gate.json.gz")))
 baseline = runs(json.load((H200 / "ci_baseline.json").open()))
 for name, values in gate.items():
     if len(values) > 5:

@@ -20,7 +20,8 @@ def read():
     return got
 
 def grew(a, b):
-    return {p: (b[p] - a[p] if isinstance(a[p], int) and isinstance(b[p], int) else b[p]) for p in a}
+    return {p: (b[p] - a[p] if isinstance(a[p], int) and isinstance(b[p], int) else b[p])
+            for p in a}
 
 lines = []
 a = read(); time.sleep(3); b = read()
