@@ -1,26 +1,5 @@
-"""Paired launch-path ratios with their 95% confidence intervals, from a gpubench result.
-
-gpubench's launch/paired/ benchmarks time every launch path in the same rounds and report each
-path's cost relative to others as counters `<path>_vs_<reference>` with `_lo`, `_hi` (the 95%
-interval) and `_resolved` (1 where the interval clears both 1 and the host's own band:
-`same_path_vs_runtime`, <<<>>> against itself in the same rounds). This prints them as a table,
-or as one sentence per path (--sentences), with "no difference resolved" where the interval
-does not clear that band. Given a second result, it also checks that the two runs agree: every
-ratio's intervals overlap. Exit 1 if some do not, 2 on bad input or bad usage.
-
-One process's interval covers the spread between its own blocks only. The host sets a level per
-process that no block of that process sees: the driver's 32764-byte launch against its empty one
-measured 2.07-2.24 in three processes and 2.26-2.36 in a fourth, six interleaved repetitions each
-(results/h200/launch_paired_levels/). A result that holds several runs (separate processes
-recorded by gpubench-tools record, or repetitions of one process) is therefore pooled: each ratio
-is the geometric mean of the runs' ratios, with a 95% interval that is the wider of the Student-t
-interval over the runs' logarithms (what moves between the runs) and the runs' own intervals
-combined (what moves within them). Only separate processes put the per-process level in it.
-
-This module is about one benchmark by purpose: it reads the `_vs_` counters that only
-launch/paired/ writes (in any benchmark that holds them, whatever its name), not a family's
-figure, so the family facts have nothing to tell it.
-"""
+"""The paired launch paths' ratios with their 95% intervals, read from launch/paired's `_vs_`
+counters and pooled over runs (cli/ratios.py says how and why)."""
 
 import math
 from collections.abc import Sequence

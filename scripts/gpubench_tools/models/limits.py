@@ -1,26 +1,6 @@
-"""Write a limits file for gpubench-tools fleet from gpubench results of one GPU model.
-
-    scripts/gpubench-tools limits -o results/limits/h200.json --tolerance=10 RESULT_DIR_OR_FILE...
-
-Floors are written for the device-timed bandwidth figures that depend on the GPU and its links:
-copies and peer copies from 1 MiB, saxpy from 2^20 elements (host-timed figures move with the
-host, copies to every device at once with the number of devices: neither has one). Each floor
-is (1 - tolerance/100) x the lowest single measurement of the benchmark in the results: every
-repetition of every run (a file written with aggregates only holds no single measurement and
-adds nothing). Each floor also records the conditions it was measured under, as `requires`:
-the PCIe link's maximum for copies to or from the host, the L2 mode for saxpy, the kind of
-NVLink for a GPU pair; gpubench-tools fleet applies it only where a GPU's context matches.
-
-Which figures get a floor is read by the families' facts (reading/facts.py): a GB/s figure of a
-case whose argument is 1 MiB or more (bytes) or 2^20 elements or more, that no file says is
-host-paced. What a floor requires is about the benchmarks this module is for, so `requirement`
-names them: a copy through the PCIe link (copy/HtoD, DtoH, bidir) depends on the link, saxpy on
-its L2 mode, a peer copy on the NVLink of its pair (`<s>to<d>`); copies to every device at once
-(`..._all_devices`) depend on how many devices there are and get no floor.
-
-A file that names one benchmark of a GPU twice (`X` and `X/device:N` of its first device) is
-refused in one line: one would replace the other, and the floor would follow the file's order.
-"""
+"""The floors of a limits file: per device-timed bandwidth figure of one GPU model, the lowest
+single measurement less a tolerance, with the conditions it was measured under (cli/limits.py
+says what the command writes and why)."""
 
 import math
 import os

@@ -1,29 +1,5 @@
-"""Load gpubench results: Google Benchmark JSON (--benchmark_out_format=json) from gpubench.
-
-Every subcommand reads results through `load` (result_file), so validation, name stripping and the
-choice of the representative value per benchmark are made in one place. `load` accepts only what the
-toolkit can use: a JSON object with a `context` object and a `benchmarks` list, no object giving a
-key two different values, every field the toolkit reads of the type Google Benchmark writes, every
-number 0 or between 1e-30 and 1e30 in size (a time in µs), no benchmark twice, a median aggregate
-only where it is the median of the repetitions beside it, at least one successful benchmark.
-Anything else raises a `GpubenchJsonError` whose str() is one line naming the file and the problem.
-
-What a benchmark name means is read from the families' facts (docs/family-facts.md): the
-context's `gpubench_families` where gpubench wrote it, else facts inferred from the benchmarks
-by the rule that document states. `Benchmark.metric` is a benchmark's figure,
-`Benchmark.panel_metrics` the figures the plots draw of it, `Benchmark.parts` its name read as
-family, series, argument and device, `Result.families` the facts of each family the file holds:
-no subcommand needs to know a family by name.
-
-A result file is read as bounded_read reads any file a command is handed: at most MAX_RESULT_BYTES,
-a FIFO without a writer not waited for; one compressed with gzip, xz or bzip2 (known by its first
-bytes, whatever its name) is read as the JSON it holds, at most MAX_RESULT_BYTES of it too.
-result_file.read_file says in reading/errors.py's errors what keeps one from being read.
-
-What the subcommands share on the command line besides reading results is in cli/options.py
-(their argument parser, the one-line report of reading/errors.py's errors) and
-writing/outputs.py (their stdout and output file writers).
-"""
+"""A result as the toolkit holds it: its context and each benchmark's figures, repetitions,
+spread and family facts (result_file.py reads and checks a file into one)."""
 
 import json
 import math

@@ -1,28 +1,6 @@
-"""Export gpubench results for continuous-benchmarking services.
-
-Generic Google Benchmark readers chart real_time only, which for gpubench is often the wrong
-figure. This writes each benchmark's figure instead, as its family's facts say (reading/facts.py:
-the context's gpubench_families, else the inferred rule), with its spread:
-
-  --format github   github-action-benchmark "custom" JSON: a list of {name, unit, value, range,
-                    extra}. A file is either customBiggerIsBetter or customSmallerIsBetter, so
-                    --direction picks one: bigger = figures better higher (GB/s), smaller =
-                    figures better lower (µs). Run twice for both.
-  --format bencher  Bencher Metric Format: {name: {measure: {value, lower_value, upper_value}}}
-                    with measure throughput-gbps (GB/s; higher is better), latency-us (µs;
-                    lower is better), or for another unit `<higher|lower>-<unit>` (the unit's
-                    letters and digits, lower case).
-
-The spread is the sample standard deviation of the repetitions or, in a file written with
---benchmark_report_aggregates_only=true, Google Benchmark's stddev aggregate. `range` is
-"± stddev"; lower_value and upper_value are value ∓ stddev, lower_value never below 0 for a
-figure that was never measured below 0 (a time or a rate; a family's own counter may be
-negative, and its lower_value then lies below its value as any other's does). A benchmark run
-once has neither.
-
-Exit status: 0 written, 2 unusable input, an empty selection, a value that is not a finite
-number, or an output that cannot be written or that is the result read.
-"""
+"""Results in the formats of continuous-benchmarking services: github-action-benchmark's custom
+JSON and the Bencher Metric Format, each benchmark's figure with its spread (cli/export.py
+says which fields and why)."""
 
 import argparse
 from dataclasses import dataclass

@@ -68,7 +68,7 @@ from gpubench_tools.renderers.launch_ratios_text import pooling_note
 from gpubench_tools.writing.outputs import write_output
 
 # Rows of a family's table of changes shown before the rest is folded.
-CHANGES_SHOWN = 10
+TABLE_ROWS_SHOWN = 10
 # Counters gpubench writes per benchmark: the SM clock at the start and end of its timed loop.
 CLOCK_COUNTERS = ("sm_clock_start_mhz", "sm_clock_end_mhz")
 
@@ -264,10 +264,10 @@ def changes_table(family: str, runs: list[RunFigures], comparisons: list[Compari
                 f'<span class="run-{index}">{format_value(r.contender)}</span>',
                 verdict_cell(r), esc(uncertainty_text(r))]
         rows.append(row)
-    shown = table(headers, rows[:CHANGES_SHOWN], names[:CHANGES_SHOWN], numeric)
-    if len(rows) > CHANGES_SHOWN:
-        shown += (f"<details><summary>the other {len(rows) - CHANGES_SHOWN}</summary>"
-                  + table(headers, rows[CHANGES_SHOWN:], names[CHANGES_SHOWN:], numeric)
+    shown = table(headers, rows[:TABLE_ROWS_SHOWN], names[:TABLE_ROWS_SHOWN], numeric)
+    if len(rows) > TABLE_ROWS_SHOWN:
+        shown += (f"<details><summary>the other {len(rows) - TABLE_ROWS_SHOWN}</summary>"
+                  + table(headers, rows[TABLE_ROWS_SHOWN:], names[TABLE_ROWS_SHOWN:], numeric)
                   + "</details>")
     return f"<h3>{esc(family)}: changes, the largest first</h3>{shown}"
 

@@ -1,17 +1,5 @@
-"""A report comparing two gpubench runs, for a person: DIR/report.md and figures; or, where
-with --format=html, one self-contained page comparing two or more runs (html_report:
-`gpubench-tools report --format=html A.json B.json [C.json ...] -o report.html`).
-
-report.md holds what gpubench-tools compare decides (the mode, the verdict rule, the context keys
-that differ, a geometric-mean summary per family, the benchmarks in one file only, the table of
-every benchmark) and one PNG per family, drawn by family_plot as the HTML report draws its panels:
-per panel NEW's ratio to BASE with its resolution band, and beside it both runs' values, each
-variant in its colour and marker, BASE solid and NEW dotted, the legend outside the data.
-
-Exit status: 0 written (whatever the verdicts), 2 unusable input, bad usage, a report that
-could not be written (report.md and the figures are written all or none: then no file of DIR is
-changed), or a file of DIR that is an input (then nothing is written).
-"""
+"""The markdown report of two runs: report.md, opening with compare's verdict and the changed
+benchmarks, and one figure per family overlaying both runs."""
 
 from pathlib import Path
 
