@@ -89,7 +89,9 @@ def run(script: str, args: list[str], cwd: Path | str) -> subprocess.CompletedPr
     """`script` (under scripts/) run with `args` in `cwd`; RuntimeError where it says anything on
     stderr. Its exit status is the caller's to judge (gpubench-tools compare exits 1 on a
     regression)."""
-    proc = subprocess.run([sys.executable, str(TOOLS), script, *args], cwd=cwd,
+    # A subcommand of the toolkit, or a script of the tests' or tools' own, by its path.
+    command = [str(SCRIPTS / script)] if script.endswith(".py") else [str(TOOLS), script]
+    proc = subprocess.run([sys.executable, *command, *args], cwd=cwd,
                           capture_output=True, text=True, timeout=300)
     if proc.stderr:
         raise RuntimeError(f"{script} {' '.join(args)}: exit {proc.returncode}: "

@@ -32,7 +32,7 @@ _READ_CHUNK_BYTES = 2**20
 # How long a FIFO is given for its writer to come: one started beside the command
 # (`gzip -dc r.json.gz > fifo &`) opens it within this on a loaded machine; with none, the FIFO
 # reads as empty rather than holding the command.
-FIFO_WRITER_WAIT_S = 5.0
+FIFO_WRITER_WAIT_S = 3.0
 
 
 def dangling_link(path: Path) -> str | None:
