@@ -27,7 +27,7 @@ def test_the_committed_file_is_rebuilt_from_its_sources(tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     committed = json.loads(COMMITTED.read_text())
     command = committed["how_built"].split("`")[1]
-    argv = shlex.split(command)[1:]
+    argv = shlex.split(command)[2:]  # after `scripts/gpubench-tools limits`
     output = argv.index("-o") + 1
     assert argv[output] == "results/limits/h200.json"
     argv[output] = str(tmp_path / "h200.json")
