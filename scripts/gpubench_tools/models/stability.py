@@ -1,15 +1,5 @@
-"""Run-to-run stability of a gpubench result with repetitions.
-
-For every benchmark with two or more repetitions: the coefficient of variation (sample standard
-deviation over mean) of its figure (as its family's facts say), against the limit gpubench holds
-its large GPU-timed cases to: under 1% where the case's argument is 64 MiB or more (bytes) or
-2^24 elements or more. A host-paced figure (Benchmark.host_paced: timed on the host clock, or
-through pageable memory) has no limit: it moves with the host's speed, which on a shared machine
-varies by 10% and more. In files written before host_timed every other such figure is held to
-the limit. A figure whose mean is negative (a family's own counter may be) has a negative CV,
-judged by its size; one whose mean is 0 has no relative spread, so no CV and no verdict.
-Exit 1 if any benchmark is over its limit, 2 on bad input or bad usage.
-"""
+"""Run-to-run stability: each benchmark's coefficient of variation against the limit gpubench
+holds its large GPU-timed cases to, none for a host-paced figure (cli/stability.py says why)."""
 
 import math
 

@@ -1,24 +1,7 @@
-"""Prints the gpubench flags that measure as RESULT was measured, one a line, as far as its context
-states them: the filter, Google Benchmark's minimum and warm-up times and random interleaving,
---energy, the devices, saxpy's --l2 where it is not the default, and each family flag the run was
-given (gpubench states one under its own name: "--sizes": "1G,4G"). gpubench-tools gate records its
-candidate with them, so a baseline recorded with a filter, another minimum time or other sizes is
-compared with a candidate recorded alike, not refused as measured otherwise or lacking benchmarks
-after minutes of runs. A key the context lacks gives no flag (gpubench's default), as does saxpy_l2
-holding the default its gpubench_families declares for --l2: the candidate's context then lacks the
-"--l2" a flag given adds, as the baseline's. The build type is no flag: the binary has its own,
-which --build-type=TYPE names (gpubench --version states it, without a GPU): a result of another
-build type (context gpubench_build_type), which no flag can measure as, is refused, as
-gpubench-tools compare refuses it as measured otherwise; a result that states none is not.
-
-  scripts/gpubench-tools flags results/h200/ci_baseline.json
-  scripts/gpubench-tools flags --build-type=Release results/h200/ci_baseline.json
-
-Exit status: 0 printed; 2 an unusable result, or a setting that is not text gpubench writes
-(a number, a control character), a key in the shape of a flag that is no family flag, or one
-flag stated twice with two values, in one line; 3 a result of another build type than
---build-type's, in one line (gpubench-tools compare's status for measured otherwise).
-"""
+"""The gpubench flags that measure as a result was measured, read from its context: the filter,
+Google Benchmark's times and interleaving, --energy, the devices, saxpy's --l2 where it is not
+the default and each family flag; a result of another build type is refused (cli/flags.py
+says what the command prints and why)."""
 
 import json
 import re

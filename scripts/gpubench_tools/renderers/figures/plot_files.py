@@ -1,35 +1,6 @@
-"""Plot gpubench results: one PNG per family, DIR/<family>.png, of every benchmark the files hold.
-
-A family's figure is drawn by family_plot, as gpubench-tools report and the HTML pages draw it
-(panels.py): its benchmarks read by the facts each file's context declares (gpubench_families;
-inferred for files without them), a panel per figure and first series component, the variants
-of a panel overlaid, each its colour and marker (a `/device:N` benchmark a curve of its own),
-each file its line style, named by its file stem; figures without a sweep are rows of dots.
-A family whose name is no safe file name (family_plot.figure_file_name) is drawn to
-family<N>.png; where two families' files would share a name (`Copy` and `copy` on a file
-system that folds case, `peer_pairs` and the pairs of `peer`), the later one's name gets a short
-hash of the family (family_plot.figure_stems), so no figure is written over another. Each axis
-fits the data of its panel (scales.py).
-
-Also fits t(s) = t0 + s/B to every curve of GB/s that also carries a time per operation (its
-family's µs figure, lower better), prints t0, B and s_half = t0*B and writes that table to
-DIR/fit.txt, and draws each fit dashed over its curve: t is that time, s the bytes the
-bandwidth counts in it. A curve faster at a size
-within the L2 (the context's l2_bytes) than at every size beyond it is served from the L2
-there, which would pull B above what memory gives: it is fitted above the L2 only.
-
-A family whose series name ordered pairs of GPUs (`<s>to<d>`, as peer copies do) also gets
-DIR/<family>_pairs.png: a source × destination matrix per series at its largest argument
-(pair_matrix); a series whose pairs name more than 64 GPUs, the most gpubench measures at once,
-is refused.
-
-Names from the files are drawn as text, cut to 80 characters. A figure holds at most 24 panels
-and 128 curves, and one run draws at most 64 families (--filter selects fewer).
-
-Exit status: 0 figures written, 2 unusable input, more than a figure holds, an unwritable DIR
-or file of it (the figures and fit.txt are written all or none: then no file of DIR is changed),
-or a file of DIR that is an input or no regular file (then nothing is written).
-"""
+"""The figures `gpubench-tools plot` writes: one PNG per family of every benchmark the files
+hold, the pair matrices, and the fits of t = t0 + s/B with their table (cli/plot.py says what
+each shows)."""
 
 from dataclasses import dataclass
 from pathlib import Path
