@@ -4,6 +4,7 @@ package pip installs."""
 
 import ast
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -128,17 +129,24 @@ def test_importing_every_module_changes_nothing_in_the_process() -> None:
 
 def test_pip_installs_the_same_command(tmp_path: Path) -> None:
     """`pip install ./scripts` into a fresh virtualenv (its packages from this Python's, so no
-    network is needed) gives gpubench-tools, which runs from the installed copy."""
+    network is needed) gives gpubench-tools, which runs from the installed copy. The package is
+    built from a copy of scripts/: setuptools writes build/ and *.egg-info beside its source."""
+    source = tmp_path / "scripts"
+    shutil.copytree(SCRIPTS, source, ignore=shutil.ignore_patterns(
+        "tests", "__pycache__", ".hypothesis", ".ruff_cache", "build", "*.egg-info"))
     env_dir = tmp_path / "venv"
     venv.create(env_dir, system_site_packages=True, with_pip=True)
     python = env_dir / "bin" / "python3"
-    build = tmp_path / "build"
+    builders = subprocess.run([str(python), "-c", "import setuptools, wheel"],
+                              capture_output=True, text=True, timeout=60)
+    if builders.returncode != 0:
+        pytest.skip("no setuptools and wheel here to build the package without a network "
+                    "(.ci/install --tests installs them)")
     done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-deps",
-                           "--no-build-isolation", "--no-index", str(SCRIPTS)],
+                           "--no-build-isolation", "--no-index", str(source)],
                           capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, TMPDIR=str(tmp_path), PIP_CACHE_DIR=str(build)))
-    if done.returncode != 0 and "setuptools" in done.stderr:
-        pytest.skip("this Python has no setuptools to build the package without a network")
+                          env=dict(os.environ, TMPDIR=str(tmp_path),
+                                   PIP_CACHE_DIR=str(tmp_path / "cache")))
     assert done.returncode == 0, done.stderr
     installed = env_dir / "bin" / "gpubench-tools"
     listed = subprocess.run([str(installed), "--help"], capture_output=True, text=True,
