@@ -118,12 +118,7 @@ Finished run_limited(const std::vector<std::string>& argv, const std::vector<Res
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  if (WIFEXITED(status)) {
-    finished.exit_code = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    finished.signal = WTERMSIG(status);
-    finished.exit_code = 128 + finished.signal;
-  }
+  record_status(status, finished);
   finished.out = read_file(out_path);
   std::filesystem::remove(out_path);
   return finished;

@@ -17,17 +17,7 @@ constexpr int exit_failure = 1;
 const std::string lost_output = "gpubench: standard output could not be written\n";
 
 std::vector<std::string> gpubench_argv(const std::vector<std::string>& args) {
-  std::vector<std::string> argv{GPUBENCH_BINARY};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
-
-std::string shown(const std::vector<std::string>& args) {
-  std::string text;
-  for (const std::string& arg : args) {
-    text += " " + arg;
-  }
-  return text;
+  return command_line(GPUBENCH_BINARY, args);
 }
 
 const std::vector<std::vector<std::string>> print_only_paths{
@@ -60,12 +50,12 @@ const std::vector<std::vector<std::string>> print_only_paths{
 TEST(PrintOnlyOutput, PastTheFileSizeLimitIsOneLine) {
   for (const std::vector<std::string>& args : print_only_paths) {
     const Finished kept = run_limited(gpubench_argv(args), {});
-    ASSERT_EQ(kept.signal, 0) << shown(args) << ": " << kept.err;
+    ASSERT_EQ(kept.signal, 0) << shown_args(args) << ": " << kept.err;
     const Finished run = run_limited(gpubench_argv(args),
                                      {{RLIMIT_FSIZE, static_cast<rlim_t>(kept.out.size() / 2)}});
-    EXPECT_TRUE(says_output_was_lost(run, kept)) << shown(args);
+    EXPECT_TRUE(says_output_was_lost(run, kept)) << shown_args(args);
     // Up to the limit is written, and not a byte past it.
-    EXPECT_LE(run.out.size(), kept.out.size() / 2) << shown(args);
+    EXPECT_LE(run.out.size(), kept.out.size() / 2) << shown_args(args);
   }
 }
 
@@ -73,7 +63,7 @@ TEST(PrintOnlyOutput, DevFullIsOneLine) {
   for (const std::vector<std::string>& args : print_only_paths) {
     const Finished kept = run_process(gpubench_argv(args));
     EXPECT_TRUE(says_output_was_lost(run_process(gpubench_argv(args), Stream::full), kept))
-        << shown(args);
+        << shown_args(args);
   }
 }
 
@@ -81,7 +71,7 @@ TEST(PrintOnlyOutput, AClosedStdoutIsOneLine) {
   for (const std::vector<std::string>& args : print_only_paths) {
     const Finished kept = run_process(gpubench_argv(args));
     EXPECT_TRUE(says_output_was_lost(run_process(gpubench_argv(args), Stream::closed), kept))
-        << shown(args);
+        << shown_args(args);
   }
 }
 

@@ -168,12 +168,7 @@ Finished Process::wait(std::chrono::seconds limit) {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  if (WIFEXITED(status)) {
-    finished.exit_code = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    finished.signal = WTERMSIG(status);
-    finished.exit_code = 128 + finished.signal;
-  }
+  record_status(status, finished);
   finished.out = read_file(out_path_);
   finished.err = read_file(err_path_);
   return finished;
@@ -181,6 +176,30 @@ Finished Process::wait(std::chrono::seconds limit) {
 
 Finished run_process(const std::vector<std::string>& argv, Stream out, Stream err) {
   return Process(argv, out, err).wait();
+}
+
+void record_status(int wait_status, Finished& finished) {
+  if (WIFEXITED(wait_status)) {
+    finished.exit_code = WEXITSTATUS(wait_status);
+  } else if (WIFSIGNALED(wait_status)) {
+    finished.signal = WTERMSIG(wait_status);
+    finished.exit_code = 128 + finished.signal;
+  }
+}
+
+std::vector<std::string> command_line(const std::string& program,
+                                      const std::vector<std::string>& args) {
+  std::vector<std::string> argv{program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+std::string shown_args(const std::vector<std::string>& args) {
+  std::string text;
+  for (const std::string& arg : args) {
+    text += " " + arg;
+  }
+  return text;
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

@@ -62,6 +62,16 @@ private:
 [[nodiscard]] Finished run_process(const std::vector<std::string>& argv,
                                    Stream out = Stream::captured, Stream err = Stream::captured);
 
+// The exit code and signal of a child's status as waitpid gives it, into `finished`.
+void record_status(int wait_status, Finished& finished);
+
+// `program` followed by `args`: an argv for run_process and its kin.
+[[nodiscard]] std::vector<std::string> command_line(const std::string& program,
+                                                    const std::vector<std::string>& args);
+
+// `args` as a message names them: each after a space.
+[[nodiscard]] std::string shown_args(const std::vector<std::string>& args);
+
 // The lines of `text`, without their '\n'; a last line without one counts too.
 [[nodiscard]] std::vector<std::string> lines_of(const std::string& text);
 

@@ -18,17 +18,7 @@ namespace {
 constexpr rlim_t startup_address_space_bytes = rlim_t{100} << 20;
 
 std::vector<std::string> gpubench_argv(const std::vector<std::string>& args) {
-  std::vector<std::string> argv{GPUBENCH_BINARY};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
-
-std::string shown(const std::vector<std::string>& args) {
-  std::string text;
-  for (const std::string& arg : args) {
-    text += " " + arg;
-  }
-  return text;
+  return command_line(GPUBENCH_BINARY, args);
 }
 
 // Whether a CUDA driver answers here: a listing then counts its devices, and the driver's
@@ -73,13 +63,13 @@ TEST(Startup, PathsWithoutGpuWorkRunInOneHundredMiBOfAddressSpace) {
     const Finished free = run_limited(gpubench_argv(args), {});
     const Finished limited =
         run_limited(gpubench_argv(args), {{RLIMIT_AS, startup_address_space_bytes}});
-    EXPECT_EQ(limited.signal, 0) << shown(args) << ": " << limited.err;
-    EXPECT_EQ(limited.exit_code, free.exit_code) << shown(args) << ": " << limited.err;
-    EXPECT_EQ(limited.err, free.err) << shown(args);
+    EXPECT_EQ(limited.signal, 0) << shown_args(args) << ": " << limited.err;
+    EXPECT_EQ(limited.exit_code, free.exit_code) << shown_args(args) << ": " << limited.err;
+    EXPECT_EQ(limited.err, free.err) << shown_args(args);
     if (counts_devices && args.front() == "--benchmark_list_tests") {
-      EXPECT_FALSE(limited.out.empty()) << shown(args);
+      EXPECT_FALSE(limited.out.empty()) << shown_args(args);
     } else {
-      EXPECT_EQ(limited.out, free.out) << shown(args);
+      EXPECT_EQ(limited.out, free.out) << shown_args(args);
     }
   }
 }
