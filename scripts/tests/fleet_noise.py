@@ -24,14 +24,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # scripts/, run as a script
 
 import fleet_builder as fb  # noqa: E402 (after the path it needs)
-
+from gpubench_tools.models.fleet.groups import group_gpus
 from gpubench_tools.models.fleet.limits import (
     Limits,
     default_limit_files,
     judge_floors,
     load_limits,
 )
-from gpubench_tools.models.fleet.outliers import Rule, group_gpus, judge
+from gpubench_tools.models.fleet.outliers import Rule, judge
 from gpubench_tools.reading.fleet.records import Gpu, result_found
 from gpubench_tools.reading.result_file import loads
 

@@ -12,15 +12,22 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
 - health flags from NVML's records before and after the run (models/fleet/health.py);
 - figures below their GPU model's floor in a limits file, whatever the size of the GPU's group
   (models/fleet/limits.py; results/limits/ by default);
-- GPUs slower than the others of their group (GPU model, driver, gpubench version, host CPU) by
-  more than each benchmark's noise allows (models/fleet/outliers.py).
+- GPUs slower than the others of their group (GPU model, driver, gpubench version, host CPU and
+  measurement settings, each read for what it means: models/fleet/identity.py) by more than each
+  benchmark's noise allows (models/fleet/outliers.py);
+- GPUs no group vouches for: in a group too small to compare within, or giving other facts of a
+  benchmark's figure (its unit, which way is better, whether the host paces it) than the others
+  of their group (models/fleet/groups.py, agreement.py); and GPUs lacking benchmarks others of
+  their group ran, which --missing-fails fails on.
 
 -o draws a heatmap of GPUs x headline benchmarks (renderers/figures/fleet_heatmap.py).
 Exit 0; 1 with --fail-on-outlier when any GPU needs attention; 2 for unusable input (a missing
 path or one the system refuses to list or examine, nothing readable, the same GPU twice, a bad
-limits or expected-hosts file, a bad option). A result or record file the system refuses to
-read is a damaged row, as a damaged file is; each damaged file or line is a `skipped` line on
-stderr once the report is written, none where the exit is 2 (its one line says why).
+limits or expected-hosts file, a bad option); 5 with --missing-fails where a GPU lacks benchmarks
+others of its group ran, naming them in one line on stderr after the report. A result or record
+file the system refuses to read is a damaged row, as a damaged file is; each damaged file or line
+is a `skipped` line on stderr once the report is written, none where the exit is 2 (its one line
+says why).
 """
 
 import argparse
@@ -32,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
+from gpubench_tools.models.fleet.groups import Lacking, apart, group_gpus, lacking
 from gpubench_tools.models.fleet.health import judge_health
 from gpubench_tools.models.fleet.limits import (
     default_limit_files,
@@ -39,7 +47,7 @@ from gpubench_tools.models.fleet.limits import (
     load_all_limits,
     models_without_limits,
 )
-from gpubench_tools.models.fleet.outliers import Rule, group_gpus, judge
+from gpubench_tools.models.fleet.outliers import Rule, judge
 from gpubench_tools.reading.errors import OutputIsInputError
 from gpubench_tools.reading.fleet.expected import (
     Expected,
@@ -69,6 +77,9 @@ MAX_CORROBORATE = MAX_CONTAINERS
 # compares no group, and an --expect beyond expects GPUs no set of files accounts for (it stays one
 # `missing` row).
 MAX_FLEET_GPUS = 1_000_000
+# Exit status with --missing-fails, where a GPU lacks benchmarks others of its group ran: compare's
+# for benchmarks of BASE that NEW lacks.
+MISSING_BENCHMARKS = 5
 
 
 def check_bounded(parser: argparse.ArgumentParser, args: argparse.Namespace,
@@ -111,7 +122,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help=f"sizes of a sweep that must flag a GPU ({Rule.corroborate}; "
                              f"1: every benchmark alone)")
     parser.add_argument("--min-gpus", type=int, default=Rule.min_gpus,
-                        help=f"GPUs a group needs to be compared within ({Rule.min_gpus})")
+                        help=f"GPUs a group needs to be compared within ({Rule.min_gpus}); "
+                             "in a fleet of as many, a GPU of a smaller group needs attention")
     parser.add_argument("--headline", action="append", metavar="REGEX",
                         help="a benchmark pattern for the heatmap's columns (repeatable; "
                              "default: each device-timed sweep at its largest argument, the "
@@ -120,7 +132,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="draw the heatmap to this file (.png, .svg, .pdf)")
     parser.add_argument("--fail-on-outlier", action="store_true",
                         help="exit 1 when any GPU needs attention (missing, not finished, "
-                             "health, below floor, slower than its group)")
+                             "health, below floor, slower than its group, in a group too small "
+                             "to compare, giving other facts of a figure than its group)")
+    parser.add_argument("--missing-fails", action="store_true",
+                        help=f"exit {MISSING_BENCHMARKS} where a GPU lacks benchmarks others of "
+                             "its group ran, naming them in one line after the report (a "
+                             "benchmark a GPU did not run is no check it passed)")
     parser.add_argument("--markdown", action="store_true", help="markdown tables")
     args = parser.parse_args(argv)
     check_bounded(parser, args, ("k", "host_k"), lambda value: 0 <= value <= MAX_K,
@@ -195,6 +212,8 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
         health=judge_health(contexts),
         below_floor=judge_floors(found.gpus, limits, args.rule.corroborate),
         groups=groups,
+        apart=apart(groups, args.rule.min_gpus),
+        lacking=lacking(groups),
         limit_files=[str(path) for path in limit_files],
         models_without_limits=models_without_limits(found.gpus, limits),
         unexpected_hosts=unexpected_hosts(expected, found.gpus),
@@ -202,6 +221,15 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
         peer_records=found.peer_records,
         superseded=found.superseded,
     ), skipped
+
+
+def missing_line(found: list[Lacking]) -> str:
+    """--missing-fails's line: the GPUs lacking benchmarks, the first few named."""
+    shown = ", ".join(f"{item.gpu.host} {item.gpu.uuid} ({len(item.missing)}, e.g. "
+                      f"{shorten(item.missing[0], 200)})" for item in found[:3])
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    return shorten(f"--missing-fails: {len(found)} GPU(s) lack benchmarks others of their group "
+                   f"ran: {shown}{more}", 1000)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -229,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
             write_stdout(f"heatmap: {args.output}\n")
         for line in skipped:
             print(line, file=sys.stderr)
+        if args.missing_fails and findings.lacking:
+            script_error("gpubench-tools fleet", missing_line(findings.lacking))
+            return MISSING_BENCHMARKS
     except (FleetInputError, OutputIsInputError) as error:
         print(one_line(f"gpubench-tools fleet: {error}"), file=sys.stderr)
         return 2

@@ -2,14 +2,18 @@
 first.
 
 Runs that did not finish or are missing (a node's peer run among them); GPU health; GPUs below their
-model's floor; GPUs slower than their group. Every GPU is named by host and UUID. Text from the
-files goes into tables, whose cells are escaped (text_table), never interpreted.
+model's floor; GPUs slower than their group; GPUs no group vouches for (in a group too small to
+compare, giving other facts of a figure than their group, lacking benchmarks their group ran).
+Every GPU is named by host and UUID. Text from the files goes into tables, whose cells are
+escaped (text_table), never interpreted.
 """
 
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from gpubench_tools.models.fleet.agreement import Disagreement, FigureFacts
+from gpubench_tools.models.fleet.groups import Apart, Lacking
 from gpubench_tools.models.fleet.health import WATCH, HealthReport
 from gpubench_tools.models.fleet.limits import BelowFloor
 from gpubench_tools.models.fleet.outliers import Flag, Group, Rule, sweep
@@ -32,6 +36,8 @@ class Findings:
     health: HealthReport
     below_floor: list[BelowFloor]
     groups: list[Group]
+    apart: list[Apart]  # GPUs of groups too small to compare within
+    lacking: list[Lacking]  # GPUs without benchmarks others of their group ran
     limit_files: list[str]
     models_without_limits: list[str]
     unexpected_hosts: list[str]
@@ -53,7 +59,8 @@ class Findings:
         named |= {f.uuid for f in self.health.findings if f.severity < WATCH}
         named |= {b.gpu.uuid for b in self.below_floor}
         for group in self.groups:
-            named |= {g.uuid for g in group.flagged}
+            named |= {g.uuid for g in group.flagged + group.disagreeing}
+        named |= {a.gpu.uuid for a in self.apart}
         return len(named) + unnamed
 
 
@@ -215,6 +222,60 @@ def outliers_section(findings: "Findings", markdown: bool) -> list[str]:
     return lines
 
 
+def apart_section(findings: "Findings", rule: Rule, markdown: bool) -> list[str]:
+    lines = [heading(f"In a group too small to compare (--min-gpus={rule.min_gpus}), judged by "
+                     f"floors alone: {len(findings.apart)} GPU(s)", markdown)]
+    rows = [[a.gpu.host, a.gpu.uuid, str(a.group), str(a.size),
+             "; ".join(f"{part} {its} (group 1: {theirs})" for part, its, theirs
+                       in a.differences) or "-", a.gpu.source]
+            for a in findings.apart]
+    if rows:
+        lines.append(table(["host", "GPU", "group", "GPUs", "what sets its group apart", "file"],
+                           rows, markdown))
+    return lines
+
+
+def facts_text(facts: FigureFacts) -> str:
+    metric = facts.metric
+    return (f"{metric.key} in {metric.unit} (x{metric.scale:g}), "
+            f"{'higher' if metric.bigger_is_better else 'lower'} is better, "
+            f"{'host-paced' if facts.host_paced else 'device-timed'}")
+
+
+def facts_section(groups: list[Group], markdown: bool) -> list[str]:
+    gpus = {g.uuid for group in groups for g in group.disagreeing}
+    lines = [heading(f"Facts of a figure unlike their group's, not judged on it: {len(gpus)} "
+                     "GPU(s)", markdown)]
+    rows = []
+    for number, group in enumerate(groups, start=1):
+        by_gpu: dict[str, list[Disagreement]] = {}
+        for disagreement in group.disagreements:
+            by_gpu.setdefault(disagreement.gpu.uuid, []).append(disagreement)
+        for found in by_gpu.values():
+            first = found[0]
+            said = (f"{facts_text(first.group)} ({first.agreeing} of {len(group.gpus)} GPUs)"
+                    if first.group else "no facts given by most of its GPUs")
+            rows.append([first.gpu.host, first.gpu.uuid, str(number), str(len(found)),
+                         first.benchmark, facts_text(first.its), said, first.gpu.source])
+    if rows:
+        lines.append(table(["host", "GPU", "group", "benchmarks", "the first", "its facts",
+                            "its group's", "file"], rows, markdown))
+    return lines
+
+
+def lacking_section(lacking: list[Lacking], markdown: bool) -> list[str]:
+    lines = [heading(f"Lacking benchmarks others of their group ran (--missing-fails fails on "
+                     f"them): {len(lacking)} GPU(s)", markdown)]
+    rows = [[item.gpu.host, item.gpu.uuid, str(item.group), str(len(item.missing)),
+             f"{item.missing[0]} (run by {item.first_ran_by} of {item.size} GPUs)",
+             item.gpu.source]
+            for item in lacking]
+    if rows:
+        lines.append(table(["host", "GPU", "group", "benchmarks lacked", "the first", "file"],
+                           rows, markdown))
+    return lines
+
+
 def smallest_loss(group: Group, host_timed: bool) -> str:
     values = [100 * t for name, t in group.thresholds.items()
               if group.host_timed[name] == host_timed]
@@ -264,6 +325,9 @@ def report(findings: Findings, rule: Rule, markdown: bool) -> str:
     lines += health_section(findings, markdown)
     lines += floor_section(findings, markdown)
     lines += outliers_section(findings, markdown)
+    lines += apart_section(findings, rule, markdown)
+    lines += facts_section(findings.groups, markdown)
+    lines += lacking_section(findings.lacking, markdown)
     lines += groups_section(findings.groups, rule, markdown)
     if findings.unexpected_hosts:
         lines.append(table(["hosts with results that --expect-hosts does not list"],

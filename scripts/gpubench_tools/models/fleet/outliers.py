@@ -1,8 +1,11 @@
 """Each GPU against the others of its group, every benchmark judged against its own noise.
 
 A group is the GPUs of one GPU model, driver version, gpubench version and host CPU, measured
-alike (settings.MEASUREMENT_SETTINGS: a run given another --benchmark_min_time, say): a GPU
-is compared only with its like. Per benchmark of a group of --min-gpus or more, each GPU's speed
+alike (settings.MEASUREMENT_SETTINGS: a run given another --benchmark_min_time, say), each read
+for what it means (models/fleet/identity.py, groups.py): a GPU is compared only with its like.
+A benchmark is judged by the facts most of the group's GPUs give of its figure, its unit, which
+way is better and whether the host paces it (models/fleet/agreement.py); a GPU giving others is
+named, not judged on it. Per benchmark of a group of --min-gpus or more, each GPU's speed
 is its figure over the benchmark's reference, the group median (the inverse for times), and its
 loss is 1 - speed. The benchmark's noise is the larger of the group's robust spread (1.4826 x
 the median absolute deviation of the speeds, a standard deviation for normal noise) and, where
@@ -40,15 +43,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpubench_tools.reading.facts import Metric, family_of, split_name
+from gpubench_tools.models.fleet.agreement import Disagreement, agreed_facts
+from gpubench_tools.reading.facts import Metric, split_name
 from gpubench_tools.reading.fleet.records import Gpu
-from gpubench_tools.reading.results import Benchmark
-from gpubench_tools.reading.safe_text import one_line
-from gpubench_tools.reading.settings import MEASUREMENT_SETTINGS, SETTING_SHOWN, setting_text
 
 MAD_TO_SIGMA = 1.4826  # the MAD of a normal distribution is 0.6745 sigma
 
-# GPU model, driver, gpubench version, host CPU, measurement settings (measured_with)
+# GPU model, driver, gpubench version, host CPU, measurement settings, as the report shows them
+# (models/fleet/identity.py: PARTS, shown_key)
 GroupKey = tuple[str, str, str, str, str]
 
 
@@ -94,72 +96,16 @@ class Group:
     host_timed: dict[str, bool] = field(default_factory=dict)
     flags: list[Flag] = field(default_factory=list)
     uncorroborated: int = 0  # benchmarks that flagged a GPU no other size of its sweep did
+    # GPUs giving other facts of a benchmark's figure than the group: not judged on it.
+    disagreements: list[Disagreement] = field(default_factory=list)
 
     @property
     def flagged(self) -> list[Gpu]:
         return list({flag.gpu.uuid: flag.gpu for flag in self.flags}.values())
 
-
-def is_host_timed(bench: Benchmark) -> bool:
-    """Whether a figure moves with the host (Benchmark.host_paced); a file that does not say
-    is judged as device-timed, by the tighter margin."""
-    return bool(bench.host_paced)
-
-
-def _size_text(size: object) -> str:
-    if not isinstance(size, int) or isinstance(size, bool) or size <= 0:
-        return "?"
-    for unit, shift in (("M", 20), ("K", 10)):
-        if size >= 1 << shift and size % (1 << shift) == 0:
-            return f"{size >> shift}{unit}"
-    return str(size)
-
-
-def host_cpu(context: dict) -> str:
-    """The host CPU as Google Benchmark's context describes it (it records no model name): the
-    CPU count, the clock it reports (mhz_per_cpu) and the cache sizes."""
-    parts = []
-    cpus, mhz = context.get("num_cpus"), context.get("mhz_per_cpu")
-    if isinstance(cpus, int) and not isinstance(cpus, bool):
-        parts.append(f"{cpus} CPUs")
-    if isinstance(mhz, (int, float)) and not isinstance(mhz, bool):
-        parts.append(f"{mhz:g} MHz")
-    caches = context.get("caches")
-    for cache in caches if isinstance(caches, list) else []:
-        if not isinstance(cache, dict):
-            continue
-        kind = {"Data": "d", "Instruction": "i", "Unified": ""}.get(cache.get("type"))
-        level = cache.get("level")
-        if kind is None or not isinstance(level, int) or isinstance(level, bool):
-            continue
-        shared = cache.get("num_sharing")
-        sharing = f" shared by {shared}" if isinstance(shared, int) and shared > 1 else ""
-        parts.append(f"L{level}{kind} {_size_text(cache.get('size'))}{sharing}")
-    return ", ".join(parts) or "unknown CPU"
-
-
-def measured_with(gpu: Gpu) -> str:
-    """The measurement settings a GPU's result states, of those that apply to a family it ran
-    ("energy off, gpubench_build_type Release, benchmark_min_time 0s, ...")."""
-    families = {family_of(name) for name in gpu.benchmarks}
-    stated = [f"{s.key} {one_line(text, SETTING_SHOWN)}" for s in MEASUREMENT_SETTINGS
-              if (s.family is None or s.family in families)
-              and (text := setting_text(gpu.context, s)) is not None]
-    return ", ".join(stated)
-
-
-def group_key(gpu: Gpu) -> GroupKey:
-    return (gpu.gpu_name, gpu.result.driver_version,
-            str(gpu.context.get("gpubench_version", "unknown")), host_cpu(gpu.context),
-            measured_with(gpu))
-
-
-def group_gpus(gpus: list[Gpu]) -> list[Group]:
-    groups: dict[GroupKey, list[Gpu]] = {}
-    for gpu in gpus:
-        groups.setdefault(group_key(gpu), []).append(gpu)
-    return [Group(key, sorted(members, key=lambda g: g.label))
-            for key, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+    @property
+    def disagreeing(self) -> list[Gpu]:
+        return list({d.gpu.uuid: d.gpu for d in self.disagreements}.values())
 
 
 def sweep(name: str) -> str:
@@ -170,10 +116,6 @@ def sweep(name: str) -> str:
         return name
     device = "" if parts.device is None else f"/device:{parts.device}"
     return "/".join(p for p in (parts.family, parts.series) if p) + device
-
-
-def benchmark_metric(gpus: list[Gpu], name: str) -> Metric:
-    return next(g.benchmarks[name].metric for g in gpus if name in g.benchmarks)
 
 
 def run_noise(gpus: list[Gpu], name: str) -> float:
@@ -220,10 +162,16 @@ def judge(group: Group, rule: Rule) -> None:
     columns, speeds, candidates = [], [], []
     sweep_sizes: dict[tuple[int, str], int] = {}  # (GPU row, sweep): benchmarks it ran
     for name in names:
-        metric = benchmark_metric(group.gpus, name)
+        facts, disagreements = agreed_facts(group.gpus, name)
+        group.disagreements += disagreements
+        if facts is None:
+            continue
+        metric, host_timed = facts.metric, facts.host_paced
+        odd = {id(d.gpu) for d in disagreements}
         values = np.array([
             gpu.benchmarks[name].value(metric)
-            if name in gpu.benchmarks and metric.key in gpu.benchmarks[name].values else np.nan
+            if name in gpu.benchmarks and metric.key in gpu.benchmarks[name].values
+            and id(gpu) not in odd else np.nan
             for gpu in group.gpus])
         present = np.isfinite(values)
         if present.sum() < rule.min_gpus:
@@ -232,8 +180,6 @@ def judge(group: Group, rule: Rule) -> None:
         if median <= 0:
             continue
         speed = relative(values, median, metric)
-        host_timed = any(is_host_timed(g.benchmarks[name]) for g in group.gpus
-                         if name in g.benchmarks)
         k, margin = ((rule.host_k, rule.host_margin_pct) if host_timed
                      else (rule.k, rule.margin_pct))
         floor = run_noise(group.gpus, name)
