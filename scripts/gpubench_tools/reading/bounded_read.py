@@ -8,14 +8,13 @@ file refused by its size before it is read. special_file says why a file a direc
 not opened at all, dangling_link why a name that is taken leads to no file. What the system
 refuses is an OSError for each caller to say in its own words (result_file.read_file for a
 result). compression names the compressed form a file's bytes take (gzip, xz, bzip2), and
-unpacked unpacks them within the same bound, so a small file that would unpack to gigabytes costs
-no more than the bound.
+unpacked unpacks every stream of them within the same bound, in time linear in their size however
+many streams they hold, so a small file that would unpack to gigabytes costs no more than the
+bound.
 """
 
 import bz2
 import errno
-import gzip
-import io
 import lzma
 import os
 import select
@@ -23,6 +22,7 @@ import stat
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 # The largest result file the toolkit reads: 65 full gpubench runs merged, read in about 2 s and 230
 # MB (docs/usage.md, "What the toolkit reads, and its limits"; results/cpu/script_limits.txt).
@@ -114,54 +114,115 @@ def read_bounded(path: Path, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | Non
 # data: a stream naming more than `xz -9` does (64 MiB, 65 MiB to decode) is refused instead.
 XZ_MEMORY_BYTES = 128 * 2**20
 
+# Input goes to a decoder in pieces of at most this many bytes, so what is left of a piece where a
+# stream ends (the decoder's unused_data, a copy) is small however many streams follow. Handed all
+# the rest at once, a decoder copies it at every stream's end: time quadratic in the number of
+# streams (30 MiB of small xz streams took 15 minutes).
+_INPUT_PIECE_BYTES = 2**12
 
-class _XzStreams:
-    """The xz streams of `data` read one after the other as one file, as `xz -d` reads them, each
-    decoded within XZ_MEMORY_BYTES. read() raises LZMAError for a damaged stream or one that
-    needs more memory, EOFError for one cut short."""
 
-    def __init__(self, data: bytes) -> None:
+class _Decoder(Protocol):
+    """What the lzma and bz2 modules' decoders are: one stream's, fed input and asked for at most
+    `max_length` bytes at a time."""
+
+    eof: bool
+    needs_input: bool
+    unused_data: bytes
+
+    def decompress(self, data: bytes | memoryview, max_length: int) -> bytes: ...
+
+
+class _GzipMember:
+    """zlib's decoder of one gzip member (header, data, and the trailer's CRC and size checked),
+    as a _Decoder: zlib hands back the input a `max_length` held back, which this keeps."""
+
+    def __init__(self) -> None:
+        self._decoder = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+        self._held_back = b""
+        self._output_full = False  # the last call gave max_length bytes: more may be waiting
+
+    @property
+    def eof(self) -> bool:
+        return self._decoder.eof
+
+    @property
+    def needs_input(self) -> bool:
+        return not self._held_back and not self._output_full
+
+    @property
+    def unused_data(self) -> bytes:
+        return self._decoder.unused_data
+
+    def decompress(self, data: bytes | memoryview, max_length: int) -> bytes:
+        chunk = self._decoder.decompress(self._held_back or data, max_length)
+        self._held_back = self._decoder.unconsumed_tail
+        self._output_full = len(chunk) == max_length
+        return chunk
+
+
+class _Streams:
+    """The streams of `data` (gzip members, xz or bzip2 streams) read one after the other as one
+    file, as `gzip -d`, `xz -d` and `bzip2 -d` read them, in time linear in the size of `data`.
+    Zero bytes between and after streams are padding (xz pads streams so; the others' tools pass
+    it over); any other byte after a stream begins the next. read() raises EOFError for a stream
+    cut short, one of DAMAGED_STREAM for a damaged one or for bytes that begin no stream."""
+
+    def __init__(self, data: bytes, new_decoder: Callable[[], _Decoder]) -> None:
+        self._data = memoryview(data)
+        self._offset = 0
+        self._new_decoder = new_decoder
+        self._decoder = new_decoder()
+        self._pending: bytes | memoryview = b""  # input read ahead that no decoder has had
+
+    def _next_input(self) -> bytes | memoryview:
+        piece = self._pending or self._data[self._offset:self._offset + _INPUT_PIECE_BYTES]
+        if not self._pending:
+            self._offset += len(piece)
+        self._pending = b""
+        return piece
+
+    def _next_stream(self) -> bool:
+        """Starts a decoder on the stream after the one that ended, past any padding; False
+        where none follows."""
+        rest = self._decoder.unused_data.lstrip(b"\0")
+        while not rest:
+            piece = self._next_input()
+            if not piece:
+                return False
+            rest = bytes(piece).lstrip(b"\0")
+        self._pending = rest
         self._decoder = self._new_decoder()
-        self._input = data
-
-    @staticmethod
-    def _new_decoder() -> lzma.LZMADecompressor:
-        return lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=XZ_MEMORY_BYTES)
+        return True
 
     def read(self, size: int) -> bytes:
         """At most `size` bytes more; none at the end of the last stream."""
         while True:
-            if self._decoder.eof:
-                self._input = self._decoder.unused_data.lstrip(b"\0")  # the streams' padding
-                if not self._input:
-                    return b""
-                self._decoder = self._new_decoder()
-            elif self._decoder.needs_input and not self._input:
-                raise EOFError("an xz stream ends before its end marker")
-            try:
-                chunk = self._decoder.decompress(self._input, size)
-            except lzma.LZMAError as error:
-                # Python's words for liblzma's LZMA_MEMLIMIT_ERROR.
-                if str(error) != "Memory usage limit exceeded":
-                    raise
-                raise lzma.LZMAError(f"its dictionary needs more than {XZ_MEMORY_BYTES // 2**20} "
-                                     "MiB to decode; xz -9's needs 65") from None
-            self._input = b""
+            if self._decoder.eof and not self._next_stream():
+                return b""
+            data: bytes | memoryview = b""
+            if self._decoder.needs_input:
+                data = self._next_input()
+                if not data:
+                    raise EOFError("the data ends inside a stream")
+            chunk = self._decoder.decompress(data, size)
             if chunk:
                 return chunk
 
 
+def _xz_decoder() -> lzma.LZMADecompressor:
+    return lzma.LZMADecompressor(lzma.FORMAT_XZ, memlimit=XZ_MEMORY_BYTES)
+
+
 # The compressed forms a result may take: the first bytes of each (no JSON text starts with
-# them), the ending of a file's name in that form, and a read(size) over what each holds: every
-# stream or member of a file, as `gzip -d`, `xz -d` and `bzip2 -d` write them.
-_COMPRESSIONS: dict[str, tuple[bytes, str, Callable[[bytes], Callable[[int], bytes]]]] = {
-    "gzip": (b"\x1f\x8b", ".gz", lambda data: gzip.open(io.BytesIO(data)).read),
-    "xz": (b"\xfd7zXZ\x00", ".xz", lambda data: _XzStreams(data).read),
-    "bzip2": (b"BZh", ".bz2", lambda data: bz2.open(io.BytesIO(data)).read),
+# them), the ending of a file's name in that form, and a decoder of one of its streams.
+_COMPRESSIONS: dict[str, tuple[bytes, str, Callable[[], _Decoder]]] = {
+    "gzip": (b"\x1f\x8b", ".gz", _GzipMember),
+    "xz": (b"\xfd7zXZ\x00", ".xz", _xz_decoder),
+    "bzip2": (b"BZh", ".bz2", bz2.BZ2Decompressor),
 }
 COMPRESSED_ENDINGS = tuple(ending for _, ending, _ in _COMPRESSIONS.values())
-# What reading a damaged stream raises: gzip.BadGzipFile and bzip2's "Invalid data stream" are
-# OSErrors; a stream cut short raises EOFError.
+# What reading a damaged stream raises: bzip2's "Invalid data stream" is an OSError; a stream cut
+# short raises EOFError.
 DAMAGED_STREAM = (OSError, zlib.error, lzma.LZMAError)
 
 
@@ -172,10 +233,18 @@ def compression(data: bytes) -> str | None:
 
 
 def unpacked(data: bytes, form: str, limit_bytes: int = MAX_RESULT_BYTES) -> bytes | None:
-    """The bytes `data` holds in the compressed form `form`, or None where they are more than
-    `limit_bytes`: unpacked no further than that. A stream cut short raises EOFError; one
-    damaged, or an xz stream needing more than XZ_MEMORY_BYTES, one of DAMAGED_STREAM."""
-    return _read_at_most(_COMPRESSIONS[form][2](data), limit_bytes)
+    """The bytes `data` holds in the compressed form `form`, every stream of it, or None where
+    they are more than `limit_bytes`: unpacked no further than that, in time linear in the size
+    of `data`. A stream cut short raises EOFError; one damaged, or an xz stream needing more than
+    XZ_MEMORY_BYTES, one of DAMAGED_STREAM."""
+    try:
+        return _read_at_most(_Streams(data, _COMPRESSIONS[form][2]).read, limit_bytes)
+    except lzma.LZMAError as error:
+        # Python's words for liblzma's LZMA_MEMLIMIT_ERROR.
+        if str(error) != "Memory usage limit exceeded":
+            raise
+        raise lzma.LZMAError(f"its dictionary needs more than {XZ_MEMORY_BYTES // 2**20} MiB to "
+                             "decode; xz -9's needs 65") from None
 
 
 # What a directory's entry is where it is no regular file, by the test of its mode.
