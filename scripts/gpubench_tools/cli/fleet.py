@@ -59,7 +59,7 @@ from gpubench_tools.reading.fleet.inputs import files_read, read_inputs
 from gpubench_tools.reading.fleet.records import FleetInputError, Gpu
 from gpubench_tools.reading.name_filter import FilterError, name_filter
 from gpubench_tools.reading.result_file import MAX_CONTAINERS
-from gpubench_tools.reading.safe_text import one_line, shorten
+from gpubench_tools.reading.safe_text import markdown_text, one_line, shorten
 from gpubench_tools.renderers.fleet_report import Findings, report
 from gpubench_tools.writing.outputs import refuse_output_over_input, write_stdout
 
@@ -254,7 +254,8 @@ def main(argv: list[str] | None = None) -> int:
         write_stdout(report(findings, args.rule, args.markdown) + "\n")
         if args.output is not None:
             draw_heatmap(findings.groups, columns, args.output, args.rule)
-            write_stdout(f"heatmap: {args.output}\n")
+            shown = markdown_text(args.output) if args.markdown else args.output
+            write_stdout(f"heatmap: {shown}\n")
         for line in skipped:
             print(line, file=sys.stderr)
         if args.missing_fails and findings.lacking:

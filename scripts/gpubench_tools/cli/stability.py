@@ -18,6 +18,7 @@ from gpubench_tools.cli.options import OneLineArgumentParser, script_error
 from gpubench_tools.models.stability import SCRIPT, clock, limit_pct, verdict
 from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.result_file import load
+from gpubench_tools.reading.safe_text import markdown_text
 from gpubench_tools.renderers.text_table import render
 from gpubench_tools.writing.outputs import write_stdout
 
@@ -49,9 +50,11 @@ def main(argv: list[str] | None = None) -> int:
     if not rows:
         return script_error(SCRIPT, f"{result.path}: no benchmark has two or more repetitions "
                                     "(run with --benchmark_repetitions=10)")
+    # The GPU's name and driver open a line: in markdown, they render as text.
+    gpu = markdown_text(result.describe()) if args.markdown else result.describe()
     try:
         write_stdout(
-            f"{result.describe()}: coefficient of variation of each benchmark's primary figure\n"
+            f"{gpu}: coefficient of variation of each benchmark's primary figure\n"
             + render(["benchmark", "clock", "repetitions", "CV %", "limit %", "verdict"], rows,
                      markdown=args.markdown)
             + f"\n{over} of {len(rows)} benchmarks over their limit\n")

@@ -4,8 +4,10 @@ A benchmark name, a context value, a path or a stderr can hold anything: control
 line separators, lone surrogates (a JSON "\\ud800", or a file name that is not UTF-8), bytes
 that are not UTF-8 (log_text), megabytes of it. Shown through these helpers, each stays one
 line, encodes in any encoding, and is never read as markup: a figure draws it with mathtext off
-(renderers/figures/setup.py), a table escapes it here.
+(renderers/figures/setup.py), markdown escapes it here (markdown_text, markdown_code).
 """
+
+import re
 
 ELLIPSIS = "…"
 
@@ -57,3 +59,49 @@ def ascii_decimal(text: str) -> int | None:
     if len(text) > MAX_SIZE_DIGITS or not (text.isascii() and text.isdigit()):
         return None
     return int(text)
+
+
+# What markdown (CommonMark, and GitHub's tables, strikethrough and math) reads as markup wherever
+# it stands in a line: an HTML tag, entity or autolink, a link or image, a code span, emphasis,
+# strikethrough, a table's cell border, math, a heading's closing #. Each is written as the
+# character reference that shows it as itself: one form that reads the same in markdown and in
+# an HTML block (a family's name in a <details> summary), where a backslash escape would show.
+_MARKDOWN_REFERENCES = {"&": "&amp;", "<": "&lt;", "[": "&#91;", "]": "&#93;", "`": "&#96;",
+                        "*": "&#42;", "~": "&#126;", "|": "&#124;", "$": "&#36;", "#": "&#35;",
+                        "!": "&#33;", "\\": "&#92;", "_": "&#95;"}
+_MARKDOWN_SPECIAL = re.compile(r"[&<\[\]`*~|$#!]"
+                               # A backslash escapes the ASCII punctuation after it, or breaks
+                               # the line at a line's end.
+                               r"|\\(?=[!-/:-@\[-`{-~]|$)"
+                               # An underscore between two letters or digits is no emphasis.
+                               r"|(?<![^\W_])_|_(?![^\W_])")
+# What opens a block where a line starts, its character to escape last: indentation, a
+# blockquote, a list item ("-", "+", "1.", "1)"), a thematic break or a setext heading's underline.
+_LINE_START = re.compile(r"[ >]|[-+](?= |$)|[-=][-= ]*$|[0-9]{1,9}[.)](?= |$)")
+
+
+def markdown_text(text: object, starts_line: bool = True) -> str:
+    """`text` as markdown that renders as that text, printable (printable()): no HTML, link,
+    image, code, emphasis, table cell or heading it holds is read as one. `starts_line`: the
+    text may stand at a line's start, where a list item or blockquote could begin, so such a
+    start is escaped too; False only where none can begin (a table cell). Not for a code span
+    or an HTML attribute (markdown_code is for a code span)."""
+    text = _MARKDOWN_SPECIAL.sub(lambda m: _MARKDOWN_REFERENCES[m.group()], printable(text))
+    if starts_line and (block := _LINE_START.match(text)):
+        marker = block.end() - 1 if block.group()[0].isdigit() else 0
+        text = f"{text[:marker]}&#{ord(text[marker])};{text[marker + 1:]}"
+    return text
+
+
+def markdown_code(text: object) -> str:
+    """`text` as a markdown code span, shown as it is (printable()): fenced by one backtick more
+    than its longest run of backticks, and padded by a space, which the span drops, where it
+    begins or ends with a backtick or with a space at both ends. Not in a table cell, where a
+    | ends the cell even in a code span, nor in an HTML block, where a backtick is no fence."""
+    text = printable(text)
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    if not text:
+        return f"{fence} {fence}"
+    pad = " " if "`" in (text[0], text[-1]) or (
+        text[0] == text[-1] == " " and text.strip(" ")) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

@@ -30,7 +30,8 @@ from gpubench_tools.models.launch_ratios import agreements, ratio_rows
 from gpubench_tools.reading.facts import THROTTLE_DROP, by_family
 from gpubench_tools.reading.fleet.health_records import parse_record
 from gpubench_tools.reading.results import Result
-from gpubench_tools.reading.safe_text import one_line, printable, printable_lines, shorten
+from gpubench_tools.reading.safe_text import markdown_text, one_line, printable, shorten
+from gpubench_tools.reading.safe_text import printable_lines
 from gpubench_tools.reading.settings import FILTER_KEY, INTERLEAVING_KEY, SETTING_SHOWN
 from gpubench_tools.renderers.launch_ratios_text import format_agreements
 from gpubench_tools.renderers.text_table import render
@@ -155,9 +156,10 @@ def header_section(comparison: Comparison, markdown: bool,
     if c.confirm is not None:
         files.append(f"CONFIRM: {printable(c.confirm.path)}: each change NEW shows judged again "
                      "on these runs alone, standing where they give the same verdict")
-    if markdown:
-        return [heading(title, True, level), verdict_line(c), *answer_section(c, True),
-                "\n".join(f"- {line}" for line in files), mode_line(c), rule_text(c.rules)]
+    if markdown:  # text from the files, and so each line holding it, renders as text
+        return [heading(title, True, level), markdown_text(verdict_line(c)),
+                *answer_section(c, True), "\n".join(f"- {markdown_text(line)}" for line in files),
+                markdown_text(mode_line(c)), markdown_text(rule_text(c.rules))]
     return [verdict_line(c), *answer_section(c, False),
             "\n".join([*files, mode_line(c), rule_text(c.rules)])]
 
@@ -207,11 +209,11 @@ def changes_block(title: str, rows: list[Row], markdown: bool) -> list[str]:
     (markdown: folded)."""
     shown, rest = rows[:CHANGES_SHOWN], rows[CHANGES_SHOWN:]
     if markdown:
-        blocks = [title, render(CHANGE_HEADERS, [change_row(r) for r in shown],
-                                markdown=True, align="left")]
+        blocks = [markdown_text(title), render(CHANGE_HEADERS, [change_row(r) for r in shown],
+                                               markdown=True, align="left")]
         if rest:
             blocks.append(f"<details><summary>the other {len(rest)}: "
-                          f"{family_counts([r.name for r in rest])}</summary>\n\n"
+                          f"{markdown_text(family_counts([r.name for r in rest]))}</summary>\n\n"
                           + render(CHANGE_HEADERS, [change_row(r) for r in rest],
                                    markdown=True, align="left") + "\n\n</details>")
         return blocks
@@ -239,8 +241,8 @@ def answer_section(comparison: Comparison, markdown: bool) -> list[str]:
         near = [r for r in same if r.size_of_change > 0 and r.confirmed is None][:NEAR_SHOWN]
         title = f"{len(same)} SAME" + (", the largest changes within their resolution:"
                                       if near else ".")
-        bullet = "- " if markdown else "  "
-        blocks.append("\n".join([title, *(f"{bullet}{change_text(r)}" for r in near)]))
+        bullet, shown = ("- ", markdown_text) if markdown else ("  ", str)
+        blocks.append("\n".join([title, *(f"{bullet}{shown(change_text(r))}" for r in near)]))
     return blocks
 
 
@@ -312,7 +314,8 @@ def only_in_one_section(comparison: Comparison, markdown: bool) -> list[str]:
                 listed = f"all {len(members)} (the other file has no {family} benchmarks)"
             else:
                 listed = folded_names(members)
-            lines.append(f"{'- ' if markdown else '  '}{family} ({len(members)}): {listed}")
+            line = f"{family} ({len(members)}): {listed}"
+            lines.append(f"- {markdown_text(line)}" if markdown else f"  {line}")
         blocks.append(f"Only in {label} ({len(names)}), not compared:\n" + "\n".join(lines))
     return [heading("Benchmarks in one file only", markdown, 3), *blocks] if blocks else []
 
@@ -357,7 +360,8 @@ def tables_section(comparison: Comparison, markdown: bool, only_changed: bool) -
     for title, table in family_tables(comparison, markdown, only_changed):
         if markdown:
             body = table if table is not None else "No benchmark changed."
-            blocks.append(f"<details><summary>{title}</summary>\n\n{body}\n\n</details>")
+            blocks.append(f"<details><summary>{markdown_text(title)}</summary>\n\n{body}\n\n"
+                          "</details>")
             continue
         blocks.append(heading(title, markdown, 3))
         if table is not None:
@@ -400,7 +404,7 @@ def kernel_clock_note(comparison: Comparison) -> str | None:
             f"(sm_clock_kernel_mhz, BASE vs NEW): {shown}. Their change may be the clock's.")
 
 
-def notes_section(comparison: Comparison) -> list[str]:
+def notes_section(comparison: Comparison, markdown: bool = False) -> list[str]:
     c, notes = comparison, []
     for label, result in (("BASE", c.base), ("NEW", c.cont)):
         with_reps = sum(b.repetition_values().size >= 2 for b in result.benchmarks.values())
@@ -438,7 +442,7 @@ def notes_section(comparison: Comparison) -> list[str]:
         notes.append("Neither file says which figures are host-timed (gpubench writes "
                      "host_timed since it measures its own noise): every resolution has the "
                      f"{c.rules.threshold:g}% floor.")
-    return notes
+    return [markdown_text(note) for note in notes] if markdown else notes
 
 
 def filter_difference_note(comparison: Comparison) -> str | None:
@@ -486,8 +490,8 @@ def render_comparison(comparison: Comparison, markdown: bool = False,
     blocks = [*header_section(comparison, markdown), *context_section(comparison, markdown),
               *summary_section(comparison, markdown), *only_in_one_section(comparison, markdown),
               *tables_section(comparison, markdown, only_changed),
-              *paired_section(comparison, markdown), *notes_section(comparison),
-              verdict_line(comparison)]
+              *paired_section(comparison, markdown), *notes_section(comparison, markdown),
+              markdown_text(verdict_line(comparison)) if markdown else verdict_line(comparison)]
     # Names and paths reach many sections (the largest changes, one file only, the notes):
     # every line is made printable here, once, so none shows a file's control characters.
     return printable_lines("\n\n".join(blocks) + "\n")

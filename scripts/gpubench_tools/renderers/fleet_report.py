@@ -18,7 +18,7 @@ from gpubench_tools.models.fleet.health import WATCH, HealthReport
 from gpubench_tools.models.fleet.limits import BelowFloor
 from gpubench_tools.models.fleet.outliers import Flag, Group, Rule, sweep
 from gpubench_tools.reading.fleet.records import STATUSES, Gpu, RunRecord
-from gpubench_tools.reading.safe_text import ascii_decimal, shorten
+from gpubench_tools.reading.safe_text import ascii_decimal, markdown_code, markdown_text, shorten
 from gpubench_tools.renderers.text_table import render
 
 # What a person reads first beside a slow GPU.
@@ -316,11 +316,13 @@ def report(findings: Findings, rule: Rule, markdown: bool) -> str:
     lines = [f"gpubench-tools fleet: {results} GPU result(s), {len(findings.groups)} group(s). "
              f"Outliers: {rule.describe()}. Below floor: under the limits file's floor on "
              f"{rule.corroborate} sizes of a sweep."]
+    shown = markdown_text if markdown else str
     for directory in findings.skipped:
-        lines.append(f"Not compared: {directory} (per-node peer runs, each over several GPUs: "
-                     f"those that did not finish are listed below; `scripts/gpubench-tools fleet "
-                     f"{directory}` compares the nodes' peer runs).")
-    lines += [f"Superseded: {text}." for text in findings.superseded]
+        lines.append(f"Not compared: {shown(directory)} (per-node peer runs, each over several "
+                     "GPUs: those that did not finish are listed below; "
+                     f"{markdown_code(f'scripts/gpubench-tools fleet {directory}')} compares the "
+                     "nodes' peer runs).")
+    lines += [f"Superseded: {shown(text)}." for text in findings.superseded]
     lines += records_section(findings.records, findings.peer_records, markdown)
     lines += health_section(findings, markdown)
     lines += floor_section(findings, markdown)

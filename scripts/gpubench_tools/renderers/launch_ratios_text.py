@@ -1,9 +1,13 @@
-"""The paired launch ratios as text: a table, one sentence per path, two runs side by side."""
+"""The paired launch ratios as text: a table, one sentence per path, two runs side by side.
+
+The sentences are markdown (the README's launch lead): a benchmark's name renders as text
+(markdown_text) and a path's as code (markdown_code), whatever either holds."""
 
 from collections.abc import Sequence
 
 from gpubench_tools.models.launch_ratios import NOT_RESOLVED, SAME_PATH, Agreement, RatioRow
 from gpubench_tools.reading.results import Result
+from gpubench_tools.reading.safe_text import markdown_code, markdown_text
 from gpubench_tools.renderers.text_table import render
 
 
@@ -32,7 +36,7 @@ def format_table(rows: Sequence[RatioRow], markdown: bool = False) -> str:
                    for r in rows], markdown=markdown, align="left")
 
 def reference_text(reference: str) -> str:
-    return "itself at 0 parameter bytes" if reference == "params0" else f"`{reference}`"
+    return "itself at 0 parameter bytes" if reference == "params0" else markdown_code(reference)
 
 def number_text(value: float) -> str:
     """Two decimals, or two significant digits below 0.1 (a graph replay per kernel)."""
@@ -52,14 +56,15 @@ def sentences(rows: Sequence[RatioRow]) -> list[str]:
     for benchmark in dict.fromkeys(r.benchmark for r in rows):
         own = [r for r in rows if r.benchmark == benchmark]
         band = next((r for r in own if r.path == SAME_PATH), None)
-        head = f"{benchmark}:"
+        head = f"{markdown_text(benchmark)}:"
         if band is not None:
-            head += (f" `{band.reference}` against itself in the same rounds {band.ratio:.3f}×"
-                     f" (95% CI {interval_text(band)}), the least difference this host resolves.")
+            head += (f" {markdown_code(band.reference)} against itself in the same rounds "
+                     f"{band.ratio:.3f}× (95% CI {interval_text(band)}), the least difference "
+                     "this host resolves.")
         lines.append(head)
         for path in dict.fromkeys(r.path for r in own if r.path != SAME_PATH):
             phrases = [phrase(r) for r in own if r.path == path]
-            lines.append(f"`{path}`: " + "; ".join(phrases) + ".")
+            lines.append(f"{markdown_code(path)}: " + "; ".join(phrases) + ".")
     return lines
 
 def format_agreements(pairs: Sequence[Agreement], markdown: bool = False,

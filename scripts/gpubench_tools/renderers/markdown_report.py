@@ -1,20 +1,21 @@
 """The markdown report of two runs: report.md, opening with compare's verdict and the changed
-benchmarks, and one figure per family overlaying both runs."""
+benchmarks, and one figure per family overlaying both runs. Text from the files renders as text
+(safe_text.markdown_text), as in compare's markdown."""
 
 from pathlib import Path
 
 from gpubench_tools.models.comparison import Comparison
 from gpubench_tools.reading.bounded_read import dangling_link
 from gpubench_tools.reading.results import Result
-from gpubench_tools.reading.safe_text import printable_lines
+from gpubench_tools.reading.safe_text import markdown_text, printable_lines
 from gpubench_tools.renderers.comparison_text import (
     context_section,
-    family_tables,
     header_section,
     notes_section,
     only_in_one_section,
     paired_section,
     summary_section,
+    tables_section,
     verdict_line,
 )
 from gpubench_tools.renderers.figures.family_plot import (
@@ -66,14 +67,12 @@ def report_markdown(comparison: Comparison, figures: list[Path], only_changed: b
               *only_in_one_section(comparison, True)]
     if figures:
         blocks.append("### Figures")
-        blocks += [f"![{path.stem}]({path.name})" for path in figures]
-    blocks.append("### Benchmarks")
-    for title, table in family_tables(comparison, True, only_changed):
-        # Folded: a suite is hundreds of rows; the summary above is what is read first.
-        body = table if table is not None else "No benchmark changed."
-        blocks.append(f"<details><summary>{title}</summary>\n\n{body}\n\n</details>")
-    blocks += [*paired_section(comparison, True), *notes_section(comparison),
-               verdict_line(comparison)]
+        # A figure's file is named for its family (figure_stems), of characters a link keeps.
+        blocks += [f"![{markdown_text(path.stem)}]({path.name})" for path in figures]
+    # Each family's table folded: a suite is hundreds of rows; the summary above is read first.
+    blocks += ["### Benchmarks", *tables_section(comparison, True, only_changed),
+               *paired_section(comparison, True), *notes_section(comparison, True),
+               markdown_text(verdict_line(comparison))]
     return printable_lines("\n\n".join(blocks) + "\n")
 
 

@@ -2,13 +2,14 @@
 
 from collections.abc import Sequence
 
-from gpubench_tools.reading.safe_text import printable
+from gpubench_tools.reading.safe_text import markdown_text, printable
 
 
 def render(headers: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool = False,
            align: str = "right") -> str:
     """The first column is left-aligned (names), the others `align`ed: "right" (numbers) or
-    "left" (text). A cell's control characters are escaped, so every row stays one line."""
+    "left" (text). A cell's control characters are escaped, so every row stays one line; in
+    markdown, a cell renders as its text (markdown_text), whatever markup it holds."""
     if align not in ("left", "right"):
         raise ValueError(f"align must be 'left' or 'right', not {align!r}")
     headers = [printable(h) for h in headers]
@@ -23,7 +24,7 @@ def render(headers: Sequence[str], rows: Sequence[Sequence[str]], markdown: bool
 
 
 def _markdown_row(cells: Sequence[str]) -> str:
-    return "| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |"
+    return "| " + " | ".join(markdown_text(c, starts_line=False) for c in cells) + " |"
 
 
 def _text_row(cells: Sequence[str], widths: Sequence[int], align: str) -> str:

@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import IO
 
 import gpubench_tools
+from gpubench_tools.reading.safe_text import markdown_code, markdown_text
 from gpubench_tools.runs.children import (
     Child,
     StopSignal,
@@ -66,6 +67,7 @@ from gpubench_tools.runs.children import (
     stopped_status,
 )
 from gpubench_tools.runs.gate_arguments import (
+    asks_for_markdown,
     asks_for_report,
     confirm_path,
     gate_output_problem,
@@ -128,6 +130,7 @@ class _GateSteps:
         self.binary = binary
         self.baseline = baseline
         self.compare_flags = list(compare_flags)
+        self.markdown = asks_for_markdown(compare_flags)
         self.runs = runs
         self.folder = folder
         self.environment = _tools_environment(environ)
@@ -148,19 +151,20 @@ class _GateSteps:
         status = self._compare(["--missing-fails", "--changed-filter", str(changed)], out)
         # No change found, or no comparison (another GPU, driver or CUDA; an unusable file).
         if not has_content(changed):
-            _print_file(self.folder / "report")
+            self._print_report(status)
             return status
         filter_text = os.fsdecode(changed.read_bytes().rstrip(b"\n"))
         say(SCRIPT, f"recording the suite again to confirm what changed: {filter_text}")
         if (status := self._record(confirm, flags)) != 0:
             return status
         status = self._compare(["--missing-fails", f"--confirm={confirm}"], out)
-        _print_file(self.folder / "report")
+        self._print_report(status)
         # A status past 1 is gpubench-tools compare's one line: confirming runs it could not
         # judge (of another driver, say, updated during the gate), so nothing was judged again.
         if status <= 1:
+            # The filter holds benchmark names: a code span shows them as they are.
             _print(f"\nConfirmed by {self.runs} more runs of the suite, each change judged "
-                   f"again on them alone: `{filter_text}`\n")
+                   f"again on them alone: {markdown_code(filter_text)}\n")
         return status
 
     def _check_baseline(self) -> int:
@@ -173,7 +177,7 @@ class _GateSteps:
             status = self._tool(["compare", f"--new-runs={self.runs}", *self.compare_flags,
                                  "--", self.baseline, self.baseline], subprocess.DEVNULL, report)
         if status != 0:
-            _print_file(self.folder / "report")
+            self._print_report(status)
             return BAD_USAGE
         return 0
 
@@ -207,7 +211,7 @@ class _GateSteps:
         with open(flags_file, "wb") as stdout, open(self.folder / "report", "wb") as stderr:
             status = self._tool(["flags", *typed, "--", self.baseline], stdout, stderr)
         if status != 0:
-            _print_file(self.folder / "report")
+            self._print_report(status)
             return MEASURED_OTHERWISE if status == MEASURED_OTHERWISE else BAD_USAGE
         lines = flags_file.read_bytes().split(b"\n")
         return [os.fsdecode(line) for line in lines[:-1 if lines[-1] == b"" else None]]
@@ -229,6 +233,16 @@ class _GateSteps:
         with open(self.folder / "report", "wb") as report:
             return self._tool(["compare", *gate_flags, *self.compare_flags, "--", self.baseline,
                                out], report, subprocess.STDOUT)
+
+    def _print_report(self, status: int) -> None:
+        """The folder's file `report` on stdout: a comparison as gpubench-tools compare wrote
+        it, or, past status 1, a tool's line on why it judged nothing, which in markdown (the
+        CI's summary) renders as text, for it names what the files hold."""
+        text = (self.folder / "report").read_bytes().decode(sys.stdout.encoding or "utf-8",
+                                                             "surrogateescape")
+        if self.markdown and status > 1:
+            text = "\n".join(markdown_text(line) for line in text.split("\n"))
+        _print(text)
 
     def _tool(self, argv: list[str], stdout: IO[bytes] | int, stderr: IO[bytes] | int) -> int:
         """A gpubench-tools subcommand, waited for; its exit status."""
@@ -271,7 +285,3 @@ def _print(text: str) -> None:
     except OSError as error:
         say(SCRIPT, f"standard output could not be written: {error.strerror or error}")
 
-
-def _print_file(path: Path) -> None:
-    """A child's report on stdout, as it wrote it."""
-    _print(path.read_bytes().decode(sys.stdout.encoding or "utf-8", "surrogateescape"))

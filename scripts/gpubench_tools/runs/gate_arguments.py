@@ -1,6 +1,6 @@
 """What the gate checks of its arguments before anything runs: the `gpubench-tools compare`
-flags it does not pass on, whether the flags ask for a report, where the confirming runs go, and
-whether both outputs can be written and read back."""
+flags it does not pass on, whether the flags ask for a report or markdown, where the confirming
+runs go, and whether both outputs can be written and read back."""
 
 import os
 from collections.abc import Sequence
@@ -43,6 +43,12 @@ def asks_for_report(flags: Sequence[str]) -> bool:
     """Whether the flags hold --report or a prefix of it (one that also begins another option
     is ambiguous, and gpubench-tools compare refuses it before any run)."""
     return any(name.startswith("--r") and "--report".startswith(name)
+               for _, name in _flag_names(flags))
+
+
+def asks_for_markdown(flags: Sequence[str]) -> bool:
+    """Whether the flags hold --markdown or a prefix of it that begins no other option."""
+    return any(name.startswith("--ma") and "--markdown".startswith(name)
                for _, name in _flag_names(flags))
 
 
