@@ -27,6 +27,54 @@ class Metric:
     scale: float  # multiplies the stored value to give `unit`
     bigger_is_better: bool
 
+# What a figure is follows from its unit and its counter, whatever a file claims: a time (or a
+# time per something: µs per launch) is better lower, a rate (anything per second) higher.
+_TIME_WORDS = frozenset({
+    "ps", "ns", "us", "µs", "μs", "ms", "s", "sec", "secs", "second", "seconds", "min", "mins",
+    "minute", "minutes", "h", "hr", "hrs", "hour", "hours", "picoseconds", "nanoseconds",
+    "microseconds", "milliseconds", "cycle", "cycles", "clocks"})
+# Rates written as one word: per second by their definition.
+_RATE_WORDS = frozenset({"hz", "khz", "mhz", "ghz", "flops", "kflops", "mflops", "gflops",
+                         "tflops", "pflops", "iops", "fps", "bps", "kbps", "mbps", "gbps", "tbps"})
+_TIME_COUNTER = re.compile(r"(ps|ns|us|ms|s)_per_.*|.*_(ps|ns|us|ms|s)")
+_RATE_COUNTER = re.compile(r".*_per_(second|sec|s|ms|us|ns|ps)")
+
+
+def _first_word(text: str) -> str:
+    words = text.strip().lower().split()
+    return words[0] if words else ""
+
+
+def unit_bigger_is_better(unit: str) -> bool | None:
+    """True for a rate (GB/s, /s, launches per second, MHz, GFLOPS), False for a time (ns, µs,
+    s, clock cycles, µs/launch), None for a unit that says neither (J/GB, % of ceiling)."""
+    numerator, *per = re.split(r"/| per ", unit.strip().lower())
+    if any(_first_word(p) in _TIME_WORDS for p in per) or _first_word(numerator) in _RATE_WORDS:
+        return True
+    return False if _first_word(numerator) in _TIME_WORDS else None
+
+
+def counter_bigger_is_better(key: str) -> bool | None:
+    """What a counter's name says it is: a rate (bytes_per_second), a time (real_time_us,
+    us_per_copy, gap_ns), or neither (None)."""
+    if _RATE_COUNTER.fullmatch(key):
+        return True
+    return False if _TIME_COUNTER.fullmatch(key) else None
+
+
+def metric_text(metric: Metric) -> str:
+    """'us_per_copy in µs (scale 1), lower better': what a figure is, as a refusal names it."""
+    return (f"{metric.key} in {metric.unit} (scale {metric.scale:g}), "
+            f"{'higher' if metric.bigger_is_better else 'lower'} better")
+
+
+def figure_difference(first: Metric, second: Metric) -> str | None:
+    """Where two files take one counter for different figures (another unit, scale or
+    direction), both as metric_text names them; None where they agree or are two counters."""
+    if first.key != second.key or first == second:
+        return None
+    return f"{metric_text(first)} against {metric_text(second)}"
+
 # The figures of a file without facts (docs/family-facts.md): bytes_per_second where a benchmark
 # carries it, else its first us_per_* counter, else real_time; real_time also for a benchmark
 # that carries none of its family's declared figures.
@@ -161,6 +209,20 @@ def declared_facts(path: Path, context: dict[str, Any]) -> dict[str, FamilyFacts
         facts[family.name] = family
     return facts
 
+def facts_difference(first: FamilyFacts | None, second: FamilyFacts | None) -> str | None:
+    """What differs between two files' declared facts of one family (None: not declared), in
+    a few words, the first figure that differs named; None where they are the same."""
+    if first == second:
+        return None
+    if first is None or second is None:
+        return f"declared in {'the second' if first is None else 'the first'} file only"
+    for a, b in zip(first.figures, second.figures):
+        if a != b:
+            return f"figure {metric_text(a)} against {metric_text(b)}"
+    fields = ("figures", "panels", "argument", "grammar", "order")
+    return "its " + next((f for f in fields if getattr(first, f) != getattr(second, f)), "facts")
+
+
 def _family_facts(where: str, entry: Any) -> FamilyFacts:
     if not isinstance(entry, dict):
         raise WrongTypeError(f"{where} is {kind_of(entry)}, not an object")
@@ -202,4 +264,23 @@ def _figure(where: str, entry: Any) -> tuple[Metric, bool]:
         raise WrongTypeError(f"{where}: 'panel' is {kind_of(panel)}, not true or false")
     # real_time is stored as real_time_us (the loader converts it to µs).
     key = {"real_time": "real_time_us", "cpu_time": "cpu_time_us"}.get(counter, counter)
-    return Metric(key, unit, float(scale), better == "higher"), panel
+    metric = Metric(key, unit, float(scale), better == "higher")
+    if problem := _contradiction(metric):
+        raise MalformedResultError(f"{where}: {problem}")
+    return metric, panel
+
+
+def _contradiction(metric: Metric) -> str | None:
+    """How a declared figure contradicts what its counter and its unit say it is; None where it
+    does not."""
+    kinds = {True: "a rate, better higher", False: "a time, better lower"}
+    by_counter = counter_bigger_is_better(metric.key)
+    by_unit = unit_bigger_is_better(metric.unit)
+    counter, unit = f"counter {shown(metric.key)}", f"unit {shown(metric.unit)}"
+    if None not in (by_counter, by_unit) and by_counter != by_unit:
+        return f"{counter} is {kinds[by_counter]}, but its {unit} is {kinds[by_unit]}"
+    for said, what in ((by_unit, f"its {unit}"), (by_counter, "its name")):
+        if said is not None and said != metric.bigger_is_better:
+            better = "higher" if metric.bigger_is_better else "lower"
+            return f"{counter} is declared better \"{better}\", but {what} makes it {kinds[said]}"
+    return None
