@@ -21,24 +21,37 @@ them gives p < --alpha; otherwise it is SAME. Files written before gpubench reco
 and host_timed are read too: their spread comes from the repetitions alone, and every figure
 has the --threshold floor.
 
+A benchmark no verdict can be reached on is UNRESOLVED, never SAME: where its resolution passes
+10× (900%: a benchmark that cannot tell its figure from one ten times off tells nothing a check
+can use), where a side's spread of one repetition is negative, not a number or past 100% (a
+standard deviation as large as the figure is no measurement of a time or a rate), or where the
+two files take it otherwise: another unit, scale or direction for its figure, or one file saying
+the host paces it (host_timed, with its 25% floor) and the other not. UNRESOLVED is listed
+right after SLOWER, with why, and the verdict line counts it. What a figure is follows from its
+unit, whatever a file claims: a time (ns, µs, s, µs per launch) is better lower, a rate (GB/s,
+anything per second) higher; a file whose family facts say otherwise is refused in one line.
+
 When both files come from the same GPU, driver and CUDA runtime (context gpu_name,
 driver_version, cuda_runtime_version) and measured alike (--energy on or off in both, context
 energy; where saxpy is compared, the same --l2, context saxpy_l2, where both files state it),
 and BASE holds separate runs (context merged_runs, as scripts/gpubench-tools record \
 records), this is a
-regression check: exit 1 if any benchmark is SLOWER. Otherwise it is no regression check (a
+regression check: exit 1 if any benchmark is SLOWER, or UNRESOLVED without
+--accept-unresolved. Otherwise it is no regression check (a
 warm L2 against a cold one is a change of setting, not of code; one process's run leaves out
 what moves between processes, which is more than moves within one): one line on stderr names
 why, the comparison follows on stdout, exit 3; --report asks for a comparison report (exit 0,
 also on the same setup), whose mode line names it.
 
-The output opens with the verdict and the changes, SLOWER first, then FASTER, the largest
-first, each with its ratio and what it had to pass (its resolution, each side's spread of one
-repetition, p of the U test); then how many are SAME; then the files, the context keys that
-differ, a summary per family and a table of every benchmark per family (--markdown, the summary
-for CI, folds each table; --only-changed lists the changes alone).
+The output opens with the verdict and the changes, SLOWER first, then UNRESOLVED (each with
+why), then FASTER, the largest first, each with its ratio and what it had to pass (its
+resolution, each side's spread of one repetition, p of the U test); then how many are SAME;
+then the files, the context keys that differ, a summary per family and a table of every
+benchmark per family (--markdown, the summary for CI, folds each table; --only-changed lists the
+changes alone).
 
-Exit status: 0 no regression (or a report), 1 regression, 2 unusable input, bad usage or a
+Exit status: 0 no regression (or a report), 1 regression (a benchmark SLOWER, or UNRESOLVED
+without --accept-unresolved), 2 unusable input, bad usage or a
 --changed-filter file that is one of the results read, 3 no regression check, the comparison
 printed (a different GPU, driver, CUDA or measurement setting, or a BASE of one process's run,
 without --report; --changed-filter is not written), 5 with --missing-fails,
@@ -57,7 +70,7 @@ from gpubench_tools.cli.options import (
     script_error,
 )
 from gpubench_tools.models.comparison import (
-    SAME,
+    CHANGE_ORDER,
     Comparison,
     Rules,
     compare,
@@ -65,6 +78,7 @@ from gpubench_tools.models.comparison import (
     reachable,
     settings_text,
 )
+from gpubench_tools.models.unresolved import RESOLUTION_CEILING_PCT
 from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.name_filter import (
     MAX_FILTER_CHARS,
@@ -132,6 +146,16 @@ def too_few_runs_line(base: Result, new_runs: int, rules: Rules,
             "FASTER; record more runs (gpubench-tools gate: GPUBENCH_RUNS)")
 
 
+def floor_pct(text: str) -> float:
+    """A floor of the resolution: a finite number > 0 and within the resolution's ceiling, past
+    which every benchmark would be UNRESOLVED."""
+    value = positive_finite(text)
+    if value > RESOLUTION_CEILING_PCT:
+        raise argparse.ArgumentTypeError(f"must be at most {RESOLUTION_CEILING_PCT:g} (the "
+                                         f"resolution's ceiling), not {text!r}")
+    return value
+
+
 def regex(text: str) -> NameFilter:
     try:
         return name_filter(text)
@@ -141,10 +165,10 @@ def regex(text: str) -> NameFilter:
 
 def add_comparison_options(parser: OneLineArgumentParser) -> None:
     """The options gpubench-tools compare and gpubench-tools report share."""
-    parser.add_argument("--threshold", type=positive_finite, default=3.0, metavar="PCT",
+    parser.add_argument("--threshold", type=floor_pct, default=3.0, metavar="PCT",
                         help="smallest change in percent that counts for a GPU-timed figure "
                              "or one whose clock the file does not say (default 3)")
-    parser.add_argument("--host-threshold", type=positive_finite, default=25.0, metavar="PCT",
+    parser.add_argument("--host-threshold", type=floor_pct, default=25.0, metavar="PCT",
                         help="smallest change in percent that counts for a host-timed figure "
                              "(default 25): the host's speed moves by 10-25%% between minutes")
     parser.add_argument("--sigmas", type=positive_finite, default=2.0,
@@ -157,8 +181,9 @@ def add_comparison_options(parser: OneLineArgumentParser) -> None:
                         help="compare only benchmarks whose name this regular expression "
                              "finds (re.search)")
     parser.add_argument("--only-changed", action="store_true",
-                        help="list only FASTER and SLOWER benchmarks (and with gpubench-tools "
-                             "compare's --confirm, changes not confirmed); the summary counts all")
+                        help="list only SLOWER, UNRESOLVED and FASTER benchmarks (and with "
+                             "gpubench-tools compare's --confirm, changes not confirmed); the "
+                             "summary counts all")
 
 
 def rules_from(args: argparse.Namespace) -> Rules:
@@ -197,6 +222,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              "benchmarks of BASE (that --filter finds), naming them in one line "
                              "(scripts/gpubench-tools gate asks for it: a benchmark no longer run "
                              "passes no check)")
+    parser.add_argument("--accept-unresolved", action="store_true",
+                        help="in a regression check, let UNRESOLVED benchmarks pass (exit 0 "
+                             "where none is SLOWER); the verdict line still counts them")
     return parser.parse_args(argv)
 
 
@@ -221,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
             refuse_output_over_input(args.changed_filter, [args.baseline, args.contender]
                                      + ([args.confirm] if args.confirm is not None else []))
         base, cont = load_pair(args.baseline, args.contender, args.filter)
-        comparison = compare(base, cont, rules_from(args), args.report, args.filter)
+        comparison = compare(base, cont, rules_from(args), args.report, args.filter,
+                             args.accept_unresolved)
         if not comparison.checkable and not args.report:
             # The gate reads the status, and shows the line where it checks its baseline.
             script_error(SCRIPT, different_setup_line(comparison))
@@ -236,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.confirm is not None:
             comparison = confirmed(comparison, load(args.confirm))
         if args.changed_filter is not None:
-            changed = changed_filter(r.name for r in comparison.rows if r.verdict != SAME)
+            changed = changed_filter(r.name for r in comparison.rows
+                                     if r.verdict in CHANGE_ORDER)
             write_output(args.changed_filter, f"{changed}\n" if changed else "")
         write_stdout(render_comparison(comparison, args.markdown, args.only_changed))
     except (GpubenchJsonError, OSError) as error:

@@ -2,11 +2,13 @@
 
 compare() judges each benchmark by the rule gpubench-tools compare's help states (its family's
 figure, the symmetric ratio of the medians, a resolution from the floor, both sides' spreads and
-BASE's own range, the Mann-Whitney U test) and says whether the two files can make a regression
-check: one GPU, driver and CUDA, measured alike, against a BASE of separate runs. confirmed() judges
-NEW's changes again on confirming runs alone. The rule lives here, apart from how a comparison is
-shown (comparison_text) and from gpubench-tools compare's command line, so that
-gpubench-tools compare, gpubench-tools report and the HTML report judge alike.
+BASE's own range, the Mann-Whitney U test; UNRESOLVED where the two files take the figure or its
+clock otherwise, where a spread is no spread, or where the resolution passes a ceiling) and says
+whether the two files can make a regression check: one GPU, driver and CUDA, measured alike,
+against a BASE of separate runs. confirmed() judges NEW's changes again on confirming runs alone.
+The rule lives here, apart from how a comparison is shown (comparison_text) and from
+gpubench-tools compare's command line, so that gpubench-tools compare, gpubench-tools report and
+the HTML report judge alike.
 """
 
 import math
@@ -17,6 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.models.unresolved import incomparable, unresolved_why
 from gpubench_tools.reading.facts import REAL_TIME_US, Metric, by_family, family_of
 from gpubench_tools.reading.name_filter import NameFilter
 from gpubench_tools.reading.results import Benchmark, Result
@@ -38,9 +41,11 @@ CARD_SHOWN = 80  # characters of a gpu_uuid shown (a UUID has 40)
 # Shown first among the context differences: what a reader looks for.
 LEADING_CONTEXT_KEYS = (*IDENTITY_KEYS, "driver_cuda_version", "pcie_link", "gpubench_version",
                         "gpu_state_before", "gpu_state_after")
-SAME, FASTER, SLOWER = "SAME", "FASTER", "SLOWER"
+SAME, FASTER, SLOWER, UNRESOLVED = "SAME", "FASTER", "SLOWER", "UNRESOLVED"
 # The order in which changes are read: what fails a regression check first.
 CHANGE_ORDER = (SLOWER, FASTER)
+# The order in which an answer lists its verdicts: what fails a regression check first.
+ANSWER_ORDER = (SLOWER, UNRESOLVED, FASTER)
 
 
 @dataclass(frozen=True)
@@ -76,6 +81,7 @@ class Row:
     p_value: float | None  # Mann-Whitney U, where both sides have repetitions
     p_reachable: bool  # whether p < alpha is possible with this many repetitions
     verdict: str
+    why: str | None = None  # why no verdict could be reached, where UNRESOLVED
     # A change in NEW judged again on confirming runs alone: True where they gave the same
     # verdict, False where they did not (the verdict is then SAME); None where not judged again.
     confirmed: bool | None = None
@@ -123,6 +129,7 @@ class Comparison:
     only_base: list[str]
     only_cont: list[str]
     confirm: Result | None = None  # runs that judged NEW's changes again
+    accept_unresolved: bool = False  # --accept-unresolved: UNRESOLVED fails no regression check
 
     @property
     def checkable(self) -> bool:
@@ -139,6 +146,15 @@ class Comparison:
     def regressions(self) -> list[Row]:
         return [r for r in self.rows if r.verdict == SLOWER] if self.regression_check else []
 
+    @property
+    def unresolved(self) -> list[Row]:
+        return [r for r in self.rows if r.verdict == UNRESOLVED]
+
+    @property
+    def failing_unresolved(self) -> bool:
+        """Whether UNRESOLVED benchmarks fail this regression check (unless accepted)."""
+        return bool(self.regression_check and self.unresolved and not self.accept_unresolved)
+
     def changed(self, verdict: str) -> list[Row]:
         """The rows of `verdict`, the largest change first."""
         return sorted((r for r in self.rows if r.verdict == verdict), key=largest_first)
@@ -147,11 +163,12 @@ class Comparison:
     def not_confirmed(self) -> list[Row]:
         """The changes NEW showed that its confirming runs did not (now SAME), the largest
         first."""
-        return sorted((r for r in self.rows if r.confirmed is False), key=largest_first)
+        return sorted((r for r in self.rows if r.confirmed is False and r.verdict == SAME),
+                      key=largest_first)
 
     @property
     def exit_status(self) -> int:
-        return 1 if self.regressions else 0
+        return 1 if self.regressions or self.failing_unresolved else 0
 
     @property
     def one_process_base(self) -> bool:
@@ -228,11 +245,14 @@ def mann_whitney_p(base: Iterable[float], cont: Iterable[float]) -> float:
 def side_spread(bench: Benchmark, metric: Metric) -> Spread | None:
     """The relative spread of one repetition of a figure: the larger of its repetitions'
     robust spread and gpubench's noise_pct; Google Benchmark's cv where only aggregates are
-    left; None where the file says nothing of it."""
-    robust = bench.robust_spread_pct(metric)
+    left; None where the file says nothing of it. A figure of 0 (a gap of 0 ns) has no spread
+    relative to it, only its noise_pct."""
+    robust = None
     repetitions = int(bench.repetition_values(metric).size) or 1
-    if robust is None and (cv := bench.cv_pct(metric)) is not None:
-        robust, repetitions = cv
+    if bench.value(metric) != 0:
+        robust = bench.robust_spread_pct(metric)
+        if robust is None and (cv := bench.cv_pct(metric)) is not None:
+            robust, repetitions = cv
     found = [x for x in (robust, bench.noise_pct) if x is not None]
     return Spread(max(found), repetitions) if found else None
 
@@ -269,6 +289,7 @@ def resolution_pct(base: Spread | None, cont: Spread | None, host_timed: bool | 
 def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
     # Fall back to real time if the files disagree on which counters a benchmark reports.
     metric = base.metric if base.metric == cont.metric else REAL_TIME_US
+    why = incomparable(base, cont)
     b_reps, c_reps = base.repetition_values(metric), cont.repetition_values(metric)
     p_value = None
     if len(b_reps) >= 2 and len(c_reps) >= 2:
@@ -276,21 +297,25 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
     p_reachable = reachable(len(b_reps), len(c_reps), rules.alpha)
     b_value, c_value = base.value(metric), cont.value(metric)
     ratio = better_ratio(b_value, c_value, metric.bigger_is_better)
-    timing = {t for t in (base.host_paced, cont.host_paced) if t is not None}
-    host_timed = max(timing) if timing else None
+    # Host-timed where both files say so: one file's word never widens the floor (incomparable).
+    timing = (base.host_paced, cont.host_paced)
+    host_timed = None if timing == (None, None) else all(timing)
     b_spread, c_spread = side_spread(base, metric), side_spread(cont, metric)
     resolution = resolution_pct(b_spread, c_spread, host_timed, rules,
                                 range_pct(b_value, b_reps))
     significant = p_value is None or p_value < rules.alpha
     verdict = SAME
-    if change_pct(ratio) > resolution and significant:
+    pcts = [None if s is None else s.pct for s in (b_spread, c_spread)]
+    if why := why or unresolved_why(*pcts, resolution):
+        verdict = UNRESOLVED
+    elif change_pct(ratio) > resolution and significant:
         verdict = FASTER if ratio > 1 else SLOWER
     elif significant and min(b_value, c_value) == 0 < max(b_value, c_value):
         # A figure of 0 on one side (a gap of 0 ns) has no ratio, and any change from it is past
         # every resolution.
         verdict = FASTER if (c_value > b_value) == metric.bigger_is_better else SLOWER
     return Row(base.name, metric, b_value, c_value, ratio, b_spread, c_spread, host_timed,
-               resolution, p_value, p_reachable, verdict)
+               resolution, p_value, p_reachable, verdict, why)
 
 
 def settings_differences(base: Result, cont: Result,
@@ -342,7 +367,7 @@ def row_order(row: Row, families: dict[str, int]) -> tuple:
 
 
 def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False,
-            pattern: NameFilter | None = None) -> Comparison:
+            pattern: NameFilter | None = None, accept_unresolved: bool = False) -> Comparison:
     """The comparison of the benchmarks both files hold (those `pattern` finds, if given).
     Raises FilterError for a pattern too slow to match."""
     def selected(names: Iterable[str]) -> set[str]:
@@ -360,22 +385,26 @@ def compare(base: Result, cont: Result, rules: Rules, force_report: bool = False
                                                    natural_key(n))),
         sorted(cont_names - common, key=lambda n: (families.get(family_of(n), 0),
                                                    natural_key(n))),
+        accept_unresolved=accept_unresolved,
     )
 
 
 def confirm_rows(rows: list[Row], base: Result, confirm: Result, rules: Rules) -> list[Row]:
     """`rows` with each change judged again on `confirm`'s runs alone against `base`: it stands
-    where they give the same verdict and is SAME otherwise. NEW's runs are the ones that showed
-    the change, so judging them again with more runs beside them would count them twice; fresh
-    runs alone are an independent second look. A change `confirm` does not hold stays."""
+    where they give the same verdict, is UNRESOLVED where they can give none and is SAME
+    otherwise. NEW's runs are the ones that showed the change, so judging them again with more
+    runs beside them would count them twice; fresh runs alone are an independent second look.
+    A change `confirm` does not hold stays, and so does UNRESOLVED."""
     judged = []
     for row in rows:
-        if row.verdict != SAME and row.name in confirm.benchmarks:
+        if row.verdict in CHANGE_ORDER and row.name in confirm.benchmarks:
             again = compare_benchmark(base.benchmarks[row.name], confirm.benchmarks[row.name],
                                       rules)
             same = again.verdict == row.verdict
-            row = replace(row, verdict=row.verdict if same else SAME, confirmed=same,
-                          first_verdict=row.verdict)
+            verdict = row.verdict if same else (UNRESOLVED if again.why else SAME)
+            why = again.why and f"the confirming runs give no verdict: {again.why}"
+            row = replace(row, verdict=verdict, confirmed=same, first_verdict=row.verdict,
+                          why=why)
         judged.append(row)
     return judged
 
@@ -417,7 +446,8 @@ def family_summaries(rows: list[Row]) -> list[FamilySummary]:
     summaries = []
     for family, members in rows_by_family(rows).items():
         ratios = [r.ratio for r in members if math.isfinite(r.ratio)]
-        counts = {v: sum(r.verdict == v for r in members) for v in (FASTER, SLOWER, SAME)}
+        counts = {v: sum(r.verdict == v for r in members)
+                  for v in (FASTER, SLOWER, SAME, UNRESOLVED)}
         summaries.append(FamilySummary(family, float(gmean(ratios)) if ratios else math.nan,
                                        counts))
     return summaries

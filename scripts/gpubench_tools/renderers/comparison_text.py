@@ -13,13 +13,13 @@ import math
 from collections.abc import Sequence
 
 from gpubench_tools.models.comparison import (
-    CHANGE_ORDER,
+    ANSWER_ORDER,
     FASTER,
     SAME,
     SLOWER,
+    UNRESOLVED,
     Comparison,
     Row,
-    Rules,
     Spread,
     family_summaries,
     filter_text,
@@ -35,6 +35,7 @@ from gpubench_tools.reading.safe_text import printable_lines
 from gpubench_tools.reading.settings import FILTER_KEY, INTERLEAVING_KEY, SETTING_SHOWN
 from gpubench_tools.renderers.launch_ratios_text import format_agreements
 from gpubench_tools.renderers.text_table import render
+from gpubench_tools.renderers.verdict_text import rule_text, verdict_line
 
 LARGEST_SHOWN = 5  # names listed in a one-line message
 CHANGES_SHOWN = 30  # changes of one verdict listed under the verdict; the rest are counted
@@ -129,15 +130,6 @@ def mode_line(comparison: Comparison) -> str:
             f"{setup_text(c.base)} vs {setup_text(c.cont)}{cards}.")
 
 
-def rule_text(rules: Rules) -> str:
-    return (f"Verdicts: FASTER or SLOWER when the change passes the benchmark's resolution, "
-            f"the largest of {rules.threshold:g}% ({rules.host_threshold:g}% for a host-timed "
-            f"figure), {rules.sigmas:g} × the combined spread of both sides' medians and the "
-            "farthest any BASE run lies from BASE's median, and, where "
-            f"both sides hold repetitions, the Mann-Whitney U test gives p < {rules.alpha:g}; "
-            "SAME otherwise. Each figure's family says which way is better.")
-
-
 def run_text(result: Result) -> str:
     """A run as its label reads: GPU, driver and the gpubench build (context gpubench_version,
     which names its commit), so that two commits' runs read apart."""
@@ -185,7 +177,8 @@ def change_text(row: Row) -> str:
     confirming runs confirmed it."""
     confirmed = {True: ", confirmed", False: f", {row.first_verdict} not confirmed"}.get(
         row.confirmed, "")
-    return f"{row.name}: {format_ratio(row.ratio)} ({uncertainty_text(row)}){confirmed}"
+    why = f": {row.why}" if row.why else ""
+    return f"{row.name}: {format_ratio(row.ratio)} ({uncertainty_text(row)}){confirmed}{why}"
 
 
 CHANGE_HEADERS = ["benchmark", "BASE", "NEW", "unit", "NEW vs BASE", "resolution",
@@ -195,7 +188,8 @@ CHANGE_HEADERS = ["benchmark", "BASE", "NEW", "unit", "NEW vs BASE", "resolution
 def change_row(row: Row) -> list[str]:
     return [row.name, format_value(row.baseline), format_value(row.contender), row.metric.unit,
             format_ratio(row.ratio), format_resolution(row.resolution_pct), spread_text(row),
-            "-" if row.p_value is None else f"{row.p_value:.2g}", row.verdict_text]
+            "-" if row.p_value is None else f"{row.p_value:.2g}",
+            row.verdict_text + (f": {row.why}" if row.why else "")]
 
 
 def family_counts(names: Sequence[str]) -> str:
@@ -225,14 +219,16 @@ def changes_block(title: str, rows: list[Row], markdown: bool) -> list[str]:
 
 
 def answer_section(comparison: Comparison, markdown: bool) -> list[str]:
-    """The changes under the verdict, SLOWER first, then FASTER, each with its ratio and
-    uncertainty, the largest first; then the changes confirming runs did not confirm; then how
-    many are SAME, with the largest changes within their resolution."""
+    """The changes under the verdict, SLOWER first, then UNRESOLVED (each with why), then
+    FASTER, each with its ratio and uncertainty, the largest first; then the changes confirming
+    runs did not confirm; then how many are SAME, with the largest changes within their
+    resolution."""
     c, blocks = comparison, []
-    for verdict in CHANGE_ORDER:
+    for verdict in ANSWER_ORDER:
         if rows := c.changed(verdict):
-            blocks += changes_block(f"{verdict} ({len(rows)}), NEW vs BASE, the largest first:",
-                                    rows, markdown)
+            what = ": no verdict can be reached," if verdict == UNRESOLVED else ","
+            blocks += changes_block(f"{verdict} ({len(rows)}){what} NEW vs BASE, the largest "
+                                    "first:", rows, markdown)
     if rows := c.not_confirmed:
         blocks += changes_block(f"Not confirmed ({len(rows)}): changes NEW showed that its "
                                 "confirming runs did not, so SAME:", rows, markdown)
@@ -294,11 +290,11 @@ def cut_value(text: str) -> str:
 
 
 def summary_section(comparison: Comparison, markdown: bool) -> list[str]:
+    verdicts = [FASTER, SLOWER, SAME] + ([UNRESOLVED] if comparison.unresolved else [])
     rows = [[s.family, str(s.compared), format_ratio(s.geomean_ratio),
-             str(s.counts[FASTER]), str(s.counts[SLOWER]), str(s.counts[SAME])]
-            for s in family_summaries(comparison.rows)]
+             *(str(s.counts[v]) for v in verdicts)] for s in family_summaries(comparison.rows)]
     return [heading("Summary per family", markdown, 3),
-            render(["family", "compared", "NEW vs BASE (geometric mean)", FASTER, SLOWER, SAME],
+            render(["family", "compared", "NEW vs BASE (geometric mean)", *verdicts],
                    rows, markdown=markdown)]
 
 
@@ -470,17 +466,6 @@ def interleaving_difference_note(comparison: Comparison) -> str | None:
             "measure otherwise beside others (as between runs of different filters: "
             "results/h200/verdicts/gate_aa/filtered_confirm/runs_by_stage.txt). "
             "scripts/gpubench-tools gate records its candidate as its baseline was.")
-
-
-def verdict_line(comparison: Comparison) -> str:
-    c = comparison
-    counts = {v: sum(r.verdict == v for r in c.rows) for v in (FASTER, SLOWER, SAME)}
-    tally = ", ".join(f"{n} {v}" for v, n in counts.items())
-    if not c.regression_check:
-        return f"REPORT: {len(c.rows)} benchmark(s) compared: {tally}."
-    regressions = len(c.regressions)
-    return (f"{'FAIL' if regressions else 'OK'}: {regressions} of {len(c.rows)} "
-            f"benchmark(s) regressed ({tally}).")
 
 
 def render_comparison(comparison: Comparison, markdown: bool = False,

@@ -19,11 +19,12 @@ from pathlib import Path
 import numpy as np
 
 from gpubench_tools.models.comparison import (
-    CHANGE_ORDER,
+    ANSWER_ORDER,
     FASTER,
     LEADING_CONTEXT_KEYS,
     SAME,
     SLOWER,
+    UNRESOLVED,
     Comparison,
     Row,
     Rules,
@@ -129,10 +130,10 @@ def change_items(rows: list[Row]) -> str:
 
 def answer_html(c: Comparison) -> str:
     """The changes under the verdict as comparison_text.answer_section gives them: SLOWER,
-    then FASTER, then those not confirmed, each with its ratio and uncertainty; then how many
-    are SAME, with the largest changes within their resolution."""
+    then UNRESOLVED, then FASTER, then those not confirmed, each with its ratio and
+    uncertainty; then how many are SAME, with the largest changes within their resolution."""
     parts = []
-    for verdict in CHANGE_ORDER:
+    for verdict in ANSWER_ORDER:
         if rows := c.changed(verdict):
             parts.append(f"<p>{verdict} ({len(rows)}), the largest first:</p>" + change_items(rows))
     if rows := c.not_confirmed:
@@ -150,7 +151,7 @@ def answer_html(c: Comparison) -> str:
 def verdict_section(runs: list[RunFigures], comparisons: list[Comparison]) -> str:
     parts = ["<h2>Verdict</h2>"]
     for run, c in zip(runs[1:], comparisons):
-        tone = "SLOWER" if c.regressions else ("FASTER" if c.regression_check else "")
+        tone = "SLOWER" if c.exit_status else ("FASTER" if c.regression_check else "")
         notes = "".join(f'<p class="note">{esc(n, 2000)}</p>' for n in notes_section(c))
         parts.append(
             f'<h3 class="run-{run.index}"><span class="swatch" style="background:'
@@ -209,7 +210,9 @@ def family_summary(family: str, runs: list[RunFigures], comparisons: list[Compar
                      f"{esc(format_ratio(s.geomean_ratio))} (geometric mean); "
                      f'<span class="verdict-FASTER">{s.counts[FASTER]} {FASTER}</span>, '
                      f'<span class="verdict-SLOWER">{s.counts[SLOWER]} {SLOWER}</span>, '
-                     f"{s.counts[SAME]} {SAME}</li>")
+                     f"{s.counts[SAME]} {SAME}"
+                     + (f", {s.counts[UNRESOLVED]} {UNRESOLVED}" if s.counts[UNRESOLVED] else "")
+                     + "</li>")
     return f"<ul>{''.join(lines)}</ul>"
 
 
