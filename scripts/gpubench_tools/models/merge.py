@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from gpubench_tools.reading.errors import GpubenchJsonError
-from gpubench_tools.reading.facts import family_of
+from gpubench_tools.reading.facts import declared_facts, facts_difference, family_of
 from gpubench_tools.reading.result_file import NS_EXPONENT, TIME_FIELDS, load_with_document
 from gpubench_tools.reading.results import Result
 from gpubench_tools.reading.safe_text import one_line
@@ -104,6 +104,21 @@ def check_together(paths: Sequence[Path], docs: Sequence[dict[str, Any]]) -> Non
                                  f"{shown(first_value)} in {paths[0]}: {only}")
 
 
+def check_facts(paths: Sequence[Path], docs: Sequence[dict[str, Any]]) -> None:
+    """MergeError naming the family, both runs and what differs where a run's facts of a family
+    it holds differ from the first run's (gpubench_families): the merged result keeps the first
+    run's, and a figure read by another run's unit or direction would be misread."""
+    held = families(docs)
+    first = declared_facts(paths[0], docs[0]["context"])
+    for path, doc in zip(paths[1:], docs[1:]):
+        facts = declared_facts(path, doc["context"])
+        for family in sorted(held):
+            if difference := facts_difference(first.get(family), facts.get(family)):
+                raise MergeError(f"{path}: family {one_line(family, SHOWN_CHARS)!r} is declared "
+                                 f"otherwise than in {paths[0]} ({difference}): runs of one "
+                                 "build only")
+
+
 def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -180,6 +195,7 @@ def merge(paths: list[Path]) -> dict[str, Any]:
         raise MergeError(f"{repeated[0]}: is {repeated[1]} again: each run counts once")
     results, docs = zip(*(read_run(p) for p in paths))
     check_together(paths, docs)
+    check_facts(paths, docs)
     runs: dict[str, list[dict[str, Any]]] = {}  # by run name, in the first file's order
     units: dict[str, str] = {}  # each run's time_unit: that of the first file that has it
     for doc in docs:

@@ -32,18 +32,18 @@ SIGTERM, SIGINT or SIGHUP stops the recording in progress with the same signal a
 (gpubench-tools record's line says which run it stopped), or stops the gate once the comparison
 in progress ends (one line says so); no verdict is printed.
 
-Exit status: the last comparison's (0 no regression, 1 a regression, 3 another GPU, driver, CUDA
-or measurement setting), or 3 before any run for a baseline of another build type than the
-binary's; 2 bad usage (a gpubench-tools compare flag, GPUBENCH_RUNS or GPUBENCH_RUN_TIMEOUT out
-of gpubench-tools record's range, GPUBENCH_RUNS too few against the baseline's runs for any p <
---alpha), an unusable baseline (one of one process's run among them: gpubench-tools compare
-makes no regression check against it; a setting that is no text a flag can hold), an output that
-cannot be written, that is the binary or the baseline, that is no regular file to read back or
-that names the confirm file by a link, or a TMPDIR no folder can be made in, all found before any
-run, or confirming runs gpubench-tools compare cannot judge against the candidate (its line says
-why, and no line says what was judged again); 4 a recording failed (gpubench-tools record's line
-says how); 5 the candidate lacks benchmarks of the baseline (one line names them); 128+N stopped
-by signal N.
+Exit status: the last comparison's (0 no regression, 1 a regression or a benchmark UNRESOLVED
+without --accept-unresolved, 3 another GPU, driver, CUDA or measurement setting), or 3 before any
+run for a baseline of another build type than the binary's; 2 bad usage (a gpubench-tools compare
+flag, GPUBENCH_RUNS or GPUBENCH_RUN_TIMEOUT out of gpubench-tools record's range, GPUBENCH_RUNS too
+few against the baseline's runs for any p < --alpha), an unusable baseline (one of one process's run
+among them: gpubench-tools compare makes no regression check against it; a setting that is no text a
+flag can hold), an output that cannot be written, that is the binary or the baseline, that is no
+regular file to read back or that names the confirm file by a link, or a TMPDIR no folder can be
+made in, all found before any run, or confirming runs gpubench-tools compare cannot judge against
+the candidate (its line says why, and no line says what was judged again); 4 a recording failed
+(gpubench-tools record's line says how); 5 the candidate lacks benchmarks of the baseline (one line
+names them); 128+N stopped by signal N.
 """
 
 import os
@@ -172,10 +172,12 @@ class _GateSteps:
         baseline's runs for any p < --alpha (a gate that could never fail), is found before the
         runs, not minutes later: gpubench-tools compare reads the baseline against itself with
         the flags and says why in one line. Files follow `--` and a file option's `=`, so that
-        a name starting with a dash is no option."""
+        a name starting with a dash is no option. A benchmark the baseline leaves UNRESOLVED
+        against itself is no unusable baseline: the comparison after the runs fails on it."""
         with open(self.folder / "report", "wb") as report:
             status = self._tool(["compare", f"--new-runs={self.runs}", *self.compare_flags,
-                                 "--", self.baseline, self.baseline], subprocess.DEVNULL, report)
+                                 "--accept-unresolved", "--", self.baseline, self.baseline],
+                                subprocess.DEVNULL, report)
         if status != 0:
             self._print_report(status)
             return BAD_USAGE
