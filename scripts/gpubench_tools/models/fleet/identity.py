@@ -74,7 +74,7 @@ def plain_driver(text: str) -> str:
 
 def plain_version(text: str) -> str:
     version = plain(text)
-    while (stripped := _LOCAL_BUILD.sub("", version)) != version:
+    while (stripped := _LOCAL_BUILD.sub("", version).rstrip()) != version:
         version = stripped
     return version
 
