@@ -32,7 +32,8 @@ def slow_case(c: str, shape: str) -> tuple[str, str]:
     return shape.format(c=c), c * 40 + "/4096"
 
 
-@settings(max_examples=12, deadline=None, database=None)
+# Each example waits the whole MATCH_SECONDS: a few cover the shapes.
+@settings(max_examples=4, deadline=None, database=None)
 @given(case=nested)
 def test_nested_quantifiers_are_refused_in_bounded_time(case: tuple[str, str]) -> None:
     pattern, name = slow_case(*case)
@@ -65,12 +66,14 @@ def arguments(script: str, result: Path, pattern: str, work: Path) -> list[objec
     }[script]
 
 
-PROCESS_SETTINGS = settings(max_examples=2, deadline=None, database=None,
+PROCESS_SETTINGS = settings(max_examples=1, deadline=None, database=None,
                             phases=(Phase.explicit, Phase.generate),
                             suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
-@pytest.mark.parametrize("script", ["plot", "export", "compare", "report"])
+# The limit lives in name_filter (tested above); one command that reads results and one that
+# draws them show that each ends in one line.
+@pytest.mark.parametrize("script", ["compare", "plot"])
 @PROCESS_SETTINGS
 @given(case=nested)
 def test_scripts_refuse_a_filter_that_backtracks_without_end(
