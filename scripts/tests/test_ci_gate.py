@@ -126,6 +126,23 @@ def test_a_slowdown_in_every_run_fails(tmp_path: Path) -> None:
     assert lines[-1].startswith("Confirmed by 5 more runs")
 
 
+@pytest.mark.parametrize(("flags", "status", "verdict"), [
+    ([], 1, "FAIL: 0 of 2 benchmark(s) regressed, 1 unresolved"),
+    (["--accept-unresolved"], 0, "OK: 0 of 2 benchmark(s) regressed, 1 unresolved (accepted")])
+def test_a_benchmark_no_verdict_can_be_reached_on_fails_unless_accepted(
+        tmp_path: Path, flags: list[str], status: int, verdict: str) -> None:
+    """A candidate whose runs state a noise_pct of 1e6 can tell nothing: UNRESOLVED, which is
+    no change to confirm."""
+    noisy = [document(copy_run("HtoD", "pinned", "async", 1 << 20, [h],
+                               counters={"noise_pct": 1e6, "host_timed": 0})
+                      + copy_run("DtoH", "pinned", "async", 1 << 20, [40.0], counters=NOISE))
+             for h in SLOW]
+    proc = gate(tmp_path, noisy, None, *flags)
+    assert proc.returncode == status, proc.stdout + proc.stderr
+    assert proc.stdout.startswith(verdict) and "UNRESOLVED (1): no verdict" in proc.stdout
+    assert not confirm_calls(tmp_path)
+
+
 def test_files_whose_names_start_with_a_dash_are_files(tmp_path: Path) -> None:
     """A baseline and an OUT.json named `-...` are files to gpubench-tools compare and
     gpubench-tools merge, not options: the gate records, confirms and judges them as any others."""

@@ -26,7 +26,8 @@ A benchmark no verdict can be reached on is UNRESOLVED, never SAME: where its re
 can use), where a side's spread of one repetition is negative, not a number or past 100% (a
 standard deviation as large as the figure is no measurement of a time or a rate), or where the
 two files take it otherwise: another unit, scale or direction for its figure, or one file saying
-the host paces it (host_timed, with its 25% floor) and the other not. UNRESOLVED is listed
+the host paces it (host_timed, with its 25% floor) and the other that the GPU does (a file
+written before host_timed says neither and takes the other's word). UNRESOLVED is listed
 right after SLOWER, with why, and the verdict line counts it. What a figure is follows from its
 unit, whatever a file claims: a time (ns, µs, s, µs per launch) is better lower, a rate (GB/s,
 anything per second) higher; a file whose family facts say otherwise is refused in one line.

@@ -297,9 +297,10 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
     p_reachable = reachable(len(b_reps), len(c_reps), rules.alpha)
     b_value, c_value = base.value(metric), cont.value(metric)
     ratio = better_ratio(b_value, c_value, metric.bigger_is_better)
-    # Host-timed where both files say so: one file's word never widens the floor (incomparable).
-    timing = (base.host_paced, cont.host_paced)
-    host_timed = None if timing == (None, None) else all(timing)
+    # Where the files say otherwise the benchmark is incomparable; one that says nothing takes
+    # the other's word.
+    timing = {base.host_paced, cont.host_paced} - {None}
+    host_timed = min(timing) if timing else None
     b_spread, c_spread = side_spread(base, metric), side_spread(cont, metric)
     resolution = resolution_pct(b_spread, c_spread, host_timed, rules,
                                 range_pct(b_value, b_reps))

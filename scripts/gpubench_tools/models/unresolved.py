@@ -17,17 +17,19 @@ RESOLUTION_CEILING_PCT = 900.0
 SPREAD_CEILING_PCT = 100.0
 
 
-def timing_text(host_paced: bool | None) -> str:
-    return {True: "host-timed", False: "GPU-timed", None: "not said to be host-timed"}[host_paced]
+def timing_text(host_paced: bool) -> str:
+    return "host-timed" if host_paced else "GPU-timed"
 
 
 def incomparable(base: Benchmark, cont: Benchmark) -> str | None:
     """Why the two files' benchmark is no one figure: they take its counter for different
-    figures (unit, scale or direction), or one says the host paces it and the other does not,
-    which would judge it by the host's wider floor on one file's word; None where they agree."""
+    figures (unit, scale or direction), or one says the host paces it and the other that the
+    GPU does, which would judge it by the host's wider floor on one file's word; None where they
+    agree. A file that says neither (written before gpubench recorded host_timed) is read by
+    the other's word, as the committed recordings of those builds are compared."""
     if difference := figure_difference(base.metric, cont.metric):
         return f"incomparable: the files take its figure otherwise ({difference})"
-    if (base.host_paced is True) != (cont.host_paced is True):
+    if None not in (base.host_paced, cont.host_paced) and base.host_paced != cont.host_paced:
         return (f"incomparable: BASE is {timing_text(base.host_paced)}, NEW "
                 f"{timing_text(cont.host_paced)}")
     return None

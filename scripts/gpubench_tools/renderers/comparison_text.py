@@ -151,9 +151,9 @@ def header_section(comparison: Comparison, markdown: bool,
     if markdown:  # text from the files, and so each line holding it, renders as text
         return [heading(title, True, level), markdown_text(verdict_line(c)),
                 *answer_section(c, True), "\n".join(f"- {markdown_text(line)}" for line in files),
-                markdown_text(mode_line(c)), markdown_text(rule_text(c.rules))]
+                markdown_text(mode_line(c)), markdown_text(rule_text(c.rules, bool(c.unresolved)))]
     return [verdict_line(c), *answer_section(c, False),
-            "\n".join([*files, mode_line(c), rule_text(c.rules)])]
+            "\n".join([*files, mode_line(c), rule_text(c.rules, bool(c.unresolved))])]
 
 
 def format_p(row: Row) -> str:

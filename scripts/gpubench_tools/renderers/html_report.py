@@ -158,7 +158,8 @@ def verdict_section(runs: list[RunFigures], comparisons: list[Comparison]) -> st
             f'{colour(run.index)}"></span>{esc(run.label)} against {esc(runs[0].label)}</h3>'
             f'<p><b class="verdict-{tone}">{esc(verdict_line(c), 2000)}</b></p>'
             + answer_html(c) + f"<p>{esc(mode_line(c), 2000)}</p>" + notes)
-    parts.append(f'<p class="note">{esc(rule_text(comparisons[0].rules), 2000)}</p>')
+    rule = rule_text(comparisons[0].rules, any(c.unresolved for c in comparisons))
+    parts.append(f'<p class="note">{esc(rule, 2000)}</p>')
     return "".join(parts)
 
 

@@ -33,13 +33,15 @@ def verdict_line(comparison: Comparison) -> str:
             f"benchmark(s) regressed{unresolved} ({tally(c)}).")
 
 
-def rule_text(rules: Rules) -> str:
+def rule_text(rules: Rules, unresolved: bool = False) -> str:
+    """The rule, and where a benchmark is `unresolved`, when no verdict can be reached."""
     return (f"Verdicts: FASTER or SLOWER when the change passes the benchmark's resolution, "
             f"the largest of {rules.threshold:g}% ({rules.host_threshold:g}% for a host-timed "
             f"figure), {rules.sigmas:g} × the combined spread of both sides' medians and the "
             "farthest any BASE run lies from BASE's median, and, where "
             f"both sides hold repetitions, the Mann-Whitney U test gives p < {rules.alpha:g}; "
-            f"SAME otherwise; UNRESOLVED where the resolution passes "
-            f"{1 + RESOLUTION_CEILING_PCT / 100:g}×, a spread of one repetition "
-            f"{SPREAD_CEILING_PCT:g}%, or the files take the figure or its clock otherwise. "
-            "Each figure's family says which way is better.")
+            "SAME otherwise"
+            + (f"; UNRESOLVED where the resolution passes {1 + RESOLUTION_CEILING_PCT / 100:g}×, "
+               f"a spread of one repetition {SPREAD_CEILING_PCT:g}%, or the files take the "
+               "figure or its clock otherwise" if unresolved else "")
+            + ". Each figure's family says which way is better.")
