@@ -54,6 +54,8 @@ def plain_number(value: object) -> float | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
+        if isinstance(value, int) and abs(value) > 2 ** 1023:
+            return None  # past any float: no count or size a host has
         number = float(value)
     elif isinstance(value, str) and (match := _NUMBER.fullmatch(plain(value))) \
             and not match[2]:
