@@ -59,9 +59,12 @@ def run_entries(name: str, samples: Sequence[dict[str, float]], *, time_unit: st
 
 
 def aggregate_entries(iterations: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Google Benchmark's mean/median/stddev/cv entries over the iteration entries of a run."""
+    """Google Benchmark's mean/median/stddev/cv entries over the iteration entries of a run: of
+    every figure any of them holds, over those that hold it."""
     first, n = iterations[0], len(iterations)
     name = first["run_name"]
+    keys = dict.fromkeys(key for it in iterations for key, value in it.items()
+                         if isinstance(value, (int, float)) and not isinstance(value, bool))
     aggregates = []
     for agg_name, statistic in _AGGREGATES.items():
         entry = {"name": f"{name}_{agg_name}", "run_name": name, "run_type": "aggregate",
@@ -69,12 +72,21 @@ def aggregate_entries(iterations: list[dict[str, Any]]) -> list[dict[str, Any]]:
                  "aggregate_name": agg_name,
                  "aggregate_unit": "percentage" if agg_name == "cv" else "time",
                  "iterations": n, "time_unit": first.get("time_unit", "ns")}
-        for key, value in first.items():
-            if (key not in entry and key not in _NOT_AGGREGATED
-                    and isinstance(value, (int, float)) and not isinstance(value, bool)):
-                entry[key] = float(statistic(np.array([it[key] for it in iterations])))
+        for key in keys:
+            if key not in entry and key not in _NOT_AGGREGATED:
+                entry[key] = float(statistic(np.array([it[key] for it in iterations
+                                                       if key in it])))
         aggregates.append(entry)
     return aggregates
+
+
+def lacking(entries: list[dict[str, Any]], index: int, key: str) -> list[dict[str, Any]]:
+    """A run's entries whose repetition `index` lacks `key` (a counter written only where its
+    read succeeded), its aggregates taken over the repetitions that hold it, as Google
+    Benchmark takes them."""
+    iterations = [dict(e) for e in entries if e.get("run_type") == "iteration"]
+    del iterations[index][key]
+    return iterations + aggregate_entries(iterations)
 
 
 _NOT_AGGREGATED = {"repetition_index", "name", "family_index", "per_family_instance_index"}
@@ -263,6 +275,13 @@ def _raw_real_time(token: str) -> str:
     return _with_entry(real_time=123.25).replace("123.25", token)
 
 
+def _aggregate_edited(aggregate: str, **fields: float) -> list[dict[str, Any]]:
+    """Three repetitions of a launch (2, 3 and 7 µs) whose `aggregate` is given `fields`."""
+    entries = launch_run("driver", "submit", 0, [2.0, 3.0, 7.0])
+    next(e for e in entries if e.get("aggregate_name") == aggregate).update(fields)
+    return entries
+
+
 def bad_results() -> list[tuple[str, Any, str]]:
     good = document(launch_run("driver", "submit", 0, 2.0))
     failed = _good_entry(error_occurred=True, error_message="no GPU")
@@ -312,6 +331,16 @@ def bad_results() -> list[tuple[str, Any, str]]:
         ("iterations past int64", _with_entry(iterations=2**64), "WrongTypeError"),
         ("error_occurred a string", _with_entry(error_occurred="yes"), "WrongTypeError"),
         ("unknown time_unit", _with_entry(time_unit="fortnights"), "MalformedResultError"),
+        ("time_unit sec", _with_entry(time_unit="sec"), "MalformedResultError"),
+        ("no time_unit", json.dumps({**good, "benchmarks": [
+            {k: v for k, v in _good_entry().items() if k != "time_unit"}]}),
+         "MalformedResultError"),
+        ("a median stating a figure no repetition holds",
+         json.dumps({**good, "benchmarks": _aggregate_edited("median", bytes_per_second=5e9)}),
+         "BadValueError"),
+        ("a mean unlike its repetitions' mean",
+         json.dumps({**good, "benchmarks": _aggregate_edited("mean", real_time=2.0)}),
+         "BadValueError"),
         ("unknown run_type", _with_entry(run_type="warmup"), "MalformedResultError"),
         ("no real_time", json.dumps({**good, "benchmarks": [
             {k: v for k, v in _good_entry().items() if k != "real_time"}]}),
@@ -338,8 +367,8 @@ def bad_results() -> list[tuple[str, Any, str]]:
         ("same entry twice", json.dumps({**good, "benchmarks": [_good_entry(), _good_entry()]}),
          "DuplicateBenchmarkError"),
         ("same run twice without indices", json.dumps({**good, "benchmarks": [
-            {"name": "launch/x/submit/params:0", "real_time": 1.0},
-            {"name": "launch/x/submit/params:0", "real_time": 2.0}]}),
+            {"name": "launch/x/submit/params:0", "real_time": 1.0, "time_unit": "us"},
+            {"name": "launch/x/submit/params:0", "real_time": 2.0, "time_unit": "us"}]}),
          "DuplicateBenchmarkError"),
         ("same name once suffixes are stripped", json.dumps({**good, "benchmarks": [
             _good_entry(), _good_entry(name="launch/driver/submit/params:0/real_time",

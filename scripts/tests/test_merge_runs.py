@@ -65,8 +65,12 @@ def test_one_repetition_per_run(tmp_path: Path, run_script: RunScript) -> None:
 
 
 def in_unit(doc: dict, unit: str, per_us: float) -> dict:
-    """`doc` with every time written in `unit`, `per_us` of it to the µs."""
+    """`doc` with every time written in `unit`, `per_us` of it to the µs (a cv, a ratio, as it
+    is)."""
     for entry in doc["benchmarks"]:
+        if entry.get("aggregate_name") == "cv":
+            entry.update(time_unit=unit)
+            continue
         entry.update(time_unit=unit, real_time=entry["real_time"] * per_us,
                      cpu_time=entry["cpu_time"] * per_us)
     return doc

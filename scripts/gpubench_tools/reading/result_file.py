@@ -4,8 +4,9 @@ Every subcommand reads results through `load` (result_file), so validation, name
 choice of the representative value per benchmark are made in one place. `load` accepts only what the
 toolkit can use: a JSON object with a `context` object and a `benchmarks` list, no object giving a
 key two different values, every field the toolkit reads of the type Google Benchmark writes, every
-number 0 or between 1e-30 and 1e30 in size (a time in µs), no benchmark twice, a median aggregate
-only where it is the median of the repetitions beside it, at least one successful benchmark.
+number 0 or between 1e-30 and 1e30 in size (a time in µs), every time in a unit Google Benchmark
+writes and names, no benchmark twice, an aggregate only where it is what the repetitions beside it
+give (reading/summaries.py), at least one successful benchmark.
 Anything else raises a `GpubenchJsonError` whose str() is one line naming the file and the problem.
 
 What a benchmark name means is read from the families' facts (docs/family-facts.md): the
@@ -73,6 +74,7 @@ from gpubench_tools.reading.json_values import (
 )
 from gpubench_tools.reading.results import HOST_TIMED, NOISE_PCT, Benchmark, Result
 from gpubench_tools.reading.safe_text import one_line
+from gpubench_tools.reading.summaries import AGGREGATES, check_aggregates
 
 # The names of the result files a subcommand finds by listing a folder (gpubench-tools limits,
 # gpubench-tools gallery): gpubench's JSON, and that JSON compressed (.json.gz, .json.xz,
@@ -83,6 +85,8 @@ RESULT_SUFFIXES = (".json", *(".json" + ending for ending in COMPRESSED_ENDINGS)
 NS_EXPONENT = {"ns": 0, "us": 3, "ms": 6, "s": 9}
 
 _US_PER_TIME_UNIT = {unit: 10.0 ** (exponent - 3) for unit, exponent in NS_EXPONENT.items()}
+
+_TIME_UNITS = ", ".join(NS_EXPONENT)
 
 # Integer fields that describe the run rather than measure it.
 _BOOKKEEPING = {
@@ -102,11 +106,6 @@ _MEASUREMENTS = ("real_time", "cpu_time", "bytes_per_second", "items_per_second"
 _POSITIVE = ("real_time", "bytes_per_second", "us_per_launch", "us_per_copy")
 
 TIME_FIELDS = ("real_time", "cpu_time")  # in the entry's time_unit; the loader keeps them in µs
-
-# How far an aggregate Google Benchmark computed may lie from the same statistic of the
-# repetitions it wrote, relative to it: both are doubles as it prints them, and the medians of
-# the committed results agree to 4e-16.
-_ROUNDING = 1e-9
 
 _SPREAD_AGGREGATES = {"stddev", "cv"}
 
@@ -260,10 +259,9 @@ def _check_counts(text: str, path: Path) -> None:
 
 def _group_runs(path: Path, entries: list[Any],
                 facts: dict[str, FamilyFacts]) -> dict[str, Benchmark]:
-    medians: dict[str, tuple[dict[str, float], Any]] = {}
-    cvs: dict[str, tuple[dict[str, float], int]] = {}
-    stddevs: dict[str, dict[str, float]] = {}
-    means: dict[str, dict[str, float]] = {}
+    # Each run's aggregates by name (summaries.AGGREGATES), and the repetition count each says.
+    aggregates: dict[str, dict[str, dict[str, float]]] = {}
+    counts: dict[str, dict[str, Any]] = {}
     iterations: dict[str, list[dict[str, float]]] = {}  # also fixes the order of runs
     seen: set[tuple[str, str]] = set()  # (run, repetition index or aggregate name)
     for index, entry in enumerate(entries):
@@ -280,22 +278,17 @@ def _group_runs(path: Path, entries: list[Any],
         aggregate = entry.get("aggregate_name")
         _check_not_seen(where, seen, run, f"{aggregate} aggregate")
         numbers = _numbers(where, entry, ratio=aggregate == "cv")
-        if aggregate == "median":
-            medians[run] = (numbers, entry.get("repetitions", "?"))
-        elif aggregate == "cv":
-            count = entry.get("repetitions")
-            cvs[run] = (numbers, count if isinstance(count, int) else 0)
-        elif aggregate == "stddev":
-            stddevs[run] = numbers
-        elif aggregate == "mean":
-            means[run] = numbers
+        if aggregate in AGGREGATES:
+            aggregates.setdefault(run, {})[aggregate] = numbers
+            counts.setdefault(run, {})[aggregate] = entry.get("repetitions", "?")
 
     benchmarks: dict[str, Benchmark] = {}
     for run, reps in iterations.items():
-        if run in medians:
-            values, count = medians[run]
-            _check_median(f"{path}: benchmark {run!r}", values, reps)
-            summary = f"median of {count} repetitions"
+        stated = aggregates.get(run, {})
+        check_aggregates(f"{path}: benchmark {run!r}", stated, reps)
+        if "median" in stated:
+            values = stated["median"]
+            summary = f"median of {counts[run]['median']} repetitions"
         elif reps:
             values = _mean(reps)
             summary = "single run" if len(reps) == 1 else f"mean of {len(reps)} repetitions"
@@ -306,26 +299,14 @@ def _group_runs(path: Path, entries: list[Any],
             raise DuplicateBenchmarkError(
                 f"{path}: two runs are named {name!r} once Google Benchmark suffixes are stripped"
             )
-        cv, cv_count = cvs.get(run, (None, 0))
+        cv = stated.get("cv")
+        cv_count = counts[run]["cv"] if cv is not None else 0
         if cv is not None:
-            _check_cv_sign(f"{path}: benchmark {run!r}", cv, means.get(run, values))
-        benchmarks[name] = Benchmark(name, values, reps, summary, cv, cv_count,
-                                     facts.get(family_of(name)), stddevs.get(run))
+            _check_cv_sign(f"{path}: benchmark {run!r}", cv, stated.get("mean", values))
+        benchmarks[name] = Benchmark(name, values, reps, summary, cv,
+                                     cv_count if isinstance(cv_count, int) else 0,
+                                     facts.get(family_of(name)), stated.get("stddev"))
     return benchmarks
-
-def _check_median(where: str, median: dict[str, float], reps: list[dict[str, float]]) -> None:
-    """BadValueError where a median aggregate is not the median of the repetitions beside it
-    (but for rounding). Such a file was edited or put together from two runs; which number is
-    the measurement the loader cannot tell, so it refuses the file rather than pick one."""
-    for key, value in median.items():
-        found = [r[key] for r in reps if key in r]
-        if not found:
-            continue
-        median_of = float(np.median(found))
-        if not math.isclose(value, median_of, rel_tol=_ROUNDING, abs_tol=SMALLEST_MAGNITUDE):
-            raise BadValueError(f"{where}: its median aggregate of {key.removesuffix('_us')!r} "
-                                f"is {value:g}, the median of its {len(found)} repetitions "
-                                f"{median_of:g}")
 
 def _check_cv_sign(where: str, cv: dict[str, float], mean: dict[str, float]) -> None:
     """A cv (standard deviation over mean) has its mean's sign: BadValueError for a negative cv
@@ -355,8 +336,7 @@ def _check_entry(path: Path, index: int, entry: Any) -> str:
         return where  # a failed run's figures are not read
     if entry.get("run_type", "iteration") not in ("iteration", "aggregate"):
         raise MalformedResultError(f"{where}: unknown run_type {entry['run_type']!r}")
-    if entry.get("time_unit", "ns") not in _US_PER_TIME_UNIT:
-        raise MalformedResultError(f"{where}: unknown time_unit {entry['time_unit']!r}")
+    _check_time_unit(where, entry)
     for key in _BOOKKEEPING.intersection(entry):
         value = entry[key]
         if not is_int(value) or not 0 <= value <= _LARGEST_COUNT:
@@ -368,6 +348,17 @@ def _check_entry(path: Path, index: int, entry: Any) -> str:
     if "real_time" not in entry:
         raise MalformedResultError(f"{where}: no 'real_time'")
     return where
+
+def _check_time_unit(where: str, entry: dict[str, Any]) -> None:
+    """A successful entry names the unit of its times, one Google Benchmark writes; a cv
+    aggregate, a ratio, needs none. A time read without its unit would be read 1000× off."""
+    if "time_unit" in entry:
+        if entry["time_unit"] not in _US_PER_TIME_UNIT:
+            raise MalformedResultError(f"{where}: time_unit {shown(entry['time_unit'])} is "
+                                       f"none Google Benchmark writes ({_TIME_UNITS})")
+    elif entry.get("run_type") != "aggregate" or entry.get("aggregate_name") != "cv":
+        raise MalformedResultError(f"{where}: no 'time_unit', so its times cannot be read "
+                                   f"(Google Benchmark writes one of {_TIME_UNITS})")
 
 def _check_not_seen(where: str, seen: set[tuple[str, str]], run: str, key: str) -> None:
     if (run, key) in seen:
@@ -389,7 +380,7 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
     `ratio` such as the cv aggregate, only renamed: a ratio has no unit). Each is checked as
     the toolkit reads it, after the conversion."""
     aggregate = entry.get("aggregate_name") if entry.get("run_type") == "aggregate" else None
-    us_per_unit = 1.0 if ratio else _US_PER_TIME_UNIT[entry.get("time_unit", "ns")]
+    us_per_unit = 1.0 if ratio else _US_PER_TIME_UNIT[entry["time_unit"]]
     values = {}
     for key, v in entry.items():
         kind = type(v)  # json.loads makes exactly these types; bool is not a number here
