@@ -21,6 +21,7 @@ from gpubench_tools.renderers.figures import plot_files as plot
 
 PAIR = (H200 / "verdicts" / "aa_1.json.gz", H200 / "verdicts" / "aa_2.json.gz")
 OLD, NEW = "copy", "xfer"
+KEPT = "launch"  # a family left as it is
 
 
 def run_in(directory: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -35,6 +36,10 @@ def write_pair(directory: Path, family: str) -> Path:
     directory.mkdir()
     for index, path in enumerate(PAIR):
         doc = with_facts(load_json(path))
+        # The renamed family and one beside it: what the rest of the suite adds is more of the
+        # same work for every subcommand.
+        doc["benchmarks"] = [b for b in doc["benchmarks"]
+                             if b["name"].split("/", 1)[0] in (OLD, KEPT)]
         if family != OLD:
             doc = renamed(doc, OLD, family)
         (directory / f"run{index}.json").write_text(json.dumps(doc))
@@ -69,7 +74,7 @@ def test_a_family_renamed_throughout_gives_the_same_output(tmp_path: Path) -> No
     before = outputs(write_pair(tmp_path / "before", OLD))
     after = outputs(write_pair(tmp_path / "after", NEW))
     assert f"{OLD}/HtoD/pinned/async/4096" in before["compare"]
-    assert before["files"] == "copy.png fit.txt launch.png saxpy.png"
+    assert before["files"] == "copy.png fit.txt launch.png"
     after["files"] = " ".join(sorted(after["files"].replace(NEW, OLD).split()))
     for what in before:
         assert after[what].replace(NEW, OLD) == before[what], what
