@@ -162,3 +162,20 @@ def test_the_clone_runs_the_command_with_nothing_installed() -> None:
     done = subprocess.run([*command("compare"), "--help"], capture_output=True, text=True,
                           timeout=60, cwd="/")
     assert done.returncode == 0 and done.stdout.startswith("usage: gpubench-tools compare")
+
+
+def requirement_lines(path: Path) -> list[str]:
+    return [line.strip() for line in path.read_text().splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_the_package_states_the_requirements_files() -> None:
+    """pyproject.toml's dependencies and test extra are requirements.txt and
+    requirements-test.txt, which .ci/install reads: pip install ./scripts[test] and the install
+    script give one set of packages."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11 and later
+    project = tomllib.loads((SCRIPTS / "pyproject.toml").read_text())["project"]
+    assert sorted(project["dependencies"]) == sorted(requirement_lines(SCRIPTS /
+                                                                       "requirements.txt"))
+    assert sorted(project["optional-dependencies"]["test"]) == sorted(
+        requirement_lines(SCRIPTS / "requirements-test.txt"))
