@@ -17,11 +17,13 @@ subcommand can say so: the command installs it before it writes anything.
 
 import argparse
 import math
+import os
 import sys
-from typing import NoReturn
+from typing import IO, NoReturn
 
 from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.safe_text import one_line
+from gpubench_tools.writing.outputs import StdoutError, write_stdout
 
 
 class OneLineArgumentParser(argparse.ArgumentParser):
@@ -30,6 +32,15 @@ class OneLineArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{one_line(self.prog)}: {one_line(message)}\n")
+
+    def print_help(self, file: IO[str] | None = None) -> None:
+        """--help, written as every output to stdout is (write_stdout): one that cannot be
+        written raises StdoutError, which the command reports in one line with exit status 2,
+        where argparse would say nothing and exit 0."""
+        if file is not None:
+            super().print_help(file)
+        else:
+            write_stdout(self.format_help())
 
 
 def positive_finite(text: str) -> float:
@@ -57,12 +68,31 @@ def _float_option(text: str) -> float:
 
 def script_error(script: str, error: GpubenchJsonError | OSError | str) -> int:
     """Prints `<script>: <problem>` on stderr as one line; returns exit status 2 (unusable
-    input, or output that could not be written)."""
+    input, or output that could not be written). An OSError names its file, stdout for a
+    failed write there (StdoutError); one naming neither is said as it is, and where the working
+    folder is gone, as that."""
     if isinstance(error, OSError) and not isinstance(error, GpubenchJsonError):
-        where = error.filename if error.filename is not None else "stdout"
-        message = f"{where}: {error.strerror or error}"
+        problem = error.strerror or str(error)
+        if error.filename is not None:
+            message = f"{error.filename}: {problem}"
+        elif isinstance(error, StdoutError):
+            message = f"stdout: {problem}"
+        elif _working_folder_gone():
+            message = f"the working folder no longer exists ({problem})"
+        else:
+            message = problem
     else:
         message = str(error)
     print(f"{script}: {one_line(message)}", file=sys.stderr)
     return 2
+
+
+def _working_folder_gone() -> bool:
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return True
+    except OSError:
+        pass
+    return False
 

@@ -42,6 +42,7 @@ from pathlib import Path
 from types import FrameType, TracebackType
 
 from gpubench_tools.reading.safe_text import one_line
+from gpubench_tools.writing.outputs import StdoutError
 
 _ENVIRONMENT_FAILURE = 2
 ADDRESS_SPACE_FLOOR = 1 << 30
@@ -158,13 +159,17 @@ def _report_outside_problem(kind: type[BaseException], error: BaseException,
     """sys.excepthook: one line and the signal's own end once a stop signal has come, whatever
     error ends the command (a Stopped, or another raised from it: pybind11 turns one in a module's
     initialization into ImportError "initialization failed"); one line and exit status 2 for
-    what the machine lacks; a traceback, as Python prints it, for anything else (a bug)."""
+    what the machine lacks and for a failed write to stdout; a traceback, as Python prints it,
+    for anything else (a bug)."""
     if _stopping or isinstance(error, KeyboardInterrupt):
         for number in _STOP_SIGNALS:  # a second signal does not cut the line short
             signal.signal(number, signal.SIG_IGN)
         number = _stopping[0] if _stopping else signal.SIGINT
         _say(f"stopped by {signal.Signals(number).name} before it finished")
         _end_by_signal(number)
+    if isinstance(error, StdoutError):  # a write no subcommand reported (--help to /dev/full)
+        _say(f"stdout: {error.strerror}")
+        os._exit(_ENVIRONMENT_FAILURE)
     problem = environment_problem(error)
     if problem is None:
         sys.__excepthook__(kind, error, traceback)
@@ -194,20 +199,55 @@ class _ClosedStdout(io.TextIOBase):
         return 1
 
 
+class _StderrAsFarAsItTakes(io.RawIOBase):
+    """Standard error's descriptor, written as far as it takes the bytes: what a failed write
+    leaves (a full disk, a closed descriptor, a reader gone) is dropped. stderr is where the
+    command says what went wrong, so its own failure can be said nowhere; and it must not change
+    the exit status, as Python's would (1 for the traceback of a failed print, 120 for a last
+    flush that fails), 1 being compare's and fleet's verdict."""
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return 2
+
+    def write(self, data: bytes) -> int:  # type: ignore[override]
+        left = memoryview(data).cast("B")
+        with contextlib.suppress(OSError):
+            while left:
+                left = left[os.write(2, left):]
+        return len(data)
+
+
+def _on_devnull(fd: int) -> None:
+    """/dev/null on the closed descriptor `fd`, so that no file the command opens later takes
+    it, and what is written there goes nowhere rather than into that file."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    if devnull != fd:
+        os.dup2(devnull, fd)
+        os.close(devnull)
+
+
 def _guard_standard_streams() -> None:
     """Text any encoding cannot hold (a non-ASCII name under PYTHONIOENCODING=ascii, a lone
-    surrogate) is written as backslash escapes. A closed stdout gets /dev/null on descriptor 1,
-    so no file the command opens later takes that descriptor, and a stream that says it is
-    closed."""
+    surrogate) is written as backslash escapes. A closed stdout gets /dev/null on descriptor 1
+    and a stream that says it is closed. stderr is written as far as it takes the bytes, and
+    then never fails (a closed one gets /dev/null on descriptor 2)."""
     if sys.stdout is None:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        if devnull != 1:
-            os.dup2(devnull, 1)
-            os.close(devnull)
+        _on_devnull(1)
         sys.stdout = _ClosedStdout()
-    for stream in (sys.stdout, sys.stderr):
-        if isinstance(stream, io.TextIOWrapper):
-            stream.reconfigure(errors="backslashreplace")
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="backslashreplace")
+    encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+    if sys.stderr is None:
+        _on_devnull(2)
+    else:
+        with contextlib.suppress(OSError, ValueError):  # what it holds is written before
+            sys.stderr.flush()
+    sys.stderr = io.TextIOWrapper(_StderrAsFarAsItTakes(), encoding=encoding,  # type: ignore
+                                  errors="backslashreplace", line_buffering=True,
+                                  write_through=True)
 
 
 def install(prog: str) -> None:

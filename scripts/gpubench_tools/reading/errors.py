@@ -39,3 +39,8 @@ class NoBenchmarksError(GpubenchJsonError):
 
 class OutputIsInputError(GpubenchJsonError):
     """An output path that names a file the command reads: writing it would destroy that input."""
+
+class OutputIsStandardStreamError(OutputIsInputError):
+    """An output path that names the file the command's standard output or error goes to: its
+    own lines and the output would overwrite each other. An OutputIsInputError, refused wherever
+    one is."""

@@ -1,4 +1,5 @@
-"""Outputs written whole or not at all."""
+"""Outputs written whole or not at all, never over an input or the file the command's standard
+output or standard error goes to."""
 
 
 
@@ -13,7 +14,7 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from gpubench_tools.reading.errors import OutputIsInputError
+from gpubench_tools.reading.errors import OutputIsInputError, OutputIsStandardStreamError
 
 
 def same_file(a: Path, b: Path) -> bool:
@@ -36,18 +37,53 @@ def repeated_file(paths: Iterable[Path]) -> tuple[Path, Path] | None:
     return None
 
 
+def standard_stream(path: Path) -> str | None:
+    """"standard output" or "standard error" where `path` is the file the command's stdout or
+    stderr goes to, by any path (/dev/stdout, /dev/fd/1, /proc/self/fd/1, the file's name, a link
+    to it), a pipe or a terminal as well as a file; else None. /dev/null is none: it keeps nothing
+    that could be overwritten."""
+    try:
+        target = os.stat(path)
+        devnull = os.stat(os.devnull)
+    except (OSError, ValueError):  # no such file (yet), or a NUL in the path
+        return None
+    if stat.S_ISCHR(target.st_mode) and target.st_rdev == devnull.st_rdev:
+        return None
+    for descriptor, stream in ((1, "standard output"), (2, "standard error")):
+        try:
+            open_on = os.fstat(descriptor)
+        except OSError:
+            continue
+        if (open_on.st_dev, open_on.st_ino) == (target.st_dev, target.st_ino):
+            return stream
+    return None
+
+
+def _goes_to(stream: str) -> str:
+    """Why an output is refused where `stream` goes to it, as gpubench says it of its JSON."""
+    return f"is the file {stream} goes to; name another for the output"
+
+
 def refuse_output_over_input(output: Path, inputs: Iterable[Path]) -> None:
     """Raises OutputIsInputError where `output` is the same file as one of `inputs`, so that
-    nothing is written over an input."""
+    nothing is written over an input, and OutputIsStandardStreamError where it is the file the
+    command's stdout or stderr goes to, where its lines would overwrite the output or land in
+    the middle of it."""
+    if stream := standard_stream(output):
+        raise OutputIsStandardStreamError(f"{output}: {_goes_to(stream)}")
     for path in inputs:
         if same_file(output, path):
             raise OutputIsInputError(f"{output}: is also an input ({path}); writing there "
                                      "would destroy it")
 
 
+class StdoutError(OSError):
+    """A write to standard output that failed: the OSError names no file."""
+
+
 def write_stdout(text: str) -> None:
     """Writes and flushes `text`, all of it; a failed write (a closed pipe, a full disk, a file
-    size limit) raises OSError after pointing stdout at /dev/null, so the interpreter's last
+    size limit) raises StdoutError after pointing stdout at /dev/null, so the interpreter's last
     flush cannot fail again. The bytes go to stdout's binary buffer until every one is taken:
     a write that stops part-way (ulimit -f reached in the middle) returns a short count there,
     which the text layer drops without an error, and the next write fails with the reason."""
@@ -62,11 +98,11 @@ def write_stdout(text: str) -> None:
         while data:
             data = data[buffer.write(data):]
         buffer.flush()
-    except OSError:
+    except OSError as error:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
-        raise
+        raise StdoutError(error.errno, error.strerror or str(error)) from None
 
 
 # Where a path names a descriptor or a device rather than a place for a file: /dev/stdout when
@@ -88,10 +124,11 @@ def write_output(path: Path, text: str | bytes, errors: str = "strict") -> None:
     complete, so a write that fails (a full disk, a signal) leaves an earlier output as it was
     and nothing under its name that is not whole. A symbolic link is written through (the file
     it names is replaced, the link stays); links that lead round in a loop are refused (ELOOP).
-    A FIFO, a device or a descriptor (/dev/stdout) is written to directly: it holds no file to
-    lose; a FIFO no reader opens within FIFO_READER_WAIT_S is refused. Raises OSError naming
-    `path`."""
+    A FIFO, a device or a descriptor (/dev/fd/3) is written to directly: it holds no file to
+    lose; a FIFO no reader opens within FIFO_READER_WAIT_S is refused, and so is the file stdout
+    or stderr goes to (standard_stream). Raises OSError naming `path`."""
     data = text if isinstance(text, bytes) else text.encode("utf-8", errors)
+    _refuse_standard_stream(path)
     if str(path).startswith(_DESCRIPTOR_FOLDERS) or (path.exists() and not path.is_file()):
         with _naming(path), os.fdopen(_open_directly(path), "wb") as stream:
             stream.write(data)
@@ -108,12 +145,15 @@ def write_outputs(files: dict[Path, bytes]) -> None:
     removed and no path is changed. Links are followed as write_output follows them, a file that
     may not be written is refused, and a new file takes the permissions of the file it replaces.
     A path that leads to no regular file (a folder, a FIFO, a device such as the terminal that
-    /dev/stdout names) is refused before anything is written: a rename cannot replace it, and
-    what is written into it cannot be taken back where a later file fails. What those checks
+    /dev/tty names) is refused before anything is written: a rename cannot replace it, and
+    what is written into it cannot be taken back where a later file fails; so is the file stdout
+    or stderr goes to (standard_stream). What those checks
     cannot foresee, a rename itself failing (an I/O error, another process making a path a
     folder meanwhile), leaves the paths renamed before it new. Raises OSError naming the path
     that failed."""
     written: list[tuple[Path, Path, Path]] = []  # (path, its new file, the file it replaces)
+    for path in files:
+        _refuse_standard_stream(path)
     try:
         for path, data in files.items():
             with _naming(path):
@@ -130,6 +170,12 @@ def write_outputs(files: dict[Path, bytes]) -> None:
             with contextlib.suppress(OSError):  # gone where it was renamed
                 temporary.unlink()
         raise
+
+
+def _refuse_standard_stream(path: Path) -> None:
+    """OSError naming `path` where it is the file stdout or stderr goes to (standard_stream)."""
+    if stream := standard_stream(path):
+        raise OSError(errno.EINVAL, _goes_to(stream), str(path))
 
 
 @contextlib.contextmanager
