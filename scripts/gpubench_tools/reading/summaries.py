@@ -16,8 +16,6 @@ them against; its aggregates are read as they are.
 
 import math
 
-import numpy as np
-
 from gpubench_tools.reading.errors import BadValueError
 
 # How far a median or mean Google Benchmark computed may lie from the same statistic of the
@@ -41,51 +39,61 @@ def check_aggregates(where: str, aggregates: dict[str, dict[str, float]],
     statistic of the repetitions holding it. Nothing to check without repetitions."""
     if not repetitions:
         return
+    held: dict[str, _Held] = {}  # a run's few values in plain floats: numpy costs more per call
     for name in AGGREGATES:
         for key, stated in aggregates.get(name, {}).items():
-            found = np.array([r[key] for r in repetitions if key in r])
+            if key not in held:
+                held[key] = _Held([r[key] for r in repetitions if key in r])
+            values = held[key]
             figure = key.removesuffix("_us")
-            if not found.size:
+            if not values.count:
                 raise BadValueError(
                     f"{where}: its {name} aggregate of {figure!r} is {stated:g}, which none of "
                     f"its {len(repetitions)} repetitions holds")
-            expected = _disagreement(name, stated, found)
+            expected = values.disagreement(name, stated)
             if expected is not None:
                 raise BadValueError(
                     f"{where}: its {name} aggregate of {figure!r} is {stated:g}, the {name} of "
-                    f"its {found.size} repetitions {expected:g}")
+                    f"its {values.count} repetitions {expected:g}")
 
 
-def _disagreement(name: str, stated: float, values: np.ndarray) -> float | None:
-    """The statistic `name` of `values` where `stated` is not it but for rounding, else None."""
-    if name == "median":
-        ordered = np.sort(values)
-        middle = ordered[[(values.size - 1) // 2, values.size // 2]]
-        median = float(np.mean(middle))
-        close = abs(stated - median) <= ROUNDING * float(np.max(np.abs(middle)))
-        return None if close else median
-    mean = float(np.mean(values))
-    if name == "mean":
-        return None if abs(stated - mean) <= ROUNDING * float(np.mean(np.abs(values))) else mean
-    stddev = _stddev(values)
-    if name == "stddev":
-        return None if _same_variance(stated, stddev, values) else stddev
-    # cv = stddev / mean, of the mean's sign; undefined for a mean of 0 (written as 0 or not at
-    # all, and then not read).
-    if abs(mean) <= ROUNDING * float(np.mean(np.abs(values))):
-        return None
-    if stated * mean >= 0 and _same_variance(stated * mean, stddev, values):
-        return None
-    return stddev / mean
+class _Held:
+    """The values of one figure that a run's repetitions hold, and their statistics."""
 
+    def __init__(self, values: list[float]) -> None:
+        self.count = len(values)
+        if not values:
+            return
+        ordered = sorted(values)
+        self._middle = (ordered[(self.count - 1) // 2], ordered[self.count // 2])
+        self._mean = sum(values) / self.count
+        self._size = sum(map(abs, values)) / self.count  # how large they are: their mean size
+        self._mean_square = sum(v * v for v in values) / self.count
+        deviations = sum((v - self._mean) ** 2 for v in values)
+        self._stddev = math.sqrt(deviations / (self.count - 1)) if self.count > 1 else 0.0
 
-def _stddev(values: np.ndarray) -> float:
-    """Google Benchmark's sample standard deviation: 0 for one value."""
-    return float(np.std(values, ddof=1)) if values.size > 1 else 0.0
+    def disagreement(self, name: str, stated: float) -> float | None:
+        """The statistic `name` of the values where `stated` is not it but for rounding, else
+        None."""
+        if name == "median":
+            low, high = self._middle
+            median = (low + high) / 2
+            close = abs(stated - median) <= ROUNDING * max(abs(low), abs(high))
+            return None if close else median
+        if name == "mean":
+            return None if abs(stated - self._mean) <= ROUNDING * self._size else self._mean
+        if name == "stddev":
+            return None if self._same_variance(stated) else self._stddev
+        # cv = stddev / mean, of the mean's sign; undefined for a mean of 0 (written as 0 or not
+        # at all, and then not read).
+        if abs(self._mean) <= ROUNDING * self._size:
+            return None
+        if stated * self._mean >= 0 and self._same_variance(stated * self._mean):
+            return None
+        return self._stddev / self._mean
 
-
-def _same_variance(stated: float, stddev: float, values: np.ndarray) -> bool:
-    if not math.isfinite(stated * stated):
-        return False
-    allowed = ROUNDING * stddev * stddev + _CANCELLATION * float(np.mean(values * values))
-    return abs(stated * stated - stddev * stddev) <= allowed
+    def _same_variance(self, stddev: float) -> bool:
+        if not math.isfinite(stddev * stddev):
+            return False
+        allowed = ROUNDING * self._stddev ** 2 + _CANCELLATION * self._mean_square
+        return abs(stddev * stddev - self._stddev ** 2) <= allowed
