@@ -332,8 +332,9 @@ def test_the_clocks_line_shows_nvml_and_the_kernels_reading(tmp_path: Path) -> N
     """A family's SM clocks: NVML's at the loops' ends, and the range its kernels read after
     them (sm_clock_kernel_mhz); a run that wrote neither adds no line."""
     entries = copy_run("HtoD", "pinned", "async", 4096, FIVE)
-    for entry in entries:
-        entry.update(sm_clock_start_mhz=1980.0, sm_clock_end_mhz=1980.0)
+    for entry in entries:  # the same clock in every repetition: a spread of 0
+        mhz = 0.0 if entry.get("aggregate_name") in ("stddev", "cv") else 1980.0
+        entry.update(sm_clock_start_mhz=mhz, sm_clock_end_mhz=mhz)
     for entry, mhz in zip((e for e in entries if e["run_type"] == "iteration"),
                           (1980.0, 1975.0, 1500.0, 1980.0, 1980.0)):
         entry["sm_clock_kernel_mhz"] = mhz
@@ -353,7 +354,9 @@ def test_the_page_shows_paired_launch_ratios_and_whether_the_runs_agree(
     first, second = H200 / "launch_paired_a.json", H200 / "launch_paired_b.json"
     moved = json.loads(second.read_text())
     for bench in moved["benchmarks"]:
-        if bench["name"].startswith("launch/paired/submit/params:0/"):
+        # Every repetition and aggregate scaled alike; a cv, relative, stays as it is.
+        if bench["name"].startswith("launch/paired/submit/params:0/") \
+                and bench.get("aggregate_name") != "cv":
             for key in ("driver_vs_runtime", "driver_vs_runtime_lo", "driver_vs_runtime_hi"):
                 bench[key] *= 1.5
     parted = tmp_path / "moved.json"
