@@ -351,6 +351,8 @@ def test_ci_record_refuses_an_unwritable_output_before_any_run(tmp_path: Path, o
       for name in ["o.json/", "folder/", "o.json/.", "folder/..", ".", "/"]],
     ("/dev/full", "cannot write the output there (/dev/full fails every write)"),
     ("full_link", "cannot write the output there (/dev/full fails every write)"),
+    ("/dev/stdout", "is the file standard output goes to; name another for the output"),
+    ("/dev/stderr", "is the file standard error goes to; name another for the output"),
 ])
 def test_ci_record_refuses_a_folder_or_dev_full_before_any_run(tmp_path: Path, out: str,
                                                              problem: str) -> None:

@@ -2,7 +2,8 @@
 found without creating or removing anything; and the temporary folder the runs go to.
 
 An output is refused where it is one of the inputs (by any path or link: writing there would
-destroy it), where it names a folder (a trailing /, /. or /..: written as the file before the
+destroy it), where it is the file the command's standard output or error goes to (its lines
+would be written into it), where it names a folder (a trailing /, /. or /..: written as the file before the
 slash, it would land elsewhere than named), or where it cannot be written: its folder missing
 or not writable, an existing file not writable, /dev/full (known by its device number, not by a
 trial write, which would put a byte into any other device). `gpubench-tools merge` writes a new
@@ -19,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from gpubench_tools.runs.messages import say, shown
+from gpubench_tools.writing.outputs import goes_to, standard_stream
 
 _FOLDER_NAME = re.compile(r"(?:^|/)(?:\.|\.\.)?\Z")
 _FULL_DEVICE = "/dev/full"
@@ -31,6 +33,8 @@ def output_problem(out: str, inputs: Iterable[str]) -> str | None:
         if _same_file(out, path):
             return (f"{shown(out)}: is also an input ({shown(path)}); writing there would "
                     "destroy it")
+    if out and (stream := standard_stream(Path(out))):
+        return f"{shown(out)}: {goes_to(stream)}"
     if out and _FOLDER_NAME.search(out):
         return f"{shown(out)}: names a folder, not a file to write"
     target = os.path.realpath(out) if out else ""

@@ -59,7 +59,7 @@ def standard_stream(path: Path) -> str | None:
     return None
 
 
-def _goes_to(stream: str) -> str:
+def goes_to(stream: str) -> str:
     """Why an output is refused where `stream` goes to it, as gpubench says it of its JSON."""
     return f"is the file {stream} goes to; name another for the output"
 
@@ -70,7 +70,7 @@ def refuse_output_over_input(output: Path, inputs: Iterable[Path]) -> None:
     command's stdout or stderr goes to, where its lines would overwrite the output or land in
     the middle of it."""
     if stream := standard_stream(output):
-        raise OutputIsStandardStreamError(f"{output}: {_goes_to(stream)}")
+        raise OutputIsStandardStreamError(f"{output}: {goes_to(stream)}")
     for path in inputs:
         if same_file(output, path):
             raise OutputIsInputError(f"{output}: is also an input ({path}); writing there "
@@ -175,7 +175,7 @@ def write_outputs(files: dict[Path, bytes]) -> None:
 def _refuse_standard_stream(path: Path) -> None:
     """OSError naming `path` where it is the file stdout or stderr goes to (standard_stream)."""
     if stream := standard_stream(path):
-        raise OSError(errno.EINVAL, _goes_to(stream), str(path))
+        raise OSError(errno.EINVAL, goes_to(stream), str(path))
 
 
 @contextlib.contextmanager
