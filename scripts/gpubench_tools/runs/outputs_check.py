@@ -3,12 +3,12 @@ found without creating or removing anything; and the temporary folder the runs g
 
 An output is refused where it is one of the inputs (by any path or link: writing there would
 destroy it), where it is the file the command's standard output or error goes to (its lines
-would be written into it), where it names a folder (a trailing /, /. or /..: written as the file before the
-slash, it would land elsewhere than named), or where it cannot be written: its folder missing
-or not writable, an existing file not writable, /dev/full (known by its device number, not by a
-trial write, which would put a byte into any other device). `gpubench-tools merge` writes a new
-file beside the output and renames it over it, so the output's folder must be writable; a FIFO
-or a device it writes to directly.
+would be written into it), where it names a folder (a trailing /, /. or /..: written as the file
+before the slash, it would land elsewhere than named), or where it cannot be written: its folder
+missing or not writable, an existing file not writable, /dev/full (known by its device number,
+not by a trial write, which would put a byte into any other device). `gpubench-tools merge`
+writes a new file beside the output and renames it over it, so the output's folder must be
+writable; a FIFO or a device it writes to directly.
 """
 
 import contextlib
