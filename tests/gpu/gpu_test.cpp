@@ -78,11 +78,13 @@ void initialize_once() {
     benchmark::Initialize(&argc, argv.data());
     // Every family, as main registers them, on device 0 (peer pairs over every device present),
     // copies at a size below a page, a page, and sizes where the copy engines' bulk path starts;
-    // chases in the L1, the L2 and past it (over a link: the L1 and the L2).
+    // chases in the L1, the L2 and past it (over a link: the L1 and the L2); pins of a page, 64
+    // a batch, and of 64 MiB, one a batch.
     const bench::FlagValues flags(std::map<std::string, std::string, std::less<>>{
         {"--sizes", "4,4K,1M,64M"},
         {"--latency-sizes", "4K,1M,64M"},
-        {"--latency-link-sizes", "4K,1M"}});
+        {"--latency-link-sizes", "4K,1M"},
+        {"--pin-sizes", "4K,64M"}});
     std::vector<int> all(static_cast<std::size_t>(device_count()));
     std::iota(all.begin(), all.end(), 0);
     bench::Registry registry({0}, all);

@@ -1,0 +1,67 @@
+// Every pin case pins what it names (the runtime calls its memory page-locked with the API's
+// flags), carries a copy's random bytes to the device and back through it, times the step it
+// names on the host clock, and made as many pins or releases as the harness counted: the
+// benchmark's own verification. A size that does not fit is skipped with its reason.
+#include "benchmark_json.hpp"
+#include "gpu_test.hpp"
+#include "process.hpp"
+
+#include <string>
+#include <vector>
+
+namespace gpubench::testing {
+namespace {
+
+// The third component of pin/<api>/<step>/<bytes>.
+std::string step_of(const std::string& name) {
+  const std::size_t api = name.find('/') + 1;
+  const std::size_t step = name.find('/', api) + 1;
+  return name.substr(step, name.find('/', step) - step);
+}
+
+TEST(PinCosts, EveryCaseIsVerifiedAndHostTimed) {
+  GPUBENCH_REQUIRE_GPU();
+  const std::vector<BenchmarkOutcome> outcomes = run_benchmarks("^pin/");
+  // 6 APIs x (pin + release) at 4 KiB (64 regions a batch) and 64 MiB (one), gpu_test.cpp's
+  // --pin-sizes.
+  EXPECT_EQ(outcomes.size(), 6U * 2U * 2U);
+  for (const BenchmarkOutcome& outcome : outcomes) {
+    EXPECT_FALSE(outcome.failed) << outcome.name << ": " << outcome.message;
+    if (outcome.failed) {
+      continue;
+    }
+    const std::string step = step_of(outcome.name);
+    EXPECT_TRUE(step == "pin" || step == "unpin" || step == "free") << outcome.name;
+    EXPECT_EQ(step == "unpin", outcome.name.starts_with("pin/register/")) << outcome.name;
+    const std::string counter = "us_per_" + step;
+    ASSERT_TRUE(outcome.counters.contains(counter)) << outcome.name;
+    EXPECT_GT(outcome.counters.at(counter), 0.0) << outcome.name;
+    ASSERT_TRUE(outcome.counters.contains("bytes_per_second")) << outcome.name;
+    EXPECT_GT(outcome.counters.at("bytes_per_second"), 0.0) << outcome.name;
+    ASSERT_TRUE(outcome.counters.contains("host_timed")) << outcome.name;
+    EXPECT_EQ(outcome.counters.at("host_timed"), 1.0) << outcome.name;
+    ASSERT_TRUE(outcome.counters.contains("batches")) << outcome.name;
+    EXPECT_GE(outcome.counters.at("batches"), 3.0) << outcome.name;
+  }
+}
+
+// A size past the host's memory is skipped with its reason, however large: 2^62 bytes pinned
+// is not wrapped to a small need.
+TEST(PinCosts, ASizePastHostMemoryIsSkipped) {
+  GPUBENCH_REQUIRE_GPU();
+  ScratchDir scratch;
+  const std::string out = scratch.path("pin.json");
+  const Finished run = run_process({GPUBENCH_BINARY, "--benchmark_filter=^pin/register/pin/",
+                                    "--pin-sizes=4K,4294967296G", "--benchmark_out=" + out});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const BenchmarkJson json = read_benchmark_json(out);
+  ASSERT_TRUE(json.valid) << json.problem;
+  ASSERT_EQ(json.benchmarks.size(), 2U);
+  EXPECT_FALSE(json.benchmarks[0].error) << json.benchmarks[0].message;
+  EXPECT_TRUE(json.benchmarks[1].message.starts_with(
+      "skipped: 4194304TiB pins need 8388608TiB of host memory"))
+      << json.benchmarks[1].message;
+}
+
+} // namespace
+} // namespace gpubench::testing
