@@ -149,7 +149,7 @@ void measure_pin(const PinApi& api, bool pins, Harness& h, std::size_t bytes) {
 }
 
 FamilyFlag pin_sizes_flag() {
-  return {"--pin-sizes", "4K,1M,64M,1G",
+  return {"--pin-sizes", "4K,1M,64M,256M",
           "pin sizes: a list or ranges, e.g. 4K,1M,64M,1G or 4K..16G:x4",
           [](std::string_view value) { static_cast<void>(pin_size_args(value)); }};
 }

@@ -31,8 +31,10 @@ TEST(PinCosts, EveryCaseIsVerifiedAndHostTimed) {
       continue;
     }
     const std::string step = step_of(outcome.name);
-    EXPECT_TRUE(step == "pin" || step == "unpin" || step == "free") << outcome.name;
-    EXPECT_EQ(step == "unpin", outcome.name.starts_with("pin/register/")) << outcome.name;
+    // A registration is unpinned, an allocation freed.
+    if (step != "pin") {
+      EXPECT_EQ(step, outcome.name.starts_with("pin/register/") ? "unpin" : "free") << outcome.name;
+    }
     const std::string counter = "us_per_" + step;
     ASSERT_TRUE(outcome.counters.contains(counter)) << outcome.name;
     EXPECT_GT(outcome.counters.at(counter), 0.0) << outcome.name;
