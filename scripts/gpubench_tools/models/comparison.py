@@ -297,8 +297,8 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
     p_reachable = reachable(len(b_reps), len(c_reps), rules.alpha)
     b_value, c_value = base.value(metric), cont.value(metric)
     ratio = better_ratio(b_value, c_value, metric.bigger_is_better)
-    # Where the files say otherwise the benchmark is incomparable; one that says nothing takes
-    # the other's word.
+    # Where the files say otherwise, or only one says host-timed, the benchmark is incomparable;
+    # one that says nothing beside GPU time is judged by the GPU's floor.
     timing = {base.host_paced, cont.host_paced} - {None}
     host_timed = min(timing) if timing else None
     b_spread, c_spread = side_spread(base, metric), side_spread(cont, metric)

@@ -23,15 +23,17 @@ def timing_text(host_paced: bool) -> str:
 
 def incomparable(base: Benchmark, cont: Benchmark) -> str | None:
     """Why the two files' benchmark is no one figure: they take its counter for different
-    figures (unit, scale or direction), or one says the host paces it and the other that the
-    GPU does, which would judge it by the host's wider floor on one file's word; None where they
-    agree. A file that says neither (written before gpubench recorded host_timed) is read by
-    the other's word, as the committed recordings of those builds are compared."""
+    figures (unit, scale or direction), or one says the host paces it and the other says the GPU
+    does or says nothing (a file written before gpubench recorded host_timed): the host's wider
+    floor would rest on one file's word. None where they agree, or where no file says the host
+    paces it (the GPU's floor, the tighter, then applies)."""
     if difference := figure_difference(base.metric, cont.metric):
         return f"incomparable: the files take its figure otherwise ({difference})"
-    if None not in (base.host_paced, cont.host_paced) and base.host_paced != cont.host_paced:
-        return (f"incomparable: BASE is {timing_text(base.host_paced)}, NEW "
-                f"{timing_text(cont.host_paced)}")
+    paced = {"BASE": base.host_paced, "NEW": cont.host_paced}
+    if True in paced.values() and set(paced.values()) != {True}:
+        return "incomparable: " + ", ".join(
+            f"{side} {'does not say how it was timed' if host is None else timing_text(host)}"
+            for side, host in paced.items())
     return None
 
 
