@@ -69,13 +69,30 @@ def plant_kind(name: str, factor: float) -> str:
     return f"{name.split('/')[0]}, {factor:g}× slower"
 
 
+def split_runs(draw: random.Random, runs: int, base: int, new: int,
+               confirm: int) -> tuple[set[int], set[int], set[int]]:
+    """One trial's draw: disjoint sets of `base`, `new` and `confirm` of the recording's `runs`
+    runs (repetition indices), at random."""
+    order = list(range(runs))
+    draw.shuffle(order)
+    return (set(order[:base]), set(order[base:][:new]),
+            set(order[base + new:][:confirm]))
+
+
 def gate(base: dict, new: dict, confirm: dict | None, rules: Rules) -> dict[str, Row]:
     """Each benchmark's row as the gate ends: the candidate judged, and where `confirm` is
     given, each change judged again on its runs alone, as gpubench-tools gate does."""
     base_result = result(base, "base")
-    rows = compare(base_result, result(new, "new"), rules).rows
+    return gate_rows(base_result, result(new, "new"),
+                     None if confirm is None else result(confirm, "confirm"), rules)
+
+
+def gate_rows(base: Result, new: Result, confirm: Result | None,
+              rules: Rules) -> dict[str, Row]:
+    """`gate` on loaded results: a baseline loaded once judges many candidates."""
+    rows = compare(base, new, rules).rows
     if confirm is not None:
-        rows = confirm_rows(rows, base_result, result(confirm, "confirm"), rules)
+        rows = confirm_rows(rows, base, confirm, rules)
     return {r.name: r for r in rows}
 
 
@@ -111,10 +128,8 @@ def main(argv: list[str]) -> int:
     planted, caught = Counter(), Counter()  # by kind of plant (plant_kind)
     try:
         for _ in range(args.trials):
-            order = list(range(runs))
-            draw.shuffle(order)
-            base_runs, new_runs = set(order[:args.base]), set(order[args.base:][:args.new])
-            confirm_runs = set(order[args.base + args.new:][:args.confirm])
+            base_runs, new_runs, confirm_runs = split_runs(draw, runs, args.base, args.new,
+                                                           args.confirm)
             base = with_repetitions(doc, base_runs.__contains__)
             new = with_repetitions(doc, new_runs.__contains__)
             confirm = (with_repetitions(doc, confirm_runs.__contains__) if args.confirm
