@@ -174,3 +174,21 @@ def write_large_result(path: Path, at_least_bytes: int) -> Path:
                 for i in range(first, min(first + step, runs))))
         out.write("]}")
     return path
+
+
+def special_input(kind: str, tmp_path: Path) -> Path:
+    """A path of one of INPUTS' kinds: a file no reader may hang or crash on."""
+    if kind == "fifo":
+        os.mkfifo(tmp_path / "fifo.json")
+        return tmp_path / "fifo.json"
+    if kind == "symlink loop":
+        (tmp_path / "loop.json").symlink_to(tmp_path / "loop.json")
+        return tmp_path / "loop.json"
+    if kind == "folder":
+        return tmp_path
+    return Path(kind)
+
+
+# Input paths of every kind that is no result file.
+INPUTS = ["/dev/zero", "/dev/urandom", "/dev/null", "/dev/full", "fifo", "symlink loop",
+          "folder", "/proc/self/mem"]

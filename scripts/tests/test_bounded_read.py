@@ -1,12 +1,17 @@
-"""bounded_read: which names are links to nothing, and the one opener that the bounded reader
-and gpubench-tools fleet's pod log reader share."""
+"""bounded_read: which names are links to nothing, the one opener that the bounded reader
+and gpubench-tools fleet's pod log reader share, and an input of every kind that is no result
+file refused in one line, in bounded time."""
 
 import os
+import time
 from pathlib import Path
 
 import pytest
+from hostile_inputs import INPUTS, special_input
 
 from gpubench_tools.reading import bounded_read
+from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.result_file import load
 
 
 @pytest.mark.parametrize("make, reason", [
@@ -56,3 +61,18 @@ def test_one_opener_serves_the_bounded_reader_and_the_pod_log_reader(
     assert list(fleet_pod_log.pod_log_lines(log)) == [b"a", b"b"]
     assert list(fleet_pod_log.pod_log_lines(fifo)) == []
     assert opened == [log, log, fifo]
+
+
+@pytest.mark.parametrize("kind", INPUTS)
+def test_an_input_of_every_kind_is_one_line_in_bounded_time(tmp_path: Path, kind: str) -> None:
+    """What every subcommand's results go through: a device without end, a FIFO no one writes,
+    a loop of links, a folder, memory no read may take; test_hostile_scripts gives each
+    subcommand one of them as a process."""
+    path = special_input(kind, tmp_path)
+    if not path.exists() and kind.startswith("/") and not path.is_symlink():
+        pytest.skip(f"{kind} does not exist here")
+    started = time.monotonic()
+    with pytest.raises(GpubenchJsonError) as refused:
+        load(path)
+    assert str(refused.value) and "\n" not in str(refused.value)
+    assert time.monotonic() - started < 20
