@@ -2,7 +2,7 @@
 """The gate's power: how often it catches a planted slowdown, and how often it cries wolf.
 
   tools/gate_power.py RECORDING... [--base 15] [--new 5] [--confirm 5] [--trials 40]
-                      [--seed 1] [--plants 3,5,10,25,50] [--json OUT.json]
+                      [--seed 1] [--plants 3,5,10,25,50] [--csv OUT.csv]
 
 RECORDING is one recording of separate runs of one build on one card (gpubench-tools record or
 merge), or the result files of separate processes, merged here as gpubench-tools merge merges
@@ -20,12 +20,12 @@ better). A plant is caught where the gate ends SLOWER.
 
 Prints a table, one row per family, timing (host-timed where the file says the host paces the
 figure, GPU-timed otherwise) and kind of figure, with the A/A verdicts not SAME and the fraction
-caught at each planted percentage; --json writes the counts behind it. Deterministic given its
+caught at each planted percentage; --csv writes the counts behind it. Deterministic given its
 inputs and seed. Exit 0, or 2 with one line for bad usage or an unusable recording.
 """
 
 import argparse
-import json
+import csv
 import random
 import sys
 from collections import Counter
@@ -134,7 +134,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--plants", type=parse_plants, default=[3, 5, 10, 25, 50],
                         metavar="PCT,...", help="slowdowns planted, in %% (default "
                         "3,5,10,25,50)")
-    parser.add_argument("--json", type=Path, metavar="OUT.json", help="the counts as JSON")
+    parser.add_argument("--csv", type=Path, metavar="OUT.csv", help="the counts as CSV")
     return parser.parse_args(argv)
 
 
@@ -252,21 +252,17 @@ def report(power: Power, args: argparse.Namespace, doc: dict, base: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def as_json(power: Power, args: argparse.Namespace, doc: dict, base: int) -> dict:
-    return {
-        "recordings": [str(p) for p in args.recordings],
-        "gpu_name": doc["context"].get("gpu_name"), "gpu_uuid": doc["context"].get("gpu_uuid"),
-        "gpubench_version": doc["context"].get("gpubench_version"),
-        "runs": runs_in(doc), "base": base, "new": args.new, "confirm": args.confirm,
-        "trials": args.trials, "seed": args.seed, "plants_pct": args.plants,
-        "aa_trials_passed": args.trials - power.aa_failed_trials,
-        "aa_not_same": dict(power.aa_not_same.most_common()),
-        "groups": [{"family": f, "timing": t, "kind": k, "benchmarks": len(g.benchmarks),
-                    "aa_judged": g.aa_judged, "aa_not_same": g.aa_not_same,
-                    "planted": {f"{p:g}": g.planted[p] for p in args.plants},
-                    "caught": {f"{p:g}": g.caught[p] for p in args.plants}}
-                   for (f, t, k), g in sorted(power.groups.items())],
-    }
+def write_csv(path: Path, power: Power, plants: list[float]) -> None:
+    """The counts behind the table, one line per family, timing and kind."""
+    with path.open("w", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["family", "timing", "kind", "benchmarks", "aa_judged", "aa_not_same",
+                         *(f"{column}_{p:g}pct" for p in plants
+                           for column in ("planted", "caught"))])
+        for (family, timing, kind), group in sorted(power.groups.items()):
+            writer.writerow([family, timing, kind, len(group.benchmarks), group.aa_judged,
+                             group.aa_not_same,
+                             *(n for p in plants for n in (group.planted[p], group.caught[p]))])
 
 
 def main(argv: list[str]) -> int:
@@ -285,8 +281,8 @@ def main(argv: list[str]) -> int:
                                     f"or more runs beside {args.new} + {args.confirm}")
     try:
         power = measure(doc, base, args.new, args.confirm, args.trials, args.seed, args.plants)
-        if args.json is not None:
-            args.json.write_text(json.dumps(as_json(power, args, doc, base), indent=1) + "\n")
+        if args.csv is not None:
+            write_csv(args.csv, power, args.plants)
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
     sys.stdout.write(report(power, args, doc, base))

@@ -1,8 +1,8 @@
 """tools/gate_power.py on a small generated recording: what each planted slowdown gives, counted
 by family, timing and kind; the A/A verdicts not SAME; a slowdown planted into a loaded result
 judged as one planted into the file; and its one-line refusals."""
+import csv
 import importlib.util
-import json
 import random
 import subprocess
 import sys
@@ -61,7 +61,7 @@ def tool(*args: object) -> subprocess.CompletedProcess[str]:
 
 def test_planted_slowdowns_are_counted_by_kind(tmp_path: Path) -> None:
     doc = write_json(tmp_path / "runs.json", recording())
-    proc = tool(doc, "--trials", 2, "--plants", PLANTS, "--json", tmp_path / "power.json")
+    proc = tool(doc, "--trials", 2, "--plants", PLANTS, "--csv", tmp_path / "power.csv")
     assert proc.returncode == 0 and proc.stderr == ""
     lines = proc.stdout.splitlines()
     assert lines[1].startswith("2 trials (seed 1) of 6 baseline runs (15 do not fit beside "
@@ -69,19 +69,22 @@ def test_planted_slowdowns_are_counted_by_kind(tmp_path: Path) -> None:
                                "candidate runs, each change confirmed on 5 more runs")
     assert lines[2].startswith("A/A: the gate passed 0 of 2 trials; 2 verdicts not SAME")
     assert "  launch/module/ptx_jit: not SAME in 2 of 2" in lines
-    data = json.loads((tmp_path / "power.json").read_text())
-    assert (data["runs"], data["base"], data["new"], data["confirm"]) == (16, 6, 5, 5)
-    groups = {(g["family"], g["timing"], g["kind"]): g for g in data["groups"]}
+    with (tmp_path / "power.csv").open() as rows:
+        groups = {(g["family"], g["timing"], g["kind"]): g for g in csv.DictReader(rows)}
+
+    def counts(kind: tuple[str, str, str], column: str) -> dict[str, int]:
+        return {p: int(groups[kind][f"{column}_{p}pct"]) for p in PLANTS.split(",")}
     # GPU-timed: a 1% slowdown is below the 3% floor, 5% and more are caught in every trial.
     for kind in (("saxpy", "GPU-timed", "from 2^20 elements"), ("launch", "GPU-timed", "GPU gap")):
-        assert groups[kind]["caught"] == {"1": 0, "5": 2, "10": 2, "50": 2}
-        assert groups[kind]["planted"] == {"1": 2, "5": 2, "10": 2, "50": 2}
-        assert groups[kind]["aa_not_same"] == 0 and groups[kind]["aa_judged"] == 2
+        assert counts(kind, "caught") == {"1": 0, "5": 2, "10": 2, "50": 2}
+        assert counts(kind, "planted") == {"1": 2, "5": 2, "10": 2, "50": 2}
+        assert groups[kind]["aa_not_same"] == "0" and groups[kind]["aa_judged"] == "2"
     # Host-timed: the 25% floor lets 10% through and catches 50%.
-    assert groups["launch", "host-timed", "submit"]["caught"] == {"1": 0, "5": 0, "10": 0,
-                                                                  "50": 2}
-    unresolved = groups["launch", "host-timed", "module loads"]
-    assert unresolved["aa_not_same"] == 2 and sum(unresolved["caught"].values()) == 0
+    assert counts(("launch", "host-timed", "submit"), "caught") == {"1": 0, "5": 0, "10": 0,
+                                                                   "50": 2}
+    unresolved = ("launch", "host-timed", "module loads")
+    assert groups[unresolved]["aa_not_same"] == "2"
+    assert sum(counts(unresolved, "caught").values()) == 0
     table = [line for line in lines if line.startswith("| ")]
     assert table[0] == ("| family | timing | kind | benchmarks | A/A not SAME | 1% caught | "
                         "5% caught | 10% caught | 50% caught |")
