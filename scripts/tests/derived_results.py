@@ -11,6 +11,7 @@ sentences about them are then read again by hand.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -125,7 +126,7 @@ def fleet_printed(heatmap: Path | None = None) -> str:
         if heatmap is not None:
             shutil.copyfile(Path(tmp) / "heatmap.png", heatmap)
         limits = os.path.relpath(ROOT / "results" / "limits", tmp)
-    return (text.replace(f"| {limits}/", "| results/limits/")
+    return (re.sub(rf"(\| |, ){re.escape(limits)}/", r"\1results/limits/", text)
             .replace("heatmap: heatmap.png", f"heatmap: {HEATMAP}"))
 
 

@@ -36,6 +36,8 @@ from typing import Any
 
 import numpy as np
 
+import fleet_processes as fp
+
 RESULTS = Path(__file__).resolve().parents[2] / "results"
 COPY_LAUNCH = ("h200/stability/copy_64m_256m_interleaved_10rep.json",
                "h200/stability/copy_1g_interleaved_10rep.json",
@@ -99,9 +101,14 @@ def uuid_of(gpu: int) -> str:
     return f"GPU-{gpu:08x}-f1ee-4000-8000-000000000000"
 
 
-def build_fleet(size: int = 16, seed: int = 0, sources: tuple[str, ...] = COPY_LAUNCH
-                ) -> list[Document]:
-    """`size` GPUs, GPU i on host node{i:02d} with uuid_of(i), noise only."""
+def build_fleet(size: int = 16, seed: int = 0, sources: tuple[str, ...] = COPY_LAUNCH,
+                process_levels: bool = True) -> list[Document]:
+    """`size` GPUs, GPU i on host node{i:02d} with uuid_of(i), noise only. With process_levels
+    each GPU is also one real separate H200 process of the default suite, drawn at random
+    (fleet_processes.figures: 63 processes on four cards, each card's median taken out): each
+    figure that process has is its figure times the repetition's over the median of its run's
+    repetitions, so a GPU carries both the level a whole process lands on, which repetitions
+    inside one never hold, and the noise of one repetition."""
     context, runs = real_repetitions(sources)
     rng = np.random.default_rng(seed)
     picks: dict[str, np.ndarray] = {}
@@ -109,6 +116,10 @@ def build_fleet(size: int = 16, seed: int = 0, sources: tuple[str, ...] = COPY_L
         n = len(reps)
         order = np.concatenate([rng.permutation(n) for _ in range(-(-size // n))])
         picks[run] = rng.permutation(order[:size])
+    levels = fp.figures("h200") if process_levels else ({},)
+    process = rng.integers(0, len(levels), size)
+    medians = {(run, key): float(np.median([r[key] for r in reps]))
+               for run, reps in runs.items() for key in fp.figure_keys(reps[0])}
     fleet = []
     for gpu in range(size):
         gpu_context = dict(context, host_name=f"node{gpu:02d}", gpu_uuid=uuid_of(gpu),
@@ -117,6 +128,10 @@ def build_fleet(size: int = 16, seed: int = 0, sources: tuple[str, ...] = COPY_L
         for run, reps in runs.items():
             entry = dict(reps[picks[run][gpu]])
             entry.update(repetitions=1, repetition_index=0)
+            level = levels[process[gpu]]
+            for key in fp.figure_keys(entry):
+                if (run, key) in level and medians.get((run, key), 0) > 0:
+                    entry[key] = level[(run, key)] * entry[key] / medians[(run, key)]
             benchmarks.append(entry)
         fleet.append({"context": gpu_context, "benchmarks": benchmarks})
     return fleet
@@ -167,17 +182,17 @@ def plant_other_driver(doc: Document, driver: str = "575.57.08",
 
 
 def plant_other_cpu(doc: Document, same_cpu: bool = False) -> None:
-    """A host with another CPU: fewer, faster cores with other caches, launches taking 1.6x as
-    long and pageable copies (staged by the CPU) at 0.7x. `same_cpu` keeps the CPU's
-    description: what a grouping that ignores the CPU would see."""
+    """A host with another CPU: fewer, faster cores with other caches, launches taking 2.5x as
+    long and pageable copies (staged by the CPU) at 0.4x, past what one healthy process's show.
+    `same_cpu` keeps the CPU's description: what a grouping that ignores the CPU would see."""
     if not same_cpu:
         doc["context"].update(num_cpus=8, mhz_per_cpu=3000, caches=[
             {"type": "Data", "level": 1, "size": 32768, "num_sharing": 1},
             {"type": "Instruction", "level": 1, "size": 32768, "num_sharing": 1},
             {"type": "Unified", "level": 2, "size": 1048576, "num_sharing": 1},
             {"type": "Unified", "level": 3, "size": 33554432, "num_sharing": 8}])
-    scale_launch_time(doc, starts("launch/"), 1.6)
-    scale_bandwidth(doc, lambda name: "/pageable/" in name, 0.7)
+    scale_launch_time(doc, starts("launch/"), 2.5)
+    scale_bandwidth(doc, lambda name: "/pageable/" in name, 0.4)
 
 
 def interrupt(doc: Document, kept: int, signal: str = "SIGTERM") -> None:

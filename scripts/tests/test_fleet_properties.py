@@ -19,12 +19,14 @@ from pathlib import Path
 import fleet_builder as fb
 import pytest
 from family_facts import with_facts
+from fleet_noise import committed_limits
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gpubench_tools.models.fleet.agreement import figure_facts
 from gpubench_tools.models.fleet.groups import apart, group_gpus, lacking
 from gpubench_tools.models.fleet.identity import MHZ_BAND
+from gpubench_tools.models.fleet.limits import process_losses_of
 from gpubench_tools.models.fleet.outliers import Group, Rule, judge
 from gpubench_tools.reading.fleet.records import Gpu, result_found
 from gpubench_tools.reading.result_file import loads
@@ -69,10 +71,13 @@ def fleet(seed: int, changes: dict[int, Callable[[Document], None]],
 
 
 def judged(gpus: list[Gpu], rule: Rule = Rule()) -> list[Group]:
+    """The groups judged as gpubench-tools fleet judges them, with the committed limits'
+    process losses: each GPU is also a real process's level (fleet_builder)."""
     groups = group_gpus(gpus)
+    limits = committed_limits()
     for group in groups:
         if len(group.gpus) >= rule.min_gpus:
-            judge(group, rule)
+            judge(group, rule, process_losses_of(limits, group.gpus[0].gpu_name))
     return groups
 
 

@@ -1,13 +1,27 @@
-"""gpubench-tools fleet's judgement on 16-GPU fleets built from real H200 repetitions
-(fleet_builder): noise flags nothing, a 10% loss of a device-timed figure is found, like is compared
-with like, and floors judge what a group cannot."""
+"""gpubench-tools fleet's judgement on 16-GPU fleets built from real H200 repetitions, each GPU
+also one real separate process's level (fleet_builder): noise flags nothing, a 10% loss of a
+device-timed figure is found, like is compared with like, and floors judge what a group cannot.
+
+The tests of host-timed figures and of grouping build their fleets without the processes'
+levels (process_levels=False): the 63 H200 processes' launch submits spread so widely (17% to 52%
+below their card's median at worst) that a GPU's launches are flagged only several times slower,
+and what those tests check is the margin and which GPUs are compared, not that spread."""
 
 import re
 from pathlib import Path
 
 import fleet_builder as fb
 import pytest
-from fleet_noise import HALF, HALF_SLOW, ONE_SLOW, Verdict, copies_at_one_size, slow_down, verdict
+from fleet_noise import (
+    HALF,
+    HALF_SLOW,
+    ONE_SLOW,
+    Verdict,
+    copies_at_one_size,
+    floorless,
+    slow_down,
+    verdict,
+)
 
 from gpubench_tools.cli.fleet import main as fleet_main
 from gpubench_tools.models.fleet.outliers import Rule
@@ -24,7 +38,7 @@ def test_noise_flags_no_gpu_in_20_seeds(sources: tuple[str, ...]) -> None:
 
 @pytest.mark.parametrize("sources", SOURCES, ids=["copy_launch", "ci_pair", "peer"])
 def test_a_10pct_device_timed_loss_is_found_in_19_of_20_seeds(sources: tuple[str, ...]) -> None:
-    """HtoD pinned copies, saxpy, peer copies: one GPU's sweep at 0.9x, alone flagged."""
+    """DtoH pinned copies, saxpy, peer copies: one GPU's sweep at 0.9x, alone flagged."""
     found = []
     for seed in SEEDS:
         fleet = fb.build_fleet(16, seed, sources)
@@ -64,18 +78,21 @@ def test_host_timed_figures_are_not_split() -> None:
         fleet = fb.build_fleet(16, seed)
         for gpu in HALF:
             fb.scale_launch_time(fleet[gpu], fb.starts("launch/"), 1.25)
-        assert verdict(fleet, limits=[]).slower == set()
+        assert verdict(fleet, limits=floorless()).slower == set()
 
 
 def test_a_split_of_one_size_flags_no_gpu() -> None:
     """Copies run at one size (256 MiB): one H200's bidirectional pinned copies fall in two
-    levels between its repetitions, and split noise-only fleets; a split needs --corroborate
-    sizes, as a host-timed figure does, so no GPU is flagged."""
+    levels between its repetitions, and split noise-only fleets built of them alone; a split needs
+    --corroborate sizes, as a host-timed figure does, so no GPU is flagged, nor where each GPU
+    also carries a process's level."""
     split = 0
     for seed in SEEDS:
-        found = verdict(copies_at_one_size(fb.build_fleet(16, seed, fb.COPY_LAUNCH)))
-        split += bool(found.splits)
-        assert not found.hosts, seed
+        for levels in (False, True):
+            found = verdict(copies_at_one_size(fb.build_fleet(16, seed, fb.COPY_LAUNCH,
+                                                              process_levels=levels)))
+            split += bool(found.splits) and not levels
+            assert not found.hosts, (seed, levels)
     assert split >= 3  # the case is there: such fleets split
 
 
@@ -85,18 +102,20 @@ def test_the_old_fixed_15pct_margin_missed_the_10pct_loss() -> None:
     for seed in range(5):
         fleet = fb.build_fleet(16, seed)
         slow_down(fleet[3], fb.COPY_LAUNCH, ONE_SLOW)
-        assert verdict(fleet, old, limits=[]).slower == set()
-        assert verdict(fleet, limits=[]).slower == {"node03"}
+        assert verdict(fleet, old, limits=floorless()).slower == set()
+        assert verdict(fleet, limits=floorless()).slower == {"node03"}
 
 
 def test_host_timed_figures_get_the_wider_margin() -> None:
-    """Launch submits 1.1x slower are inside a host's noise; 1.5x slower is not."""
+    """Launch submits 1.1x slower are inside a host's noise; 2.5x slower is not, nor inside what a
+    healthy process shows (the 63 H200 processes' launch submits reach 17% to 52% below their
+    card's median speed: results/limits/h200.json's process_losses, squared by the headroom)."""
     for seed in range(5):
-        fleet = fb.build_fleet(16, seed)
+        fleet = fb.build_fleet(16, seed, process_levels=False)
         fb.scale_launch_time(fleet[3], fb.starts("launch/"), 1.1)
-        assert verdict(fleet, limits=[]).slower == set()
-        fb.scale_launch_time(fleet[3], fb.starts("launch/"), 1.5 / 1.1)
-        assert verdict(fleet, limits=[]).slower == {"node03"}
+        assert verdict(fleet, limits=floorless()).slower == set()
+        fb.scale_launch_time(fleet[3], fb.starts("launch/"), 2.5 / 1.1)
+        assert verdict(fleet, limits=floorless()).slower == {"node03"}
 
 
 def test_host_timed_counter_and_noise_pct_widen_the_margin() -> None:
@@ -110,7 +129,7 @@ def test_host_timed_counter_and_noise_pct_widen_the_margin() -> None:
                 if entry["run_name"].startswith("copy/DtoD/device/async/"):
                     entry.update(counters)
         fb.scale_bandwidth(fleet[3], fb.starts("copy/DtoD/device/async/"), 0.9)
-        return verdict(fleet, limits=[]).slower
+        return verdict(fleet, limits=floorless()).slower
 
     assert dtod_10pct_slower({}) == {"node03"}
     assert dtod_10pct_slower({"host_timed": 0, "noise_pct": 0.5}) == {"node03"}
@@ -123,7 +142,7 @@ def pageable_async_slower(loss: float, pageable_counter: int) -> set[str]:
     synchronous copies, 0 for the rest, `pageable_counter` for pageable async copies), every GPU
     given GPU 0's pageable async figures (no spread: the margin alone decides) and node03 those
     figures `loss` slower at both sizes."""
-    fleet = fb.build_fleet(16, 0, fb.CI_PAIR)
+    fleet = fb.build_fleet(16, 0, fb.CI_PAIR, process_levels=False)
     pageable_async = fb.starts("copy/HtoD/pageable/async/", "copy/DtoH/pageable/async/")
     quiet = {e["run_name"]: e for e in fleet[0]["benchmarks"] if pageable_async(e["run_name"])}
     for doc in fleet:
@@ -133,27 +152,28 @@ def pageable_async_slower(loss: float, pageable_counter: int) -> set[str]:
             entry["host_timed"] = (pageable_counter if pageable_async(name) else
                                    int(name.startswith("launch/") or "/sync/" in name))
     fb.scale_bandwidth(fleet[3], fb.starts("copy/HtoD/pageable/async/"), 1 - loss)
-    return verdict(fleet, limits=[]).slower
+    return verdict(fleet, limits=floorless()).slower
 
 
 def test_pageable_copies_are_host_paced_whatever_their_counter() -> None:
     """A pageable copy moves with the host: gpubench's host_timed says 1; results of earlier
     builds say 0 for pageable async copies, and the name still gives them the host margin (15%):
-    a 12% loss is inside it either way, a 20% loss is not."""
+    a 12% loss is inside it either way, a 60% loss is not, nor inside a healthy process's (the 63
+    H200 processes copy up to 31% below their card's median, squared by the process headroom)."""
     for counter in (0, 1):
         assert pageable_async_slower(0.12, counter) == set(), counter
-        assert pageable_async_slower(0.20, counter) == {"node03"}, counter
+        assert pageable_async_slower(0.60, counter) == {"node03"}, counter
 
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_hosts_with_another_cpu_form_their_own_group(seed: int) -> None:
-    """12 + 4 GPUs, the 4 hosts with another CPU (launches 1.6x, pageable copies 0.7x): none
+    """12 + 4 GPUs, the 4 hosts with another CPU (launches 2.5x, pageable copies 0.4x): none
     flagged; described as the same CPU (a grouping that ignored it), the 4 are."""
-    fleet = fb.build_fleet(16, seed)
+    fleet = fb.build_fleet(16, seed, process_levels=False)
     for doc in fleet[12:]:
         fb.plant_other_cpu(doc)
     assert verdict(fleet).hosts == set()
-    fleet = fb.build_fleet(16, seed)
+    fleet = fb.build_fleet(16, seed, process_levels=False)
     for doc in fleet[12:]:
         fb.plant_other_cpu(doc, same_cpu=True)
     assert verdict(fleet).slower == {"node12", "node13", "node14", "node15"}
@@ -162,12 +182,12 @@ def test_hosts_with_another_cpu_form_their_own_group(seed: int) -> None:
 @pytest.mark.parametrize("setting", [{"benchmark_min_time": "0.5s"}, {"energy": "on"},
                                      {"gpubench_build_type": "Debug"}])
 def test_gpus_measured_otherwise_form_their_own_group(setting: dict) -> None:
-    """12 + 4 GPUs, the 4 run with another measurement setting and launches 1.6x as long: none
+    """12 + 4 GPUs, the 4 run with another measurement setting and launches 2.5x as long: none
     flagged, as no GPU is compared with GPUs measured otherwise; run alike, the 4 are."""
-    fleet = fb.build_fleet(16, 0)
+    fleet = fb.build_fleet(16, 0, process_levels=False)
     for doc in fleet[12:]:
         doc["context"].update(setting)
-        fb.scale_launch_time(doc, fb.starts("launch/"), 1.6)
+        fb.scale_launch_time(doc, fb.starts("launch/"), 2.5)
     assert verdict(fleet).hosts == set()
     for doc in fleet[12:]:
         for key in setting:
@@ -176,12 +196,14 @@ def test_gpus_measured_otherwise_form_their_own_group(setting: dict) -> None:
 
 
 def test_the_other_driver_would_be_flagged_if_mixed_in() -> None:
-    """What the driver in the group key prevents: with one driver, the 1.4x launches stand out."""
-    fleet = fb.build_fleet(16, 0)
+    """What the driver in the group key prevents: with one driver, 2.5x launches stand out (1.4x
+    are inside what one healthy process's launches show)."""
+    fleet = fb.build_fleet(16, 0, process_levels=False)
     for doc in fleet[12:]:
-        fb.plant_other_driver(doc, driver=fleet[0]["context"]["driver_version"])
+        fb.plant_other_driver(doc, driver=fleet[0]["context"]["driver_version"],
+                              launch_factor=2.5)
     assert verdict(fleet).slower == {"node12", "node13", "node14", "node15"}
-    fleet = fb.build_fleet(16, 0)
+    fleet = fb.build_fleet(16, 0, process_levels=False)
     for doc in fleet[12:]:
         fb.plant_other_driver(doc)
     assert verdict(fleet).hosts == set()
@@ -195,7 +217,7 @@ def test_a_group_too_small_to_compare_is_judged_by_floors(seed: int) -> None:
         fb.plant_other_driver(doc)
     fb.scale_bandwidth(fleet[14], fb.starts("copy/HtoD/"), 0.5)
     assert verdict(fleet) == Verdict(slower=set(), below_floor={"node14"})
-    assert verdict(fleet, limits=[]).hosts == set()  # the floors find it, nothing else
+    assert verdict(fleet, limits=floorless()).hosts == set()  # the floors find it, nothing else
 
 
 def test_a_fleet_wide_loss_is_below_the_floor_and_no_outlier() -> None:

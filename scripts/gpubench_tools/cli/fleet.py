@@ -14,7 +14,9 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
   (models/fleet/limits.py; results/limits/ by default);
 - GPUs slower than the others of their group (GPU model, driver, gpubench version, host CPU and
   measurement settings, each read for what it means: models/fleet/identity.py) by more than each
-  benchmark's noise allows (models/fleet/outliers.py);
+  benchmark's noise allows, on sweeps where they are slower than the slowest healthy separate
+  process of their model by as much again at half the sizes or more (the limits file's
+  process_losses; models/fleet/outliers.py);
 - GPUs no group vouches for: in a group too small to compare within, or giving other facts of a
   benchmark's figure (its unit, which way is better, whether the host paces it) than the others
   of their group (models/fleet/groups.py, agreement.py); and GPUs lacking benchmarks others of
@@ -46,6 +48,7 @@ from gpubench_tools.models.fleet.limits import (
     judge_floors,
     load_all_limits,
     models_without_limits,
+    process_losses_of,
 )
 from gpubench_tools.models.fleet.outliers import Rule, judge
 from gpubench_tools.reading.errors import OutputIsInputError
@@ -107,7 +110,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the hosts (HOST or HOST GPUS a line) or GPU UUIDs the fleet has")
     parser.add_argument("--limits", type=Path, action="append", metavar="FILE",
                         help="a limits file (repeatable; default: results/limits/*.json)")
-    parser.add_argument("--no-limits", action="store_true", help="judge no floors")
+    parser.add_argument("--no-limits", action="store_true",
+                        help="judge no floors (the limits files' process losses still apply)")
     parser.add_argument("--k", type=float, default=Rule.k,
                         help=f"times its noise a device-timed figure must lose ({Rule.k:g})")
     parser.add_argument("--margin", type=float, default=Rule.margin_pct,
@@ -121,6 +125,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--corroborate", type=int, default=Rule.corroborate,
                         help=f"sizes of a sweep that must flag a GPU ({Rule.corroborate}; "
                              f"1: every benchmark alone)")
+    parser.add_argument("--process-headroom", type=float, default=Rule.process_headroom,
+                        help=f"a GPU is flagged on a sweep only where, at half its sizes or "
+                             f"more, its speed is below the slowest of a healthy separate "
+                             f"process (the limits file's process_losses) to this power "
+                             f"({Rule.process_headroom:g}; 0: no such check)")
     parser.add_argument("--min-gpus", type=int, default=Rule.min_gpus,
                         help=f"GPUs a group needs to be compared within ({Rule.min_gpus}); "
                              "in a fleet of as many, a GPU of a smaller group needs attention")
@@ -147,6 +156,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     check_bounded(parser, args, ("margin", "host_margin"), lambda value: 0 <= value < 100,
                   "a percent from 0 to below 100 (a loss of 100% or more is no GPU's: nothing "
                   "would be flagged)")
+    check_bounded(parser, args, ("process_headroom",), lambda value: 0 <= value <= MAX_K,
+                  f"a number from 0 (no such check) to {MAX_K:g}")
     check_bounded(parser, args, ("corroborate",), lambda value: 1 <= value <= MAX_CORROBORATE,
                   f"a whole number from 1 to {MAX_CORROBORATE} (a result holds no more "
                   "benchmarks, so no sweep more sizes)")
@@ -168,7 +179,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.output is not None and os.path.isdir(args.output):
         parser.error(f"-o {args.output}: is a directory (name the image file)")
     args.rule = Rule(args.k, args.margin, args.host_k, args.host_margin, args.corroborate,
-                     args.min_gpus)
+                     args.min_gpus, args.process_headroom)
     return args
 
 
@@ -198,24 +209,26 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
         raise FleetInputError("no gpubench result, .status, .err or pod log in "
                               + " ".join(args.inputs))
     check_unique(found.gpus)
-    limit_files = [] if args.no_limits else (args.limits or default_limit_files())
-    limits = load_all_limits(limit_files)
+    # --no-limits judges no floor; each GPU model's process losses still apply: without them a
+    # whole process's level is judged as a fault.
+    limits = load_all_limits(args.limits or default_limit_files())
+    floors = [] if args.no_limits else limits
     expected = expected_fleet(args)
     groups = group_gpus(found.gpus)
     for group in groups:
         if len(group.gpus) >= args.rule.min_gpus:
-            judge(group, args.rule)
+            judge(group, args.rule, process_losses_of(limits, group.gpus[0].gpu_name))
     contexts = list({id(g.result): g.context for g in found.gpus}.values())
     return Findings(
         gpus=found.gpus,
         records=found.records + missing(expected, found.gpus, found.records),
         health=judge_health(contexts),
-        below_floor=judge_floors(found.gpus, limits, args.rule.corroborate),
+        below_floor=judge_floors(found.gpus, floors, args.rule.corroborate),
         groups=groups,
         apart=apart(groups, args.rule.min_gpus),
         lacking=lacking(groups),
-        limit_files=[str(path) for path in limit_files],
-        models_without_limits=models_without_limits(found.gpus, limits),
+        limit_files=[limit.source for limit in floors],
+        models_without_limits=models_without_limits(found.gpus, floors),
         unexpected_hosts=unexpected_hosts(expected, found.gpus),
         skipped=found.skipped,
         peer_records=found.peer_records,

@@ -51,10 +51,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         files = result_files(args.inputs)
         refuse_output_over_input(args.output, files)
-        model, measured, sources = collect(files, args.gpu_name)
+        model, measured, sources, processes = collect(files, args.gpu_name)
         if not measured:
             raise ValueError(f"no device-timed bandwidth measurement of a {model} in the results")
-        document = limits_document(model, measured, sources, args.tolerance, command)
+        document = limits_document(model, measured, sources, args.tolerance, command,
+                                   processes)
         # A path that is not UTF-8 (its bytes read as lone surrogates) is written as those
         # surrogates' JSON escapes, which read back as the same path.
         write_output(args.output, json.dumps(document, indent=1, ensure_ascii=False) + "\n",

@@ -1,6 +1,7 @@
 """The floors of a limits file: per device-timed bandwidth figure of one GPU model, the lowest
-single measurement less a tolerance, with the conditions it was measured under (cli/limits.py
-says what the command writes and why)."""
+single measurement less a tolerance, with the conditions it was measured under; and per benchmark,
+the largest loss a healthy process showed against its card's median (cli/limits.py says what the
+command writes and why)."""
 
 import math
 import os
@@ -10,13 +11,16 @@ from pathlib import Path
 import numpy as np
 
 from gpubench_tools.reading.bounded_read import special_file
-from gpubench_tools.reading.facts import GBPS, FamilyFacts
+from gpubench_tools.reading.facts import GBPS, FamilyFacts, Metric
 from gpubench_tools.reading.fleet.records import split_devices
 from gpubench_tools.reading.result_file import RESULT_SUFFIXES, load
 from gpubench_tools.reading.results import Benchmark
 from gpubench_tools.writing.outputs import repeated_file
 
 MIB = 1 << 20
+# A card's processes of one benchmark give it a median to measure their losses against only where
+# there are this many: with fewer, the median is one of few draws and the losses about it small.
+MIN_PROCESSES = 5
 _PAIR = re.compile(r"/(\d+)to(\d+)/")
 _LINK_COUNT = re.compile(r"x\d+")
 
@@ -64,9 +68,55 @@ def has_floor(bench: Benchmark, facts: FamilyFacts) -> bool:
         and argument >= SMALLEST[facts.argument.unit] and "all_devices" not in bench.name
 
 
-def collect(paths: list[Path], gpu_name: str | None) -> tuple[str, dict, dict[str, str]]:
-    """Per benchmark, its GB/s measurements and requirement; the files read and their versions."""
+# (GPU UUID, gpubench version): one card under one build, whose separate processes are compared.
+Card = tuple[str, str]
+# Per card, per benchmark: its metric and its figure in each process, by (file, process in it).
+Processes = dict[Card, dict[str, tuple[Metric, dict[tuple[str, int], float]]]]
+
+
+def process_values(bench: Benchmark, separate_runs: int) -> list[float]:
+    """One figure per separate process a file holds of the benchmark: each repetition of a file
+    merged from separate runs of one repetition each (`gpubench-tools merge`: merged_runs), or
+    the value of a file of one process; none where repetitions cannot be told apart by run."""
+    if separate_runs == 1:
+        return [bench.value()]
+    values = bench.repetition_values()
+    return values.tolist() if values.size == separate_runs else []
+
+
+def add_processes(processes: Processes, card: Card, source: str, name: str, bench: Benchmark,
+                  separate_runs: int) -> None:
+    metric, runs = processes.setdefault(card, {}).setdefault(name, (bench.metric, {}))
+    if metric == bench.metric:
+        for index, value in enumerate(process_values(bench, separate_runs)):
+            if np.isfinite(value) and value > 0:
+                runs[(source, index)] = value
+
+
+def process_losses(processes: Processes) -> dict:
+    """Per benchmark, the largest loss (1 - speed, speed the figure over the card's median, the
+    inverse for times) of any separate process of a card that ran it in MIN_PROCESSES processes
+    or more: the level a whole process lands on, which costs a healthy GPU that much."""
+    found: dict[str, dict] = {}
+    for benchmarks in processes.values():
+        for name, (metric, runs) in benchmarks.items():
+            if len(runs) < MIN_PROCESSES:
+                continue
+            values = np.array(list(runs.values()))
+            median = float(np.median(values))
+            speeds = values / median if metric.bigger_is_better else median / values
+            entry = found.setdefault(name, {"loss_pct": 0.0, "processes": 0, "cards": 0})
+            entry["loss_pct"] = max(entry["loss_pct"], round(100 * float(1 - speeds.min()), 2))
+            entry["processes"] += int(values.size)
+            entry["cards"] += 1
+    return dict(sorted(found.items()))
+
+
+def collect(paths: list[Path], gpu_name: str | None) -> tuple[str, dict, dict[str, str], dict]:
+    """Per benchmark, its GB/s measurements and requirement; the files read and their versions;
+    per card, each benchmark's figure in each separate process (process_losses)."""
     measured: dict[str, dict] = {}
+    processes: Processes = {}
     sources: dict[str, str] = {}
     model = gpu_name
     results = [load(path) for path in paths]
@@ -82,7 +132,9 @@ def collect(paths: list[Path], gpu_name: str | None) -> tuple[str, dict, dict[st
         sources[str(path)] = str(result.context.get("gpubench_version"))
         families = result.families
         for gpu in split_devices(str(path), result):
+            card = (gpu.uuid, str(result.context.get("gpubench_version")))
             for name, bench in gpu.benchmarks.items():
+                add_processes(processes, card, str(path), name, bench, result.separate_runs)
                 if name in host_paced or not has_floor(bench, families[bench.family]):
                     continue
                 values = bench.repetition_values(GBPS)
@@ -97,7 +149,7 @@ def collect(paths: list[Path], gpu_name: str | None) -> tuple[str, dict, dict[st
                 entry["requires"] = needs
     if model is None:
         raise ValueError("no result given")
-    return model, measured, sources
+    return model, measured, sources, processes
 
 
 def rounded(gb_per_s: float) -> float:
@@ -107,14 +159,23 @@ def rounded(gb_per_s: float) -> float:
     return round(gb_per_s, max(3, 3 - math.floor(math.log10(gb_per_s))))
 
 
+# A floor sits below the median by the slowest healthy process's loss, squared, as the fleet's
+# process headroom does (models/fleet/outliers.py, Rule.process_headroom): a card not measured
+# lands on a process level as low again.
+FLOOR_HEADROOM = 2.0
+
+
 def limits_document(model: str, measured: dict, sources: dict[str, str], tolerance: float,
-                    command: str) -> dict:
+                    command: str, processes: dict | None = None) -> dict:
+    losses = process_losses(processes or {})
     floors = {}
     for name in sorted(measured):
         values = np.array(measured[name]["values"])
         lowest = float(values.min())
+        healthy = 1 - losses.get(name, {}).get("loss_pct", 0.0) / 100
+        base = min(lowest, float(np.median(values)) * healthy ** FLOOR_HEADROOM)
         floors[name] = {
-            "floor_gb_per_s": rounded(lowest * (1 - tolerance / 100)),
+            "floor_gb_per_s": rounded(base * (1 - tolerance / 100)),
             "lowest_gb_per_s": rounded(lowest),
             "median_gb_per_s": rounded(float(np.median(values))),
             "measurements": int(values.size),
@@ -125,14 +186,24 @@ def limits_document(model: str, measured: dict, sources: dict[str, str], toleran
         "how_built": (f"Written by `{command}` from the files in `sources` (their gpubench "
                       f"versions beside them). Each floor is {100 - tolerance:g}% of the lowest "
                       f"single measurement of the benchmark in those files (lowest_gb_per_s; "
-                      f"every repetition of every run, `measurements` of them); the "
+                      f"every repetition of every run, `measurements` of them), or of its "
+                      f"median times (1 - its process loss) to the power {FLOOR_HEADROOM:g} "
+                      f"where that is lower; the "
                       f"{tolerance:g}% below it is room for GPUs and hosts we did not measure. "
                       f"Device-timed bandwidth only: copies and peer copies from 1 MiB, saxpy "
                       f"from 2^20 elements. gpubench-tools fleet applies a floor where the GPU's "
-                      f"context matches every expression in its `requires`."),
+                      f"context matches every expression in its `requires`. Each "
+                      f"`process_losses` entry is the largest loss (1 - speed against the card's "
+                      f"median) of any separate process of a card that ran the benchmark in "
+                      f"{MIN_PROCESSES} processes or more (a file's repetitions where it was "
+                      f"merged from separate runs, else the file), over `cards` cards: "
+                      f"gpubench-tools fleet flags a GPU on a sweep only where, at half its sizes "
+                      f"or more, its speed is below (1 - loss_pct / 100) to the power "
+                      f"--process-headroom."),
         "tolerance_pct": tolerance,
         "sources": sources,
         "floors": floors,
+        "process_losses": losses,
     }
 
 

@@ -8,11 +8,15 @@ of saxpy, the NVLink of a GPU pair), matched as a --filter is (name_filter): a p
 than MAX_FILTER_CHARS, or one that takes longer than MATCH_SECONDS to match a value, refuses
 its file. A GPU is below the floor on a sweep when --corroborate of
 the sweep's floored benchmarks (all of them where it has fewer) are below their floor.
+
+A limits file may also hold `process_losses`: per benchmark, `loss_pct`, the largest loss a
+healthy separate process showed against its card's median (models/limits.py). A group of that
+model flags no GPU on the benchmark for a loss within it (models/fleet/outliers.py).
 """
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +61,8 @@ class Limits:
     source: str
     gpu_name: str
     floors: dict[str, Floor]  # by benchmark name
+    # by benchmark name: the largest loss of a healthy process, a fraction
+    process_losses: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -99,7 +105,29 @@ def load_limits(path: Path) -> Limits:
             raise _problem(path, f"the {where}: 'requires' holds a bad expression ({error})") \
                 from None
         floors[name] = Floor(float(value), patterns)
-    return Limits(str(path), doc["gpu_name"], floors)
+    return Limits(str(path), doc["gpu_name"], floors, _process_losses(path, doc))
+
+
+def _process_losses(path: Path, doc: dict) -> dict[str, float]:
+    entries = doc.get("process_losses", {})
+    if not isinstance(entries, dict):
+        raise _problem(path, "'process_losses' is not an object")
+    losses = {}
+    for name, entry in entries.items():
+        value = entry.get("loss_pct") if isinstance(entry, dict) else None
+        if why := beyond_float(value):
+            raise _problem(path, f"the process loss of {name!r}: 'loss_pct' is {why}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not 0 <= value < 100:
+            raise _problem(path, f"the process loss of {name!r} has no 'loss_pct' from 0 to "
+                           "below 100")
+        losses[name] = float(value) / 100
+    return losses
+
+
+def process_losses_of(limits: list[Limits], gpu_name: str) -> dict[str, float]:
+    """The process losses of the model's limits file; none where no file names the model."""
+    return next((limit.process_losses for limit in limits if limit.gpu_name == gpu_name), {})
 
 
 def load_all_limits(paths: list[Path]) -> list[Limits]:

@@ -37,6 +37,17 @@ splits: a figure can fall in two levels in one GPU's own runs (one H200's bidire
 copies of 256 MiB moved 83 to 100 GB/s,
 results/h200/stability/copy_64m_256m_interleaved_10rep.json), and then splits fleets of pure
 noise.
+
+A sweep flags a GPU only where, at half its sizes or more, the GPU's speed is below
+(1 - the benchmark's process loss) ** rule.process_headroom: with the default 2, twice as far
+below the median as the largest loss a healthy separate process of the GPU model showed against
+its card's median, about twice the loss where it is small (a process at 0.97 gives 0.94) and
+never past the speed of a GPU that ran (one at 0.5 gives 0.25) (the limits file's process_losses,
+models/limits.py; sizes without one do not count). A whole process lands on a level of its own,
+often at every size of a sweep, and neither the repetitions of one process (noise_pct) nor the
+spread of a fleet whose GPUs share few levels holds it. The headroom is room for cards not
+measured: the largest loss of a process of one card reaches 1.67 x the largest of three other
+cards' (tools/fleet_trust.py measures what the rule costs and finds, docs/cluster.md).
 """
 
 from dataclasses import dataclass, field
@@ -57,11 +68,12 @@ GroupKey = tuple[str, str, str, str, str]
 @dataclass(frozen=True)
 class Rule:
     k: float = 5.0
-    margin_pct: float = 5.0
+    margin_pct: float = 3.0
     host_k: float = 6.0
     host_margin_pct: float = 15.0
     corroborate: int = 2
     min_gpus: int = 4
+    process_headroom: float = 2.0
 
     def describe(self) -> str:
         return (f"a benchmark flags a GPU slower than its group's median (its faster part's "
@@ -69,7 +81,9 @@ class Rule:
                 f"more) by more than "
                 f"max({self.margin_pct:g}%, {self.k:g} x its noise), a host-timed one by more "
                 f"than max({self.host_margin_pct:g}%, {self.host_k:g} x its noise); a GPU is "
-                f"flagged on a sweep where {self.corroborate} of its sizes flag it")
+                f"flagged on a sweep where {self.corroborate} of its sizes flag it and half its "
+                f"sizes or more are below (the slowest speed of a healthy process, the limits "
+                f"file's process_losses) ** {self.process_headroom:g}")
 
 
 @dataclass(frozen=True)
@@ -96,6 +110,8 @@ class Group:
     host_timed: dict[str, bool] = field(default_factory=dict)
     flags: list[Flag] = field(default_factory=list)
     uncorroborated: int = 0  # benchmarks that flagged a GPU no other size of its sweep did
+    # benchmarks that flagged a GPU whose sweep lost no more than a healthy process's allows
+    within_process: int = 0
     # GPUs giving other facts of a benchmark's figure than the group: not judged on it.
     disagreements: list[Disagreement] = field(default_factory=list)
 
@@ -154,8 +170,12 @@ def faster_part(speeds: np.ndarray, min_part: int, k: float, margin: float,
     return speeds >= faster[0], noise
 
 
-def judge(group: Group, rule: Rule) -> None:
-    """Fills the group's benchmarks, speed, thresholds, flags and uncorroborated."""
+def judge(group: Group, rule: Rule, process_losses: dict[str, float] | None = None) -> None:
+    """Fills the group's benchmarks, speed, thresholds, flags, uncorroborated and within_process;
+    process_losses: per benchmark, the largest loss of a healthy process (a fraction)."""
+    process_losses = process_losses or {}
+    # (GPU row, sweep): whether each size's loss passes the headroom over its process loss
+    beyond_process: dict[tuple[int, str], list[bool]] = {}
     names: list[str] = []
     for gpu in group.gpus:
         names += [n for n in gpu.benchmarks if n not in names]
@@ -199,6 +219,9 @@ def judge(group: Group, rule: Rule) -> None:
         group.host_timed[name] = host_timed
         for row in np.flatnonzero(present):
             sweep_sizes[(row, sweep(name))] = sweep_sizes.get((row, sweep(name)), 0) + 1
+            if (healthy := process_losses.get(name)) is not None:
+                beyond_process.setdefault((row, sweep(name)), []).append(
+                    float(speed[row]) < (1 - healthy) ** rule.process_headroom)
         with np.errstate(invalid="ignore"):
             flagged = present & (1 - speed > threshold)
         candidates += [(int(row), Flag(group.gpus[row], name, float(values[row]), median,
@@ -215,9 +238,12 @@ def judge(group: Group, rule: Rule) -> None:
         # figure of two levels in one GPU's runs splits fleets of pure noise (docs/cluster.md).
         needed = (rule.corroborate if flag.host_timed or flag.faster is not None
                   else min(rule.corroborate, sweep_sizes[key]))
-        if per_sweep[key] >= needed:
-            group.flags.append(flag)
-        else:
+        beyond = beyond_process.get(key, [True])
+        if per_sweep[key] < needed:
             group.uncorroborated += 1
+        elif 2 * sum(beyond) < len(beyond):
+            group.within_process += 1
+        else:
+            group.flags.append(flag)
     group.benchmarks = columns
     group.speed = np.array(speeds).T if speeds else np.empty((len(group.gpus), 0))
