@@ -417,10 +417,7 @@ def test_a_path_that_cannot_be_read_or_written_is_named(tmp_path: Path, case: st
 
 def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     fleet = fb.build_fleet(4, 0)
-    good = fb.write_fleet(fleet, tmp_path / "good")
-    (tmp_path / "twice").mkdir()
-    for i in range(2):
-        (tmp_path / "twice" / f"{i}.json").write_text(good[0].read_text())
+    fb.write_fleet(fleet, tmp_path / "good")
     fb.write_fleet(fleet[:2], tmp_path / "few")
     (tmp_path / "empty").mkdir()
     (tmp_path / "limits.json").write_text('{"gpu_name": "NVIDIA H200", "floors": {"x": {}}}')
@@ -436,7 +433,6 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
     good_dir = str(tmp_path / "good")
     return {
         "missing": ([str(tmp_path / "nowhere")], "no such file or directory"),
-        "same GPU twice": ([str(tmp_path / "twice"), good_dir], "appears twice"),
         "nothing to read": ([str(tmp_path / "empty")],
                             "no gpubench result, .status, .err or pod log"),
         "bad --k": ([good_dir, "--k=nan"], "--k"),
@@ -494,7 +490,7 @@ def unusable_cases(tmp_path: Path) -> dict[str, tuple[list[str], str]]:
 
 
 @pytest.mark.parametrize("case", [
-    "missing", "same GPU twice", "nothing to read", "bad --k", "bad --host-margin",
+    "missing", "nothing to read", "bad --k", "bad --host-margin",
     "--margin of 100%", "--host-margin over 100%", "--margin of nan", "--k past any noise",
     "--host-k over 100", "bad --corroborate", "--corroborate past any sweep",
     "--min-gpus past any fleet", "bad --expect", "--expect past any fleet",

@@ -247,7 +247,7 @@ def test_a_damaged_record_is_listed_and_the_rest_judged(tmp_path: Path,
 
 @pytest.mark.parametrize("unusable, problem", [
     ("limits", "not a limits file"), ("expect-hosts", "not `HOST`"),
-    ("same GPU twice", "appears twice"), ("heatmap", "heatmap"),
+    ("heatmap", "heatmap"),
 ])
 def test_unusable_input_after_a_damaged_record_is_one_line(tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str],
@@ -260,10 +260,8 @@ def test_unusable_input_after_a_damaged_record_is_one_line(tmp_path: Path,
     (tmp_path / "fleet" / f"{fb.file_name(fleet[3])}.status").write_text("status=done\n")
     (tmp_path / "limits.json").write_text('{"gpu_name": "NVIDIA H200", "floors": []}')
     (tmp_path / "hosts.txt").write_text("node00 1 2\n")
-    fb.write_fleet(fleet[:1], tmp_path / "again")
     given = {"limits": ["--limits", tmp_path / "limits.json"],
              "expect-hosts": ["--expect-hosts", tmp_path / "hosts.txt"],
-             "same GPU twice": [tmp_path / "again"],
              "heatmap": ["-o", tmp_path / "heat.svg", "--headline", "no such benchmark"]}
     code, out, err = run(capsys, tmp_path / "fleet", *given[unusable])
     assert (code, out) == (2, "")

@@ -8,7 +8,8 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
   failed, a damaged or unreadable file, a record saying done without its result, a node's peer
   run), files an earlier job or attempt than the newest of their directory left (stale) and,
   with --expect or --expect-hosts, GPUs that left nothing (reading/fleet/: inputs, pod_log,
-  records, status, jobs, expected);
+  records, status, jobs, expected), and a GPU's earlier result where a later one names it too
+  (duplicate: the later is judged; models/fleet/duplicates.py);
 - health flags from NVML's records before and after the run (models/fleet/health.py);
 - figures below their GPU model's floor in a limits file, whatever the size of the GPU's group
   (models/fleet/limits.py; results/limits/ by default);
@@ -24,7 +25,7 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
 
 -o draws a heatmap of GPUs x headline benchmarks (renderers/figures/fleet_heatmap.py).
 Exit 0; 1 with --fail-on-outlier when any GPU needs attention; 2 for unusable input (a missing
-path or one the system refuses to list or examine, nothing readable, the same GPU twice, a bad
+path or one the system refuses to list or examine, nothing readable, a bad
 limits or expected-hosts file, a bad option); 5 with --missing-fails where a GPU lacks benchmarks
 others of its group ran, naming them in one line on stderr after the report. A result or record
 file the system refuses to read is a damaged row, as a damaged file is; each damaged file or line
@@ -41,6 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
+from gpubench_tools.models.fleet.duplicates import later_of_each
 from gpubench_tools.models.fleet.groups import Lacking, apart, group_gpus, lacking
 from gpubench_tools.models.fleet.health import judge_health
 from gpubench_tools.models.fleet.limits import (
@@ -59,7 +61,7 @@ from gpubench_tools.reading.fleet.expected import (
     unexpected_hosts,
 )
 from gpubench_tools.reading.fleet.inputs import files_read, read_inputs
-from gpubench_tools.reading.fleet.records import FleetInputError, Gpu
+from gpubench_tools.reading.fleet.records import FleetInputError
 from gpubench_tools.reading.name_filter import FilterError, name_filter
 from gpubench_tools.reading.result_file import MAX_CONTAINERS
 from gpubench_tools.reading.safe_text import markdown_text, one_line, shorten
@@ -183,15 +185,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def check_unique(gpus: list[Gpu]) -> None:
-    seen: dict[str, Gpu] = {}
-    for gpu in gpus:
-        if gpu.uuid in seen:
-            raise FleetInputError(f"GPU {gpu.uuid} appears twice: {seen[gpu.uuid].source} and "
-                                  f"{gpu.source} (keep one result per GPU)")
-        seen[gpu.uuid] = gpu
-
-
 def expected_fleet(args: argparse.Namespace) -> Expected:
     expected = read_expected_hosts(args.expect_hosts) if args.expect_hosts else Expected()
     expected.count = args.expect
@@ -200,36 +193,37 @@ def expected_fleet(args: argparse.Namespace) -> Expected:
 
 def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
     """What the report says, and a `skipped` line per damaged file or line: said once the
-    report is written, so that input found unusable after them (no GPU twice, limits, expected
-    hosts, the heatmap) is the one line on stderr."""
+    report is written, so that input found unusable after them (limits, expected hosts, the
+    heatmap) is the one line on stderr. Of a GPU's results the latest is judged, and each earlier
+    one is a `duplicate` row (models/fleet/duplicates.py)."""
     found = read_inputs(args.inputs)
     skipped = [one_line(f"gpubench-tools fleet: skipped {record.source}: {record.detail}")
                for record in found.damaged]
     if not found.gpus and not found.records:
         raise FleetInputError("no gpubench result, .status, .err or pod log in "
                               + " ".join(args.inputs))
-    check_unique(found.gpus)
+    gpus, duplicates = later_of_each(found.gpus)
     # --no-limits judges no floor; each GPU model's process losses still apply: without them a
     # whole process's level is judged as a fault.
     limits = load_all_limits(args.limits or default_limit_files())
     floors = [] if args.no_limits else limits
     expected = expected_fleet(args)
-    groups = group_gpus(found.gpus)
+    groups = group_gpus(gpus)
     for group in groups:
         if len(group.gpus) >= args.rule.min_gpus:
             judge(group, args.rule, process_losses_of(limits, group.gpus[0].gpu_name))
-    contexts = list({id(g.result): g.context for g in found.gpus}.values())
+    contexts = list({id(g.result): g.context for g in gpus}.values())
     return Findings(
-        gpus=found.gpus,
-        records=found.records + missing(expected, found.gpus, found.records),
+        gpus=gpus,
+        records=found.records + duplicates + missing(expected, gpus, found.records),
         health=judge_health(contexts),
-        below_floor=judge_floors(found.gpus, floors, args.rule.corroborate),
+        below_floor=judge_floors(gpus, floors, args.rule.corroborate),
         groups=groups,
         apart=apart(groups, args.rule.min_gpus),
         lacking=lacking(groups),
         limit_files=[limit.source for limit in floors],
-        models_without_limits=models_without_limits(found.gpus, floors),
-        unexpected_hosts=unexpected_hosts(expected, found.gpus),
+        models_without_limits=models_without_limits(gpus, floors),
+        unexpected_hosts=unexpected_hosts(expected, gpus),
         skipped=found.skipped,
         peer_records=found.peer_records,
         superseded=found.superseded,

@@ -46,8 +46,9 @@ never past the speed of a GPU that ran (one at 0.5 gives 0.25) (the limits file'
 models/limits.py; sizes without one do not count). A whole process lands on a level of its own,
 often at every size of a sweep, and neither the repetitions of one process (noise_pct) nor the
 spread of a fleet whose GPUs share few levels holds it. The headroom is room for cards not
-measured: the largest loss of a process of one card reaches 1.67 x the largest of three other
-cards' (tools/fleet_trust.py measures what the rule costs and finds, docs/cluster.md).
+measured: a process of one H200 card, its losses over a sweep's sizes each a share of the largest
+of the three other cards' processes, reaches a median share of 1.67 (tools/fleet_trust.py
+measures what the rule costs and finds, docs/cluster.md).
 """
 
 from dataclasses import dataclass, field

@@ -24,8 +24,9 @@ from gpubench_tools.reading.results import Benchmark, Result
 from gpubench_tools.reading.safe_text import one_line
 
 # The statuses of a run that did not end well, worst first: how the report orders them. `stale`
-# last: where a GPU has a record of the newest job too, that record's status is the row's.
-STATUSES = ("missing", "killed", "failed", "damaged", "interrupted", "stale")
+# after them: where a GPU has a record of the newest job too, that record's status is the row's.
+# `duplicate`: a result of a GPU another, later result names (models/fleet/duplicates.py).
+STATUSES = ("missing", "killed", "failed", "damaged", "interrupted", "stale", "duplicate")
 # 128 + SIGKILL, SIGHUP, SIGINT, SIGTERM
 _SIGNALLED = {137: "killed", 129: "interrupted", 130: "interrupted", 143: "interrupted"}
 # deploy/slurm's file names: <host>_<uuid>[_task<P>], <host>_task<P>, <host>_device<D>.
