@@ -98,6 +98,20 @@ def test_absolute_paths_are_read_and_written_from_a_deleted_working_folder(
     assert "launch/driver/submit/params" in (tmp_path / "changed.txt").read_text()
 
 
+def test_the_fleet_reports_from_a_deleted_working_folder(tmp_path: Path) -> None:
+    """Its default limits files are named from the working folder where there is one, and by
+    their absolute paths where it is gone."""
+    from fleet_builder import write_example
+    write_example(tmp_path / "fleet")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = (f"cd '{gone}' && rmdir '{gone}' && exec {' '.join(command('fleet'))} "
+              f"'{tmp_path / 'fleet'}'")
+    proc = subprocess.run(["sh", "-c", script], capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert "16 GPU result(s)" in proc.stdout
+
+
 def test_an_error_naming_no_file_in_a_deleted_working_folder_is_not_blamed_on_stdout(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     gone = tmp_path / "gone"

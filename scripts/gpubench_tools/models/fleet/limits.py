@@ -150,11 +150,20 @@ def default_limit_files() -> list[Path]:
     could hold gpubench-tools fleet."""
     if not DEFAULT_DIRECTORY.is_dir():
         return []
-    files = [Path(os.path.relpath(path)) for path in sorted(DEFAULT_DIRECTORY.glob("*.json"))]
+    files = [_from_here(path) for path in sorted(DEFAULT_DIRECTORY.glob("*.json"))]
     for path in files:
         if problem := special_file(path):
             raise _problem(path, problem)
     return files
+
+
+def _from_here(path: Path) -> Path:
+    """`path` named from the working folder, as the report shows it; absolute where the working
+    folder is gone (deleted under a running shell), which every path given absolute outlives."""
+    try:
+        return Path(os.path.relpath(path))
+    except OSError:
+        return path
 
 
 def judge_floors(gpus: list[Gpu], limits: list[Limits], corroborate: int) -> list[BelowFloor]:
