@@ -38,7 +38,7 @@ def rows_with(text: str, word: str) -> list[str]:
 def test_the_example_fleet_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Every section: node16 without a driver (failed), one GPU expected beyond those (missing),
     node09's PCIe replays (health), node05's x4 link (below floor and slower than its group),
-    node12-15 on another driver in their own group."""
+    node12-15 on another driver in their own group, named as not screened as the others."""
     fb.write_example(tmp_path)
     code, out, err = run(capsys, tmp_path, "--expect", 18, "--fail-on-outlier")
     assert (code, err) == (1, ""), out
@@ -61,7 +61,10 @@ def test_the_example_fleet_report(tmp_path: Path, capsys: pytest.CaptureFixture[
     groups = section(out, "Groups")
     assert re.search(r"\n1 +NVIDIA H200 +580\.159\.04 .* 12 +105 +1 +\d+ ", groups), groups
     assert re.search(r"\n2 +NVIDIA H200 +575\.57\.08 .* 4 +105 +0 +\d+ ", groups), groups
-    assert out.rstrip().endswith("4 GPU(s) need attention.")
+    other = section(out, "Not screened as the others")
+    assert {line.split()[0] for line in rows_with(other, "575.57.08")} == {
+        f"node{i}" for i in range(12, 16)}
+    assert out.rstrip().endswith("8 GPU(s) need attention.")
 
 
 def test_a_healthy_fleet_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

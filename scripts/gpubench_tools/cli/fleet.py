@@ -21,7 +21,9 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
 - GPUs no group vouches for: in a group too small to compare within, or giving other facts of a
   benchmark's figure (its unit, which way is better, whether the host paces it) than the others
   of their group (models/fleet/groups.py, agreement.py); and GPUs lacking benchmarks others of
-  their group ran, which --missing-fails fails on.
+  their group ran, which --missing-fails fails on;
+- GPUs not screened as the others: of another model or driver than the fleet's largest group,
+  two nodes under one host name, throttled during the run (models/fleet/unscreened.py).
 
 -o draws a heatmap of GPUs x headline benchmarks (renderers/figures/fleet_heatmap.py).
 Exit 0; 1 with --fail-on-outlier when any GPU needs attention; 2 for unusable input (a missing
@@ -53,6 +55,7 @@ from gpubench_tools.models.fleet.limits import (
     process_losses_of,
 )
 from gpubench_tools.models.fleet.outliers import Rule, judge
+from gpubench_tools.models.fleet.unscreened import one_name_two_nodes, other_kind, throttled
 from gpubench_tools.reading.errors import OutputIsInputError
 from gpubench_tools.reading.fleet.expected import (
     Expected,
@@ -213,10 +216,11 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
         if len(group.gpus) >= args.rule.min_gpus:
             judge(group, args.rule, process_losses_of(limits, group.gpus[0].gpu_name))
     contexts = list({id(g.result): g.context for g in gpus}.values())
+    health = judge_health(contexts)
     return Findings(
         gpus=gpus,
         records=found.records + duplicates + missing(expected, gpus, found.records),
-        health=judge_health(contexts),
+        health=health,
         below_floor=judge_floors(gpus, floors, args.rule.corroborate),
         groups=groups,
         apart=apart(groups, args.rule.min_gpus),
@@ -227,6 +231,8 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
         skipped=found.skipped,
         peer_records=found.peer_records,
         superseded=found.superseded,
+        unscreened=(other_kind(groups, args.rule.min_gpus) + one_name_two_nodes(gpus)
+                    + throttled(gpus, health.clock_events)),
     ), skipped
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from gpubench_tools.models.fleet.agreement import Disagreement, FigureFacts
 from gpubench_tools.models.fleet.groups import Apart, Lacking
+from gpubench_tools.models.fleet.unscreened import Unscreened
 from gpubench_tools.models.fleet.health import WATCH, HealthReport
 from gpubench_tools.models.fleet.limits import BelowFloor
 from gpubench_tools.models.fleet.outliers import Flag, Group, Rule, sweep
@@ -45,6 +46,9 @@ class Findings:
     peer_records: list[RunRecord]  # peer runs that did not end well
     # What earlier jobs left of GPUs a newer job measured again, per directory: not judged.
     superseded: list[str] = field(default_factory=list)
+    # GPUs not screened as the others: another model or driver, one name over two nodes,
+    # throttled during the run (models/fleet/unscreened.py)
+    unscreened: list[Unscreened] = field(default_factory=list)
 
     def attention(self) -> int:
         """GPUs the report asks an operator to act on (a missing host counts its GPUs, a peer
@@ -61,6 +65,7 @@ class Findings:
         for group in self.groups:
             named |= {g.uuid for g in group.flagged + group.disagreeing}
         named |= {a.gpu.uuid for a in self.apart}
+        named |= {u.gpu.uuid for u in self.unscreened}
         return len(named) + unnamed
 
 
@@ -235,6 +240,17 @@ def apart_section(findings: "Findings", rule: Rule, markdown: bool) -> list[str]
     return lines
 
 
+def unscreened_section(findings: "Findings", markdown: bool) -> list[str]:
+    gpus = len({u.gpu.uuid for u in findings.unscreened})
+    lines = [heading(f"Not screened as the others (another model or driver, two nodes under "
+                     f"one name, throttled during the run): {gpus} GPU(s)", markdown)]
+    rows = [[u.gpu.host, u.gpu.uuid, u.what, u.detail, u.gpu.source]
+            for u in findings.unscreened]
+    if rows:
+        lines.append(table(["host", "GPU", "what", "why", "file"], rows, markdown))
+    return lines
+
+
 def facts_text(facts: FigureFacts) -> str:
     metric = facts.metric
     return (f"{metric.key} in {metric.unit} (x{metric.scale:g}), "
@@ -328,6 +344,7 @@ def report(findings: Findings, rule: Rule, markdown: bool) -> str:
     lines += floor_section(findings, markdown)
     lines += outliers_section(findings, markdown)
     lines += apart_section(findings, rule, markdown)
+    lines += unscreened_section(findings, markdown)
     lines += facts_section(findings.groups, markdown)
     lines += lacking_section(findings.lacking, markdown)
     lines += groups_section(findings.groups, rule, markdown)

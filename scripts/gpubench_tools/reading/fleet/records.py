@@ -36,6 +36,8 @@ _DEVICE_COMPONENT = re.compile(r"/device:(\d+)(?=/|$)")
 # gpubench's context run_status until its run ends (then `complete`, `faulted` or
 # `interrupted`): what a result left by a SIGKILLed run, or one still running, says.
 _NEVER_ENDED = "running"
+# A run_status of a run that ended early, and its row's status.
+_ENDED_BADLY = {"interrupted": "interrupted", "faulted": "failed"}
 # An exit status as a shell's $? writes it (0-255), as in reading/fleet/status.py's records.
 _EXIT_STATUS = re.compile(r"[0-9]{1,3}")
 # The numbers of a result's context gpubench-tools fleet computes with, beside its health records.
@@ -223,6 +225,12 @@ def result_found(source: str, result: Result, failed: Sequence[FailedBenchmark] 
             "killed", gpu.host, gpu.uuid,
             f"run_status {_NEVER_ENDED}: the run never ended (killed, or still running) after "
             f"{completed} benchmark(s)", source, job=job))
+    elif (status := result.context.get("run_status")) in _ENDED_BADLY and not failed:
+        # gpubench says its run ended early, yet no benchmark says why: no row would name it.
+        found.records.append(RunRecord(
+            _ENDED_BADLY[status], gpu.host, gpu.uuid,
+            f"run_status {status} after {completed} benchmark(s), and no benchmark with an "
+            "error", source, job=job))
     elif not result.benchmarks:
         found.records.append(RunRecord("failed", gpu.host, gpu.uuid,
                                        "no benchmark succeeded", source, job=job))
