@@ -7,9 +7,18 @@ copies and peer copies from 1 MiB, saxpy from 2^20 elements (host-timed figures 
 host, copies to every device at once with the number of devices: neither has one). Each floor
 is (1 - tolerance/100) x the lowest single measurement of the benchmark in the results: every
 repetition of every run (a file written with aggregates only holds no single measurement and
-adds nothing). Each floor also records the conditions it was measured under, as `requires`:
-the PCIe link's maximum for copies to or from the host, the L2 mode for saxpy, the kind of
-NVLink for a GPU pair; gpubench-tools fleet applies it only where a GPU's context matches.
+adds nothing), or x its median times (1 - its process loss) squared where that is lower.
+
+The file also holds, per benchmark, its process loss (`process_losses`): the largest loss, 1 -
+speed against its card's median, of any separate process of a card (a GPU UUID under one
+gpubench version) that ran it in 5 processes or more. A separate process is a repetition of a
+file `gpubench-tools merge` wrote from runs of one repetition each (its context's merged_runs),
+else a file. gpubench-tools fleet flags no GPU on a sweep unless, at half its sizes or more, it
+is below (1 - process loss)^2 of its group's median (a whole process lands on a level of its own).
+
+Each floor also records the conditions it was measured under, as `requires`: the PCIe link's
+maximum for copies to or from the host, the L2 mode for saxpy, the kind of NVLink for a GPU
+pair; gpubench-tools fleet applies it only where a GPU's context matches.
 
 Which figures get a floor is read by the families' facts (reading/facts.py): a GB/s figure of a
 case whose argument is 1 MiB or more (bytes) or 2^20 elements or more, that no file says is

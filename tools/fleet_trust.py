@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""How often gpubench-tools fleet flags healthy GPUs, and finds a slow one, on fleets built from
+real separate processes.
+
+    python3 tools/fleet_trust.py [--seeds=20] [--sizes=64,512] [--jobs=N]
+
+Each fleet GPU is one real process of the default suite (scripts/tests/fleet_processes.py: 63 on
+four H200 cards, 21 on one H100), its card's median taken out so that only run-to-run noise is
+left, drawn at random with replacement; every GPU shares one context (one host, driver and
+build), so the fleet is one group. The thresholds the rule takes from healthy processes (the
+limits file's `process_losses`) are built, for each fleet, from the processes of the other
+cards alone (H200: the three other cards; H100: the four H200 cards): no GPU is judged by a
+threshold its own process helped set. Per model and fleet size, over --seeds seeds: false GPUs
+per 1,000 healthy, noise-only fleets on which `--fail-on-outlier` would exit 0 (no GPU flagged
+slower than its group), and for each planted path, the trials in which a GPU made 5% slower on
+every size of that path is flagged (and no other GPU). Floors are not judged: the processes are
+scaled to a reference, and the committed floors are built from the same processes.
+results/fleet/README.md names the command that wrote results/fleet/trust.txt.
+"""
+
+import argparse
+import dataclasses
+import functools
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "scripts" / "tests")]
+
+import fleet_processes as fp  # noqa: E402 (after the path it needs)
+from gpubench_tools.models.fleet.groups import group_gpus  # noqa: E402
+from gpubench_tools.models.fleet.limits import judge_floors  # noqa: E402
+from gpubench_tools.models.fleet.outliers import Rule, judge  # noqa: E402
+from gpubench_tools.models.limits import add_processes, process_losses  # noqa: E402
+from gpubench_tools.reading.fleet.records import Gpu, result_found  # noqa: E402
+from gpubench_tools.reading.results import Benchmark  # noqa: E402
+from gpubench_tools.reading.result_file import loads  # noqa: E402
+
+# The paths a loss is planted on: every benchmark whose name starts so (every size, every sweep).
+PATHS = ("copy/DtoH/pinned/async/", "saxpy/driver/", "copy/HtoD/pinned/async/")
+LOSS = 0.05
+
+
+@functools.lru_cache(maxsize=None)
+def process_gpus(model: str) -> list[tuple[int, Gpu]]:
+    """(card, GPU) of each process, in one context: the first process's."""
+    found = fp.processes(model)
+    context = found[0][1]["context"]
+    gpus = []
+    for number, (card, doc) in enumerate(found):
+        text = json.dumps({"context": context, "benchmarks": doc["benchmarks"]})
+        name = f"card{card}_process{number}.json"
+        gpus.append((card, result_found(name, loads(text, Path(name))).gpus[0]))
+    return gpus
+
+
+def slowed(bench: Benchmark, factor: float) -> Benchmark:
+    """The benchmark of a GPU factor x as fast: rates x factor, times / factor."""
+    def scale(values: dict[str, float]) -> dict[str, float]:
+        return {k: (v * factor if k.endswith("per_second") else v / factor
+                    if k in ("real_time", "cpu_time") else v) for k, v in values.items()}
+    return dataclasses.replace(bench, values=scale(bench.values),
+                               repetitions=[scale(r) for r in bench.repetitions])
+
+
+def fleet(pool: list[Gpu], size: int, rng: np.random.Generator) -> list[Gpu]:
+    picks = rng.integers(0, len(pool), size)
+    return [dataclasses.replace(pool[p], host=f"node{i:04d}", uuid=f"GPU-{i:08x}",
+                                source=f"node{i:04d}.json") for i, p in enumerate(picks)]
+
+
+def flagged(gpus: list[Gpu], rule: Rule, limits: list, losses: dict[str, float]) -> set[str]:
+    """Hosts of the GPUs fleet flags: slower than their group, or below their floor."""
+    groups = group_gpus(gpus)
+    for group in groups:
+        if len(group.gpus) >= rule.min_gpus:
+            judge(group, rule, losses)
+    below = judge_floors(gpus, limits, rule.corroborate)
+    return {f.gpu.host for g in groups for f in g.flags} | {b.gpu.host for b in below}
+
+
+def losses_without(gpus: list[tuple[int, Gpu]], card: int | None) -> dict[str, float]:
+    """The process losses (models/limits.py) of every card but `card`, as fractions."""
+    processes: dict = {}
+    for number, gpu in gpus:
+        if number != card:
+            for name, bench in gpu.benchmarks.items():
+                add_processes(processes, (str(number), ""), gpu.source, name, bench, 1)
+    return {name: entry["loss_pct"] / 100 for name, entry in process_losses(processes).items()}
+
+
+def one_seed(model: str, size: int, seed: int, rule: Rule) -> dict[str, int]:
+    """One noise-only fleet of the seed and, per path, the same fleet with one GPU slowed:
+    (false GPUs, whether the fleet is clean, per path whether the slowed GPU alone is flagged)."""
+    gpus = process_gpus(model)
+    h200 = process_gpus("h200") if model == "h100" else gpus
+    cards = sorted({card for card, _ in gpus})
+    rng = np.random.default_rng(seed)
+    # The held-out card: the fleet's processes are its own, the thresholds the others'.
+    held = cards[seed % len(cards)]
+    losses = losses_without(h200, held if model == "h200" else None)
+    pool = [gpu for card, gpu in gpus if card == held]
+    healthy = fleet(pool, size, rng)
+    found = flagged(healthy, rule, [], losses)
+    counts = {"false": len(found), "clean": int(not found)}
+    for path in PATHS:
+        sick = list(healthy)
+        victim = int(rng.integers(0, size))
+        sick[victim] = dataclasses.replace(sick[victim], benchmarks={
+            name: slowed(bench, 1 - LOSS) if name.startswith(path) else bench
+            for name, bench in sick[victim].benchmarks.items()})
+        counts[path] = int(flagged(sick, rule, [], losses) == {sick[victim].host})
+    return counts
+
+
+def trials(model: str, size: int, seeds: int, rule: Rule, jobs: int) -> dict[str, int]:
+    """Counts over `seeds` fleets of `size` GPUs of the model, `jobs` processes at a time."""
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        results = list(pool.map(one_seed, *zip(*[(model, size, seed, rule)
+                                                  for seed in range(seeds)])))
+    return {key: sum(r[key] for r in results) for key in results[0]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--sizes", default="64,512")
+    parser.add_argument("--models", default="h200,h100")
+    parser.add_argument("--margin", type=float, default=Rule().margin_pct)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    rule = dataclasses.replace(Rule(), margin_pct=args.margin)
+    print(f"Rule: {rule.describe()}.")
+    for model in args.models.split(","):
+        for size in (int(s) for s in args.sizes.split(",")):
+            c = trials(model, size, args.seeds, rule, args.jobs)
+            per_1000 = 1000 * c["false"] / (size * args.seeds)
+            found = ", ".join(f"{path.rstrip('/')} {c[path]} of {args.seeds}" for path in PATHS)
+            print(f"{model.upper()} x{size}: {c['false']} false GPUs in {size * args.seeds} "
+                  f"healthy ({per_1000:.2f} per 1,000); --fail-on-outlier exits 0 on "
+                  f"{c['clean']} of {args.seeds} noise-only fleets; {LOSS:.0%} slower on one "
+                  f"path, that GPU alone flagged: {found}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
