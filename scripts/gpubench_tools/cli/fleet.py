@@ -56,6 +56,7 @@ from gpubench_tools.models.fleet.limits import (
 )
 from gpubench_tools.models.fleet.outliers import Rule, judge
 from gpubench_tools.models.fleet.unscreened import one_name_two_nodes, other_kind, throttled
+from gpubench_tools.models.fleet.verdicts import gpu_verdicts
 from gpubench_tools.reading.errors import OutputIsInputError
 from gpubench_tools.reading.fleet.expected import (
     Expected,
@@ -217,7 +218,7 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
             judge(group, args.rule, process_losses_of(limits, group.gpus[0].gpu_name))
     contexts = list({id(g.result): g.context for g in gpus}.values())
     health = judge_health(contexts)
-    return Findings(
+    findings = Findings(
         gpus=gpus,
         records=found.records + duplicates + missing(expected, gpus, found.records),
         health=health,
@@ -233,7 +234,11 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
         superseded=found.superseded,
         unscreened=(other_kind(groups, args.rule.min_gpus) + one_name_two_nodes(gpus)
                     + throttled(gpus, health.clock_events)),
-    ), skipped
+    )
+    findings.verdicts = gpu_verdicts(
+        gpus, findings.records + findings.peer_records, health.findings, findings.below_floor,
+        groups, findings.apart, findings.unscreened)
+    return findings, skipped
 
 
 def missing_line(found: list[Lacking]) -> str:

@@ -15,6 +15,7 @@ import numpy as np
 from gpubench_tools.models.fleet.agreement import Disagreement, FigureFacts
 from gpubench_tools.models.fleet.groups import Apart, Lacking
 from gpubench_tools.models.fleet.unscreened import Unscreened
+from gpubench_tools.models.fleet.verdicts import Verdict
 from gpubench_tools.models.fleet.health import WATCH, HealthReport
 from gpubench_tools.models.fleet.limits import BelowFloor
 from gpubench_tools.models.fleet.outliers import Flag, Group, Rule, sweep
@@ -49,6 +50,7 @@ class Findings:
     # GPUs not screened as the others: another model or driver, one name over two nodes,
     # throttled during the run (models/fleet/unscreened.py)
     unscreened: list[Unscreened] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)  # one per GPU, worst first
 
     def attention(self) -> int:
         """GPUs the report asks an operator to act on (a missing host counts its GPUs, a peer
@@ -240,6 +242,17 @@ def apart_section(findings: "Findings", rule: Rule, markdown: bool) -> list[str]
     return lines
 
 
+def verdicts_section(findings: "Findings", markdown: bool) -> list[str]:
+    lines = [heading(f"Verdicts, one per GPU that needs attention (the sections below give the "
+                     f"detail): {len(findings.verdicts)} GPU(s)", markdown)]
+    rows = [[v.host, v.index, v.pci_bus_id, v.uuid, v.wrong, v.how_far, v.to_do]
+            for v in findings.verdicts]
+    if rows:
+        lines.append(table(["host", "index", "PCI bus", "GPU", "what is wrong", "how far",
+                            "what to do"], rows, markdown))
+    return lines
+
+
 def unscreened_section(findings: "Findings", markdown: bool) -> list[str]:
     gpus = len({u.gpu.uuid for u in findings.unscreened})
     lines = [heading(f"Not screened as the others (another model or driver, two nodes under "
@@ -339,6 +352,7 @@ def report(findings: Findings, rule: Rule, markdown: bool) -> str:
                      f"{markdown_code(f'scripts/gpubench-tools fleet {directory}')} compares the "
                      "nodes' peer runs).")
     lines += [f"Superseded: {shown(text)}." for text in findings.superseded]
+    lines += verdicts_section(findings, markdown)
     lines += records_section(findings.records, findings.peer_records, markdown)
     lines += health_section(findings, markdown)
     lines += floor_section(findings, markdown)
