@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gpubench_tools.models.fleet.identity import plain
 from gpubench_tools.models.fleet.outliers import sweep
 from gpubench_tools.reading.bounded_read import special_file
 from gpubench_tools.reading.facts import GBPS
@@ -126,8 +127,10 @@ def _process_losses(path: Path, doc: dict) -> dict[str, float]:
 
 
 def process_losses_of(limits: list[Limits], gpu_name: str) -> dict[str, float]:
-    """The process losses of the model's limits file; none where no file names the model."""
-    return next((limit.process_losses for limit in limits if limit.gpu_name == gpu_name), {})
+    """The process losses of the model's limits file, its name read as grouping reads it (case,
+    spacing and compatibility forms aside: identity.plain); none where no file names it."""
+    return next((limit.process_losses for limit in limits
+                 if plain(limit.gpu_name) == plain(gpu_name)), {})
 
 
 def load_all_limits(paths: list[Path]) -> list[Limits]:

@@ -19,8 +19,8 @@ host-paced ones (Benchmark.host_paced: gpubench's host_timed, or pageable memory
 Where a device-timed benchmark's speeds fall in two parts of --min-gpus GPUs or more each, no
 GPU within the widest break between them and that break wider than the margin and than k x the
 noise within the parts (their pooled robust spread, or the runs' noise_pct where larger), the
-group median lies between two levels and is neither's: with 8 of 16 GPUs 8% slow, each part is 4%
-from it, inside the 5% margin. There the benchmark's reference is the median of the faster part
+group median lies between two levels and is neither's: with 8 of 16 GPUs 8% slow, each part is
+4% from it, close to the 3% margin. There the benchmark's reference is the median of the faster part
 and its noise that within the parts, so the slower part is judged against what its like reach: a
 fault slows a GPU, it does not speed one up. (Fewer slow GPUs than half leave the median in the
 faster level.) Host-timed figures are not split: one host's repetitions of a launch submit fall
