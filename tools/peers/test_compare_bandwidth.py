@@ -20,14 +20,15 @@ def gpubench_file(tmp_path, gbps_by_name, repetitions=3):
     for name, gbps in gbps_by_name.items():
         run = {"run_name": f"{name}/{SIZE}/manual_time", "repetitions": repetitions,
                "threads": 1, "iterations": 100, "time_unit": "us"}
-        for index, spread in enumerate((-0.5, 0.0, 0.5)[:repetitions]):
-            rate = (gbps + spread) * 1e9
+        rates = [(gbps + spread) * 1e9 for spread in (-0.5, 0.0, 0.5)[:repetitions]]
+        for index, rate in enumerate(rates):
             benchmarks.append({"name": run["run_name"], "run_type": "iteration",
                                "repetition_index": index, **run, "real_time": SIZE / rate * 1e6,
                                "cpu_time": 1.0, "bytes_per_second": rate})
         benchmarks.append({"name": f"{run['run_name']}_mean", "run_type": "aggregate",
-                           "aggregate_name": "mean", **run, "real_time": SIZE / gbps * 1e-3,
-                           "cpu_time": 1.0, "bytes_per_second": 1.0})
+                           "aggregate_name": "mean", **run,
+                           "real_time": sum(SIZE / rate * 1e6 for rate in rates) / len(rates),
+                           "cpu_time": 1.0, "bytes_per_second": sum(rates) / len(rates)})
     path = tmp_path / "gpubench.json"
     path.write_text(json.dumps({"context": {"gpubench_version": "0.1.0"},
                                 "benchmarks": benchmarks}))

@@ -18,10 +18,12 @@ import math
 
 from gpubench_tools.reading.errors import BadValueError
 
-# How far a median or mean Google Benchmark computed may lie from the same statistic of the
-# repetitions it wrote, relative to the size of the values it is taken from: it prints doubles to
-# 17 digits, and the medians of the committed results agree to 4e-16.
-ROUNDING = 1e-9
+# How far a median or mean may lie from the same statistic of the repetitions written beside it,
+# relative to the size of the values it is taken from. Google Benchmark prints doubles to 17
+# digits (the medians of the committed results agree to 4e-16); a file written with six
+# significant digits (printf's %g, as other writers do) is off by up to 5e-6 in each number. A
+# change that small is far below every verdict's resolution (a 3% floor).
+ROUNDING = 1e-5
 
 # How far a variance (stddev², (cv × mean)²) may lie from the repetitions', relative to the mean
 # of their squares: Google Benchmark computes it as mean(x²) - mean(x)², which cancels to a few
@@ -95,5 +97,8 @@ class _Held:
     def _same_variance(self, stddev: float) -> bool:
         if not math.isfinite(stddev * stddev):
             return False
-        allowed = ROUNDING * self._stddev ** 2 + _CANCELLATION * self._mean_square
+        # Each value off by up to `rounding` moves the variance by up to about 2·σ·rounding.
+        rounding = ROUNDING * math.sqrt(self._mean_square)
+        allowed = (ROUNDING * self._stddev ** 2 + _CANCELLATION * self._mean_square
+                   + 2 * self._stddev * rounding + rounding ** 2)
         return abs(stddev * stddev - self._stddev ** 2) <= allowed
