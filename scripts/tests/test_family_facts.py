@@ -22,6 +22,7 @@ from gpubench_tools.renderers.figures import plot_files as plot
 PAIR = (H200 / "verdicts" / "aa_1.json.gz", H200 / "verdicts" / "aa_2.json.gz")
 OLD, NEW = "copy", "xfer"
 KEPT = "launch"  # a family left as it is
+LIMITS = H200.parent / "limits" / "h200.json"
 
 
 def run_in(directory: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -48,6 +49,13 @@ def write_pair(directory: Path, family: str) -> Path:
         for gpu in range(4):
             context = dict(doc["context"], gpu_uuid=f"GPU-{index}{gpu}", host_name=f"n{gpu}")
             (fleet / f"gpu{index}{gpu}.json").write_text(json.dumps(dict(doc, context=context)))
+    # The H200's limits, their benchmarks renamed as the results' are: a limits file names
+    # benchmarks, and a family renamed throughout is renamed there too.
+    limits = json.loads(LIMITS.read_text())
+    for table in ("floors", "process_losses"):
+        limits[table] = {name.replace(f"{OLD}/", f"{family}/", 1) if name.startswith(f"{OLD}/")
+                         else name: value for name, value in limits[table].items()}
+    (directory / "limits.json").write_text(json.dumps(limits))
     return directory
 
 
@@ -59,7 +67,7 @@ def outputs(directory: Path) -> dict[str, str]:
         "export": ["run1.json", "--format", "bencher"],
         "plot": ["run0.json", "run1.json", "-o", "figures"],
         "report": ["run0.json", "run1.json", "-o", "report"],
-        "fleet": ["fleet", "--min-gpus", "4", "--no-limits"],
+        "fleet": ["fleet", "--min-gpus", "4", "--limits", "limits.json"],
     }.items():
         proc = run_in(directory, script, *args)
         assert proc.returncode in (0, 1) and proc.stderr == "", (script, proc.stderr)
