@@ -16,7 +16,7 @@ FamilyFlag sizes_flag() {
           [](std::string_view value) { static_cast<void>(byte_size_args(value)); }};
 }
 
-std::vector<std::int64_t> byte_size_args(std::string_view value) {
+std::vector<std::int64_t> byte_size_args(std::string_view value, std::string_view flag) {
   try {
     std::vector<std::int64_t> args;
     for (const std::size_t bytes : parse_size_list(value)) {
@@ -27,7 +27,7 @@ std::vector<std::int64_t> byte_size_args(std::string_view value) {
     }
     return args;
   } catch (const std::invalid_argument& error) {
-    throw UsageError(fmt::format("--sizes={}: {}", value, error.what()));
+    throw UsageError(fmt::format("{}={}: {}", flag, value, error.what()));
   }
 }
 

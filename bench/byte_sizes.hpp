@@ -12,7 +12,8 @@ namespace gpubench::bench {
 // and peer both list among their flags, so one --sizes sets both.
 [[nodiscard]] FamilyFlag sizes_flag();
 
-// --sizes's value as benchmark arguments (bytes); throws UsageError naming the flag.
-[[nodiscard]] std::vector<std::int64_t> byte_size_args(std::string_view value);
+// A byte-size list flag's value as benchmark arguments (bytes); throws UsageError naming `flag`.
+[[nodiscard]] std::vector<std::int64_t> byte_size_args(std::string_view value,
+                                                       std::string_view flag = "--sizes");
 
 } // namespace gpubench::bench

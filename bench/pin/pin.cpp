@@ -7,6 +7,7 @@
 // pinning is work the host does, whatever the GPU. Verified outside the timed loop: the runtime
 // calls every slot page-locked with the API's flags, a copy to the device and back carries its
 // random bytes, and the operations made are the ones the harness counted.
+#include "byte_sizes.hpp"
 #include "family.hpp"
 #include "harness.hpp"
 #include "memory.hpp"
@@ -30,22 +31,6 @@
 
 namespace gpubench::bench {
 namespace {
-
-// --pin-sizes's value as benchmark arguments (bytes); throws UsageError naming the flag.
-std::vector<std::int64_t> pin_size_args(std::string_view value) {
-  try {
-    std::vector<std::int64_t> args;
-    for (const std::size_t bytes : parse_size_list(value)) {
-      if (bytes > static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max())) {
-        throw std::invalid_argument(fmt::format("{} bytes is too large", bytes));
-      }
-      args.push_back(static_cast<std::int64_t>(bytes));
-    }
-    return args;
-  } catch (const std::invalid_argument& error) {
-    throw UsageError(fmt::format("--pin-sizes={}: {}", value, error.what()));
-  }
-}
 
 // Pins per timed batch: about 64 MiB pinned a batch, at most 64 regions, so a batch of small
 // pins lasts long enough to read on the host clock and the slots' memory stays small.
@@ -148,10 +133,12 @@ void measure_pin(const PinApi& api, bool pins, Harness& h, std::size_t bytes) {
   state.counters["us_per_" + step] = times.seconds_per_op * 1e6;
 }
 
+constexpr std::string_view pin_sizes_name = "--pin-sizes";
+
 FamilyFlag pin_sizes_flag() {
-  return {"--pin-sizes", "4K,1M,64M,256M",
+  return {std::string(pin_sizes_name), "4K,1M,64M,256M",
           "pin sizes: a list or ranges, e.g. 4K,1M,64M,1G or 4K..16G:x4",
-          [](std::string_view value) { static_cast<void>(pin_size_args(value)); }};
+          [](std::string_view value) { static_cast<void>(byte_size_args(value, pin_sizes_name)); }};
 }
 
 // What the pin family's flags choose.
@@ -174,7 +161,8 @@ Family pin_family() {
       .flags = {pin_sizes_flag()},
       .configure =
           [](const FlagValues& flags) {
-            const PinOptions options{.sizes = pin_size_args(flags.of(pin_sizes_flag()))};
+            const PinOptions options{
+                .sizes = byte_size_args(flags.of(pin_sizes_flag()), pin_sizes_name)};
             return FamilyBenchmarks{.declare = [options](Registry& registry) {
               for (const auto& api : pin_apis()) {
                 for (const bool pins : {true, false}) {
