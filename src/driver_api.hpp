@@ -58,6 +58,7 @@ namespace gpubench {
   X(cuMemcpyHtoDAsync, 3020)                                                                       \
   X(cuMemcpyDtoHAsync, 3020)                                                                       \
   X(cuMemcpyDtoDAsync, 3020)                                                                       \
+  X(cuMemcpy2DAsync, 3020)                                                                         \
   X(cuMemcpyPeerAsync, 4000)                                                                       \
   X(cuMemsetD8Async, 3020)                                                                         \
   X(cuMemsetD32Async, 3020)                                                                        \

@@ -16,4 +16,9 @@ void parallel_fill(std::byte* dst, unsigned char value, std::size_t bytes);
                                                        const std::byte* expected,
                                                        std::size_t bytes, const char* where);
 
+// The first of `bytes` at `data` that is not `value`, if one is: a gap a copy must leave as it
+// was poisoned.
+[[nodiscard]] std::optional<std::size_t> first_byte_not(const std::byte* data, std::size_t bytes,
+                                                        unsigned char value);
+
 } // namespace gpubench
