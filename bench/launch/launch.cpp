@@ -10,6 +10,8 @@
 #include "harness.hpp"
 #include "launch_counts.hpp"
 #include "launch_gap.cuh"
+#include "launch_mechanism.cuh"
+#include "launch_mechanisms.hpp"
 #include "launch_targets.hpp"
 #include "launcher.hpp"
 #include "module_load.hpp"
@@ -129,6 +131,8 @@ std::vector<KernelSymbol> probe_kernels() {
   kernels.push_back({"launch_gap_stamp", gap_target().symbol});
   kernels.push_back({"global_timer_step", reinterpret_cast<const void*>(global_timer_step)});
   kernels.push_back({"persistent_echo", reinterpret_cast<const void*>(persistent_echo)});
+  kernels.push_back(
+      {"launch_mechanism_stamp", reinterpret_cast<const void*>(launch_mechanism_stamp)});
   return kernels;
 }
 
@@ -150,6 +154,7 @@ void declare(Registry& registry) {
     }
   }
   register_gpu_gaps(registry);
+  register_launch_mechanisms(registry);
   register_start_latencies(registry);
   register_persistent_floor(registry);
   register_graph_nodes(registry);
@@ -162,14 +167,15 @@ Family launch_family() {
       .name = "launch",
       .order = 20,
       .grammar = "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
-                 "launch/gpu_gap/<path>/params:0, launch/start_latency/<path>, "
+                 "launch/gpu_gap/<path>/params:<bytes>, launch/start_latency/<path>, "
                  "launch/persistent/roundtrip, launch/paired/submit/params:<bytes>, "
                  "launch/module/<step>, launch/graph_nodes/<step>/nodes:<n>",
       .argument = Argument{.key = "params", .unit = "bytes"},
       // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
       // each with its interval (read as such, not as one figure), and per-path medians
       // (<path>_us); its real_time is one round of every path, what it is read by.
-      // launch/gpu_gap's figure is the GPU's median gap between kernels, launch/start_latency's
+      // launch/gpu_gap's figure is the GPU's median gap between kernels (the launch mechanisms'
+      // paths too: launch_mechanisms.cpp), launch/start_latency's
       // the median time from the launch call to the kernel's first instruction;
       // launch/persistent/roundtrip writes us_per_launch, per work item; launch/graph_nodes'
       // is the cost per node of a graph of n nodes (us_per_graph beside it, n times as much).
