@@ -130,19 +130,20 @@ TEST(LaunchMechanisms, EverySubmitVerifiesItsLaunches) {
 }
 
 // The file a script reads: a programmatic graph's gap and a cluster's submit, complete and
-// without error where the GPU has them, skipped with the reason where it does not.
+// without error where the GPU has them, skipped with the reason where it does not; the plain
+// graph beside them runs on every GPU (a run whose every benchmark is skipped fails).
 TEST(LaunchMechanisms, ResultFileHoldsThemAsRunOrSkipped) {
   GPUBENCH_REQUIRE_GPU();
   ScratchDir scratch;
   const std::string out = scratch.path("mechanisms.json");
   const Finished gpubench = run_process(
       {GPUBENCH_BINARY,
-       "--benchmark_filter=^launch/(gpu_gap/pdl_graph_early|cluster8/submit)/params:32/",
+       "--benchmark_filter=^launch/(gpu_gap/pdl_graph_(off|early)|cluster8/submit)/params:32/",
        "--benchmark_min_time=0.01", "--benchmark_out=" + out});
   ASSERT_EQ(gpubench.exit_code, 0) << gpubench.err;
   const BenchmarkJson json = read_benchmark_json(out);
   ASSERT_TRUE(json.valid) << json.problem;
-  ASSERT_EQ(json.benchmarks.size(), 2U);
+  ASSERT_EQ(json.benchmarks.size(), 3U);
   const Offered gpu = offered();
   for (const JsonBenchmark& benchmark : json.benchmarks) {
     if (runs_here(benchmark.name, gpu)) {
