@@ -49,10 +49,9 @@ __global__ void launch_mechanism_stamp(MechanismArgs args) {
   }
   if (threadIdx.x == 0) {
     const bool cooperative = cooperative_groups::this_grid().is_valid();
-    const bool intact = args.marker == mechanism_marker &&
-                        args.launch < mechanism_launch_capacity &&
-                        cluster_blocks() == args.cluster_blocks &&
-                        cooperative == (args.cooperative == 1U);
+    const bool intact =
+        args.marker == mechanism_marker && args.launch < mechanism_launch_capacity &&
+        cluster_blocks() == args.cluster_blocks && cooperative == (args.cooperative == 1U);
     if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0) {
       atomicAdd(&gpubench_mechanism_launches, 1ULL);
     }

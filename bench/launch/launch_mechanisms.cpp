@@ -50,9 +50,9 @@
 #include "gated_batch.hpp"
 #include "graph.hpp"
 #include "harness.hpp"
-#include "median.hpp"
 #include "mechanism_launcher.hpp"
 #include "mechanism_stamps.hpp"
+#include "median.hpp"
 #include "registry.hpp"
 #include "session.hpp"
 #include "stream_gate.hpp"
@@ -98,8 +98,7 @@ std::optional<std::string> unsupported(const Mechanism& mechanism, const Session
                          device.compute_capability_major, device.compute_capability_minor);
     }
     int binary = 0;
-    GPUBENCH_CU(cuFuncGetAttribute, &binary, CU_FUNC_ATTRIBUTE_BINARY_VERSION,
-                launcher.function());
+    GPUBENCH_CU(cuFuncGetAttribute, &binary, CU_FUNC_ATTRIBUTE_BINARY_VERSION, launcher.function());
     if (binary < 90) {
       return fmt::format("{} needs the kernel built for sm_90 or newer; GPU{} runs it as sm_{}",
                          what_needs_sm90(mechanism), device.ordinal, binary);
@@ -167,17 +166,16 @@ void add_batch(const Mechanism& mechanism, unsigned int blocks,
     if (!(stamp.first_start_ns <= stamp.first_waited_ns &&
           stamp.first_waited_ns <= stamp.last_end_ns)) {
       throw VerificationFailure(fmt::format(
-          "launch {} of a gap batch started at {} ns, left its wait at {} ns and ended at {} ns",
-          i, stamp.first_start_ns, stamp.first_waited_ns, stamp.last_end_ns));
+          "launch {} of a gap batch started at {} ns, left its wait at {} ns and ended at {} ns", i,
+          stamp.first_start_ns, stamp.first_waited_ns, stamp.last_end_ns));
     }
     if (i == 0) {
       continue;
     }
     const MechanismStamp& last = batch[i - 1];
-    const bool ordered = mechanism.programmatic
-                             ? last.first_start_ns <= stamp.first_start_ns &&
-                                   last.last_end_ns <= stamp.first_waited_ns
-                             : last.last_end_ns <= stamp.first_start_ns;
+    const bool ordered = mechanism.programmatic ? last.first_start_ns <= stamp.first_start_ns &&
+                                                      last.last_end_ns <= stamp.first_waited_ns
+                                                : last.last_end_ns <= stamp.first_start_ns;
     if (!ordered) {
       throw VerificationFailure(fmt::format(
           "launch {} of a gap batch started at {} ns and left its wait at {} ns; the one before "
@@ -200,9 +198,9 @@ void measure_gap(const Mechanism& mechanism, Harness& h) {
   const MechanismStamps stamps;
   stamps.reset();
 
-  static_cast<void>(h.exec(GpuBatches{.ops = launches_per_batch,
-                                      .graph_ops = mechanism.graph ? launches_per_batch : 0},
-                           [&] { launcher.launch(); }));
+  static_cast<void>(h.exec(
+      GpuBatches{.ops = launches_per_batch, .graph_ops = mechanism.graph ? launches_per_batch : 0},
+      [&] { launcher.launch(); }));
   stamps.expect_ran(h.ops_performed(), launcher.blocks());
 
   // The gap batches, each queued behind the gate and released at once, as the timed ones; each
@@ -268,14 +266,15 @@ void measure_submit(const Mechanism& mechanism, Harness& h) {
 void register_launch_mechanisms(Registry& registry) {
   const CaseArgs params{{static_cast<std::int64_t>(sizeof(MechanismArgs))}, "params"};
   for (const Mechanism& mechanism : launch_mechanisms) {
-    registry.add(fmt::format("launch/gpu_gap/{}", mechanism.name),
-                 [&mechanism](Harness& h, std::int64_t) { measure_gap(mechanism, h); }, params);
+    registry.add(
+        fmt::format("launch/gpu_gap/{}", mechanism.name),
+        [&mechanism](Harness& h, std::int64_t) { measure_gap(mechanism, h); }, params);
   }
   for (const Mechanism& mechanism : launch_mechanisms) {
     if (!mechanism.graph) {
-      registry.add(fmt::format("launch/{}/submit", mechanism.name),
-                   [&mechanism](Harness& h, std::int64_t) { measure_submit(mechanism, h); },
-                   params);
+      registry.add(
+          fmt::format("launch/{}/submit", mechanism.name),
+          [&mechanism](Harness& h, std::int64_t) { measure_submit(mechanism, h); }, params);
     }
   }
 }

@@ -33,7 +33,7 @@ struct Mechanism {
   Grid grid = Grid::wave;
   unsigned int cluster_blocks = 1; // CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION (x); 1: not set
   bool cooperative = false;        // CU_LAUNCH_ATTRIBUTE_COOPERATIVE
-  bool programmatic = false; // CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
+  bool programmatic = false;       // CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION
   PdlTrigger trigger = PdlTrigger::at_exit;
   std::uint64_t body_ns = 0;
   // A batch captured from the stream into a graph and replayed: programmatic launches become
