@@ -191,8 +191,8 @@ FamilyFlag rows_flag() {
 }
 
 FamilyFlag row_sizes_flag() {
-  return {std::string(row_sizes_name), "4,256,4K,64K",
-          "copy2d row sizes: a list or ranges, e.g. 4,256,4K,64K or 4..64K:x4",
+  return {std::string(row_sizes_name), "4,1K,64K",
+          "copy2d row sizes: a list or ranges, e.g. 4,1K,64K or 4..64K:x4",
           [](std::string_view value) {
             static_cast<void>(byte_size_args(value, row_sizes_name));
           }};
