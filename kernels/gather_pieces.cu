@@ -5,8 +5,7 @@ namespace {
 template <typename Word>
 __device__ void gather_words(const Word* __restrict__ src, Word* __restrict__ dst,
                              const unsigned int* src_slots, const unsigned int* dst_slots,
-                             std::size_t slot_words, std::size_t piece_words,
-                             std::size_t pieces) {
+                             std::size_t slot_words, std::size_t piece_words, std::size_t pieces) {
   const std::size_t words = pieces * piece_words;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < words;

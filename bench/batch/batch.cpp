@@ -102,22 +102,20 @@ void measure_batch(const PieceCopy& how, bool to_device, std::size_t pieces, Har
   Session& session = h.session();
   auto& buffers = session.state<BatchBuffers>();
   if (const auto why = does_not_fit(*region, buffers.capacity.size())) {
-    throw SkipBenchmark(fmt::format("{} pieces of {}: {}", pieces, format_size(piece_bytes),
-                                    *why));
+    throw SkipBenchmark(fmt::format("{} pieces of {}: {}", pieces, format_size(piece_bytes), *why));
   }
   buffers.ensure_capacity(*region);
   const PieceLayout layout = make_piece_layout(pieces, piece_bytes, layout_seed);
   const CUstream stream = h.stream();
   PieceEnds ends{};
   if (to_device) {
-    ends = {buffers.host->data(), reinterpret_cast<void*>(buffers.device_destination->ptr()),
-            buffers.host->device_ptr(), buffers.device_destination->ptr(),
-            cudaMemcpyHostToDevice};
+    ends = {buffers.host->data(), buffers.device_destination->as<void>(),
+            buffers.host->device_ptr(), buffers.device_destination->ptr(), cudaMemcpyHostToDevice};
     parallel_copy(buffers.host->data(), buffers.expected->data(), *region);
     GPUBENCH_CU(cuMemsetD8Async, buffers.device_destination->ptr(), poison_byte, *region, stream);
   } else {
-    ends = {reinterpret_cast<void*>(buffers.device_source->ptr()), buffers.host->data(),
-            buffers.device_source->ptr(), buffers.host->device_ptr(), cudaMemcpyDeviceToHost};
+    ends = {buffers.device_source->as<void>(), buffers.host->data(), buffers.device_source->ptr(),
+            buffers.host->device_ptr(), cudaMemcpyDeviceToHost};
     parallel_fill(buffers.host->data(), poison_byte, *region);
   }
   const auto operation = how.prepare(layout, ends, session.device().sm_count);
@@ -135,8 +133,7 @@ void measure_batch(const PieceCopy& how, bool to_device, std::size_t pieces, Har
   GPUBENCH_CU(cuCtxSynchronize);
   const std::byte* destination = buffers.host->data();
   if (to_device) {
-    GPUBENCH_CU(cuMemcpyDtoH, buffers.readback->data(), buffers.device_destination->ptr(),
-                *region);
+    GPUBENCH_CU(cuMemcpyDtoH, buffers.readback->data(), buffers.device_destination->ptr(), *region);
     destination = buffers.readback->data();
   }
   Harness::verify(pieces_mismatch(layout, buffers.expected->data(), destination, poison_byte,
@@ -169,11 +166,10 @@ FamilyFlag pieces_flag() {
 }
 
 FamilyFlag piece_sizes_flag() {
-  return {std::string(piece_sizes_name), "4,1K,64K",
-          "batch piece sizes: a list or ranges, e.g. 4,1K,64K or 4..64K:x4",
-          [](std::string_view value) {
-            static_cast<void>(byte_size_args(value, piece_sizes_name));
-          }};
+  return {
+      std::string(piece_sizes_name), "4,1K,64K",
+      "batch piece sizes: a list or ranges, e.g. 4,1K,64K or 4..64K:x4",
+      [](std::string_view value) { static_cast<void>(byte_size_args(value, piece_sizes_name)); }};
 }
 
 // What the batch family's flags choose.
@@ -204,10 +200,11 @@ Family batch_family() {
       .order = 32,
       .grammar = "batch/<direction>/<api>/pieces:<n>/<piece bytes>",
       .argument = Argument{.key = "", .unit = "bytes"},
-      .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
-                   .better = Better::higher},
-                  {.counter = "us_per_batch", .unit = "µs", .scale = 1.0, .better = Better::lower},
-                  energy_figure(joules_per_gb), energy_above_idle_figure(joules_per_gb)},
+      .figures =
+          {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9, .better = Better::higher},
+           {.counter = "us_per_batch", .unit = "µs", .scale = 1.0, .better = Better::lower},
+           energy_figure(joules_per_gb),
+           energy_above_idle_figure(joules_per_gb)},
       .kernels = {{"gather_pieces_16", reinterpret_cast<const void*>(gather_pieces_16)},
                   {"gather_pieces_4", reinterpret_cast<const void*>(gather_pieces_4)},
                   {"gather_pieces_1", reinterpret_cast<const void*>(gather_pieces_1)}},

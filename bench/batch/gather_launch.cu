@@ -18,13 +18,13 @@ void gather_launch(CUdeviceptr src, CUdeviceptr dst, const unsigned int* src_slo
   const auto blocks = static_cast<unsigned int>(std::clamp<std::size_t>(
       (words + threads - 1) / threads, 1, static_cast<std::size_t>(sm_count) * 8));
   if (word == 16) {
-    gather_pieces_16<<<blocks, threads, 0, stream>>>(
-        reinterpret_cast<const uint4*>(src), reinterpret_cast<uint4*>(dst), src_slots, dst_slots,
-        slot_words, piece_words, pieces);
+    gather_pieces_16<<<blocks, threads, 0, stream>>>(reinterpret_cast<const uint4*>(src),
+                                                     reinterpret_cast<uint4*>(dst), src_slots,
+                                                     dst_slots, slot_words, piece_words, pieces);
   } else if (word == 4) {
-    gather_pieces_4<<<blocks, threads, 0, stream>>>(
-        reinterpret_cast<const unsigned int*>(src), reinterpret_cast<unsigned int*>(dst),
-        src_slots, dst_slots, slot_words, piece_words, pieces);
+    gather_pieces_4<<<blocks, threads, 0, stream>>>(reinterpret_cast<const unsigned int*>(src),
+                                                    reinterpret_cast<unsigned int*>(dst), src_slots,
+                                                    dst_slots, slot_words, piece_words, pieces);
   } else {
     gather_pieces_1<<<blocks, threads, 0, stream>>>(
         reinterpret_cast<const unsigned char*>(src), reinterpret_cast<unsigned char*>(dst),

@@ -126,8 +126,7 @@ class GatherOperation : public PieceOperation {
 public:
   GatherOperation(const PieceLayout& layout, const PieceEnds& ends, int sm_count)
       : slot_bytes_(layout.slot_bytes), piece_bytes_(layout.piece_bytes), pieces_(layout.pieces),
-        ends_(ends), sm_count_(sm_count),
-        source_slots_(layout.pieces * sizeof(std::uint32_t)),
+        ends_(ends), sm_count_(sm_count), source_slots_(layout.pieces * sizeof(std::uint32_t)),
         destination_slots_(layout.pieces * sizeof(std::uint32_t)) {
     upload(source_slots_.ptr(), layout.source_slots.data(), source_slots_.bytes());
     upload(destination_slots_.ptr(), layout.destination_slots.data(), destination_slots_.bytes());

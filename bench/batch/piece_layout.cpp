@@ -42,7 +42,8 @@ std::optional<std::size_t> piece_region_bytes(std::size_t pieces, std::size_t pi
       piece_bytes > most - (slot_alignment - 1)) {
     return std::nullopt;
   }
-  const std::size_t slot_bytes = (piece_bytes + slot_alignment - 1) / slot_alignment * slot_alignment;
+  const std::size_t slot_bytes =
+      (piece_bytes + slot_alignment - 1) / slot_alignment * slot_alignment;
   if (slot_bytes > most / (2 * pieces)) {
     return std::nullopt;
   }
@@ -92,11 +93,10 @@ std::optional<std::string> pieces_mismatch(const PieceLayout& layout, const std:
     }
     if (const auto byte = first_byte_not(at + filled, layout.slot_bytes - filled, poison)) {
       const std::size_t in_slot = filled + *byte;
-      return fmt::format(
-          "{}: destination slot {} was written at its byte {} of {}, {}: {}", where, slot,
-          in_slot, layout.slot_bytes,
-          piece == none ? "a slot no piece goes to" : "past its piece",
-          byte_pair(static_cast<std::byte>(poison), at[in_slot]));
+      return fmt::format("{}: destination slot {} was written at its byte {} of {}, {}: {}", where,
+                         slot, in_slot, layout.slot_bytes,
+                         piece == none ? "a slot no piece goes to" : "past its piece",
+                         byte_pair(static_cast<std::byte>(poison), at[in_slot]));
     }
   }
   return std::nullopt;

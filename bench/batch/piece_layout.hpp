@@ -54,7 +54,6 @@ struct PieceLayout {
 [[nodiscard]] std::optional<std::string> pieces_mismatch(const PieceLayout& layout,
                                                          const std::byte* source,
                                                          const std::byte* destination,
-                                                         unsigned char poison,
-                                                         const char* where);
+                                                         unsigned char poison, const char* where);
 
 } // namespace gpubench::bench

@@ -15,8 +15,7 @@
 
 namespace gpubench::bench {
 
-double ContiguousRates::bytes_per_second(bool to_device, std::size_t bytes,
-                                         TileBuffers& buffers) {
+double ContiguousRates::bytes_per_second(bool to_device, std::size_t bytes, TileBuffers& buffers) {
   const auto key = std::make_pair(to_device, bytes);
   if (const auto known = rates_.find(key); known != rates_.end()) {
     return known->second;
@@ -24,8 +23,8 @@ double ContiguousRates::bytes_per_second(bool to_device, std::size_t bytes,
   const CUstream stream = session_.stream();
   const auto copy = [&] {
     if (to_device) {
-      GPUBENCH_CU(cuMemcpyHtoDAsync, buffers.device_destination->ptr(), buffers.host->data(),
-                  bytes, stream);
+      GPUBENCH_CU(cuMemcpyHtoDAsync, buffers.device_destination->ptr(), buffers.host->data(), bytes,
+                  stream);
     } else {
       GPUBENCH_CU(cuMemcpyDtoHAsync, buffers.host->data(), buffers.device_source->ptr(), bytes,
                   stream);
@@ -51,9 +50,9 @@ double ContiguousRates::bytes_per_second(bool to_device, std::size_t bytes,
     GPUBENCH_CU(cuMemcpyDtoH, buffers.readback->data(), buffers.device_destination->ptr(), bytes);
     destination = buffers.readback->data();
   }
-  Harness::verify(compare_bytes(destination, buffers.expected->data(), bytes,
-                                to_device ? "contiguous reference's device" :
-                                            "contiguous reference's host"));
+  Harness::verify(
+      compare_bytes(destination, buffers.expected->data(), bytes,
+                    to_device ? "contiguous reference's device" : "contiguous reference's host"));
   const double rate = static_cast<double>(bytes * copies) / seconds;
   rates_.emplace(key, rate);
   return rate;

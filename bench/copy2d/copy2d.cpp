@@ -50,7 +50,7 @@ constexpr unsigned char poison_byte = 0xA5;
 // The two regions of a copy: the pinned host region and the device one, and which way it goes.
 struct TileEnds {
   std::byte* host;
-  CUdeviceptr device;
+  const DeviceBuffer* device;
   bool to_device;
 };
 
@@ -61,7 +61,7 @@ struct Copy2dApi {
 };
 
 void copy_runtime(const Tile& t, const TileEnds& ends, CUstream stream) {
-  auto* const device = reinterpret_cast<void*>(ends.device);
+  void* const device = ends.device->as<void>();
   if (ends.to_device) {
     GPUBENCH_CUDART(cudaMemcpy2DAsync(device, t.pitch, ends.host, t.pitch, t.width, t.rows,
                                       cudaMemcpyHostToDevice, stream));
@@ -77,10 +77,10 @@ void copy_driver(const Tile& t, const TileEnds& ends, CUstream stream) {
     copy.srcMemoryType = CU_MEMORYTYPE_HOST;
     copy.srcHost = ends.host;
     copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy.dstDevice = ends.device;
+    copy.dstDevice = ends.device->ptr();
   } else {
     copy.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-    copy.srcDevice = ends.device;
+    copy.srcDevice = ends.device->ptr();
     copy.dstMemoryType = CU_MEMORYTYPE_HOST;
     copy.dstHost = ends.host;
   }
@@ -139,8 +139,8 @@ void measure_tile(const Copy2dApi& api, bool to_device, PitchKind pitch, std::si
   Session& session = h.session();
   auto& buffers = session.state<TileBuffers>();
   if (const auto why = does_not_fit(*tile, buffers.capacity.size(), session.device().ordinal)) {
-    throw SkipBenchmark(fmt::format("{} rows of {} at a pitch of {}: {}", rows,
-                                    format_size(width), tile->pitch, *why));
+    throw SkipBenchmark(fmt::format("{} rows of {} at a pitch of {}: {}", rows, format_size(width),
+                                    tile->pitch, *why));
   }
   const std::size_t region = tile->region_bytes();
   buffers.ensure_capacity(region);
@@ -151,7 +151,7 @@ void measure_tile(const Copy2dApi& api, bool to_device, PitchKind pitch, std::si
   const double contiguous =
       session.state<ContiguousRates>().bytes_per_second(to_device, tile->bytes(), buffers);
   const TileEnds ends{buffers.host->data(),
-                      to_device ? buffers.device_destination->ptr() : buffers.device_source->ptr(),
+                      to_device ? &*buffers.device_destination : &*buffers.device_source,
                       to_device};
   if (to_device) {
     GPUBENCH_CU(cuMemsetD8Async, buffers.device_destination->ptr(), poison_byte, region, stream);
@@ -167,8 +167,7 @@ void measure_tile(const Copy2dApi& api, bool to_device, PitchKind pitch, std::si
   GPUBENCH_CU(cuCtxSynchronize);
   const std::byte* destination = buffers.host->data();
   if (to_device) {
-    GPUBENCH_CU(cuMemcpyDtoH, buffers.readback->data(), buffers.device_destination->ptr(),
-                region);
+    GPUBENCH_CU(cuMemcpyDtoH, buffers.readback->data(), buffers.device_destination->ptr(), region);
     destination = buffers.readback->data();
   }
   Harness::verify(tile_mismatch(*tile, buffers.expected->data(), destination, poison_byte,
@@ -193,9 +192,7 @@ FamilyFlag rows_flag() {
 FamilyFlag row_sizes_flag() {
   return {std::string(row_sizes_name), "4,1K,64K",
           "copy2d row sizes: a list or ranges, e.g. 4,1K,64K or 4..64K:x4",
-          [](std::string_view value) {
-            static_cast<void>(byte_size_args(value, row_sizes_name));
-          }};
+          [](std::string_view value) { static_cast<void>(byte_size_args(value, row_sizes_name)); }};
 }
 
 // What the copy2d family's flags choose.
@@ -209,8 +206,8 @@ void declare(Registry& registry, const Copy2dOptions& options) {
     for (const Copy2dApi& api : apis) {
       for (const PitchKind pitch : {PitchKind::aligned, PitchKind::odd}) {
         for (const std::int64_t rows : options.rows) {
-          registry.add(fmt::format("copy2d/{}/{}/{}/rows:{}", to_device ? "HtoD" : "DtoH",
-                                   api.name, pitch_name(pitch), rows),
+          registry.add(fmt::format("copy2d/{}/{}/{}/rows:{}", to_device ? "HtoD" : "DtoH", api.name,
+                                   pitch_name(pitch), rows),
                        [&api, to_device, pitch, rows](Harness& h, std::int64_t width) {
                          measure_tile(api, to_device, pitch, static_cast<std::size_t>(rows), h,
                                       static_cast<std::size_t>(width));
@@ -228,12 +225,16 @@ Family copy2d_family() {
       .order = 31,
       .grammar = "copy2d/<direction>/<api>/<pitch>/rows:<n>/<row bytes>",
       .argument = Argument{.key = "", .unit = "bytes"},
-      .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
-                   .better = Better::higher},
-                  {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower},
-                  {.counter = "pct_of_contiguous", .unit = "% of contiguous", .scale = 1.0,
-                   .better = Better::higher, .panel = true},
-                  energy_figure(joules_per_gb), energy_above_idle_figure(joules_per_gb)},
+      .figures =
+          {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9, .better = Better::higher},
+           {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower},
+           {.counter = "pct_of_contiguous",
+            .unit = "% of contiguous",
+            .scale = 1.0,
+            .better = Better::higher,
+            .panel = true},
+           energy_figure(joules_per_gb),
+           energy_above_idle_figure(joules_per_gb)},
       .kernels = {},
       .flags = {rows_flag(), row_sizes_flag()},
       .configure =

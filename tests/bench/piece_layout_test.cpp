@@ -86,9 +86,9 @@ TEST(PiecesMismatch, EveryPieceInItsSlotAndEveryGapPoisonedPasses) {
   for (const std::size_t piece_bytes : {1U, 4U, 17U, 1024U}) {
     const PieceLayout layout = make_piece_layout(64, piece_bytes, 5);
     const Copied copied(layout);
-    EXPECT_EQ(pieces_mismatch(layout, copied.source.data(), copied.destination.data(), poison,
-                              "device"),
-              std::nullopt)
+    EXPECT_EQ(
+        pieces_mismatch(layout, copied.source.data(), copied.destination.data(), poison, "device"),
+        std::nullopt)
         << piece_bytes;
   }
 }
@@ -132,8 +132,7 @@ TEST(PiecesMismatch, AByteWrittenOutsideThePiecesIsFound) {
     const auto mismatch =
         pieces_mismatch(layout, copied.source.data(), copied.destination.data(), poison, "host");
     ASSERT_TRUE(mismatch);
-    EXPECT_NE(mismatch->find("was written at its byte 20 of 32, past its piece"),
-              std::string::npos)
+    EXPECT_NE(mismatch->find("was written at its byte 20 of 32, past its piece"), std::string::npos)
         << *mismatch;
   }
   {
@@ -159,9 +158,9 @@ TEST(BatchFlags, NamesCarryThePieceCountAndThePieceSize) {
   EXPECT_EQ(names.size(), 24U);
   EXPECT_EQ(names.front(), "batch/HtoD/memcpy_loop/pieces:16/4/manual_time");
   EXPECT_EQ(names.back(), "batch/DtoH/gather_kernel/pieces:4096/65536/manual_time");
-  EXPECT_NE(std::find(names.begin(), names.end(),
-                      "batch/HtoD/memcpy_batch/pieces:4096/4/manual_time"),
-            names.end());
+  EXPECT_NE(
+      std::find(names.begin(), names.end(), "batch/HtoD/memcpy_batch/pieces:4096/4/manual_time"),
+      names.end());
 }
 
 TEST(BatchFlags, ACountPastWhatABatchHoldsIsOneLineNamingTheFlag) {

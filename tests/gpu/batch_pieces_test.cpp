@@ -81,9 +81,9 @@ TEST(BatchPieces, ALayoutPastDeviceMemoryIsSkipped) {
   GPUBENCH_REQUIRE_GPU();
   ScratchDir scratch;
   const std::string out = scratch.path("batch.json");
-  const Finished run = run_process(
-      {GPUBENCH_BINARY, "--benchmark_filter=^batch/HtoD/gather_kernel/", "--batch-pieces=1M",
-       "--batch-piece-sizes=4,4G", "--benchmark_out=" + out});
+  const Finished run =
+      run_process({GPUBENCH_BINARY, "--benchmark_filter=^batch/HtoD/gather_kernel/",
+                   "--batch-pieces=1M", "--batch-piece-sizes=4,4G", "--benchmark_out=" + out});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const BenchmarkJson json = read_benchmark_json(out);
   ASSERT_TRUE(json.valid) << json.problem;

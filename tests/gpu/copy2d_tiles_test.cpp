@@ -41,10 +41,9 @@ TEST(Copy2dTiles, APitchPastTheDevicesLimitIsSkipped) {
   GPUBENCH_REQUIRE_GPU();
   ScratchDir scratch;
   const std::string out = scratch.path("copy2d.json");
-  const Finished run = run_process({GPUBENCH_BINARY,
-                                    "--benchmark_filter=^copy2d/HtoD/driver/pitch512/",
-                                    "--copy2d-rows=4", "--copy2d-row-sizes=4K,4G",
-                                    "--benchmark_out=" + out});
+  const Finished run =
+      run_process({GPUBENCH_BINARY, "--benchmark_filter=^copy2d/HtoD/driver/pitch512/",
+                   "--copy2d-rows=4", "--copy2d-row-sizes=4K,4G", "--benchmark_out=" + out});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const BenchmarkJson json = read_benchmark_json(out);
   ASSERT_TRUE(json.valid) << json.problem;
