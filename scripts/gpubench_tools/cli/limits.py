@@ -15,6 +15,10 @@ gpubench version) that ran it in 5 processes or more. A separate process is a re
 file `gpubench-tools merge` wrote from runs of one repetition each (its context's merged_runs),
 else a file. gpubench-tools fleet flags no GPU on a sweep unless, at half its sizes or more, it
 is below (1 - process loss)^2 of its group's median (a whole process lands on a level of its own).
+Per number K of processes it also holds the largest loss of the median of K processes of a card
+(`median_loss_pct`: the median of its K slowest, from cards of 2K processes or more), which
+fleet --processes-per-gpu K judges by; a host-paced figure has none and is judged by its single
+process's loss.
 
 Each floor also records the conditions it was measured under, as `requires`: the PCIe link's
 maximum for copies to or from the host, the L2 mode for saxpy, the kind of NVLink for a GPU
@@ -60,11 +64,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         files = result_files(args.inputs)
         refuse_output_over_input(args.output, files)
-        model, measured, sources, processes = collect(files, args.gpu_name)
+        model, measured, sources, processes, host_paced = collect(files, args.gpu_name)
         if not measured:
             raise ValueError(f"no device-timed bandwidth measurement of a {model} in the results")
         document = limits_document(model, measured, sources, args.tolerance, command,
-                                   processes)
+                                   processes, host_paced)
         # A path that is not UTF-8 (its bytes read as lone surrogates) is written as those
         # surrogates' JSON escapes, which read back as the same path.
         write_output(args.output, json.dumps(document, indent=1, ensure_ascii=False) + "\n",

@@ -11,7 +11,9 @@ the sweep's floored benchmarks (all of them where it has fewer) are below their 
 
 A limits file may also hold `process_losses`: per benchmark, `loss_pct`, the largest loss a
 healthy separate process showed against its card's median (models/limits.py). A group of that
-model flags no GPU on the benchmark for a loss within it (models/fleet/outliers.py).
+model flags no GPU on the benchmark for a loss within it (models/fleet/outliers.py). Its
+`median_loss_pct` gives the same of the median of K processes, per K: a fleet judging each GPU
+by the median of K processes (--processes-per-gpu, models/fleet/processes.py) uses those.
 """
 
 import json
@@ -31,6 +33,10 @@ from gpubench_tools.reading.json_values import json_loads
 from gpubench_tools.reading.name_filter import MATCH_SECONDS, FilterError, NameFilter, name_filter
 from gpubench_tools.reading.safe_text import one_line
 
+# The most processes a GPU's median may be of in a limits file (`median_loss_pct`): the K slowest
+# of a card's processes are half of them at most, and a card of 64 separate runs is more than any
+# committed set holds.
+MAX_PROCESSES = 32
 # The limits committed in the clone the package runs from (scripts/gpubench_tools/ sits four
 # folders below the repository's root); an installed package has none and reads --limits.
 DEFAULT_DIRECTORY = Path(__file__).resolve().parents[4] / "results" / "limits"
@@ -64,6 +70,18 @@ class Limits:
     floors: dict[str, Floor]  # by benchmark name
     # by benchmark name: the largest loss of a healthy process, a fraction
     process_losses: dict[str, float] = field(default_factory=dict)
+    # by number of processes K (2 or more), by benchmark name: the largest loss of the median of
+    # K healthy processes, a fraction
+    median_losses: dict[int, dict[str, float]] = field(default_factory=dict)
+
+    def losses_of(self, processes: int) -> dict[str, float]:
+        """Per benchmark, the largest loss of a healthy GPU judged by the median of `processes`
+        processes, a single process's where the file gives none of that many (a host-paced
+        figure, a benchmark of cards of too few processes): the larger loss, never a
+        smaller one than is known."""
+        if processes == 1:
+            return self.process_losses
+        return {**self.process_losses, **self.median_losses.get(processes, {})}
 
 
 @dataclass(frozen=True)
@@ -106,31 +124,56 @@ def load_limits(path: Path) -> Limits:
             raise _problem(path, f"the {where}: 'requires' holds a bad expression ({error})") \
                 from None
         floors[name] = Floor(float(value), patterns)
-    return Limits(str(path), doc["gpu_name"], floors, _process_losses(path, doc))
+    losses, of_medians = _process_losses(path, doc)
+    return Limits(str(path), doc["gpu_name"], floors, losses, of_medians)
 
 
-def _process_losses(path: Path, doc: dict) -> dict[str, float]:
+def _loss(path: Path, name: str, key: str, value: Any) -> float:
+    """A loss in percent of the file, as a fraction; refused in one line unless 0 to below
+    100."""
+    if why := beyond_float(value):
+        raise _problem(path, f"the process loss of {name!r}: {key!r} is {why}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 100:
+        raise _problem(path, f"the process loss of {name!r} has no {key!r} from 0 to below 100")
+    return float(value) / 100
+
+
+def _process_losses(path: Path, doc: dict) -> tuple[dict[str, float],
+                                                    dict[int, dict[str, float]]]:
     entries = doc.get("process_losses", {})
     if not isinstance(entries, dict):
         raise _problem(path, "'process_losses' is not an object")
-    losses = {}
+    losses: dict[str, float] = {}
+    of_medians: dict[int, dict[str, float]] = {}
     for name, entry in entries.items():
-        value = entry.get("loss_pct") if isinstance(entry, dict) else None
-        if why := beyond_float(value):
-            raise _problem(path, f"the process loss of {name!r}: 'loss_pct' is {why}")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or not 0 <= value < 100:
-            raise _problem(path, f"the process loss of {name!r} has no 'loss_pct' from 0 to "
-                           "below 100")
-        losses[name] = float(value) / 100
-    return losses
+        losses[name] = _loss(path, name, "loss_pct",
+                             entry.get("loss_pct") if isinstance(entry, dict) else None)
+        medians = entry.get("median_loss_pct", {})
+        if not isinstance(medians, dict):
+            raise _problem(path, f"the process loss of {name!r}: 'median_loss_pct' is not an "
+                           "object")
+        for count, value in medians.items():
+            if not (count.isascii() and count.isdigit() and 2 <= int(count) <= MAX_PROCESSES):
+                raise _problem(path, f"the process loss of {name!r}: 'median_loss_pct' names "
+                               f"{one_line(count, 40)!r}, not a number of processes from 2 to "
+                               f"{MAX_PROCESSES}")
+            of_medians.setdefault(int(count), {})[name] = _loss(
+                path, name, f"median_loss_pct {count}", value)
+    return losses, of_medians
 
 
-def process_losses_of(limits: list[Limits], gpu_name: str) -> dict[str, float]:
-    """The process losses of the model's limits file, its name read as grouping reads it (case,
-    spacing and compatibility forms aside: identity.plain); none where no file names it."""
-    return next((limit.process_losses for limit in limits
-                 if plain(limit.gpu_name) == plain(gpu_name)), {})
+def limits_of(limits: list[Limits], gpu_name: str) -> Limits | None:
+    """The model's limits file, its name read as grouping reads it (case, spacing and
+    compatibility forms aside: identity.plain); None where no file names it."""
+    return next((limit for limit in limits if plain(limit.gpu_name) == plain(gpu_name)), None)
+
+
+def process_losses_of(limits: list[Limits], gpu_name: str, processes: int = 1
+                      ) -> dict[str, float]:
+    """The process losses of the model's limits file for a GPU judged by the median of
+    `processes` processes (limits_of, Limits.losses_of); none where no file names it."""
+    limit = limits_of(limits, gpu_name)
+    return limit.losses_of(processes) if limit is not None else {}
 
 
 def load_all_limits(paths: list[Path]) -> list[Limits]:
