@@ -9,7 +9,9 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
   run), files an earlier job or attempt than the newest of their directory left (stale) and,
   with --expect or --expect-hosts, GPUs that left nothing (reading/fleet/: inputs, pod_log,
   records, status, jobs, expected), and a GPU's earlier result where a later one names it too
-  (duplicate: the later is judged; models/fleet/duplicates.py);
+  (duplicate: the later is judged; models/fleet/duplicates.py); with --processes-per-gpu K,
+  each GPU is judged by the median of its K latest results, a GPU with fewer is a `too few` row
+  (models/fleet/processes.py);
 - health flags from NVML's records before and after the run (models/fleet/health.py);
 - figures below their GPU model's floor in a limits file, whatever the size of the GPU's group
   (models/fleet/limits.py; results/limits/ by default);
@@ -44,17 +46,20 @@ from pathlib import Path
 import numpy as np
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error
-from gpubench_tools.models.fleet.duplicates import later_of_each
 from gpubench_tools.models.fleet.groups import Lacking, apart, group_gpus, lacking
 from gpubench_tools.models.fleet.health import judge_health
 from gpubench_tools.models.fleet.limits import (
+    MAX_PROCESSES,
+    Limits,
     default_limit_files,
     judge_floors,
+    limits_of,
     load_all_limits,
     models_without_limits,
     process_losses_of,
 )
-from gpubench_tools.models.fleet.outliers import Rule, judge
+from gpubench_tools.models.fleet.outliers import Group, Rule, judge
+from gpubench_tools.models.fleet.processes import per_gpu
 from gpubench_tools.models.fleet.unscreened import one_name_two_nodes, other_kind, throttled
 from gpubench_tools.models.fleet.verdicts import gpu_verdicts
 from gpubench_tools.reading.errors import OutputIsInputError
@@ -136,6 +141,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                              f"more, its speed is below the slowest of a healthy separate "
                              f"process (the limits file's process_losses) to this power "
                              f"({Rule.process_headroom:g}; 0: no such check)")
+    parser.add_argument("--processes-per-gpu", type=int, default=Rule.processes_per_gpu,
+                        metavar="K",
+                        help="judge each GPU by the median of its K latest results, separate "
+                             "processes of it, against the loss the median of K healthy "
+                             "processes shows (the limits file's median_loss_pct; 1: each GPU's "
+                             "latest result against a single process's loss)")
     parser.add_argument("--min-gpus", type=int, default=Rule.min_gpus,
                         help=f"GPUs a group needs to be compared within ({Rule.min_gpus}); "
                              "in a fleet of as many, a GPU of a smaller group needs attention")
@@ -171,6 +182,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    "to read)")
     check_bounded(parser, args, ("min_gpus",), lambda value: 3 <= value <= MAX_FLEET_GPUS,
                   f"a whole number from 3 (a median and its spread need 3 GPUs) to {fleet_bound}")
+    check_bounded(parser, args, ("processes_per_gpu",),
+                  lambda value: 1 <= value <= MAX_PROCESSES,
+                  f"a whole number from 1 to {MAX_PROCESSES} (the most a limits file gives the "
+                  "loss of a median of)")
     check_bounded(parser, args, ("expect",), lambda value: 1 <= value <= MAX_FLEET_GPUS,
                   f"a whole number from 1 to {fleet_bound}")
     if args.no_limits and args.limits:
@@ -185,7 +200,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.output is not None and os.path.isdir(args.output):
         parser.error(f"-o {args.output}: is a directory (name the image file)")
     args.rule = Rule(args.k, args.margin, args.host_k, args.host_margin, args.corroborate,
-                     args.min_gpus, args.process_headroom)
+                     args.min_gpus, args.process_headroom, args.processes_per_gpu)
     return args
 
 
@@ -198,15 +213,17 @@ def expected_fleet(args: argparse.Namespace) -> Expected:
 def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
     """What the report says, and a `skipped` line per damaged file or line: said once the
     report is written, so that input found unusable after them (limits, expected hosts, the
-    heatmap) is the one line on stderr. Of a GPU's results the latest is judged, and each earlier
-    one is a `duplicate` row (models/fleet/duplicates.py)."""
+    heatmap) is the one line on stderr. Of a GPU's results the latest is judged, or the median of
+    the --processes-per-gpu latest, and each earlier one is a `duplicate` row
+    (models/fleet/processes.py)."""
     found = read_inputs(args.inputs)
     skipped = [one_line(f"gpubench-tools fleet: skipped {record.source}: {record.detail}")
                for record in found.damaged]
     if not found.gpus and not found.records:
         raise FleetInputError("no gpubench result, .status, .err or pod log in "
                               + " ".join(args.inputs))
-    gpus, duplicates = later_of_each(found.gpus)
+    judged = per_gpu(found.gpus, args.rule.processes_per_gpu)
+    gpus = judged.gpus
     # --no-limits judges no floor; each GPU model's process losses still apply: without them a
     # whole process's level is judged as a fault.
     limits = load_all_limits(args.limits or default_limit_files())
@@ -215,12 +232,14 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
     groups = group_gpus(gpus)
     for group in groups:
         if len(group.gpus) >= args.rule.min_gpus:
-            judge(group, args.rule, process_losses_of(limits, group.gpus[0].gpu_name))
-    contexts = list({id(g.result): g.context for g in gpus}.values())
+            judge(group, args.rule, group_losses(limits, group, args.rule.processes_per_gpu))
+    # Each process's health record: a GPU judged by several was judged in each of them.
+    contexts = list({id(r): r.context for g in gpus for r in g.processes or (g.result,)}.values())
     health = judge_health(contexts)
     findings = Findings(
         gpus=gpus,
-        records=found.records + duplicates + missing(expected, gpus, found.records),
+        records=found.records + judged.records + missing(expected, gpus,
+                                                         found.records + judged.records),
         health=health,
         below_floor=judge_floors(gpus, floors, args.rule.corroborate),
         groups=groups,
@@ -239,6 +258,22 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
         gpus, findings.records + findings.peer_records, health.findings, findings.below_floor,
         groups, findings.apart, findings.unscreened)
     return findings, skipped
+
+
+def group_losses(limits: list[Limits], group: Group, processes: int) -> dict[str, float]:
+    """The process losses a group is judged by: of its model's limits file, for GPUs of
+    `processes` processes each. FleetInputError where the file holds process losses, yet none of
+    a median of that many processes (its cards ran too few processes to give them)."""
+    limit = limits_of(limits, group.gpus[0].gpu_name)
+    if limit is not None and limit.process_losses and processes > 1 \
+            and processes not in limit.median_losses:
+        counts = sorted(limit.median_losses)
+        held = (f"of medians of {counts[0]} to {counts[-1]} processes" if counts
+                else "of single processes only")
+        raise FleetInputError(f"--processes-per-gpu={processes}: {limit.source} holds process "
+                              f"losses {held}; rebuild it (gpubench-tools limits) from cards "
+                              f"of {2 * processes} processes or more")
+    return process_losses_of(limits, group.gpus[0].gpu_name, processes)
 
 
 def missing_line(found: list[Lacking]) -> str:

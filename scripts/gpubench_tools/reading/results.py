@@ -141,6 +141,8 @@ class Benchmark:
         """gpubench's noise_pct: the relative spread of a repetition's timed batches, in
         percent (the median over the repetitions); None in files written before it."""
         found = [r[NOISE_PCT] for r in self.repetitions if NOISE_PCT in r]
+        if len(found) == 1:  # a single run, as a fleet's are by the thousand
+            return float(found[0])
         if found:
             return float(np.median(found))
         return self.values.get(NOISE_PCT)

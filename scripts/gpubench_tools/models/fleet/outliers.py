@@ -52,6 +52,7 @@ measures what the rule costs and finds, docs/cluster.md).
 """
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -75,16 +76,23 @@ class Rule:
     corroborate: int = 2
     min_gpus: int = 4
     process_headroom: float = 2.0
+    processes_per_gpu: int = 1  # each GPU's figures the median of this many processes
 
     def describe(self) -> str:
-        return (f"a benchmark flags a GPU slower than its group's median (its faster part's "
+        each = ("" if self.processes_per_gpu == 1 else
+                f"each GPU the median of {self.processes_per_gpu} processes, ")
+        healthy = ("a healthy process" if self.processes_per_gpu == 1 else
+                   f"the median of {self.processes_per_gpu} healthy processes")
+        losses = ("process_losses" if self.processes_per_gpu == 1 else
+                  f"process_losses' median_loss_pct {self.processes_per_gpu}")
+        return (f"{each}a benchmark flags a GPU slower than its group's median (its faster part's "
                 f"where a device-timed figure splits in two parts of {self.min_gpus} GPUs or "
                 f"more) by more than "
                 f"max({self.margin_pct:g}%, {self.k:g} x its noise), a host-timed one by more "
                 f"than max({self.host_margin_pct:g}%, {self.host_k:g} x its noise); a GPU is "
                 f"flagged on a sweep where {self.corroborate} of its sizes flag it and half its "
-                f"sizes or more are below (the slowest speed of a healthy process, the limits "
-                f"file's process_losses) ** {self.process_headroom:g}")
+                f"sizes or more are below (the slowest speed of {healthy}, the limits "
+                f"file's {losses}) ** {self.process_headroom:g}")
 
 
 @dataclass(frozen=True)
@@ -125,9 +133,11 @@ class Group:
         return list({d.gpu.uuid: d.gpu for d in self.disagreements}.values())
 
 
+@lru_cache(maxsize=1 << 16)
 def sweep(name: str) -> str:
     """A benchmark's name less its argument (a number or key:number, as a file without facts
-    is read): the benchmarks a fault would slow alike."""
+    is read): the benchmarks a fault would slow alike. Cached: a fleet asks it of every GPU's
+    every benchmark, of a few hundred names."""
     parts = split_name(name, None)
     if parts.argument is None:
         return name
@@ -177,9 +187,7 @@ def judge(group: Group, rule: Rule, process_losses: dict[str, float] | None = No
     process_losses = process_losses or {}
     # (GPU row, sweep): whether each size's loss passes the headroom over its process loss
     beyond_process: dict[tuple[int, str], list[bool]] = {}
-    names: list[str] = []
-    for gpu in group.gpus:
-        names += [n for n in gpu.benchmarks if n not in names]
+    names = list(dict.fromkeys(n for gpu in group.gpus for n in gpu.benchmarks))
     columns, speeds, candidates = [], [], []
     sweep_sizes: dict[tuple[int, str], int] = {}  # (GPU row, sweep): benchmarks it ran
     for name in names:

@@ -17,10 +17,13 @@ from gpubench_tools.models.fleet.groups import Apart, Group
 from gpubench_tools.models.fleet.health import WATCH, HealthFinding
 from gpubench_tools.models.fleet.limits import BelowFloor
 from gpubench_tools.models.fleet.outliers import sweep
+from gpubench_tools.models.fleet.processes import TOO_FEW
 from gpubench_tools.models.fleet.unscreened import Unscreened
 from gpubench_tools.reading.fleet.records import Gpu, RunRecord
 
 RERUN_MERGED = "rerun it in several processes and merge them; drain it if the loss stays"
+TO_DO_OF_RECORD = {"missing": "find why it left no result, then run it",
+                   TOO_FEW: "run it until it has the processes asked for, then judge it"}
 
 
 @dataclass(frozen=True)
@@ -59,9 +62,8 @@ def gpu_verdicts(gpus: Sequence[Gpu], records: Sequence[RunRecord],
     for record in records:
         key = record.uuid or f"{record.host}:{record.source}"
         add(key, by_uuid.get(record.uuid or ""), record.host, record.uuid,
-            f"run {record.status}", record.detail[:120],
-            "find why it left no result, then run it" if record.status == "missing"
-            else "read its stderr, then rerun it", 0)
+            f"run {record.status}", record.detail[:120], TO_DO_OF_RECORD.get(
+                record.status, "read its stderr, then rerun it"), 0)
     for finding in health:
         if finding.severity < WATCH:
             now = finding.severity == 0

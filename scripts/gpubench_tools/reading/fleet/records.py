@@ -26,7 +26,10 @@ from gpubench_tools.reading.safe_text import one_line
 # The statuses of a run that did not end well, worst first: how the report orders them. `stale`
 # after them: where a GPU has a record of the newest job too, that record's status is the row's.
 # `duplicate`: a result of a GPU another, later result names (models/fleet/duplicates.py).
-STATUSES = ("missing", "killed", "failed", "damaged", "interrupted", "stale", "duplicate")
+# `too few`: a GPU with fewer results than the processes per GPU asked for
+# (models/fleet/processes.py).
+STATUSES = ("missing", "killed", "failed", "damaged", "interrupted", "too few", "stale",
+            "duplicate")
 # 128 + SIGKILL, SIGHUP, SIGINT, SIGTERM
 _SIGNALLED = {137: "killed", 129: "interrupted", 130: "interrupted", 143: "interrupted"}
 # deploy/slurm's file names: <host>_<uuid>[_task<P>], <host>_task<P>, <host>_device<D>.
@@ -60,6 +63,9 @@ class Gpu:
     gpu_name: str
     benchmarks: dict[str, Benchmark]  # names without the /device:N of a several-device run
     job: str | None = None  # in a pod log, the job of the record line before its run
+    # Judged by the median of several processes (models/fleet/processes.py): their results, the
+    # latest (`result`) first; empty for a GPU of one result.
+    processes: tuple[Result, ...] = ()
 
     @property
     def context(self) -> dict:
