@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from forked_command import run_tool
 
 SCRIPTS = Path(__file__).resolve().parent.parent
 # Committed H200 results: real data, with repetitions under stability/.
@@ -36,9 +37,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.fixture
 def run_script() -> RunScript:
+    """`gpubench-tools SCRIPT ARGS` as a process of its own, forked with the toolkit loaded
+    (forked_command.py): what a test of the command's start needs a fresh interpreter for."""
     def run(script: str, *args: object) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([*command(script), *map(str, args)],
-                              capture_output=True, text=True, timeout=60)
+        return run_tool([script, *args])
     return run
 
 
@@ -69,5 +71,4 @@ def run_with_file_size_limit(script: str, *args: object,
     (RLIMIT_FSIZE: a write past it fails with EFBIG, as one fails on a full disk)."""
     def limit_file_size() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-    return subprocess.run([*command(script), *map(str, args)],
-                          capture_output=True, text=True, timeout=60, preexec_fn=limit_file_size)
+    return run_tool([script, *args], before=limit_file_size)

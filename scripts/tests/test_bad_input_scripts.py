@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from forked_command import run_tool
 from conftest import RunScript, command
 from gbench_builder import (
     bad_results,
@@ -264,8 +265,7 @@ THROUGH_A_PIPE = {
 def test_a_result_through_a_pipe_is_read_once(tmp_path: Path, good: Path, script: str,
                                               aggregates_only: bool) -> None:
     piped = with_repetitions(json.loads(good.read_text()), lambda i: True, aggregates_only)
-    proc = subprocess.run([*command(script),
-                           *map(str, THROUGH_A_PIPE[script](good, tmp_path))],
-                          input=json.dumps(piped).encode(), capture_output=True, timeout=120)
+    proc = run_tool([script, *map(str, THROUGH_A_PIPE[script](good, tmp_path))],
+                    input=json.dumps(piped).encode(), timeout=120, text=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stderr == b""

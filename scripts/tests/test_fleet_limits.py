@@ -10,6 +10,7 @@ from pathlib import Path
 
 import fleet_builder as fb
 import pytest
+from forked_command import run_tool
 from conftest import H200, RunScript, command
 from fleet_noise import verdict
 
@@ -252,8 +253,7 @@ def test_make_limits_names_an_input_as_it_is(tmp_path: Path, run_script: RunScri
 def run_make_limits(*args: object) -> subprocess.CompletedProcess[bytes]:
     """gpubench-tools limits as a process, within 20 s: arguments as bytes, since a name need not be
     UTF-8."""
-    return subprocess.run([*command("limits"),
-                           *map(os.fsencode, map(str, args))], capture_output=True, timeout=20)
+    return run_tool(["limits", *map(os.fsencode, map(str, args))], timeout=20, text=False)
 
 
 @pytest.mark.parametrize("make, kind", [
@@ -321,8 +321,7 @@ def test_a_requires_pattern_too_slow_to_match_refuses_its_file(tmp_path: Path) -
     limits["floors"]["copy/HtoD/pinned/async/1073741824"]["requires"] = {"pcie_link": pattern}
     slow = tmp_path / "slow.json"
     slow.write_text(json.dumps(limits))
-    done = subprocess.run([*command("fleet"), str(tmp_path / "fleet"),
-                           "--limits", str(slow)], capture_output=True, text=True, timeout=30)
+    done = run_tool(["fleet", str(tmp_path / "fleet"), "--limits", str(slow)], timeout=30)
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith(f"gpubench-tools fleet: {slow}: not a limits file (the floor of "
                                   f"'copy/HtoD/pinned/async/1073741824': 'requires' {pattern}: "

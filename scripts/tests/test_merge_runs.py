@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from forked_command import run_tool
 from conftest import SCRIPTS, RunScript, command
 from fake_gpubench import calls, install, running
 from gbench_builder import (
@@ -283,22 +284,24 @@ def test_ci_record_runs_separate_processes(tmp_path: Path) -> None:
                                          scripts=str(SCRIPTS), count=str(count)))
     fake.chmod(0o755)
     out = tmp_path / "gpubench.json"
-    proc = subprocess.run([*command("record"), str(fake), str(out), "--sizes=1M"],
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "GPUBENCH_RUNS": "4"})
+    proc = run_tool(["record", str(fake), str(out), "--sizes=1M"], timeout=120,
+                    env={**os.environ, "GPUBENCH_RUNS": "4"})
     assert proc.returncode == 0, proc.stderr
     calls = count.read_text().splitlines()
     assert len(calls) == 4 and all(c.startswith("--sizes=1M --benchmark_out=") for c in calls)
-    assert load(out).benchmarks[COPY].repetition_values().tolist() == \
-        pytest.approx([51.0, 52.0, 53.0, 54.0])
+    assert load(out).benchmarks[COPY].repetition_values().tolist() == pytest.approx(
+        [51.0, 52.0, 53.0, 54.0]
+    )
 
 
 def test_ci_record_to_a_gz_name_writes_gzip(tmp_path: Path) -> None:
     install(tmp_path / "build", [one_run(50.0 + i, 4.0) for i in range(3)])
     out = tmp_path / "baseline.json.gz"
-    proc = subprocess.run([*command("record"), str(tmp_path / "build" / "gpubench"),
-                           str(out)], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "GPUBENCH_RUNS": "3"})
+    proc = run_tool(
+        ["record", str(tmp_path / "build" / "gpubench"), str(out)],
+        timeout=120,
+        env={**os.environ, "GPUBENCH_RUNS": "3"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert out.read_bytes()[:2] == b"\x1f\x8b"
     assert load(out).benchmarks[COPY].repetition_values().tolist() == [50.0, 51.0, 52.0]
@@ -309,26 +312,46 @@ def test_a_run_given_twice_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
     first = write_json(tmp_path / "run_1.json", one_run(50.0, 4.0))
     second = write_json(tmp_path / "run_2.json", one_run(51.0, 4.1))
     again = tmp_path / ".." / tmp_path.name / "run_1.json"
-    assert merge_main([str(first), str(second), str(again), "-o",
-                            str(tmp_path / "out.json")]) == 2
-    assert capsys.readouterr().err == (f"gpubench-tools merge: {again}: is {first} again: each run "
-                                       "counts once\n")
+    assert merge_main([str(first), str(second), str(again), "-o", str(tmp_path / "out.json")]) == 2
+    assert capsys.readouterr().err == (
+        f"gpubench-tools merge: {again}: is {first} again: each run counts once\n"
+    )
     assert not (tmp_path / "out.json").exists()
 
 
 # Past its bound, or past the digits bash's arithmetic holds (99999999999999999999 wraps to 340).
-@pytest.mark.parametrize(("variable", "value", "rule"), [
-    *[("GPUBENCH_RUNS", runs, "a whole number from 2 to 1000")
-      for runs in ["1", "five", "0", "2\n3", "1001", "99999999999999999999", "-5", " 5",
-                   "0x10", "3\x1b[2J"]],
-    *[("GPUBENCH_RUN_TIMEOUT", seconds, "a whole number of seconds from 1 to 86400")
-      for seconds in ["0", "ten", "1.5", "86401", "99999999999999999999", "-1", "60\r"]],
-])
-def test_ci_record_refuses_a_bad_setting(tmp_path: Path, variable: str, value: str,
-                                         rule: str) -> None:
-    proc = subprocess.run([*command("record"), "/bin/false", str(tmp_path / "o.json")],
-                          capture_output=True, text=True, timeout=60,
-                          env={**os.environ, variable: value})
+@pytest.mark.parametrize(
+    ("variable", "value", "rule"),
+    [
+        *[
+            ("GPUBENCH_RUNS", runs, "a whole number from 2 to 1000")
+            for runs in [
+                "1",
+                "five",
+                "0",
+                "2\n3",
+                "1001",
+                "99999999999999999999",
+                "-5",
+                " 5",
+                "0x10",
+                "3\x1b[2J",
+            ]
+        ],
+        *[
+            ("GPUBENCH_RUN_TIMEOUT", seconds, "a whole number of seconds from 1 to 86400")
+            for seconds in ["0", "ten", "1.5", "86401", "99999999999999999999", "-1", "60\r"]
+        ],
+    ],
+)
+def test_ci_record_refuses_a_bad_setting(
+    tmp_path: Path, variable: str, value: str, rule: str
+) -> None:
+    proc = run_tool(
+        ["record", "/bin/false", str(tmp_path / "o.json")],
+        timeout=60,
+        env={**os.environ, variable: value},
+    )
     shown = "".join(c if " " <= c <= "~" else "?" for c in value)  # as bash prints it
     assert proc.returncode == 2
     assert proc.stderr == f"gpubench-tools record: {variable} must be {rule}, not '{shown}'\n"
@@ -340,22 +363,27 @@ def test_ci_record_refuses_an_unwritable_output_before_any_run(tmp_path: Path, o
     fake = tmp_path / "gpubench"
     fake.write_text(f"#!/bin/sh\necho run >> {calls}\n")
     fake.chmod(0o755)
-    proc = subprocess.run([*command("record"), str(fake), str(tmp_path / out)],
-                          capture_output=True, text=True, timeout=60)
+    proc = run_tool(["record", str(fake), str(tmp_path / out)], timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert proc.stderr.endswith("cannot write the output there\n") and not calls.exists()
 
 
-@pytest.mark.parametrize(("out", "problem"), [
-    *[(name, "names a folder, not a file to write")
-      for name in ["o.json/", "folder/", "o.json/.", "folder/..", ".", "/"]],
-    ("/dev/full", "cannot write the output there (/dev/full fails every write)"),
-    ("full_link", "cannot write the output there (/dev/full fails every write)"),
-    ("/dev/stdout", "is the file standard output goes to; name another for the output"),
-    ("/dev/stderr", "is the file standard error goes to; name another for the output"),
-])
-def test_ci_record_refuses_a_folder_or_dev_full_before_any_run(tmp_path: Path, out: str,
-                                                             problem: str) -> None:
+@pytest.mark.parametrize(
+    ("out", "problem"),
+    [
+        *[
+            (name, "names a folder, not a file to write")
+            for name in ["o.json/", "folder/", "o.json/.", "folder/..", ".", "/"]
+        ],
+        ("/dev/full", "cannot write the output there (/dev/full fails every write)"),
+        ("full_link", "cannot write the output there (/dev/full fails every write)"),
+        ("/dev/stdout", "is the file standard output goes to; name another for the output"),
+        ("/dev/stderr", "is the file standard error goes to; name another for the output"),
+    ],
+)
+def test_ci_record_refuses_a_folder_or_dev_full_before_any_run(
+    tmp_path: Path, out: str, problem: str
+) -> None:
     """A name with a trailing / is no file (written as o.json, the slash dropped, it would land
     elsewhere than named); /dev/full takes no byte. Either is found before the first run."""
     if not Path("/dev/full").exists():
@@ -366,19 +394,16 @@ def test_ci_record_refuses_a_folder_or_dev_full_before_any_run(tmp_path: Path, o
     fake = tmp_path / "gpubench"
     fake.write_text(f"#!/bin/sh\necho run >> {calls}\n")
     fake.chmod(0o755)
-    proc = subprocess.run([*command("record"), str(fake), out], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=60)
+    proc = run_tool(["record", str(fake), out], cwd=tmp_path, timeout=60)
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == f"gpubench-tools record: {out}: {problem}\n"
     assert not calls.exists() and not (tmp_path / "o.json").exists()
 
 
 @pytest.mark.parametrize("binary", ["missing/gpubench", ".", "not_executable"])
-def test_ci_record_refuses_what_it_cannot_run_before_any_run(tmp_path: Path,
-                                                            binary: str) -> None:
+def test_ci_record_refuses_what_it_cannot_run_before_any_run(tmp_path: Path, binary: str) -> None:
     (tmp_path / "not_executable").write_text("#!/bin/sh\n")
-    proc = subprocess.run([*command("record"), str(tmp_path / binary),
-                           str(tmp_path / "o.json")], capture_output=True, text=True, timeout=60)
+    proc = run_tool(["record", str(tmp_path / binary), str(tmp_path / "o.json")], timeout=60)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr == f"gpubench-tools record: {tmp_path / binary}: not an executable file\n"
 
@@ -389,9 +414,7 @@ def test_ci_record_refuses_to_write_over_its_binary(tmp_path: Path) -> None:
     fake.write_text(f"#!/bin/sh\necho run >> {calls}\n")
     fake.chmod(0o755)
     before = fake.read_bytes()
-    proc = subprocess.run([*command("record"), str(fake),
-                           str(tmp_path / "." / "gpubench")],
-                          capture_output=True, text=True, timeout=60)
+    proc = run_tool(["record", str(fake), str(tmp_path / "." / "gpubench")], timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert "is also an input" in proc.stderr and not calls.exists()
     assert fake.read_bytes() == before
@@ -402,17 +425,20 @@ RECORDING_FAILED = 4
 
 
 def test_ci_record_stops_on_a_failed_run(tmp_path: Path) -> None:
-    proc = subprocess.run([*command("record"), "/bin/false", str(tmp_path / "o.json")],
-                          capture_output=True, text=True, timeout=60)
+    proc = run_tool(["record", "/bin/false", str(tmp_path / "o.json")], timeout=60)
     assert proc.returncode == RECORDING_FAILED and not (tmp_path / "o.json").exists()
     assert proc.stderr.splitlines()[-1] == "gpubench-tools record: run 1 of 5: gpubench exited 1"
 
 
 def record(fake: Path, out: Path, **env: str) -> subprocess.Popen[str]:
     """gpubench-tools record of `fake` into `out`, three runs, started."""
-    return subprocess.Popen([*command("record"), str(fake), str(out)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "GPUBENCH_RUNS": "3", **env})
+    return subprocess.Popen(
+        [*command("record"), str(fake), str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "GPUBENCH_RUNS": "3", **env},
+    )
 
 
 def finish(process: subprocess.Popen[str], build: Path) -> tuple[str, str]:
@@ -451,8 +477,9 @@ def test_ci_record_stopped_by_a_signal_stops_its_run(tmp_path: Path, signal_name
     process.send_signal(number)
     stdout, stderr = finish(process, tmp_path / "build")
     assert process.returncode == 128 + number
-    assert stderr.splitlines()[-1] == (f"gpubench-tools record: stopped by {signal_name} during "
-                                       f"run 2 of 3; {out} not written")
+    assert stderr.splitlines()[-1] == (
+        f"gpubench-tools record: stopped by {signal_name} during run 2 of 3; {out} not written"
+    )
     assert not running(tmp_path / "build")
     assert out.read_bytes() == before
 
@@ -463,8 +490,7 @@ def test_ci_record_checks_a_dangling_link_without_touching_it(tmp_path: Path) ->
     (tmp_path / "store").mkdir()
     link = tmp_path / "link.json"
     link.symlink_to("store/target.json")
-    proc = subprocess.run([*command("record"), "/bin/false", str(link)],
-                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    proc = run_tool(["record", "/bin/false", str(link)], timeout=60, cwd=tmp_path)
     assert proc.returncode == RECORDING_FAILED
     assert link.is_symlink() and not (tmp_path / "store" / "target.json").exists()
 
@@ -474,28 +500,30 @@ def test_ci_record_writes_through_a_link(tmp_path: Path) -> None:
     (tmp_path / "store").mkdir()
     link = tmp_path / "link.json"
     link.symlink_to("store/target.json")
-    proc = subprocess.run([*command("record"), str(fake), str(link)],
-                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
-                          env={**os.environ, "GPUBENCH_RUNS": "2"})
+    proc = run_tool(
+        ["record", str(fake), str(link)],
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "GPUBENCH_RUNS": "2"},
+    )
     assert proc.returncode == 0, proc.stderr
-    assert link.is_symlink() and load(tmp_path / "store" / "target.json").context[
-        "merged_runs"] == 2
+    assert (
+        link.is_symlink() and load(tmp_path / "store" / "target.json").context["merged_runs"] == 2
+    )
 
 
 def test_an_output_too_large_to_write_leaves_the_earlier_one(tmp_path: Path) -> None:
     """A full disk (here a file size limit of 8 KiB) fails the write: one line naming the
     output, the earlier output as it was, nothing partial under its name or beside it."""
-    runs = [write_json(tmp_path / f"run_{i}.json", one_run(50.0 + i, 4.0 + i))
-            for i in range(40)]
+    runs = [write_json(tmp_path / f"run_{i}.json", one_run(50.0 + i, 4.0 + i)) for i in range(40)]
     out = tmp_path / "out" / "merged.json"
     out.parent.mkdir()
     out.write_text("the earlier output\n")
 
     def limit_file_size() -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))
-    proc = subprocess.run([*command("merge"), *map(str, runs),
-                           "-o", str(out)], capture_output=True, text=True, timeout=60,
-                          preexec_fn=limit_file_size)
+
+    proc = run_tool(["merge", *map(str, runs), "-o", str(out)], timeout=60, before=limit_file_size)
     assert proc.returncode == 2
     assert proc.stderr == f"gpubench-tools merge: {out}: File too large\n"
     assert out.read_text() == "the earlier output\n"
@@ -503,8 +531,9 @@ def test_an_output_too_large_to_write_leaves_the_earlier_one(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("content", [pytest.param(c, id=n) for n, c, _ in bad_results()])
-def test_bad_run_file_is_one_line(tmp_path: Path, content: object,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_run_file_is_one_line(
+    tmp_path: Path, content: object, capsys: pytest.CaptureFixture[str]
+) -> None:
     good = write_json(tmp_path / "good.json", one_run(50.0, 4.0))
     bad = write_bad(tmp_path / "bad.json", content)
     status = merge_main([str(good), str(bad), "-o", str(tmp_path / "m.json")])

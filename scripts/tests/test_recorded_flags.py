@@ -1,11 +1,10 @@
 """gpubench-tools flags: the gpubench flags of the settings a result's context states, which
 gpubench-tools gate records its candidate with."""
 
-import subprocess
 import unicodedata
 
 import pytest
-from conftest import command
+from forked_command import run_tool
 from gbench_builder import copy_run, document, write_json
 from hostile_inputs import hostile_text
 from hypothesis import given, settings
@@ -34,9 +33,7 @@ def test_the_flags_are_a_line_each(tmp_path) -> None:
     doc = document(copy_run("HtoD", "pinned", "async", 4096, [10.0]),
                    benchmark_filter="^copy/(HtoD|DtoH) x=1", benchmark_min_time="100x",
                    saxpy_l2="warm", energy="NVML's energy counter", selected_devices="0,1")
-    proc = subprocess.run([*command("flags"),
-                           str(write_json(tmp_path / "r.json", doc))],
-                          capture_output=True, text=True, timeout=60)
+    proc = run_tool(["flags", str(write_json(tmp_path / "r.json", doc))], timeout=60)
     assert (proc.returncode, proc.stderr) == (0, "")
     assert proc.stdout.splitlines() == ["--benchmark_filter=^copy/(HtoD|DtoH) x=1",
                                         "--benchmark_min_time=100x", "--energy", "--device=0,1",
@@ -107,9 +104,7 @@ def test_a_key_no_family_flag_can_be_is_refused(context: dict, message: str) -> 
 def run_with_build_type(tmp_path, build_type: str, **context: object):
     doc = document(copy_run("HtoD", "pinned", "async", 4096, [10.0]), saxpy_l2="warm", **context)
     result = write_json(tmp_path / "r.json", doc)
-    return result, subprocess.run([*command("flags"),
-                                   f"--build-type={build_type}", str(result)],
-                                  capture_output=True, text=True, timeout=60)
+    return result, run_tool(["flags", f"--build-type={build_type}", str(result)], timeout=60)
 
 
 @pytest.mark.parametrize("context", [{"gpubench_build_type": "Release"}, {}])
