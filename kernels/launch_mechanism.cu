@@ -8,6 +8,9 @@ __device__ unsigned long long gpubench_mechanism_launches = 0;
 __device__ unsigned long long gpubench_mechanism_blocks = 0;
 __device__ unsigned long long gpubench_mechanism_intact = 0;
 __device__ MechanismStamp gpubench_mechanism_stamps[mechanism_launch_capacity];
+// Blocks of a cooperative launch that reached its grid-wide barrier, per slot: a multiple of the
+// grid's blocks once every launch on the slot has passed it.
+__device__ unsigned long long gpubench_mechanism_arrivals[mechanism_launch_capacity];
 
 namespace {
 
@@ -36,6 +39,21 @@ __device__ __forceinline__ unsigned int cluster_blocks() {
 #endif
 }
 
+// A cooperative launch proves itself by synchronising its grid: each block arrives, the grid
+// waits at its barrier (cooperative_groups' grid sync, which only a cooperative launch may call),
+// and then the count of arrivals on the slot holds the whole grid. Launches on one slot follow
+// one another in the stream, so the count is a multiple of the grid's blocks. A plain launch has
+// nothing to prove. cooperative_groups' is_valid() is no witness: on an H100, plain launches made
+// after a cooperative one saw it true.
+__device__ bool synchronised_grid(unsigned int slot) {
+  if (threadIdx.x == 0) {
+    atomicAdd(&gpubench_mechanism_arrivals[slot], 1ULL);
+  }
+  cooperative_groups::this_grid().sync();
+  const unsigned long long arrived = atomicAdd(&gpubench_mechanism_arrivals[slot], 0ULL);
+  return arrived % gridDim.x == 0;
+}
+
 } // namespace
 
 __global__ void launch_mechanism_stamp(MechanismArgs args) {
@@ -47,11 +65,12 @@ __global__ void launch_mechanism_stamp(MechanismArgs args) {
   const std::uint64_t waited = global_timer_ns();
   while (global_timer_ns() - waited < args.body_ns) {
   }
+  const bool in_capacity = args.launch < mechanism_launch_capacity;
+  const bool synchronised =
+      args.cooperative != 1U || (in_capacity && synchronised_grid(args.launch));
   if (threadIdx.x == 0) {
-    const bool cooperative = cooperative_groups::this_grid().is_valid();
-    const bool intact =
-        args.marker == mechanism_marker && args.launch < mechanism_launch_capacity &&
-        cluster_blocks() == args.cluster_blocks && cooperative == (args.cooperative == 1U);
+    const bool intact = args.marker == mechanism_marker && in_capacity &&
+                        cluster_blocks() == args.cluster_blocks && synchronised;
     if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0) {
       atomicAdd(&gpubench_mechanism_launches, 1ULL);
     }
@@ -60,7 +79,7 @@ __global__ void launch_mechanism_stamp(MechanismArgs args) {
       atomicAdd(&gpubench_mechanism_intact, 1ULL);
     }
     // A launch past the capacity is counted, not stamped (and not intact).
-    if (args.launch < mechanism_launch_capacity) {
+    if (in_capacity) {
       MechanismStamp& stamp = gpubench_mechanism_stamps[args.launch];
       atomicMin(reinterpret_cast<unsigned long long*>(&stamp.first_start_ns), start);
       atomicMin(reinterpret_cast<unsigned long long*>(&stamp.first_waited_ns), waited);

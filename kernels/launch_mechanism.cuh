@@ -11,7 +11,7 @@
 // Each block stamps the GPU's global timer (%globaltimer) as it starts, when its wait for the
 // previous kernel (griddepcontrol.wait) returns, and as it ends, and checks that it was launched
 // as the host says: the parameter block's marker, the blocks of its cluster (%cluster_nctarank)
-// and whether the grid is cooperative (a grid workspace, cooperative_groups' is_valid()). The
+// and, for a cooperative launch, that its grid synchronises (cooperative_groups' grid sync). The
 // stamps, per launch over its blocks, and the counters live in launch_mechanism.cu's module at
 // namespace scope; the host reaches them with cuModuleGetGlobal.
 //

@@ -33,7 +33,8 @@
 //
 // Verified: the GPU counts every launch and every block; both must equal the launches made and
 // their blocks, each block seeing its parameter block intact, the cluster it was launched in
-// (%cluster_nctarank) and whether its grid is cooperative, or the benchmark fails. In each gap
+// (%cluster_nctarank) and, launched cooperatively, its grid synchronising at a grid-wide barrier
+// with every block arrived, or the benchmark fails. In each gap
 // batch every launch stamped with all its blocks, and in the order the mechanism allows: a
 // plain launch starts at or after the previous one's end; a programmatic one starts at or after
 // the previous one's start and returns from its wait at or after the previous one's end.
@@ -183,9 +184,10 @@ void add_batch(const Mechanism& mechanism, unsigned int blocks,
           i, stamp.first_start_ns, stamp.first_waited_ns, last.first_start_ns, last.last_end_ns,
           mechanism.name));
     }
+    // Differences taken in integers: a timestamp since 1970 in a double keeps 256 ns steps.
     samples.gaps.push_back(static_cast<double>(stamp.first_waited_ns - last.last_end_ns));
-    samples.start_gaps.push_back(static_cast<double>(stamp.first_start_ns) -
-                                 static_cast<double>(last.last_end_ns));
+    samples.start_gaps.push_back(static_cast<double>(
+        static_cast<std::int64_t>(stamp.first_start_ns - last.last_end_ns)));
     samples.waits.push_back(static_cast<double>(stamp.first_waited_ns - stamp.first_start_ns));
   }
 }
