@@ -19,6 +19,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from forked_command import run_tool
+
 SCRIPTS = Path(__file__).resolve().parent.parent
 TOOLS = SCRIPTS / "gpubench-tools"
 ROOT = SCRIPTS.parent
@@ -91,9 +93,11 @@ def run(script: str, args: list[str], cwd: Path | str) -> subprocess.CompletedPr
     stderr. Its exit status is the caller's to judge (gpubench-tools compare exits 1 on a
     regression)."""
     # A subcommand of the toolkit, or a script of the tests' or tools' own, by its path.
-    command = [str(SCRIPTS / script)] if script.endswith(".py") else [str(TOOLS), script]
-    proc = subprocess.run([sys.executable, *command, *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    if script.endswith(".py"):
+        proc = subprocess.run([sys.executable, str(SCRIPTS / script), *args], cwd=cwd,
+                              capture_output=True, text=True, timeout=300)
+    else:
+        proc = run_tool([script, *args], cwd=cwd, timeout=300)
     if proc.stderr:
         raise RuntimeError(f"{script} {' '.join(args)}: exit {proc.returncode}: "
                            f"{proc.stderr.strip()}")

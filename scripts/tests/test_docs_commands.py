@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 import pytest
+from forked_command import run_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
@@ -157,6 +158,11 @@ def program_and_args(segment: list[str]) -> tuple[str, list[str]]:
     return (rest[0] if rest else ""), args
 
 
+# The gallery of the committed results is written and held to the committed pages by
+# test_derived_results, from the same words.
+GALLERY_OF_RESULTS = "test_derived_results writes the gallery of results/ with these words"
+
+
 def gpubench_binary() -> Path:
     return Path(os.environ.get("GPUBENCH_BINARY") or ROOT / GPUBENCH)
 
@@ -166,6 +172,8 @@ def segment_skip_reason(segment: list[str]) -> tuple[str | None, bool]:
     program, args = program_and_args(segment)
     if program == TOOLKIT:
         subcommand = next((a for a in args if not a.startswith("-")), "")
+        if args[:2] == ["gallery", "results"]:
+            return GALLERY_OF_RESULTS, False
         return RUNS_GPUBENCH.get(subcommand), False
     if program == GPUBENCH:
         if not NO_GPU_FLAGS & set(args) or not all(
@@ -310,9 +318,12 @@ def test_documented_command(command: DocCommand, tmp_path: Path) -> None:
         pytest.skip(f"{command.skip_reason}: {command.text}")
     words = rewritten(command.words, tmp_path)
     plain = not OPERATORS & set(words) and not REDIRECTS & set(words)
-    proc = subprocess.run(words if plain else ["bash", "-c", shell_text(words)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=TIMEOUT_S,
-                          env={**os.environ, "MPLBACKEND": "Agg"})
+    if plain and words[0] == TOOLKIT:
+        proc = run_tool(words[1:], cwd=ROOT, timeout=TIMEOUT_S)
+    else:
+        proc = subprocess.run(words if plain else ["bash", "-c", shell_text(words)], cwd=ROOT,
+                              capture_output=True, text=True, timeout=TIMEOUT_S,
+                              env={**os.environ, "MPLBACKEND": "Agg"})
     assert proc.returncode == command.expected_status, (
         f"{command.source}: {command.text}\nexit {proc.returncode}, the docs say "
         f"{command.expected_status}\n{proc.stderr[-2000:]}")

@@ -11,7 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import H200, command
+from conftest import H200
+from forked_command import run_tool
 from family_facts import FACTS, renamed, with_facts
 from gbench_builder import document, load_json, recorded, run_entries
 
@@ -28,9 +29,8 @@ LIMITS = H200.parent / "limits" / "h200.json"
 def run_in(directory: Path, script: str, *args: str) -> subprocess.CompletedProcess[str]:
     """`script` run from `directory`, its files named relative to it: the output names no
     folder of the test."""
-    return subprocess.run([*command(script), *args], cwd=directory,
-                          capture_output=True, text=True, timeout=300,
-                          env=dict(os.environ, PYTHONIOENCODING="utf-8"))
+    return run_tool([script, *args], cwd=directory, timeout=300,
+                    env=dict(os.environ, PYTHONIOENCODING="utf-8"))
 
 
 def write_pair(directory: Path, family: str) -> Path:
