@@ -158,9 +158,9 @@ def program_and_args(segment: list[str]) -> tuple[str, list[str]]:
     return (rest[0] if rest else ""), args
 
 
-# The gallery of the committed results is written and held to the committed pages by
-# test_derived_results, from the same words.
-GALLERY_OF_RESULTS = "test_derived_results writes the gallery of results/ with these words"
+# The gallery of the committed results is written by test_derived_results (into a scratch
+# folder, not gallery.html) and held to the committed pages there.
+GALLERY_OF_RESULTS = "test_derived_results writes the gallery of results/ and checks its pages"
 
 
 def gpubench_binary() -> Path:
