@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from conftest import command
+from forked_command import run_tool
 from gbench_builder import (
     copy_run,
     document,
@@ -119,7 +120,10 @@ def script_arguments(script: str, result: Path, work: Path) -> list[str | Path]:
 
 def run(script: str, arguments: Sequence[str | bytes | Path], *, env: dict[str, str] | None
         = None, timeout: float = 60, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
-    """`script` as a process; output as bytes, since a hostile name need not decode."""
+    """`script` as a process; output as bytes, since a hostile name need not decode. With
+    stdout a pipe, the process is forked with the toolkit loaded (forked_command.py)."""
+    if not kwargs:
+        return run_tool([script, *arguments], env=env, timeout=timeout, text=False)
     kwargs.setdefault("stdout", subprocess.PIPE)
     return subprocess.run([*command(script), *map(os.fsencode, arguments)],
                           stderr=subprocess.PIPE, timeout=timeout,
