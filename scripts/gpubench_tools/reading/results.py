@@ -3,6 +3,7 @@ spread and family facts (result_file.py reads and checks a file into one)."""
 
 import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -34,11 +35,14 @@ NOISE_PCT, HOST_TIMED = "noise_pct", "host_timed"
 # A MAD times this estimates the standard deviation of normally distributed values.
 _MAD_TO_SD = 1.4826
 
-@dataclass(frozen=True)
+# Slots: a fleet holds millions (reading/fleet/compact.py), at a third of the memory a dict each.
+@dataclass(frozen=True, slots=True)
 class Benchmark:
     name: str  # gpubench name, Google Benchmark suffixes stripped
     values: dict[str, float]  # median aggregate if reported, else mean of the repetitions
-    repetitions: list[dict[str, float]]  # one per iteration entry, for statistics
+    # One per iteration entry, for statistics; none kept of a single run the fleet holds
+    # (reading/fleet/compact.py), whose value is its repetition.
+    repetitions: Sequence[dict[str, float]]
     summary: str  # how `values` was obtained, e.g. "median of 5 repetitions"
     # Google Benchmark's cv aggregate (a fraction per key) and its repetition count, if written:
     # all that is left of the spread in a file written with aggregates only.

@@ -37,12 +37,14 @@ def figure_facts(bench: Benchmark) -> FigureFacts:
     return FigureFacts(bench.metric, bool(bench.host_paced))
 
 
-def agreed_facts(gpus: Sequence[Gpu], name: str
+def agreed_facts(gpus: Sequence[Gpu], name: str, said: dict[int, FigureFacts] | None = None
                  ) -> tuple[FigureFacts | None, list[Disagreement]]:
     """The facts most of `gpus` holding benchmark `name` give, and a Disagreement for each GPU
-    giving others (every GPU of it where no facts are given by more GPUs than any other)."""
-    said = {row: figure_facts(gpu.benchmarks[name]) for row, gpu in enumerate(gpus)
-            if name in gpu.benchmarks}
+    giving others (every GPU of it where no facts are given by more GPUs than any other);
+    `said`: the facts each GPU (by its row in `gpus`) gives, where they were read already."""
+    if said is None:
+        said = {row: figure_facts(gpu.benchmarks[name]) for row, gpu in enumerate(gpus)
+                if name in gpu.benchmarks}
     ranked = Counter(said.values()).most_common(2)
     if not ranked:
         return None, []

@@ -51,12 +51,18 @@ of the three other cards' processes, reaches a median share of 1.67 (tools/fleet
 measures what the rule costs and finds, docs/cluster.md).
 """
 
+from array import array
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 
-from gpubench_tools.models.fleet.agreement import Disagreement, agreed_facts
+from gpubench_tools.models.fleet.agreement import (
+    Disagreement,
+    FigureFacts,
+    agreed_facts,
+    figure_facts,
+)
 from gpubench_tools.reading.facts import Metric, split_name
 from gpubench_tools.reading.fleet.records import Gpu
 
@@ -145,12 +151,43 @@ def sweep(name: str) -> str:
     return "/".join(p for p in (parts.family, parts.series) if p) + device
 
 
-def run_noise(gpus: list[Gpu], name: str) -> float:
+@dataclass
+class Column:
+    """What judgement reads of one benchmark, per GPU that ran it: its row in the group, the
+    facts of its figure, its figure by those facts, and gpubench's noise_pct (nan where its
+    result has none). Numbers in arrays: a fleet's columns hold millions."""
+    rows: array = field(default_factory=lambda: array("l"))
+    facts: list[FigureFacts] = field(default_factory=list)
+    values: array = field(default_factory=lambda: array("d"))
+    noise: array = field(default_factory=lambda: array("d"))
+
+
+def columns(gpus: list[Gpu]) -> dict[str, Column]:
+    """Per benchmark, in the order the GPUs first name them, its Column. Read GPU by GPU: a GPU's
+    benchmarks lie together in memory, and reading thousands of GPUs benchmark by benchmark
+    jumps between them, at a cost that grows faster than the fleet."""
+    found: dict[str, Column] = {}
+    said: dict[FigureFacts, FigureFacts] = {}  # one object per facts: compared by identity first
+    for row, gpu in enumerate(gpus):
+        for name, bench in gpu.benchmarks.items():
+            column = found.get(name)
+            if column is None:
+                column = found[name] = Column()
+            facts = figure_facts(bench)
+            column.rows.append(row)
+            column.facts.append(said.setdefault(facts, facts))
+            column.values.append(bench.values[facts.metric.key] * facts.metric.scale)
+            noise = bench.noise_pct
+            column.noise.append(np.nan if noise is None else noise)
+    return found
+
+
+def run_noise(column: Column) -> float:
     """The median over the group of gpubench's noise_pct (each GPU's: the median over its
     repetitions), as a fraction; 0 where no result has it."""
-    noise = [pct for g in gpus if name in g.benchmarks
-             and (pct := g.benchmarks[name].noise_pct) is not None and np.isfinite(pct)]
-    return float(np.median(noise)) / 100 if noise else 0.0
+    noise = np.frombuffer(column.noise)
+    noise = noise[np.isfinite(noise)]
+    return float(np.median(noise)) / 100 if noise.size else 0.0
 
 
 def relative(values: np.ndarray, reference: float, metric: Metric) -> np.ndarray:
@@ -187,21 +224,20 @@ def judge(group: Group, rule: Rule, process_losses: dict[str, float] | None = No
     process_losses = process_losses or {}
     # (GPU row, sweep): whether each size's loss passes the headroom over its process loss
     beyond_process: dict[tuple[int, str], list[bool]] = {}
-    names = list(dict.fromkeys(n for gpu in group.gpus for n in gpu.benchmarks))
-    columns, speeds, candidates = [], [], []
+    judged, speeds, candidates = [], [], []
     sweep_sizes: dict[tuple[int, str], int] = {}  # (GPU row, sweep): benchmarks it ran
-    for name in names:
-        facts, disagreements = agreed_facts(group.gpus, name)
+    for name, column in columns(group.gpus).items():
+        facts, disagreements = agreed_facts(group.gpus, name,
+                                            dict(zip(column.rows, column.facts)))
         group.disagreements += disagreements
         if facts is None:
             continue
         metric, host_timed = facts.metric, facts.host_paced
-        odd = {id(d.gpu) for d in disagreements}
-        values = np.array([
-            gpu.benchmarks[name].value(metric)
-            if name in gpu.benchmarks and metric.key in gpu.benchmarks[name].values
-            and id(gpu) not in odd else np.nan
-            for gpu in group.gpus])
+        # A GPU giving the agreed facts has its figure by them; the others are not judged on it.
+        values = np.full(len(group.gpus), np.nan)
+        agreeing = [i for i, its in enumerate(column.facts) if its is facts or its == facts]
+        values[np.frombuffer(column.rows, dtype=np.int_)[agreeing]] = \
+            np.frombuffer(column.values)[agreeing]
         present = np.isfinite(values)
         if present.sum() < rule.min_gpus:
             continue
@@ -211,7 +247,7 @@ def judge(group: Group, rule: Rule, process_losses: dict[str, float] | None = No
         speed = relative(values, median, metric)
         k, margin = ((rule.host_k, rule.host_margin_pct) if host_timed
                      else (rule.k, rule.margin_pct))
-        floor = run_noise(group.gpus, name)
+        floor = run_noise(column)
         # 1.4826 x the median absolute deviation of the speeds about their median, 1.
         noise = max(MAD_TO_SIGMA * float(np.median(np.abs(speed[present] - 1))), floor)
         split = None if host_timed else faster_part(speed[present], rule.min_gpus, k,
@@ -222,7 +258,7 @@ def judge(group: Group, rule: Rule, process_losses: dict[str, float] | None = No
             speed = relative(values, median, metric)
             group.splits[name] = int(faster.sum())
         threshold = max(margin / 100, k * noise)
-        columns.append(name)
+        judged.append(name)
         speeds.append(speed)
         group.thresholds[name] = threshold
         group.host_timed[name] = host_timed
@@ -254,5 +290,5 @@ def judge(group: Group, rule: Rule, process_losses: dict[str, float] | None = No
             group.within_process += 1
         else:
             group.flags.append(flag)
-    group.benchmarks = columns
+    group.benchmarks = judged
     group.speed = np.array(speeds).T if speeds else np.empty((len(group.gpus), 0))

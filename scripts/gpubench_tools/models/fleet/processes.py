@@ -47,8 +47,10 @@ def median_benchmark(processes: Sequence[Benchmark]) -> Benchmark:
     keys = dict.fromkeys(key for bench in processes for key in bench.values)
     values = {key: statistics.median([b.values[key] for b in processes if key in b.values])
               for key in keys}
-    return Benchmark(latest.name, values, [r for b in processes for r in b.repetitions],
-                     f"median of {len(processes)} processes", facts=latest.facts)
+    # A single run keeps no repetition (reading/fleet/compact.py): its value is its repetition.
+    repetitions = [r for b in processes for r in b.repetitions or (b.values,)]
+    return Benchmark(latest.name, values, repetitions, f"median of {len(processes)} processes",
+                     facts=latest.facts)
 
 
 def median_gpu(processes: Sequence[Gpu]) -> Gpu:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.fleet.benchmark_errors import FailedBenchmark
+from gpubench_tools.reading.fleet.compact import compact_results
 from gpubench_tools.reading.fleet.health_records import field_beyond_float
 from gpubench_tools.reading.fleet.jobs import job_of_context
 from gpubench_tools.reading.fleet.numbers import beyond_float
@@ -212,7 +213,7 @@ def result_found(source: str, result: Result, failed: Sequence[FailedBenchmark] 
     (`killed`: its run_status still `running`), no benchmark succeeded, or benchmarks that
     failed (`failed`, from its document). A result whose context holds a number no float holds
     (context_beyond_float) is a `damaged` record of the GPU its context names, and none of its
-    figures is judged."""
+    figures is judged. Its GPUs keep what judgement reads (reading/fleet/compact.py)."""
     if problem := context_beyond_float(result.context):
         uuid = str(result.context.get("gpu_uuid") or "") or None
         return Found(records=[RunRecord("damaged", host_of(result.context), uuid, problem,
@@ -246,6 +247,8 @@ def result_found(source: str, result: Result, failed: Sequence[FailedBenchmark] 
     for uuid, failures in by_device.items():
         found.records.append(RunRecord("failed", gpu.host, uuid, failures_text(failures), source,
                                        job=job))
+    # What judgement reads of each GPU, and no more: a fleet holds thousands.
+    found.gpus = compact_results(found.gpus, result)
     return found
 
 

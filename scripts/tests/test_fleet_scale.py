@@ -1,0 +1,72 @@
+"""gpubench-tools fleet on 4,096 GPUs of gpubench's full default suite: in under 2 GB of memory and
+in time linear in the GPUs (1,024 GPUs, then 4,096: the CPU time about 4 times).
+
+Each GPU is one of the 21 real separate processes of the default suite on an H100
+(results/h100/processes/, 657 benchmarks each), under a context of its own (host, UUID, index,
+PCI bus id). Each file is written as two gzip members, a GPU's context and its process's
+benchmarks compressed once, which a reader reads as one stream: 4,096 GPUs take 305 MB on disk
+rather than 2 GB. The command runs in a fresh interpreter that reports its own CPU time and peak
+resident memory (ru_maxrss), import and start-up included.
+"""
+
+import gzip
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import SCRIPTS
+
+PROCESSES = SCRIPTS.parent / "results" / "h100" / "processes"
+MEMORY_BYTES = 2 << 30
+# The child: the fleet command, its report to /dev/null, then its CPU seconds and peak resident
+# memory (ru_maxrss, KiB on Linux) as JSON on stderr.
+MEASURED = """
+import json, os, resource, sys
+from gpubench_tools.cli.fleet import main
+with open(os.devnull, "w") as sys.stdout:
+    code = main(sys.argv[1:])
+used = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"code": code, "cpu_s": used.ru_utime + used.ru_stime,
+                  "peak_bytes": used.ru_maxrss * 1024}), file=sys.stderr)
+"""
+
+
+def generate(directory: Path, first: int, count: int) -> None:
+    """GPUs first to first + count - 1, eight per host, GPU i the (i mod 21)th real process."""
+    docs = [json.loads(gzip.decompress((PROCESSES / f"process_{n}.json.gz").read_bytes()))
+            for n in range(1, 22)]
+    bodies = [gzip.compress(f', "benchmarks": {json.dumps(doc["benchmarks"])}}}'.encode(), 1)
+              for doc in docs]
+    directory.mkdir()
+    for gpu in range(first, first + count):
+        process = gpu % len(docs)
+        host, uuid = f"node{gpu // 8:04d}", f"GPU-{gpu:08x}-5ca1-4000-8000-000000000000"
+        context = dict(docs[process]["context"], host_name=host, gpu_uuid=uuid,
+                       gpu_ordinal=gpu % 8, gpu_pci_bus_id=f"00000000:{gpu % 8 + 24:02X}:00.0")
+        head = gzip.compress(f'{{"context": {json.dumps(context)}'.encode(), 1)
+        (directory / f"{host}_{uuid}.json.gz").write_bytes(head + bodies[process])
+
+
+def measured(*directories: Path) -> dict:
+    done = subprocess.run([sys.executable, "-c", MEASURED, *map(str, directories)],
+                          cwd=SCRIPTS, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = json.loads(done.stderr.strip().splitlines()[-1])
+    assert found["code"] == 0, found
+    return found
+
+
+# About 150 s of CPU on one core (27 s at 1,024 GPUs, 120 s at 4,096, on a loaded 2-core VM):
+# a quick run leaves it out with -m "not slow".
+@pytest.mark.slow
+def test_4096_gpus_of_the_full_suite_in_under_2_gb_and_linear_time(tmp_path: Path) -> None:
+    generate(tmp_path / "first", 0, 1024)
+    generate(tmp_path / "rest", 1024, 3072)
+    small = measured(tmp_path / "first")
+    large = measured(tmp_path / "first", tmp_path / "rest")
+    print(f"1,024 GPUs: {small['cpu_s']:.1f} s CPU, {small['peak_bytes'] / 1e9:.2f} GB; "
+          f"4,096: {large['cpu_s']:.1f} s, {large['peak_bytes'] / 1e9:.2f} GB")
+    assert large["peak_bytes"] < MEMORY_BYTES, large
+    assert 3.3 <= large["cpu_s"] / small["cpu_s"] <= 4.7, (small, large)
