@@ -2,19 +2,22 @@
 """How often gpubench-tools fleet flags healthy GPUs, and finds a slow one, on fleets built from
 real separate processes.
 
-    python3 tools/fleet_trust.py [--seeds=20] [--sizes=64,512] [--jobs=N]
+    python3 tools/fleet_trust.py [--seeds=20] [--sizes=64,512] [--processes=1,3,5] [--jobs=N]
 
-Each fleet GPU is one real process of the default suite (scripts/tests/fleet_processes.py: 63 on
+Each fleet GPU is K real processes of the default suite (scripts/tests/fleet_processes.py: 63 on
 four H200 cards, 21 on one H100), its card's median taken out so that only run-to-run noise is
-left, drawn at random with replacement; every GPU shares one context (one host, driver and
-build), so the fleet is one group. The thresholds the rule takes from healthy processes (the
-limits file's `process_losses`) are built, for each fleet, from the processes of the other
-cards alone (H200: the three other cards; H100: the four H200 cards): no GPU is judged by a
-threshold its own process helped set. Per model and fleet size, over --seeds seeds: false GPUs
-per 1,000 healthy, noise-only fleets on which `--fail-on-outlier` would exit 0 (no GPU flagged
-slower than its group), and for each planted path, the trials in which a GPU made 5% slower on
-every size of that path is flagged (and no other GPU). Floors are not judged: the processes are
-scaled to a reference, and the committed floors are built from the same processes.
+left: K distinct processes of the card drawn at random for each GPU, GPUs drawn independently
+(two GPUs may share processes), and with K > 1 the GPU's figures the median of its K processes,
+as `fleet --processes-per-gpu K` combines them (models/fleet/processes.py). Every GPU shares one
+context (one host, driver and build), so the fleet is one group. The thresholds the rule takes
+from healthy processes (the limits file's `process_losses`, and for K > 1 their
+`median_loss_pct` of K) are built, for each fleet, from the processes of the other cards alone
+(H200: the three other cards; H100: the four H200 cards): no GPU is judged by a threshold its own
+process helped set. Per model, fleet size and K, over --seeds seeds: false GPUs per 1,000
+healthy, noise-only fleets on which `--fail-on-outlier` would exit 0 (no GPU flagged slower than
+its group), and for each planted path, the trials in which a GPU made 5% slower on every size of
+that path is flagged (and no other GPU). Floors are not judged: the processes are scaled to a
+reference, and the committed floors are built from the same processes.
 results/fleet/README.md names the command that wrote results/fleet/trust.txt.
 """
 
@@ -36,6 +39,7 @@ import fleet_processes as fp  # noqa: E402 (after the path it needs)
 from gpubench_tools.models.fleet.groups import group_gpus  # noqa: E402
 from gpubench_tools.models.fleet.limits import judge_floors  # noqa: E402
 from gpubench_tools.models.fleet.outliers import Rule, judge  # noqa: E402
+from gpubench_tools.models.fleet.processes import median_gpu  # noqa: E402
 from gpubench_tools.models.limits import add_processes, process_losses  # noqa: E402
 from gpubench_tools.reading.fleet.records import Gpu, result_found  # noqa: E402
 from gpubench_tools.reading.results import Benchmark  # noqa: E402
@@ -68,10 +72,18 @@ def slowed(bench: Benchmark, factor: float) -> Benchmark:
                                repetitions=[scale(r) for r in bench.repetitions])
 
 
-def fleet(pool: list[Gpu], size: int, rng: np.random.Generator) -> list[Gpu]:
-    picks = rng.integers(0, len(pool), size)
-    return [dataclasses.replace(pool[p], host=f"node{i:04d}", uuid=f"GPU-{i:08x}",
-                                source=f"node{i:04d}.json") for i, p in enumerate(picks)]
+def fleet(pool: list[Gpu], size: int, processes: int, rng: np.random.Generator) -> list[Gpu]:
+    """`size` GPUs, each the median of `processes` distinct processes of the pool (one: the
+    process itself)."""
+    gpus = []
+    for i in range(size):
+        if processes == 1:
+            gpu = pool[int(rng.integers(0, len(pool)))]
+        else:
+            gpu = median_gpu([pool[p] for p in rng.choice(len(pool), processes, replace=False)])
+        gpus.append(dataclasses.replace(gpu, host=f"node{i:04d}", uuid=f"GPU-{i:08x}",
+                                        source=f"node{i:04d}.json"))
+    return gpus
 
 
 def flagged(gpus: list[Gpu], rule: Rule, limits: list, losses: dict[str, float]) -> set[str]:
@@ -84,28 +96,36 @@ def flagged(gpus: list[Gpu], rule: Rule, limits: list, losses: dict[str, float])
     return {f.gpu.host for g in groups for f in g.flags} | {b.gpu.host for b in below}
 
 
-def losses_without(gpus: list[tuple[int, Gpu]], card: int | None) -> dict[str, float]:
-    """The process losses (models/limits.py) of every card but `card`, as fractions."""
+@functools.lru_cache(maxsize=None)
+def losses_without(model: str, card: int | None, count: int) -> dict[str, float]:
+    """The process losses (models/limits.py) of every card of the model but `card`, as
+    fractions: of a single process, or of the median of `count` processes (median_loss_pct)."""
     processes: dict = {}
-    for number, gpu in gpus:
+    host_paced = set()
+    for number, gpu in process_gpus(model):
         if number != card:
             for name, bench in gpu.benchmarks.items():
                 add_processes(processes, (str(number), ""), gpu.source, name, bench, 1)
-    return {name: entry["loss_pct"] / 100 for name, entry in process_losses(processes).items()}
+                if bench.host_paced:
+                    host_paced.add(name)
+    # As fleet reads a limits file (models/fleet/limits.py, Limits.losses_of): a benchmark
+    # without a loss of the median of `count` is judged by a single process's.
+    return {name: entry["median_loss_pct"].get(str(count), entry["loss_pct"]) / 100
+            if count > 1 else entry["loss_pct"] / 100
+            for name, entry in process_losses(processes, host_paced).items()}
 
 
 def one_seed(model: str, size: int, seed: int, rule: Rule) -> dict[str, int]:
     """One noise-only fleet of the seed and, per path, the same fleet with one GPU slowed:
     (false GPUs, whether the fleet is clean, per path whether the slowed GPU alone is flagged)."""
     gpus = process_gpus(model)
-    h200 = process_gpus("h200") if model == "h100" else gpus
     cards = sorted({card for card, _ in gpus})
     rng = np.random.default_rng(seed)
     # The held-out card: the fleet's processes are its own, the thresholds the others'.
     held = cards[seed % len(cards)]
-    losses = losses_without(h200, held if model == "h200" else None)
+    losses = losses_without("h200", held if model == "h200" else None, rule.processes_per_gpu)
     pool = [gpu for card, gpu in gpus if card == held]
-    healthy = fleet(pool, size, rng)
+    healthy = fleet(pool, size, rule.processes_per_gpu, rng)
     found = flagged(healthy, rule, [], losses)
     counts = {"false": len(found), "clean": int(not found)}
     for path in PATHS:
@@ -131,21 +151,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--sizes", default="64,512")
     parser.add_argument("--models", default="h200,h100")
+    parser.add_argument("--processes", default="1,3,5",
+                        help="processes per GPU: per K a line of each model and size (1,3,5)")
     parser.add_argument("--margin", type=float, default=Rule().margin_pct)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
-    rule = dataclasses.replace(Rule(), margin_pct=args.margin)
-    print(f"Rule: {rule.describe()}.")
+    counts = [int(k) for k in args.processes.split(",")]
+    for count in counts:
+        rule = dataclasses.replace(Rule(), margin_pct=args.margin, processes_per_gpu=count)
+        print(f"Rule: {rule.describe()}.")
     for model in args.models.split(","):
         for size in (int(s) for s in args.sizes.split(",")):
-            c = trials(model, size, args.seeds, rule, args.jobs)
-            per_1000 = 1000 * c["false"] / (size * args.seeds)
-            found = ", ".join(f"{path.rstrip('/')} {c[path]} of {args.seeds}" for path in PATHS)
-            print(f"{model.upper()} x{size}: {c['false']} false GPUs in {size * args.seeds} "
-                  f"healthy ({per_1000:.2f} per 1,000); --fail-on-outlier exits 0 on "
-                  f"{c['clean']} of {args.seeds} noise-only fleets; {LOSS:.0%} slower on one "
-                  f"path, that GPU alone flagged: {found}", flush=True)
+            for count in counts:
+                rule = dataclasses.replace(Rule(), margin_pct=args.margin,
+                                           processes_per_gpu=count)
+                line(model, size, count, trials(model, size, args.seeds, rule, args.jobs),
+                     args.seeds)
     return 0
+
+
+def line(model: str, size: int, count: int, c: dict[str, int], seeds: int) -> None:
+    per_1000 = 1000 * c["false"] / (size * seeds)
+    found = ", ".join(f"{path.rstrip('/')} {c[path]} of {seeds}" for path in PATHS)
+    each = "" if count == 1 else f", {count} processes per GPU"
+    print(f"{model.upper()} x{size}{each}: {c['false']} false GPUs in {size * seeds} "
+          f"healthy ({per_1000:.2f} per 1,000); --fail-on-outlier exits 0 on {c['clean']} of "
+          f"{seeds} noise-only fleets; {LOSS:.0%} slower on one path, that GPU alone flagged: "
+          f"{found}", flush=True)
 
 
 if __name__ == "__main__":

@@ -86,8 +86,9 @@ MAX_K = 100.0
 # A sweep's sizes are benchmarks of one GPU's result, each a JSON object, and a result holds at
 # most MAX_CONTAINERS of them: a --corroborate beyond them flags no host-timed sweep at all.
 MAX_CORROBORATE = MAX_CONTAINERS
-# gpubench-tools fleet holds 5 000 GPUs in 0.86 GB (docs/usage.md, "What the toolkit reads, and its
-# limits"): a million would take some 170 GB and hours, past any fleet it reads. A --min-gpus beyond
+# gpubench-tools fleet holds 4,096 GPUs of the full default suite in 1.5 GB (docs/usage.md, "What
+# the toolkit reads, and its limits"): a million would take some 360 GB and hours, past any fleet
+# it reads. A --min-gpus beyond
 # compares no group, and an --expect beyond expects GPUs no set of files accounts for (it stays one
 # `missing` row).
 MAX_FLEET_GPUS = 1_000_000
@@ -178,7 +179,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     check_bounded(parser, args, ("corroborate",), lambda value: 1 <= value <= MAX_CORROBORATE,
                   f"a whole number from 1 to {MAX_CORROBORATE} (a result holds no more "
                   "benchmarks, so no sweep more sizes)")
-    fleet_bound = (f"{MAX_FLEET_GPUS} (a million GPUs would take gpubench-tools fleet some 170 GB "
+    fleet_bound = (f"{MAX_FLEET_GPUS} (a million GPUs would take gpubench-tools fleet some 360 GB "
                    "to read)")
     check_bounded(parser, args, ("min_gpus",), lambda value: 3 <= value <= MAX_FLEET_GPUS,
                   f"a whole number from 3 (a median and its spread need 3 GPUs) to {fleet_bound}")
