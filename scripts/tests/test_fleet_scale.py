@@ -59,7 +59,7 @@ def measured(*directories: Path) -> dict:
 
 
 # About 150 s of CPU on one core (27 s at 1,024 GPUs, 120 s at 4,096, on a loaded 2-core VM):
-# a quick run leaves it out with -m "not slow".
+# ctest runs it apart from the rest (scripts_slow); -m "not slow" leaves it out.
 @pytest.mark.slow
 def test_4096_gpus_of_the_full_suite_in_under_2_gb_and_linear_time(tmp_path: Path) -> None:
     generate(tmp_path / "first", 0, 1024)

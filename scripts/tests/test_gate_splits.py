@@ -35,8 +35,15 @@ def test_a_planted_slowdown_moves_the_figure_the_family_facts_declare() -> None:
     assert row.metric.key == "us_per_node" and abs(row.ratio - 1 / 1.5) < 1e-9
 
 
-def test_the_splits_report_the_gate_on_one_build() -> None:
-    proc = gate_splits(CARD_A, "--trials", 2)
+@pytest.fixture(scope="module")
+def two_trials() -> subprocess.CompletedProcess[str]:
+    """Two trials of the gate on card A's eleven runs, without confirming runs."""
+    return gate_splits(CARD_A, "--trials", 2)
+
+
+def test_the_splits_report_the_gate_on_one_build(
+        two_trials: subprocess.CompletedProcess[str]) -> None:
+    proc = two_trials
     lines = proc.stdout.splitlines()
     assert lines[0].startswith(f"{CARD_A}: 11 runs; 2 trials of 5 runs against 5 others")
     a_a = next(line for line in lines if line.startswith("A/A: the gate passed "))
@@ -52,11 +59,12 @@ def test_the_splits_report_the_gate_on_one_build() -> None:
     assert proc.returncode == (0 if "passed 2 of 2" in a_a and caught == total else 1)
 
 
-def test_confirming_runs_judge_the_changes_again() -> None:
+def test_confirming_runs_judge_the_changes_again(
+        two_trials: subprocess.CompletedProcess[str]) -> None:
     """With --confirm, a change stays only where the confirming runs alone show it too: on the
     same trials, the A/A pair has no more verdicts than without, and plants are still caught."""
-    plain, confirmed = (gate_splits(CARD_A, "--trials", 2, *extra).stdout
-                        for extra in ((), ("--confirm", 1)))
+    plain = two_trials.stdout
+    confirmed = gate_splits(CARD_A, "--trials", 2, "--confirm", 1).stdout
     assert ("changes confirmed by 1 more run(s) as gpubench-tools gate does"
             in confirmed.splitlines()[0])
 
