@@ -260,8 +260,9 @@ def test_three_full_runs_make_a_page_under_5_mb(tmp_path: Path, run_script: RunS
     assert page.count("<use ") >= 3 * benchmarks - 30  # nearly every benchmark drawn
 
 
-# In-process, a fraction of a second each. No shrinking: a failing example is reported as found.
-@settings(max_examples=10, deadline=None, derandomize=True, database=None,
+# In-process, about two seconds each (a page of figures). No shrinking: a failing example is
+# reported as found.
+@settings(max_examples=4, deadline=None, derandomize=True, database=None,
           phases=(Phase.explicit, Phase.generate),
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(names=st.lists(hostile_text, min_size=1, max_size=3),
