@@ -8,6 +8,7 @@ a hang, or more than one line."""
 
 import json
 import os
+import stat
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
@@ -118,12 +119,36 @@ def script_arguments(script: str, result: Path, work: Path) -> list[str | Path]:
     }[script]
 
 
+# The toolkit waits 3 s for a FIFO's writer or reader to come (reading/bounded_read.py,
+# writing/outputs.py); where none ever comes, the wait's length changes nothing but the time,
+# and test_bounded_read reads a FIFO no one writes with the real wait.
+FIFO_WAIT_S = 0.3
+
+
+def is_fifo(argument: str | bytes | Path) -> bool:
+    try:
+        return stat.S_ISFIFO(os.stat(argument).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def short_fifo_waits() -> None:
+    """In the forked child, before the command: FIFO_WAIT_S for every FIFO wait."""
+    from gpubench_tools.reading import bounded_read
+    from gpubench_tools.writing import outputs
+    bounded_read.FIFO_WRITER_WAIT_S = FIFO_WAIT_S
+    outputs.FIFO_READER_WAIT_S = FIFO_WAIT_S
+
+
 def run(script: str, arguments: Sequence[str | bytes | Path], *, env: dict[str, str] | None
         = None, timeout: float = 60, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
     """`script` as a process; output as bytes, since a hostile name need not decode. With
-    stdout a pipe, the process is forked with the toolkit loaded (forked_command.py)."""
+    stdout a pipe, the process is forked with the toolkit loaded (forked_command.py), and where
+    an argument is a FIFO it waits FIFO_WAIT_S for the writer or reader no test gives it."""
     if not kwargs:
-        return run_tool([script, *arguments], env=env, timeout=timeout, text=False)
+        short = any(is_fifo(argument) for argument in arguments)
+        return run_tool([script, *arguments], env=env, timeout=timeout, text=False,
+                        before=short_fifo_waits if short else None)
     kwargs.setdefault("stdout", subprocess.PIPE)
     return subprocess.run([*command(script), *map(os.fsencode, arguments)],
                           stderr=subprocess.PIPE, timeout=timeout,
