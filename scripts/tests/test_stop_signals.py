@@ -134,7 +134,7 @@ def test_a_second_signal_does_not_cut_the_line_short(tmp_path: Path,
     assert_stopped(proc, "compare", -proc.returncode, tmp_path)
 
 
-@pytest.mark.parametrize("delay_s", [0.5 * step for step in range(8)])
+@pytest.mark.parametrize("delay_s", [0.7 * step for step in range(6)])
 def test_an_output_is_whole_or_as_it_was_whenever_the_signal_comes(
         tmp_path: Path, small_inputs: dict[str, Path], delay_s: float) -> None:
     """gpubench-tools merge writing over an earlier output, stopped at a moment anywhere from its
