@@ -40,11 +40,12 @@ void HostThreadTeam::keep(std::exception_ptr error) {
 }
 
 void HostThreadTeam::work(std::size_t thread) {
-  std::exception_ptr not_entered;
+  bool entered = false;
   try {
     enter_(thread);
+    entered = true;
   } catch (...) {
-    not_entered = std::current_exception();
+    keep(std::current_exception());
   }
   std::uint64_t seen = 0;
   while (true) {
@@ -58,9 +59,7 @@ void HostThreadTeam::work(std::size_t thread) {
     if (stopping_.load()) {
       return;
     }
-    if (not_entered) {
-      keep(not_entered); // a thread that could not enter fails every batch it misses
-    } else {
+    if (entered) {
       try {
         share_(thread);
       } catch (...) {
