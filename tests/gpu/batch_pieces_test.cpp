@@ -3,9 +3,7 @@
 // default piece counts and sizes; a batch whose calls queue more than a gate holds is timed
 // ungated and marked host-timed, and its figures agree with each other. A size that does not fit
 // is skipped with its reason.
-#include "benchmark_json.hpp"
 #include "gpu_test.hpp"
-#include "process.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -79,19 +77,10 @@ TEST(BatchPieces, EveryCaseIsVerifiedWithSaneFigures) {
 // smaller size in the same run still runs.
 TEST(BatchPieces, ALayoutPastDeviceMemoryIsSkipped) {
   GPUBENCH_REQUIRE_GPU();
-  ScratchDir scratch;
-  const std::string out = scratch.path("batch.json");
-  const Finished run =
-      run_process({GPUBENCH_BINARY, "--benchmark_filter=^batch/HtoD/gather_kernel/",
-                   "--batch-pieces=1M", "--batch-piece-sizes=4,4G", "--benchmark_out=" + out});
-  ASSERT_EQ(run.exit_code, 0) << run.err;
-  const BenchmarkJson json = read_benchmark_json(out);
-  ASSERT_TRUE(json.valid) << json.problem;
-  ASSERT_EQ(json.benchmarks.size(), 2U);
-  EXPECT_FALSE(json.benchmarks[0].error) << json.benchmarks[0].message;
-  EXPECT_TRUE(json.benchmarks[1].message.starts_with(
-      "skipped: 1048576 pieces of 4GiB: its regions of 8192TiB need twice that of device memory"))
-      << json.benchmarks[1].message;
+  expect_the_second_skipped(
+      {"--benchmark_filter=^batch/HtoD/gather_kernel/", "--batch-pieces=1M",
+       "--batch-piece-sizes=4,4G"},
+      "skipped: 1048576 pieces of 4GiB: its regions of 8192TiB need twice that of device memory");
 }
 
 } // namespace

@@ -2,9 +2,7 @@
 // (the benchmark's own verification), at the family's default rows and row sizes, GPU-timed,
 // and reads itself against a contiguous copy of the same bytes measured in the same process.
 // A pitch past what the device's copies take is skipped with its reason.
-#include "benchmark_json.hpp"
 #include "gpu_test.hpp"
-#include "process.hpp"
 
 #include <string>
 #include <vector>
@@ -39,19 +37,10 @@ TEST(Copy2dTiles, EveryCaseIsVerifiedWithSaneFigures) {
 
 TEST(Copy2dTiles, APitchPastTheDevicesLimitIsSkipped) {
   GPUBENCH_REQUIRE_GPU();
-  ScratchDir scratch;
-  const std::string out = scratch.path("copy2d.json");
-  const Finished run =
-      run_process({GPUBENCH_BINARY, "--benchmark_filter=^copy2d/HtoD/driver/pitch512/",
-                   "--copy2d-rows=4", "--copy2d-row-sizes=4K,4G", "--benchmark_out=" + out});
-  ASSERT_EQ(run.exit_code, 0) << run.err;
-  const BenchmarkJson json = read_benchmark_json(out);
-  ASSERT_TRUE(json.valid) << json.problem;
-  ASSERT_EQ(json.benchmarks.size(), 2U);
-  EXPECT_FALSE(json.benchmarks[0].error) << json.benchmarks[0].message;
-  EXPECT_TRUE(json.benchmarks[1].message.starts_with(
-      "skipped: 4 rows of 4GiB at a pitch of 4294967808: a pitch of 4294967808 bytes is past"))
-      << json.benchmarks[1].message;
+  expect_the_second_skipped(
+      {"--benchmark_filter=^copy2d/HtoD/driver/pitch512/", "--copy2d-rows=4",
+       "--copy2d-row-sizes=4K,4G"},
+      "skipped: 4 rows of 4GiB at a pitch of 4294967808: a pitch of 4294967808 bytes is past");
 }
 
 } // namespace

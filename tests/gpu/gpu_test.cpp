@@ -1,6 +1,8 @@
 #include "gpu_test.hpp"
 
+#include "benchmark_json.hpp"
 #include "cuda_error.hpp"
+#include "process.hpp"
 #include "registry.hpp"
 #include "session.hpp"
 
@@ -80,11 +82,11 @@ void initialize_once() {
     // copies at a size below a page, a page, and sizes where the copy engines' bulk path starts;
     // chases in the L1, the L2 and past it (over a link: the L1 and the L2); pins of a page, 64
     // a batch, and of 64 MiB, one a batch.
-    const bench::FlagValues flags(std::map<std::string, std::string, std::less<>>{
-        {"--sizes", "4,4K,1M,64M"},
-        {"--latency-sizes", "4K,1M,64M"},
-        {"--latency-link-sizes", "4K,1M"},
-        {"--pin-sizes", "4K,64M"}});
+    const bench::FlagValues flags(
+        std::map<std::string, std::string, std::less<>>{{"--sizes", "4,4K,1M,64M"},
+                                                        {"--latency-sizes", "4K,1M,64M"},
+                                                        {"--latency-link-sizes", "4K,1M"},
+                                                        {"--pin-sizes", "4K,64M"}});
     std::vector<int> all(static_cast<std::size_t>(device_count()));
     std::iota(all.begin(), all.end(), 0);
     bench::Registry registry({0}, all);
@@ -132,11 +134,11 @@ void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::siz
       const double host_timed = outcome.counters.at("host_timed");
       EXPECT_TRUE(host_timed == 0.0 || host_timed == 1.0) << outcome.name;
       // Paced by the host: host-clock figures and pageable copies, which the driver stages.
-      const bool host_paced = (outcome.name.starts_with("launch/") &&
-                               !outcome.name.starts_with("launch/gpu_gap/") &&
-                               !outcome.name.starts_with("launch/graph_nodes/replay_gpu/")) ||
-                              outcome.name.find("/sync/") != std::string::npos ||
-                              outcome.name.find("/pageable/") != std::string::npos;
+      const bool host_paced =
+          (outcome.name.starts_with("launch/") && !outcome.name.starts_with("launch/gpu_gap/") &&
+           !outcome.name.starts_with("launch/graph_nodes/replay_gpu/")) ||
+          outcome.name.find("/sync/") != std::string::npos ||
+          outcome.name.find("/pageable/") != std::string::npos;
       EXPECT_EQ(host_timed, host_paced ? 1.0 : 0.0) << outcome.name;
       // The SM clock a kernel read after the loop: in the range of every GPU CUDA runs on.
       ASSERT_TRUE(outcome.counters.contains("sm_clock_kernel_mhz")) << outcome.name;
@@ -144,6 +146,21 @@ void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::siz
       EXPECT_LE(outcome.counters.at("sm_clock_kernel_mhz"), 2500.0) << outcome.name;
     }
   }
+}
+
+void expect_the_second_skipped(const std::vector<std::string>& flags, const std::string& skipped) {
+  ScratchDir scratch;
+  const std::string out = scratch.path("result.json");
+  std::vector<std::string> argv{GPUBENCH_BINARY};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.push_back("--benchmark_out=" + out);
+  const Finished run = run_process(argv);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const BenchmarkJson json = read_benchmark_json(out);
+  ASSERT_TRUE(json.valid) << json.problem;
+  ASSERT_EQ(json.benchmarks.size(), 2U);
+  EXPECT_FALSE(json.benchmarks[0].error) << json.benchmarks[0].message;
+  EXPECT_TRUE(json.benchmarks[1].message.starts_with(skipped)) << json.benchmarks[1].message;
 }
 
 } // namespace gpubench::testing

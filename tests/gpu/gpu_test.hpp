@@ -49,6 +49,11 @@ struct BenchmarkOutcome {
 void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
                          const char* counter);
 
+// Runs the gpubench binary with `flags` (a filter matching two benchmarks, a size each) into a
+// result file and expects both written: the first run without error, the second skipped with a
+// message that starts with `skipped`.
+void expect_the_second_skipped(const std::vector<std::string>& flags, const std::string& skipped);
+
 } // namespace gpubench::testing
 
 #define GPUBENCH_REQUIRE_GPU()                                                                     \

@@ -2,9 +2,7 @@
 // flags), carries a copy's random bytes to the device and back through it, times the step it
 // names on the host clock, and made as many pins or releases as the harness counted: the
 // benchmark's own verification. A size that does not fit is skipped with its reason.
-#include "benchmark_json.hpp"
 #include "gpu_test.hpp"
-#include "process.hpp"
 
 #include <string>
 #include <vector>
@@ -51,18 +49,8 @@ TEST(PinCosts, EveryCaseIsVerifiedAndHostTimed) {
 // is not wrapped to a small need.
 TEST(PinCosts, ASizePastHostMemoryIsSkipped) {
   GPUBENCH_REQUIRE_GPU();
-  ScratchDir scratch;
-  const std::string out = scratch.path("pin.json");
-  const Finished run = run_process({GPUBENCH_BINARY, "--benchmark_filter=^pin/register/pin/",
-                                    "--pin-sizes=4K,4294967296G", "--benchmark_out=" + out});
-  ASSERT_EQ(run.exit_code, 0) << run.err;
-  const BenchmarkJson json = read_benchmark_json(out);
-  ASSERT_TRUE(json.valid) << json.problem;
-  ASSERT_EQ(json.benchmarks.size(), 2U);
-  EXPECT_FALSE(json.benchmarks[0].error) << json.benchmarks[0].message;
-  EXPECT_TRUE(json.benchmarks[1].message.starts_with(
-      "skipped: 4194304TiB pins need 8388608TiB of host memory"))
-      << json.benchmarks[1].message;
+  expect_the_second_skipped({"--benchmark_filter=^pin/register/pin/", "--pin-sizes=4K,4294967296G"},
+                            "skipped: 4194304TiB pins need 8388608TiB of host memory");
 }
 
 } // namespace
