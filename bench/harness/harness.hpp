@@ -57,7 +57,10 @@ public:
   [[nodiscard]] Session& session_on(int ordinal) const;
   [[nodiscard]] CUstream stream() const noexcept { return session_.stream(); }
 
-  template <typename Op> LoopTimes exec(const GpuBatches& timing, Op&& op) {
+  // `prepare` runs before each batch, outside the timed region (before a gate holds the lanes),
+  // as HostClock's does: for an operation that must start each batch from a state it changes.
+  template <typename Op, typename Prepare = NoPrepare>
+  LoopTimes exec(const GpuBatches& timing, Op&& op, Prepare&& prepare = {}) {
     std::vector<Lane> lanes;
     if (timing.lanes.empty()) {
       lanes.emplace_back(stream(), nullptr);
@@ -73,6 +76,7 @@ public:
     StreamGate* gate = timing.gated ? &session_.state<StreamGate>() : nullptr;
     const Clock clock = timing.host_paced ? Clock::host : Clock::gpu;
     return run(timing.ops, timing.graph_ops, op, clock, timing.label, [&](const auto& call) {
+      prepare();
       return batch_seconds(gate, lanes, calls(timing.ops, timing.graph_ops), call);
     });
   }
