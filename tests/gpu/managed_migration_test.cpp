@@ -13,8 +13,24 @@
 namespace gpubench::testing {
 namespace {
 
-// The size, the last component of a managed name.
-double size_of(const std::string& name) { return std::stod(name.substr(name.rfind('/') + 1)); }
+// The size: the last component of a managed name that is a number (Google Benchmark may add
+// its own after it, such as manual_time).
+double size_of(const std::string& name) {
+  std::size_t end = name.size();
+  while (end > 0) {
+    const std::size_t begin = name.rfind('/', end - 1);
+    const std::string part = name.substr(begin == std::string::npos ? 0 : begin + 1,
+                                         end - (begin == std::string::npos ? 0 : begin + 1));
+    if (!part.empty() && part.find_first_not_of("0123456789") == std::string::npos) {
+      return std::stod(part);
+    }
+    if (begin == std::string::npos) {
+      break;
+    }
+    end = begin;
+  }
+  return 0.0;
+}
 
 TEST(ManagedMigration, EveryCaseIsVerifiedWithSaneFigures) {
   GPUBENCH_REQUIRE_GPU();
@@ -49,6 +65,7 @@ TEST(ManagedMigration, EveryCaseIsVerifiedWithSaneFigures) {
       EXPECT_LT(rate, 2e12) << outcome.name;
     }
     // Both figures are of one pass over the buffer.
+    ASSERT_GT(size_of(outcome.name), 0.0) << outcome.name;
     EXPECT_NEAR(rate * outcome.counters.at(per_op) * 1e-6 / size_of(outcome.name), 1.0, 1e-6)
         << outcome.name;
   }
