@@ -27,6 +27,8 @@ public:
     handle_ = decltype(handle_)(exec);
   }
   void launch(CUstream stream) const { GPUBENCH_CU(cuGraphLaunch, handle_.get(), stream); }
+  // The instance, for calls that update it in place (cudaGraphExecUpdate).
+  [[nodiscard]] CUgraphExec get() const noexcept { return handle_.get(); }
   // Puts the graph's work on the device ahead of its first launch on `stream`, which would
   // otherwise pay for it.
   void upload(CUstream stream) const { GPUBENCH_CU(cuGraphUpload, handle_.get(), stream); }

@@ -7,12 +7,17 @@
 #include "family.hpp"
 #include "gpu_gap.hpp"
 #include "graph_nodes.hpp"
+#include "graph_slot.cuh"
+#include "graph_update.hpp"
 #include "harness.hpp"
+#include "host_func.hpp"
 #include "launch_counts.hpp"
+#include "launch_flags.hpp"
 #include "launch_gap.cuh"
 #include "launch_mechanism.cuh"
 #include "launch_mechanisms.hpp"
 #include "launch_targets.hpp"
+#include "launch_threads.hpp"
 #include "launcher.hpp"
 #include "module_load.hpp"
 #include "paired_launch.hpp"
@@ -74,8 +79,9 @@ void measure_launch(const Path& path, const Measure& measure, const LaunchTarget
     GPUBENCH_CUDART(cudaGetLastError());
     GPUBENCH_CU(cuStreamSynchronize, stream);
   } catch (const CudaError& error) {
-    throw SkipBenchmark(fmt::format("this driver refuses a {}-byte parameter block on this path: {}",
-                                    target.bytes, error.what()));
+    throw SkipBenchmark(
+        fmt::format("this driver refuses a {}-byte parameter block on this path: {}", target.bytes,
+                    error.what()));
   }
 
   time_launches(path, measure, launcher, h);
@@ -83,8 +89,9 @@ void measure_launch(const Path& path, const Measure& measure, const LaunchTarget
   const std::uint64_t launches = 1 + h.ops_performed();
   const LaunchCounts counts = read_launch_counts();
   if (counts.launched != launches || counts.intact != launches) {
-    throw VerificationFailure(fmt::format("{} launches made, {} kernels ran, {} saw their parameters intact",
-                                          launches, counts.launched, counts.intact));
+    throw VerificationFailure(
+        fmt::format("{} launches made, {} kernels ran, {} saw their parameters intact", launches,
+                    counts.launched, counts.intact));
   }
 }
 
@@ -133,10 +140,11 @@ std::vector<KernelSymbol> probe_kernels() {
   kernels.push_back({"persistent_echo", reinterpret_cast<const void*>(persistent_echo)});
   kernels.push_back(
       {"launch_mechanism_stamp", reinterpret_cast<const void*>(launch_mechanism_stamp)});
+  kernels.push_back({"graph_slot_write", reinterpret_cast<const void*>(graph_slot_write)});
   return kernels;
 }
 
-void declare(Registry& registry) {
+void declare(Registry& registry, const LaunchOptions& options) {
   for (const Path& path : launch_paths) {
     for (const Measure& measure : measures) {
       registry.add(fmt::format("launch/{}/{}", path.name, measure.name),
@@ -158,6 +166,9 @@ void declare(Registry& registry) {
   register_start_latencies(registry);
   register_persistent_floor(registry);
   register_graph_nodes(registry);
+  register_graph_updates(registry, options.update_nodes);
+  register_launch_threads(registry, options.threads);
+  register_host_func(registry);
   register_paired_launches(registry, payload_args());
   register_module_loading(registry);
 }
@@ -166,10 +177,13 @@ Family launch_family() {
   return {
       .name = "launch",
       .order = 20,
-      .grammar = "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
-                 "launch/gpu_gap/<path>/params:<bytes>, launch/start_latency/<path>, "
-                 "launch/persistent/roundtrip, launch/paired/submit/params:<bytes>, "
-                 "launch/module/<step>, launch/graph_nodes/<step>/nodes:<n>",
+      .grammar =
+          "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
+          "launch/gpu_gap/<path>/params:<bytes>, launch/start_latency/<path>, "
+          "launch/persistent/roundtrip, launch/paired/submit/params:<bytes>, "
+          "launch/module/<step>, launch/graph_nodes/<step>/nodes:<n>, "
+          "launch/graph_update/<how>/nodes:<n>, launch/threads/<path>/<streams>/threads:<n>, "
+          "launch/host_func/roundtrip",
       .argument = Argument{.key = "params", .unit = "bytes"},
       // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
       // each with its interval (read as such, not as one figure), and per-path medians
@@ -178,18 +192,29 @@ Family launch_family() {
       // paths too: launch_mechanisms.cpp), launch/start_latency's
       // the median time from the launch call to the kernel's first instruction;
       // launch/persistent/roundtrip writes us_per_launch, per work item; launch/graph_nodes'
-      // is the cost per node of a graph of n nodes (us_per_graph beside it, n times as much).
-      .figures = {{.counter = "us_per_launch", .unit = "µs", .scale = 1.0,
-                   .better = Better::lower},
-                  {.counter = "gap_ns", .unit = "ns", .scale = 1.0, .better = Better::lower},
-                  {.counter = "start_latency_ns", .unit = "ns", .scale = 1.0,
-                   .better = Better::lower},
-                  {.counter = "us_per_node", .unit = "µs", .scale = 1.0,
-                   .better = Better::lower},
-                  energy_figure(uj_per_launch), energy_above_idle_figure(uj_per_launch)},
+      // is the cost per node of a graph of n nodes (us_per_graph beside it, n times as much), as
+      // is launch/graph_update's, per node given new parameters; launch/threads' us_per_launch
+      // is the wall time per launch of all its threads together, launches_per_second the same
+      // measurement as a rate; launch/host_func/roundtrip's us_per_launch is one round trip.
+      .figures =
+          {{.counter = "us_per_launch", .unit = "µs", .scale = 1.0, .better = Better::lower},
+           {.counter = "gap_ns", .unit = "ns", .scale = 1.0, .better = Better::lower},
+           {.counter = "start_latency_ns", .unit = "ns", .scale = 1.0, .better = Better::lower},
+           {.counter = "us_per_node", .unit = "µs", .scale = 1.0, .better = Better::lower},
+           {.counter = "launches_per_second",
+            .unit = "launches/s",
+            .scale = 1.0,
+            .better = Better::higher,
+            .panel = true},
+           energy_figure(uj_per_launch),
+           energy_above_idle_figure(uj_per_launch)},
       .kernels = probe_kernels(),
-      .flags = {},
-      .configure = [](const FlagValues&) { return FamilyBenchmarks{.declare = declare}; },
+      .flags = {launch_threads_flag(), graph_update_nodes_flag()},
+      .configure =
+          [](const FlagValues& flags) {
+            const LaunchOptions options = launch_options(flags);
+            return FamilyBenchmarks{.declare = [options](Registry& r) { declare(r, options); }};
+          },
   };
 }
 
