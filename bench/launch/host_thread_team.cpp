@@ -40,12 +40,11 @@ void HostThreadTeam::keep(std::exception_ptr error) {
 }
 
 void HostThreadTeam::work(std::size_t thread) {
-  bool entered = false;
+  std::exception_ptr not_entered;
   try {
     enter_(thread);
-    entered = true;
   } catch (...) {
-    keep(std::current_exception());
+    not_entered = std::current_exception();
   }
   std::uint64_t seen = 0;
   while (true) {
@@ -59,7 +58,9 @@ void HostThreadTeam::work(std::size_t thread) {
     if (stopping_.load()) {
       return;
     }
-    if (entered) {
+    if (not_entered) {
+      keep(not_entered); // a thread that could not enter fails every batch it misses
+    } else {
       try {
         share_(thread);
       } catch (...) {

@@ -20,8 +20,8 @@ namespace gpubench::bench {
 //           thread has finished its share: from the line's opening to the last thread's end.
 //
 // run() arms first where arm() was not called. Each worker runs `enter(thread)` once, before its
-// first batch (making a CUDA context current for it); a share or an enter that throws makes
-// run() throw the first such exception once every thread has finished.
+// first batch (making a CUDA context current for it). A share that throws makes run() throw the
+// first such exception once every thread has finished; an enter that threw, every run().
 class HostThreadTeam {
 public:
   using Share = std::function<void(std::size_t thread)>;

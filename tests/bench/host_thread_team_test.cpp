@@ -84,6 +84,7 @@ TEST(HostThreadTeam, AWorkerThatCannotEnterFailsEveryBatch) {
       2, [](std::size_t) {},
       [](std::size_t) { throw std::runtime_error("no context for this thread"); });
   EXPECT_THROW(team.run(), std::runtime_error);
+  EXPECT_THROW(team.run(), std::runtime_error);
 }
 
 TEST(HostThreadTeam, ATeamArmedButNeverRunStopsWhenDestroyed) {
