@@ -13,8 +13,8 @@
 //                    old instance is destroyed outside the timed region, as in
 //                    launch/graph_nodes/instantiate
 //
-// us_per_node is the median batch per node updated (an exec_update or a reinstantiate per n
-// nodes), us_per_graph what giving the whole graph new values costs (n x us_per_node).
+// The Time column and us_per_graph are what giving the whole graph new values costs (n calls of
+// exec_set_params, one exec_update or one reinstantiate), us_per_node that per node.
 //
 // Verified: after the timed loop the updated instance (the last one made, for reinstantiate) is
 // replayed once with every slot zeroed first, and each node's slot must hold the value it was
@@ -79,12 +79,16 @@ void measure_exec_set_params(Harness& h, std::size_t nodes) {
   };
   first_use("cudaGraphExecKernelNodeSetParams", give_next);
 
-  const std::size_t per_batch = nodes * ((least_set_params_per_batch + nodes - 1) / nodes);
-  const LoopTimes times =
-      h.exec(HostClock{.ops = per_batch, .wait = HostClock::Wait::none}, give_next);
+  // An op is one whole graph's new values: `nodes` calls.
+  const std::size_t graphs = (least_set_params_per_batch + nodes - 1) / nodes;
+  const LoopTimes times = h.exec(HostClock{.ops = graphs, .wait = HostClock::Wait::none}, [&] {
+    for (std::size_t i = 0; i < nodes; ++i) {
+      give_next();
+    }
+  });
 
   Harness::verify(replayed_slots_mismatch(exec, slots, given, h.stream()));
-  report(h, nodes, times.seconds_per_op);
+  report(h, nodes, times.seconds_per_op / static_cast<double>(nodes));
 }
 
 void measure_exec_update(Harness& h, std::size_t nodes) {

@@ -59,6 +59,10 @@ public:
       outcome.name = run.benchmark_name();
       record_failure(run, outcome);
       outcome.iterations = run.iterations;
+      if (run.iterations > 0) {
+        outcome.seconds_per_iteration =
+            run.real_accumulated_time / static_cast<double>(run.iterations);
+      }
       for (const auto& [key, counter] : run.counters) {
         outcome.counters[key] = counter.value;
       }

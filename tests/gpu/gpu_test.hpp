@@ -35,6 +35,7 @@ struct BenchmarkOutcome {
   bool failed = false;
   std::string message;
   std::int64_t iterations = 0;
+  double seconds_per_iteration = 0; // the Time column, in seconds
   std::map<std::string, double> counters;
 };
 
