@@ -121,7 +121,7 @@ void measure_threads(const Path& path, const StreamUse& streams, std::size_t thr
   state.counters["us_per_launch"] = seconds_per_launch * 1e6;
   state.counters["launches_per_second"] = 1.0 / seconds_per_launch;
   state.counters["us_per_thread_launch"] = seconds_per_launch * 1e6 * static_cast<double>(threads);
-  state.counters["threads"] = static_cast<double>(threads);
+  state.counters["host_threads"] = static_cast<double>(threads);
   state.counters["launches_per_batch"] = static_cast<double>(launches_per_batch);
   state.counters["host_cpus"] = static_cast<double>(std::thread::hardware_concurrency());
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(launches_per_batch));

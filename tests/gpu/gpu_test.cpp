@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <set>
 #include <string>
 
 namespace gpubench::testing {
@@ -50,6 +51,15 @@ template <typename Run> void record_failure(const Run& run, BenchmarkOutcome& ou
   }
 }
 
+// The fields Google Benchmark's JSON reporter writes for a run beside its counters.
+// clang-format off
+const std::set<std::string> google_benchmark_fields = {
+    "name", "family_index", "per_family_instance_index", "run_name", "run_type", "repetitions",
+    "repetition_index", "threads", "iterations", "real_time", "cpu_time", "time_unit",
+    "aggregate_name", "aggregate_unit", "error_occurred", "error_message", "skipped",
+    "skip_message", "label", "big_o", "rms", "complexity"};
+// clang-format on
+
 class CollectingReporter : public benchmark::BenchmarkReporter {
 public:
   bool ReportContext(const Context&) override { return true; }
@@ -65,6 +75,11 @@ public:
       }
       for (const auto& [key, counter] : run.counters) {
         outcome.counters[key] = counter.value;
+        if (google_benchmark_fields.contains(key)) {
+          // The JSON would hold the key twice, and every reader of the file refuses it.
+          outcome.failed = true;
+          outcome.message += " counter '" + key + "' is a field Google Benchmark writes itself";
+        }
       }
       outcomes.push_back(outcome);
     }
