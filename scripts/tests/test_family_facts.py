@@ -23,6 +23,10 @@ from gpubench_tools.renderers.figures import plot_files as plot
 PAIR = (H200 / "verdicts" / "aa_1.json.gz", H200 / "verdicts" / "aa_2.json.gz")
 OLD, NEW = "copy", "xfer"
 KEPT = "launch"  # a family left as it is
+# A sweep of each kind of the renamed family (a direction each way, GPU- and host-timed, both
+# directions at once) and of the family left as it is (a path, the floor, the paired ratios).
+KEPT_SWEEPS = (f"{OLD}/HtoD/pinned/", f"{OLD}/DtoH/pageable/", f"{OLD}/bidir/pinned/",
+               f"{KEPT}/runtime/", f"{KEPT}/floor/", f"{KEPT}/paired/")
 LIMITS = H200.parent / "limits" / "h200.json"
 
 
@@ -37,10 +41,10 @@ def write_pair(directory: Path, family: str) -> Path:
     directory.mkdir()
     for index, path in enumerate(PAIR):
         doc = with_facts(load_json(path))
-        # The renamed family and one beside it: what the rest of the suite adds is more of the
-        # same work for every subcommand.
+        # Sweeps of the renamed family and of one beside it: what the rest of the suite adds is
+        # more of the same work for every subcommand.
         doc["benchmarks"] = [b for b in doc["benchmarks"]
-                             if b["name"].split("/", 1)[0] in (OLD, KEPT)]
+                             if b["name"].startswith(KEPT_SWEEPS)]
         if family != OLD:
             doc = renamed(doc, OLD, family)
         (directory / f"run{index}.json").write_text(json.dumps(doc))
