@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,7 +50,9 @@ TEST(LaunchFlags, ACountOutsideTheRangeNamesTheFlag) {
 TEST(LaunchFlags, LoopIterationsAreReadWithinTheirRange) {
   EXPECT_EQ(gpu_loop_iteration_counts("1..4096:x4"),
             (std::vector<std::int64_t>{1, 4, 16, 64, 256, 1024, 4096}));
-  EXPECT_EQ(launch_options(FlagValues({{"--gpu-loop-iterations", "64K"}})).loop_iterations,
+  EXPECT_EQ(launch_options(FlagValues(std::map<std::string, std::string, std::less<>>{
+                               {"--gpu-loop-iterations", "64K"}}))
+                .loop_iterations,
             (std::vector<std::int64_t>{65536}));
   for (const char* bad : {"0", "65537", "", "16,"}) {
     try {
