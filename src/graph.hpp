@@ -18,12 +18,13 @@ struct GraphExecRelease {
 };
 } // namespace detail
 
-// An instantiated CUDA graph, ready to replay with launch().
+// An instantiated CUDA graph, ready to replay with launch(). `flags`: cuGraphInstantiateWithFlags'
+// (CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH for a graph the GPU launches too).
 class GraphExec {
 public:
-  explicit GraphExec(CUgraph graph) {
+  explicit GraphExec(CUgraph graph, unsigned long long flags = 0) {
     CUgraphExec exec = nullptr;
-    GPUBENCH_CU(cuGraphInstantiateWithFlags, &exec, graph, 0);
+    GPUBENCH_CU(cuGraphInstantiateWithFlags, &exec, graph, flags);
     handle_ = decltype(handle_)(exec);
   }
   void launch(CUstream stream) const { GPUBENCH_CU(cuGraphLaunch, handle_.get(), stream); }

@@ -6,6 +6,8 @@
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "gpu_gap.hpp"
+#include "gpu_loop.cuh"
+#include "gpu_loop.hpp"
 #include "graph_nodes.hpp"
 #include "graph_slot.cuh"
 #include "graph_update.hpp"
@@ -141,6 +143,11 @@ std::vector<KernelSymbol> probe_kernels() {
   kernels.push_back(
       {"launch_mechanism_stamp", reinterpret_cast<const void*>(launch_mechanism_stamp)});
   kernels.push_back({"graph_slot_write", reinterpret_cast<const void*>(graph_slot_write)});
+  kernels.push_back({"gpu_loop_step", reinterpret_cast<const void*>(gpu_loop_step)});
+  kernels.push_back({"gpu_loop_while_step", reinterpret_cast<const void*>(gpu_loop_while_step)});
+  kernels.push_back({"gpu_loop_tail_step", reinterpret_cast<const void*>(gpu_loop_tail_step)});
+  kernels.push_back({"gpu_loop_start", reinterpret_cast<const void*>(gpu_loop_start)});
+  kernels.push_back({"gpu_loop_schedule", reinterpret_cast<const void*>(gpu_loop_schedule)});
   return kernels;
 }
 
@@ -167,6 +174,7 @@ void declare(Registry& registry, const LaunchOptions& options) {
   register_persistent_floor(registry);
   register_graph_nodes(registry);
   register_graph_updates(registry, options.update_nodes);
+  register_gpu_loops(registry, options.loop_iterations);
   register_launch_threads(registry, options.threads);
   register_host_func(registry);
   register_paired_launches(registry, payload_args());
@@ -177,13 +185,12 @@ Family launch_family() {
   return {
       .name = "launch",
       .order = 20,
-      .grammar =
-          "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
-          "launch/gpu_gap/<path>/params:<bytes>, launch/start_latency/<path>, "
-          "launch/persistent/roundtrip, launch/paired/submit/params:<bytes>, "
-          "launch/module/<step>, launch/graph_nodes/<step>/nodes:<n>, "
-          "launch/graph_update/<how>/nodes:<n>, launch/threads/<path>/<streams>/threads:<n>, "
-          "launch/host_func/roundtrip",
+      .grammar = "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
+                 "launch/gpu_gap/<path>/params:<bytes>, launch/start_latency/<path>, "
+                 "launch/persistent/roundtrip, launch/paired/submit/params:<bytes>, "
+                 "launch/module/<step>, launch/graph_nodes/<step>/nodes:<n>, "
+                 "launch/graph_update/<how>/nodes:<n>, launch/gpu_loop/<driver>/iterations:<n>, "
+                 "launch/threads/<path>/<streams>/threads:<n>, launch/host_func/roundtrip",
       .argument = Argument{.key = "params", .unit = "bytes"},
       // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
       // each with its interval (read as such, not as one figure), and per-path medians
@@ -201,6 +208,7 @@ Family launch_family() {
            {.counter = "gap_ns", .unit = "ns", .scale = 1.0, .better = Better::lower},
            {.counter = "start_latency_ns", .unit = "ns", .scale = 1.0, .better = Better::lower},
            {.counter = "us_per_node", .unit = "µs", .scale = 1.0, .better = Better::lower},
+           {.counter = "us_per_iteration", .unit = "µs", .scale = 1.0, .better = Better::lower},
            {.counter = "launches_per_second",
             .unit = "launches/s",
             .scale = 1.0,
@@ -209,7 +217,7 @@ Family launch_family() {
            energy_figure(uj_per_launch),
            energy_above_idle_figure(uj_per_launch)},
       .kernels = probe_kernels(),
-      .flags = {launch_threads_flag(), graph_update_nodes_flag()},
+      .flags = {launch_threads_flag(), graph_update_nodes_flag(), gpu_loop_iterations_flag()},
       .configure =
           [](const FlagValues& flags) {
             const LaunchOptions options = launch_options(flags);

@@ -152,10 +152,13 @@ void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::siz
       ASSERT_TRUE(outcome.counters.contains("host_timed")) << outcome.name;
       const double host_timed = outcome.counters.at("host_timed");
       EXPECT_TRUE(host_timed == 0.0 || host_timed == 1.0) << outcome.name;
-      // Paced by the host: host-clock figures and pageable copies, which the driver stages.
+      // Paced by the host: host-clock figures, loops the host drives and pageable copies, which
+      // the driver stages.
+      const bool gpu_loop = outcome.name.starts_with("launch/gpu_loop/");
       const bool host_paced =
           (outcome.name.starts_with("launch/") && !outcome.name.starts_with("launch/gpu_gap/") &&
-           !outcome.name.starts_with("launch/graph_nodes/replay_gpu/")) ||
+           !outcome.name.starts_with("launch/graph_nodes/replay_gpu/") && !gpu_loop) ||
+          outcome.name.starts_with("launch/gpu_loop/host_") ||
           outcome.name.find("/sync/") != std::string::npos ||
           outcome.name.find("/pageable/") != std::string::npos;
       EXPECT_EQ(host_timed, host_paced ? 1.0 : 0.0) << outcome.name;
