@@ -42,6 +42,7 @@ namespace gpubench {
   X(cuLibraryGetKernel, 12000)                                                                     \
   X(cuKernelGetFunction, 12000)                                                                    \
   X(cuFuncGetAttribute, 2020)                                                                      \
+  X(cuFuncSetAttribute, 9000)                                                                      \
   X(cuLaunchKernel, 4000)                                                                          \
   X(cuLaunchKernelEx, 11060)                                                                       \
   X(cuMemGetInfo, 3020)                                                                            \
