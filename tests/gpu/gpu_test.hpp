@@ -44,9 +44,9 @@ struct BenchmarkOutcome {
 
 // Expects `expected_count` outcomes, each one passed its own verification, ran iterations,
 // reported a positive `counter` and the timed loop's batches, noise_pct and host_timed (1 for
-// launch/ but launch/gpu_gap/ and launch/graph_nodes/replay_gpu/, and .../sync/, which the host
-// clock times), and the SM clock its kernel read after the loop (sm_clock_kernel_mhz, 50 to
-// 2500 MHz).
+// launch/ but launch/gpu_gap/, launch/shape/.../gpu_gap and launch/graph_nodes/replay_gpu/, and
+// .../sync/, which the host clock times), and the SM clock its kernel read after the loop
+// (sm_clock_kernel_mhz, 50 to 2500 MHz).
 void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
                          const char* counter);
 
