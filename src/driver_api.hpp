@@ -36,6 +36,7 @@ namespace gpubench {
   X(cuModuleUnload, 2000)                                                                          \
   X(cuModuleGetFunction, 2000)                                                                     \
   X(cuModuleGetGlobal, 3020)                                                                       \
+  X(cuModuleGetLoadingMode, 11070)                                                                 \
   X(cuFuncGetModule, 11000)                                                                        \
   X(cuLibraryLoadData, 12000)                                                                      \
   X(cuLibraryUnload, 12000)                                                                        \

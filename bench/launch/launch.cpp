@@ -219,7 +219,9 @@ Family launch_family() {
       .configure =
           [](const FlagValues& flags) {
             const LaunchOptions options = launch_options(flags);
-            return FamilyBenchmarks{.declare = [options](Registry& r) { declare(r, options); }};
+            return FamilyBenchmarks{
+                .declare = [options](Registry& r) { declare(r, options); },
+                .context = [](const Registry&) { return module_loading_context(); }};
           },
   };
 }
