@@ -36,12 +36,14 @@ namespace gpubench {
   X(cuModuleUnload, 2000)                                                                          \
   X(cuModuleGetFunction, 2000)                                                                     \
   X(cuModuleGetGlobal, 3020)                                                                       \
+  X(cuModuleGetLoadingMode, 11070)                                                                 \
   X(cuFuncGetModule, 11000)                                                                        \
   X(cuLibraryLoadData, 12000)                                                                      \
   X(cuLibraryUnload, 12000)                                                                        \
   X(cuLibraryGetKernel, 12000)                                                                     \
   X(cuKernelGetFunction, 12000)                                                                    \
   X(cuFuncGetAttribute, 2020)                                                                      \
+  X(cuFuncSetAttribute, 9000)                                                                      \
   X(cuLaunchKernel, 4000)                                                                          \
   X(cuLaunchKernelEx, 11060)                                                                       \
   X(cuMemGetInfo, 3020)                                                                            \

@@ -32,12 +32,26 @@ Library::Library(const void* image) {
   handle_ = decltype(handle_)(library);
 }
 
-CUfunction Library::function(const char* name) const {
+CUkernel Library::kernel(const char* name) const {
   CUkernel kernel = nullptr;
   GPUBENCH_CU(cuLibraryGetKernel, &kernel, handle_.get(), name);
+  return kernel;
+}
+
+CUfunction Library::function(const char* name) const {
   CUfunction function = nullptr;
-  GPUBENCH_CU(cuKernelGetFunction, &function, kernel);
+  GPUBENCH_CU(cuKernelGetFunction, &function, kernel(name));
   return function;
+}
+
+ModuleLoading module_loading() {
+  CUmoduleLoadingMode mode{};
+  GPUBENCH_CU(cuModuleGetLoadingMode, &mode);
+  return mode == CU_MODULE_LAZY_LOADING ? ModuleLoading::lazy : ModuleLoading::eager;
+}
+
+const char* to_string(ModuleLoading loading) noexcept {
+  return loading == ModuleLoading::lazy ? "lazy" : "eager";
 }
 
 KernelAttributes kernel_attributes(CUfunction function) {

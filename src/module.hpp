@@ -35,12 +35,22 @@ class Library {
 public:
   explicit Library(const void* image);
   [[nodiscard]] CUlibrary get() const noexcept { return handle_.get(); }
+  // The kernel's context-independent handle (cuLibraryGetKernel), which cuLaunchKernel takes as
+  // a CUfunction; under lazy loading, the kernel loads into a context at its first launch there.
+  [[nodiscard]] CUkernel kernel(const char* name) const;
   // The kernel as a function of the current context; forces it to load.
   [[nodiscard]] CUfunction function(const char* name) const;
 
 private:
   UniqueHandle<CUlibrary, detail::LibraryRelease> handle_;
 };
+
+// Whether this process loads modules lazily or eagerly (cuModuleGetLoadingMode): set for the whole
+// process by CUDA_MODULE_LOADING (LAZY, the default since CUDA 12.2, or EAGER) before the driver
+// starts, and fixed from then on.
+enum class ModuleLoading { lazy, eager };
+[[nodiscard]] ModuleLoading module_loading();
+[[nodiscard]] const char* to_string(ModuleLoading loading) noexcept;
 
 // A loaded kernel's resources as the driver reports them (cuFuncGetAttribute): the in-program
 // equivalent of `cuobjdump --dump-resource-usage`.

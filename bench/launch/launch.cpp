@@ -18,6 +18,8 @@
 #include "launch_gap.cuh"
 #include "launch_mechanism.cuh"
 #include "launch_mechanisms.hpp"
+#include "launch_shape.cuh"
+#include "launch_shapes.hpp"
 #include "launch_targets.hpp"
 #include "launch_threads.hpp"
 #include "launcher.hpp"
@@ -142,6 +144,7 @@ std::vector<KernelSymbol> probe_kernels() {
   kernels.push_back({"persistent_echo", reinterpret_cast<const void*>(persistent_echo)});
   kernels.push_back(
       {"launch_mechanism_stamp", reinterpret_cast<const void*>(launch_mechanism_stamp)});
+  kernels.push_back({"launch_shape_stamp", reinterpret_cast<const void*>(launch_shape_stamp)});
   kernels.push_back({"graph_slot_write", reinterpret_cast<const void*>(graph_slot_write)});
   kernels.push_back({"gpu_loop_step", reinterpret_cast<const void*>(gpu_loop_step)});
   kernels.push_back({"gpu_loop_while_step", reinterpret_cast<const void*>(gpu_loop_while_step)});
@@ -170,6 +173,7 @@ void declare(Registry& registry, const LaunchOptions& options) {
   }
   register_gpu_gaps(registry);
   register_launch_mechanisms(registry);
+  register_launch_shapes(registry);
   register_start_latencies(registry);
   register_persistent_floor(registry);
   register_graph_nodes(registry);
@@ -185,18 +189,21 @@ Family launch_family() {
   return {
       .name = "launch",
       .order = 20,
-      .grammar = "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
-                 "launch/gpu_gap/<path>/params:<bytes>, launch/start_latency/<path>, "
-                 "launch/persistent/roundtrip, launch/paired/submit/params:<bytes>, "
-                 "launch/module/<step>, launch/graph_nodes/<step>/nodes:<n>, "
-                 "launch/graph_update/<how>/nodes:<n>, launch/gpu_loop/<driver>/iterations:<n>, "
-                 "launch/threads/<path>/<streams>/threads:<n>, launch/host_func/roundtrip",
+      .grammar =
+          "launch/<path>/<measure>/params:<bytes>, launch/floor/<path>/<measure>, "
+          "launch/gpu_gap/<path>/params:<bytes>, launch/shape/<dimension>/<value>/<measure>, "
+          "launch/start_latency/<path>, launch/persistent/roundtrip, "
+          "launch/paired/submit/params:<bytes>, launch/module/<step>, "
+          "launch/graph_nodes/<step>/nodes:<n>, launch/graph_update/<how>/nodes:<n>, "
+          "launch/gpu_loop/<driver>/iterations:<n>, "
+          "launch/threads/<path>/<streams>/threads:<n>, launch/host_func/roundtrip",
       .argument = Argument{.key = "params", .unit = "bytes"},
       // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
       // each with its interval (read as such, not as one figure), and per-path medians
       // (<path>_us); its real_time is one round of every path, what it is read by.
       // launch/gpu_gap's figure is the GPU's median gap between kernels (the launch mechanisms'
-      // paths too: launch_mechanisms.cpp), launch/start_latency's
+      // paths too: launch_mechanisms.cpp, and launch/shape/.../gpu_gap's), launch/shape/.../
+      // submit's us_per_launch is launch/<path>/submit's measure, launch/start_latency's
       // the median time from the launch call to the kernel's first instruction;
       // launch/persistent/roundtrip writes us_per_launch, per work item; launch/graph_nodes'
       // is the cost per node of a graph of n nodes (us_per_graph beside it, n times as much), as
@@ -221,7 +228,9 @@ Family launch_family() {
       .configure =
           [](const FlagValues& flags) {
             const LaunchOptions options = launch_options(flags);
-            return FamilyBenchmarks{.declare = [options](Registry& r) { declare(r, options); }};
+            return FamilyBenchmarks{
+                .declare = [options](Registry& r) { declare(r, options); },
+                .context = [](const Registry&) { return module_loading_context(); }};
           },
   };
 }

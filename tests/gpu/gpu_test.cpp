@@ -156,7 +156,8 @@ void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::siz
       // the driver stages.
       const bool gpu_loop = outcome.name.starts_with("launch/gpu_loop/");
       const bool host_paced =
-          (outcome.name.starts_with("launch/") && !outcome.name.starts_with("launch/gpu_gap/") &&
+          (outcome.name.starts_with("launch/") &&
+           outcome.name.find("/gpu_gap/") == std::string::npos &&
            !outcome.name.starts_with("launch/graph_nodes/replay_gpu/") && !gpu_loop) ||
           outcome.name.starts_with("launch/gpu_loop/host_") ||
           outcome.name.find("/sync/") != std::string::npos ||

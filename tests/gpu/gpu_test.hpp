@@ -44,9 +44,10 @@ struct BenchmarkOutcome {
 
 // Expects `expected_count` outcomes, each one passed its own verification, ran iterations,
 // reported a positive `counter` and the timed loop's batches, noise_pct and host_timed (1 for
-// what the host paces: launch/ but launch/gpu_gap/, launch/graph_nodes/replay_gpu/ and the loops
-// the GPU drives, launch/gpu_loop/ but its host_* drivers; and .../sync/), and the SM clock its
-// kernel read after the loop (sm_clock_kernel_mhz, 50 to 2500 MHz).
+// what the host paces: launch/ but launch/gpu_gap/, launch/shape/.../gpu_gap,
+// launch/graph_nodes/replay_gpu/ and the loops the GPU drives, launch/gpu_loop/ but its host_*
+// drivers; and .../sync/), and the SM clock its kernel read after the loop (sm_clock_kernel_mhz,
+// 50 to 2500 MHz).
 void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
                          const char* counter);
 

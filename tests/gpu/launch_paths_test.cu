@@ -14,7 +14,9 @@ TEST(LaunchPaths, EveryPathMeasureAndPayloadVerifiesItsLaunches) {
 
 TEST(LaunchPaths, ModuleLoadingStepsProduceWorkingKernels) {
   GPUBENCH_REQUIRE_GPU();
-  expect_all_verified(run_benchmarks("^launch/module/"), 4, "us_per_launch");
+  // cubin_load, ptx_jit, module_get_function, library_load, library_get_kernel,
+  // kernel_get_function, first_launch, kernel_first_launch.
+  expect_all_verified(run_benchmarks("^launch/module/"), 8, "us_per_launch");
 }
 
 // The empty kernel that does not count itself, from every path and measure: each call checked
