@@ -125,7 +125,7 @@ void measure_gpu_loop(const GpuLoopDriver& driver, Harness& h, unsigned int iter
   const double n = iterations;
   s.counters["us_per_iteration"] = times.seconds_per_op / n * 1e6;
   s.counters["host_us_per_iteration"] = host_seconds / n * 1e6;
-  s.counters["iterations"] = n;
+  s.counters["loop_iterations"] = n;
 }
 
 } // namespace

@@ -26,8 +26,9 @@ TEST(GpuLoop, EveryDriverRunsEveryIterationInOrder) {
       continue;
     }
     const auto& c = outcome.counters;
-    ASSERT_TRUE(c.contains("iterations") && c.contains("host_us_per_iteration")) << outcome.name;
-    const double n = c.at("iterations");
+    ASSERT_TRUE(c.contains("loop_iterations") && c.contains("host_us_per_iteration"))
+        << outcome.name;
+    const double n = c.at("loop_iterations");
     EXPECT_TRUE(n == 16.0 || n == 1024.0) << outcome.name;
     // The Time column is one whole loop.
     EXPECT_NEAR(outcome.seconds_per_iteration * 1e6, c.at("us_per_iteration") * n,
