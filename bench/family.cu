@@ -35,8 +35,15 @@ std::vector<KernelSymbol> all_kernels() {
   std::vector<KernelSymbol> kernels{
       {"stream_gate", reinterpret_cast<const void*>(stream_gate)},
       {"sm_clock_probe", reinterpret_cast<const void*>(sm_clock_probe)}};
+  // A kernel two families launch (saxpy_vec4: saxpy's own, overlap's running one) is loaded
+  // and listed once.
   for (const Family& family : families()) {
-    kernels.insert(kernels.end(), family.kernels.begin(), family.kernels.end());
+    for (const KernelSymbol& kernel : family.kernels) {
+      if (std::ranges::none_of(
+              kernels, [&](const KernelSymbol& known) { return known.symbol == kernel.symbol; })) {
+        kernels.push_back(kernel);
+      }
+    }
   }
   return kernels;
 }

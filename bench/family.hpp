@@ -104,7 +104,8 @@ struct FamilyRegistrar {
   explicit FamilyRegistrar(Family (*make)());
 };
 
-// The kernels of every family and of the harness itself (the stream gate, the SM clock probe).
+// The kernels of every family and of the harness itself (the stream gate, the SM clock probe),
+// each once however many families declare it.
 [[nodiscard]] std::vector<KernelSymbol> all_kernels();
 
 // The driver's handle for a runtime kernel's machine code (cudaGetFuncBySymbol): the same code

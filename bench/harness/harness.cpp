@@ -23,6 +23,18 @@ std::size_t Harness::run_once() {
   return ops_per_call_;
 }
 
+std::vector<double> Harness::lane_medians_per_op(const std::vector<std::vector<double>>& lanes,
+                                                 std::size_t timed, std::size_t ops) {
+  std::vector<double> medians;
+  for (const std::vector<double>& batches : lanes) {
+    const std::size_t first = batches.size() - std::min(timed, batches.size());
+    const std::vector<double> timed_batches(batches.begin() + static_cast<std::ptrdiff_t>(first),
+                                            batches.end());
+    medians.push_back(batch_spread(timed_batches).median_seconds / static_cast<double>(ops));
+  }
+  return medians;
+}
+
 Session& Harness::session_on(int ordinal) const {
   for (Session* session : sessions_) {
     if (session->device().ordinal == ordinal) {

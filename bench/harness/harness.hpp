@@ -75,10 +75,20 @@ public:
     }
     StreamGate* gate = timing.gated ? &session_.state<StreamGate>() : nullptr;
     const Clock clock = timing.host_paced ? Clock::host : Clock::gpu;
-    return run(timing.ops, timing.graph_ops, op, clock, timing.label, [&](const auto& call) {
-      prepare();
-      return batch_seconds(gate, lanes, calls(timing.ops, timing.graph_ops), call);
-    });
+    // Each lane's seconds of every batch, warm-up included: the timed ones are the last.
+    std::vector<std::vector<double>> lane_batches(lanes.size());
+    LoopTimes times =
+        run(timing.ops, timing.graph_ops, op, clock, timing.label, [&](const auto& call) {
+          prepare();
+          const double seconds =
+              batch_seconds(gate, lanes, calls(timing.ops, timing.graph_ops), call);
+          for (std::size_t i = 0; i < lanes.size(); ++i) {
+            lane_batches[i].push_back(elapsed_ms(lanes[i].start, lanes[i].stop) * 1e-3);
+          }
+          return seconds;
+        });
+    times.lane_seconds_per_op = lane_medians_per_op(lane_batches, times.batches, timing.ops);
+    return times;
   }
 
   template <typename Op> LoopTimes exec(const FlushedOps& timing, Op&& op) {
@@ -176,6 +186,9 @@ public:
   static void verify(const std::optional<std::string>& mismatch);
 
 private:
+  // Each lane's median over its last `timed` batches, over the `ops` operations of a batch.
+  static std::vector<double> lane_medians_per_op(const std::vector<std::vector<double>>& lanes,
+                                                 std::size_t timed, std::size_t ops);
   static std::size_t calls(std::size_t ops, std::size_t graph_ops) {
     return graph_ops == 0 ? ops : ops / graph_ops;
   }

@@ -22,6 +22,9 @@ struct LoopTimes {
   double seconds_per_op = 0.0;
   std::size_t batches = 0;
   double relative_spread = 0.0;
+  // GpuBatches only: each lane's own time, start to stop on its stream, the median over the
+  // timed batches per operation, in the order of the lanes (the figure is the longest lane's).
+  std::vector<double> lane_seconds_per_op = {};
 };
 
 // Batches Google Benchmark's request of `iterations` needs at `ops_per_batch`.
