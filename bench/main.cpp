@@ -56,8 +56,8 @@ std::vector<gpubench::ExtraFlag> family_flags() {
     for (const bench::FamilyFlag& flag : family.flags) {
       if (std::none_of(flags.begin(), flags.end(),
                        [&](const gpubench::ExtraFlag& f) { return f.name == flag.name; })) {
-        flags.push_back({flag.name, fmt::format("{} (default {})", flag.help, flag.default_value),
-                         flag.check});
+        flags.push_back(
+            {flag.name, fmt::format("{} (default {})", flag.help, flag.default_value), flag.check});
       }
     }
   }
@@ -133,7 +133,7 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
   }
   if (options.info) {
     // The devices, whatever a filter would select of the benchmarks.
-    bench::print_info(stdout, devices);
+    static_cast<void>(std::fputs(bench::info_text(devices).c_str(), stdout));
     check_stdout();
     return 0;
   }
