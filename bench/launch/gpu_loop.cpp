@@ -1,4 +1,4 @@
-// launch/gpu_loop/<driver>/iterations:<n>: a loop of n iterations, each one launch of a
+// launch/gpu_loop/<driver>/length:<n>: a loop of n iterations, each one launch of a
 // one-thread kernel that counts itself and stamps the GPU's timer, driven by the host or by the
 // GPU itself (gpu_loop_drivers.hpp):
 //
@@ -136,7 +136,7 @@ void register_gpu_loops(Registry& registry, const std::vector<std::int64_t>& ite
                  [&driver](Harness& h, std::int64_t iterations) {
                    measure_gpu_loop(driver, h, static_cast<unsigned int>(iterations));
                  },
-                 {iteration_counts, "iterations"});
+                 {iteration_counts, "length"});
   }
 }
 

@@ -195,8 +195,8 @@ Family launch_family() {
           "launch/start_latency/<path>, launch/persistent/roundtrip, "
           "launch/paired/submit/params:<bytes>, launch/module/<step>, "
           "launch/graph_nodes/<step>/nodes:<n>, launch/graph_update/<how>/nodes:<n>, "
-          "launch/gpu_loop/<driver>/iterations:<n>, "
-          "launch/threads/<path>/<streams>/threads:<n>, launch/host_func/roundtrip",
+          "launch/gpu_loop/<driver>/length:<n>, "
+          "launch/threads/<path>/<streams>/host_threads:<n>, launch/host_func/roundtrip",
       .argument = Argument{.key = "params", .unit = "bytes"},
       // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
       // each with its interval (read as such, not as one figure), and per-path medians

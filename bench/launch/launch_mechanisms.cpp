@@ -186,8 +186,8 @@ void add_batch(const Mechanism& mechanism, unsigned int blocks,
     }
     // Differences taken in integers: a timestamp since 1970 in a double keeps 256 ns steps.
     samples.gaps.push_back(static_cast<double>(stamp.first_waited_ns - last.last_end_ns));
-    samples.start_gaps.push_back(static_cast<double>(
-        static_cast<std::int64_t>(stamp.first_start_ns - last.last_end_ns)));
+    samples.start_gaps.push_back(
+        static_cast<double>(static_cast<std::int64_t>(stamp.first_start_ns - last.last_end_ns)));
     samples.waits.push_back(static_cast<double>(stamp.first_waited_ns - stamp.first_start_ns));
   }
 }

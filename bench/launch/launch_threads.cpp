@@ -1,4 +1,4 @@
-// launch/threads/<path>/<streams>/threads:<n>: how launching scales with the host threads that
+// launch/threads/<path>/<streams>/host_threads:<n>: how launching scales with the host threads that
 // launch at once, to show where the driver serialises them. n threads (--launch-threads, 1 to
 // 16 by default) each launch a batch of the family's counting probe (launch_probe_empty,
 // params:0) through one API path (runtime: <<<>>>, driver: cuLaunchKernel), each into a stream
@@ -137,7 +137,7 @@ void register_launch_threads(Registry& registry, const std::vector<std::int64_t>
                    [&path, &streams](Harness& h, std::int64_t threads) {
                      measure_threads(path, streams, static_cast<std::size_t>(threads), h);
                    },
-                   {thread_counts, "threads"});
+                   {thread_counts, "host_threads"});
     }
   }
 }

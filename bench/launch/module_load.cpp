@@ -168,9 +168,9 @@ void measure_step(const Step& step, Harness& h) {
   const CUstream stream = h.stream();
   Loaded loaded;
   step.prepare(loaded, stream);
-  const LoopTimes times =
-      h.exec(HostClock{.ops = 1, .wait = step.wait},
-             [&] { step.load(loaded, stream); }, [&] { step.prepare(loaded, stream); });
+  const LoopTimes times = h.exec(
+      HostClock{.ops = 1, .wait = step.wait}, [&] { step.load(loaded, stream); },
+      [&] { step.prepare(loaded, stream); });
   Harness::verify(check_saxpy(loaded.launchable(), stream));
   // The median load: a JIT or loader call that the OS happens to preempt is not the typical cost.
   h.state().counters["us_per_launch"] = times.seconds_per_op * 1e6;

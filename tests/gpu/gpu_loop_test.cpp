@@ -1,4 +1,4 @@
-// launch/gpu_loop/<driver>/iterations:<n>: a loop of n one-thread kernels driven by the host or
+// launch/gpu_loop/<driver>/length:<n>: a loop of n one-thread kernels driven by the host or
 // by the GPU itself. Each run verifies the iterations' counts and their order; this checks every
 // driver runs so at both default lengths, with figures that agree with each other.
 #include "gpu_test.hpp"

@@ -1,7 +1,7 @@
-// launch/threads/<path>/<streams>/threads:<n> and launch/host_func/roundtrip. Each run verifies
-// its launches (the GPU counted as many probes, each with its parameters intact, as all threads
-// launched; host functions counted themselves as often as they were enqueued); this checks every
-// case runs verified with figures that agree with each other.
+// launch/threads/<path>/<streams>/host_threads:<n> and launch/host_func/roundtrip. Each run
+// verifies its launches (the GPU counted as many probes, each with its parameters intact, as all
+// threads launched; host functions counted themselves as often as they were enqueued); this checks
+// every case runs verified with figures that agree with each other.
 #include "gpu_test.hpp"
 
 #include <string>
@@ -24,7 +24,7 @@ TEST(LaunchThreads, EveryThreadCountIsVerifiedWithFiguresThatAgree) {
                                 "launches_per_batch", "host_cpus"}) {
       ASSERT_TRUE(c.contains(counter)) << outcome.name << " has no " << counter;
     }
-    const std::string threads = outcome.name.substr(outcome.name.find("threads:") + 8);
+    const std::string threads = outcome.name.substr(outcome.name.find("host_threads:") + 13);
     EXPECT_EQ(c.at("host_threads"), std::stod(threads.substr(0, threads.find('/'))))
         << outcome.name;
     EXPECT_EQ(c.at("launches_per_batch"), 32.0 * c.at("host_threads")) << outcome.name;

@@ -1,0 +1,26 @@
+"""Every benchmark gpubench lists keeps a name of its own once the toolkit strips Google
+Benchmark's suffixes (manual_time, iterations:N, threads:N, ...): a gpubench parameter spelled as
+one of them (`threads:8`) would make two benchmarks one, and every result file holding both is
+refused. Listing needs no GPU; the test skips where no gpubench is built."""
+
+import os
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from conftest import SCRIPTS
+
+from gpubench_tools.reading.facts import strip_gb_suffixes
+
+BINARY = Path(os.environ.get("GPUBENCH_BINARY") or SCRIPTS.parent / "build" / "gpubench")
+
+
+@pytest.mark.skipif(not BINARY.is_file(), reason=f"no {BINARY}: build it (README's quick start)")
+def test_every_listed_benchmark_keeps_its_own_name_once_suffixes_are_stripped() -> None:
+    listed = subprocess.run([str(BINARY), "--benchmark_list_tests"], capture_output=True,
+                            text=True, timeout=60, check=True).stdout.split()
+    assert len(listed) > 100, listed
+    shared = {name: count for name, count in Counter(map(strip_gb_suffixes, listed)).items()
+              if count > 1}
+    assert shared == {}
