@@ -161,6 +161,12 @@ def program_and_args(segment: list[str]) -> tuple[str, list[str]]:
 # The gallery of the committed results is written by test_derived_results (into a scratch
 # folder, not gallery.html) and held to the committed pages there.
 GALLERY_OF_RESULTS = "test_derived_results writes the gallery of results/ and checks its pages"
+# Commands another test runs word for word, on the same committed files, and checks more closely.
+RUN_ELSEWHERE = {
+    ("report", "--format=html", "results/h200/verdicts/aa_1.json.gz",
+     "results/h200/verdicts/aa_2.json.gz", "results/h200/speed/suite_after.json"):
+        "test_html_report's three full runs make this page and check it",
+}
 
 
 def gpubench_binary() -> Path:
@@ -174,6 +180,8 @@ def segment_skip_reason(segment: list[str]) -> tuple[str | None, bool]:
         subcommand = next((a for a in args if not a.startswith("-")), "")
         if args[:2] == ["gallery", "results"]:
             return GALLERY_OF_RESULTS, False
+        if args[:-2] and args[-2] == "-o" and tuple(args[:-2]) in RUN_ELSEWHERE:
+            return RUN_ELSEWHERE[tuple(args[:-2])], False
         return RUNS_GPUBENCH.get(subcommand), False
     if program == GPUBENCH:
         if not NO_GPU_FLAGS & set(args) or not all(
