@@ -30,13 +30,29 @@ def png_size(path: Path) -> tuple[int, int]:
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
-@pytest.fixture
-def two_gpus(tmp_path: Path) -> tuple[Path, Path]:
-    h200 = write_json(tmp_path / "h200.json", document(full_suite(8.0, 50.0)))
-    h100 = write_json(tmp_path / "h100.json", document(full_suite(10.0, 25.0),
+def two_gpus_of(tmp_path: Path, families: tuple[str, ...] | None = None) -> tuple[Path, Path]:
+    """The full suite on an H200 and on an H100, or only `families` of it."""
+    def suite(t0_us: float, bandwidth_gbps: float) -> list[dict]:
+        return [e for e in full_suite(t0_us, bandwidth_gbps)
+                if families is None or e["name"].split("/", 1)[0] in families]
+
+    h200 = write_json(tmp_path / "h200.json", document(suite(8.0, 50.0)))
+    h100 = write_json(tmp_path / "h100.json", document(suite(10.0, 25.0),
                                                        gpu_name="NVIDIA H100",
                                                        driver_version="550.54.15"))
     return h200, h100
+
+
+@pytest.fixture
+def two_gpus(tmp_path: Path) -> tuple[Path, Path]:
+    return two_gpus_of(tmp_path)
+
+
+@pytest.fixture
+def two_gpus_launch(tmp_path: Path) -> tuple[Path, Path]:
+    """Two GPUs' launch family alone: a report of a few files, where what is tested is how they
+    are written, not what they show."""
+    return two_gpus_of(tmp_path, ("launch",))
 
 
 def test_report_writes_markdown_and_figures(tmp_path: Path, run_script: RunScript,
@@ -269,13 +285,13 @@ def test_a_file_that_cannot_be_written_leaves_the_earlier_report_whole(
 
 @pytest.mark.parametrize("blocker", ["folder", "link into a missing folder", "FIFO"])
 def test_a_report_md_that_cannot_be_written_leaves_the_earlier_figures(
-        tmp_path: Path, run_script: RunScript, two_gpus: tuple[Path, Path],
+        tmp_path: Path, run_script: RunScript, two_gpus_launch: tuple[Path, Path],
         blocker: str) -> None:
     """report.md and the figures are written all or none: where report.md cannot be written,
     one line names it and the earlier figures stay as they were, never beside a report.md
     that does not describe them; no temporary file is left."""
     out = tmp_path / "report"
-    earlier_report(run_script, two_gpus, out)
+    earlier_report(run_script, two_gpus_launch, out)
     report_md = out / "report.md"
     report_md.unlink()
     if blocker == "folder":
@@ -285,23 +301,23 @@ def test_a_report_md_that_cannot_be_written_leaves_the_earlier_figures(
     else:
         report_md.symlink_to(tmp_path / "missing" / "report.md")
     before = folder_files(out)
-    proc = run_script("report", *two_gpus, "-o", out)
+    proc = run_script("report", *two_gpus_launch, "-o", out)
     assert_one_line_naming(proc, report_md)
     assert folder_files(out) == before
     assert list(out.glob(".*.tmp")) == []
 
 
 def test_a_figure_that_cannot_be_written_leaves_the_earlier_report_md(
-        tmp_path: Path, run_script: RunScript, two_gpus: tuple[Path, Path]) -> None:
+        tmp_path: Path, run_script: RunScript, two_gpus_launch: tuple[Path, Path]) -> None:
     """The converse: the figure written last is a folder, and report.md and the figures before
     it stay as they were."""
     out = tmp_path / "report"
-    earlier_report(run_script, two_gpus, out)
+    earlier_report(run_script, two_gpus_launch, out)
     last = out / re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", (out / "report.md").read_text())[-1]
     last.unlink()
     last.mkdir()
     before = folder_files(out)
-    proc = run_script("report", *two_gpus, "-o", out)
+    proc = run_script("report", *two_gpus_launch, "-o", out)
     assert_one_line_naming(proc, last)
     assert folder_files(out) == before
     assert list(out.glob(".*.tmp")) == []

@@ -235,10 +235,15 @@ def reachable(base_runs: int, new_runs: int, alpha: float) -> bool:
 
 
 def mann_whitney_p(base: Iterable[float], cont: Iterable[float]) -> float:
+    base, cont = list(base), list(cont)
+    # The same values on both sides (a run against itself, as the gate first reads its
+    # baseline): U sits at its mean, where the test's p is 1.
+    if sorted(base) == sorted(cont):
+        return 1.0
     # Imported here: scipy.stats is most of the start-up time, and only repetitions need it.
     from scipy.stats import mannwhitneyu
 
-    p = float(mannwhitneyu(list(base), list(cont), alternative="two-sided").pvalue)
+    p = float(mannwhitneyu(base, cont, alternative="two-sided").pvalue)
     return 1.0 if math.isnan(p) else p  # NaN: every value equal on both sides
 
 
@@ -441,14 +446,19 @@ def rows_by_family(rows: list[Row]) -> dict[str, list[Row]]:
     return by_family(rows, lambda row: row.name)
 
 
-def family_summaries(rows: list[Row]) -> list[FamilySummary]:
-    from scipy.stats import gmean
+def _geometric_mean(ratios: list[float]) -> float:
+    """The ratios' geometric mean: 0 where one is 0, NaN where there are none."""
+    if not ratios:
+        return math.nan
+    with np.errstate(divide="ignore"):
+        return float(np.exp(np.log(ratios).mean()))
 
+
+def family_summaries(rows: list[Row]) -> list[FamilySummary]:
     summaries = []
     for family, members in rows_by_family(rows).items():
         ratios = [r.ratio for r in members if math.isfinite(r.ratio)]
         counts = {v: sum(r.verdict == v for r in members)
                   for v in (FASTER, SLOWER, SAME, UNRESOLVED)}
-        summaries.append(FamilySummary(family, float(gmean(ratios)) if ratios else math.nan,
-                                       counts))
+        summaries.append(FamilySummary(family, _geometric_mean(ratios), counts))
     return summaries
