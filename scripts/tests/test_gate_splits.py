@@ -35,15 +35,12 @@ def test_a_planted_slowdown_moves_the_figure_the_family_facts_declare() -> None:
     assert row.metric.key == "us_per_node" and abs(row.ratio - 1 / 1.5) < 1e-9
 
 
-@pytest.fixture(scope="module")
-def two_trials() -> subprocess.CompletedProcess[str]:
-    """Two trials of the gate on card A's eleven runs, without confirming runs."""
-    return gate_splits(CARD_A, "--trials", 2)
-
-
-def test_the_splits_report_the_gate_on_one_build(
-        two_trials: subprocess.CompletedProcess[str]) -> None:
-    proc = two_trials
+def test_the_splits_report_the_gate_on_one_build_and_what_confirming_runs_keep() -> None:
+    """Two trials of the gate on card A's eleven runs, then the same trials with a confirming
+    run: a change stays only where the confirming runs alone show it too, so the A/A pair has no
+    more verdicts than without, and plants are still caught. (One test: the first run is the
+    second's reference, and xdist would make it once a worker.)"""
+    proc = gate_splits(CARD_A, "--trials", 2)
     lines = proc.stdout.splitlines()
     assert lines[0].startswith(f"{CARD_A}: 11 runs; 2 trials of 5 runs against 5 others")
     a_a = next(line for line in lines if line.startswith("A/A: the gate passed "))
@@ -58,12 +55,6 @@ def test_the_splits_report_the_gate_on_one_build(
     # Eleven runs of one build do not split into SAME everywhere: exit 1, as the data has it.
     assert proc.returncode == (0 if "passed 2 of 2" in a_a and caught == total else 1)
 
-
-def test_confirming_runs_judge_the_changes_again(
-        two_trials: subprocess.CompletedProcess[str]) -> None:
-    """With --confirm, a change stays only where the confirming runs alone show it too: on the
-    same trials, the A/A pair has no more verdicts than without, and plants are still caught."""
-    plain = two_trials.stdout
     confirmed = gate_splits(CARD_A, "--trials", 2, "--confirm", 1).stdout
     assert ("changes confirmed by 1 more run(s) as gpubench-tools gate does"
             in confirmed.splitlines()[0])
@@ -71,7 +62,7 @@ def test_confirming_runs_judge_the_changes_again(
     def count(text: str, prefix: str, field: int) -> int:
         return int(next(line for line in text.splitlines() if line.startswith(prefix))
                    .split()[field].rstrip(";"))
-    assert count(confirmed, "A/A:", 8) <= count(plain, "A/A:", 8)  # verdicts not SAME
+    assert count(confirmed, "A/A:", 8) <= count(proc.stdout, "A/A:", 8)  # verdicts not SAME
     assert count(confirmed, "planted:", 1) > 0
 
 
