@@ -64,6 +64,9 @@ def test_the_example_fleet_report(tmp_path: Path, capsys: pytest.CaptureFixture[
     other = section(out, "Not screened as the others")
     assert {line.split()[0] for line in rows_with(other, "575.57.08")} == {
         f"node{i}" for i in range(12, 16)}
+    # The answer first, the rule it was reached by last.
+    assert out.startswith("gpubench-tools fleet: 8 GPU(s) need attention; ")
+    assert "\nHow a GPU was judged. Outliers: " in out
     assert out.rstrip().endswith("8 GPU(s) need attention.")
 
 
@@ -71,6 +74,7 @@ def test_a_healthy_fleet_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[s
     fb.write_fleet(fb.build_fleet(16, 0), tmp_path)
     code, out, _ = run(capsys, tmp_path, "--expect", 16, "--fail-on-outlier")
     assert code == 0, out
+    assert out.startswith("gpubench-tools fleet: 0 GPU(s) need attention; 16 GPU result(s)")
     assert out.rstrip().endswith("0 GPU(s) need attention.")
 
 

@@ -1,12 +1,12 @@
-"""gpubench-tools fleet on 2,048 GPUs of gpubench's full default suite (GPUBENCH_FLEET_GPUS, a
+"""gpubench-tools fleet on 1,024 GPUs of gpubench's full default suite (GPUBENCH_FLEET_GPUS, a
 multiple of 4, sets another count): in under 512 KiB of memory a GPU and in time linear in the
 GPUs (a quarter of them, then all: the CPU time about 4 times).
 
 Each GPU is one of the 21 real separate processes of the default suite on an H100
 (results/h100/processes/, 657 benchmarks each), under a context of its own (host, UUID, index,
 PCI bus id). Each file is written as two gzip members, a GPU's context and its process's
-benchmarks compressed once, which a reader reads as one stream: 2,048 GPUs take about 150 MB on
-disk rather than 1 GB. The command runs in a fresh interpreter that reports its own CPU time and
+benchmarks compressed once, which a reader reads as one stream: 1,024 GPUs take about 75 MB on
+disk rather than 500 MB. The command runs in a fresh interpreter that reports its own CPU time and
 peak resident memory (ru_maxrss), import and start-up included.
 
   GPUBENCH_FLEET_GPUS=4096 python3 -m pytest -q -s -m slow scripts/tests/test_fleet_scale.py
@@ -25,7 +25,7 @@ import pytest
 from conftest import SCRIPTS
 
 PROCESSES = SCRIPTS.parent / "results" / "h100" / "processes"
-GPUS = int(os.environ.get("GPUBENCH_FLEET_GPUS", "2048"))
+GPUS = int(os.environ.get("GPUBENCH_FLEET_GPUS", "1024"))
 MEMORY_BYTES_PER_GPU = 512 << 10
 # The child: the fleet command, its report to /dev/null, then its CPU seconds and peak resident
 # memory (ru_maxrss, KiB on Linux) as JSON on stderr.
@@ -65,7 +65,7 @@ def measured(*directories: Path) -> dict:
     return found
 
 
-# About 60 s of CPU on one core at 2,048 GPUs: ctest runs it apart from the rest (scripts_slow);
+# About 30 s of CPU on one core at 1,024 GPUs: ctest runs it apart from the rest (scripts_slow);
 # -m "not slow" leaves it out.
 @pytest.mark.slow
 def test_a_fleet_of_the_full_suite_in_bounded_memory_and_linear_time(tmp_path: Path) -> None:

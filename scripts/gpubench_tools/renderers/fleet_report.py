@@ -342,9 +342,9 @@ def groups_section(groups: list[Group], rule: Rule, markdown: bool) -> list[str]
 
 def report(findings: Findings, rule: Rule, markdown: bool) -> str:
     results = len(findings.gpus)
-    lines = [f"gpubench-tools fleet: {results} GPU result(s), {len(findings.groups)} group(s). "
-             f"Outliers: {rule.describe()}. Below floor: under the limits file's floor on "
-             f"{rule.corroborate} sizes of a sweep."]
+    # The answer first, the rule it was reached by last.
+    lines = [f"gpubench-tools fleet: {findings.attention()} GPU(s) need attention; {results} GPU "
+             f"result(s), {len(findings.groups)} group(s)."]
     shown = markdown_text if markdown else str
     for directory in findings.skipped:
         lines.append(f"Not compared: {shown(directory)} (per-node peer runs, each over several "
@@ -366,5 +366,7 @@ def report(findings: Findings, rule: Rule, markdown: bool) -> str:
         lines.append(table(["hosts with results that --expect-hosts does not list"],
                            [[", ".join(map(item, findings.unexpected_hosts))]], markdown,
                            lists=True))
+    lines.append(f"\nHow a GPU was judged. Outliers: {rule.describe()}. Below floor: under the "
+                 f"limits file's floor on {rule.corroborate} sizes of a sweep.")
     lines.append(f"\n{findings.attention()} GPU(s) need attention.")
     return "\n".join(lines)
