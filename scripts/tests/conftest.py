@@ -16,6 +16,16 @@ TOOLS = SCRIPTS / "gpubench-tools"
 
 RunScript = Callable[..., subprocess.CompletedProcess[str]]
 
+try:
+    from hypothesis import settings as hypothesis_settings
+except ImportError:  # a machine without the tests' packages: the property tests skip there
+    pass
+else:
+    # The same examples on every run, unless a test says otherwise: CI passes or fails on the
+    # code, never on a draw.
+    hypothesis_settings.register_profile("gpubench", derandomize=True, database=None)
+    hypothesis_settings.load_profile("gpubench")
+
 
 def command(subcommand: str) -> list[str]:
     """The argv that runs `gpubench-tools SUBCOMMAND` from the clone, with this Python."""

@@ -24,9 +24,9 @@ PAIR = (H200 / "verdicts" / "aa_1.json.gz", H200 / "verdicts" / "aa_2.json.gz")
 OLD, NEW = "copy", "xfer"
 KEPT = "launch"  # a family left as it is
 # A sweep of each kind of the renamed family (a direction each way, GPU- and host-timed, both
-# directions at once) and of the family left as it is (a path, the floor, the paired ratios).
+# directions at once) and of the family left as it is (a path and the paired ratios).
 KEPT_SWEEPS = (f"{OLD}/HtoD/pinned/", f"{OLD}/DtoH/pageable/", f"{OLD}/bidir/pinned/",
-               f"{KEPT}/runtime/", f"{KEPT}/floor/", f"{KEPT}/paired/")
+               f"{KEPT}/runtime/", f"{KEPT}/paired/")
 LIMITS = H200.parent / "limits" / "h200.json"
 
 
