@@ -1,9 +1,11 @@
 #pragma once
 
+#include "cuda_error.hpp"
 #include "driver_api.hpp"
 #include "unique_handle.hpp"
 
 #include <cuda.h>
+#include <cuda_runtime_api.h>
 
 #include <utility>
 
@@ -47,6 +49,13 @@ public:
 private:
   UniqueHandle<CUgraph, detail::GraphRelease> handle_;
 };
+
+// An empty graph, to build node by node (cudaGraphAddKernelNode and the like).
+inline Graph empty_graph() {
+  cudaGraph_t raw = nullptr;
+  GPUBENCH_CUDART(cudaGraphCreate(&raw, 0));
+  return Graph(raw);
+}
 
 // Captures what enqueue() puts on `stream` into a graph.
 template <typename Enqueue> Graph capture(CUstream stream, Enqueue&& enqueue) {

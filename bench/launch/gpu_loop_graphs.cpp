@@ -6,12 +6,6 @@
 namespace gpubench::bench {
 namespace {
 
-Graph empty_graph() {
-  cudaGraph_t graph = nullptr;
-  GPUBENCH_CUDART(cudaGraphCreate(&graph, 0));
-  return Graph(graph);
-}
-
 void add_kernel_node(cudaGraph_t graph, const void* kernel, void** args) {
   cudaKernelNodeParams params{};
   params.func = const_cast<void*>(kernel);

@@ -10,15 +10,6 @@
 #include <string>
 
 namespace gpubench::bench {
-namespace {
-
-Graph empty_graph() {
-  cudaGraph_t graph = nullptr;
-  GPUBENCH_CUDART(cudaGraphCreate(&graph, 0));
-  return Graph(graph);
-}
-
-} // namespace
 
 template <typename Use>
 void SlotChain::with_params(std::size_t node, unsigned long long value, Use&& use) const {
