@@ -51,6 +51,12 @@ struct BenchmarkOutcome {
 void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
                          const char* counter);
 
+// Expects the figures every GPU-gap benchmark reports (launch/gpu_gap/, the mechanisms' and the
+// shapes' gaps): gap_ns, gap_p99_ns and timer_step_ns present, four batches of 255 gaps, a
+// median gap from 0 to 100 µs at or below its 99th percentile, a global timer stepping in
+// nanoseconds to a microsecond.
+void expect_gap_figures(const BenchmarkOutcome& outcome);
+
 // Runs the gpubench binary with `flags` (a filter matching two benchmarks, a size each) into a
 // result file and expects both written: the first run without error, the second skipped with a
 // message that starts with `skipped`.

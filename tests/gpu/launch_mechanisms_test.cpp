@@ -85,18 +85,10 @@ TEST(LaunchMechanisms, EveryGapIsStampedInTheOrderItsMechanismAllows) {
                                 "blocks", "body_ns"}) {
       ASSERT_TRUE(c.contains(counter)) << outcome.name << " has no " << counter;
     }
-    // Four gap batches of 256 launches: 255 gaps each.
-    EXPECT_EQ(c.at("gaps"), 4.0 * 255.0) << outcome.name;
-    EXPECT_GE(c.at("gap_ns"), 0.0) << outcome.name;
-    EXPECT_GE(c.at("gap_p99_ns"), c.at("gap_ns")) << outcome.name;
+    ASSERT_NO_FATAL_FAILURE(expect_gap_figures(outcome));
     EXPECT_GE(c.at("wait_ns"), 0.0) << outcome.name;
     // A kernel's first start is at or before its first return from the wait, in every gap.
     EXPECT_LE(c.at("start_gap_ns"), c.at("gap_ns")) << outcome.name;
-    EXPECT_GT(c.at("timer_step_ns"), 0.0) << outcome.name;
-    EXPECT_LE(c.at("timer_step_ns"), 1000.0) << outcome.name;
-    // Queued behind the gate, the launches run back to back: a median gap of 100 µs would be a
-    // GPU waiting on its host.
-    EXPECT_LT(c.at("gap_ns"), 100000.0) << outcome.name;
     if (!programmatic(outcome.name)) {
       // Stream order: no kernel starts before the last one ended.
       EXPECT_GE(c.at("start_gap_ns"), 0.0) << outcome.name;
