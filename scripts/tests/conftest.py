@@ -1,3 +1,4 @@
+import os
 import resource
 import signal
 import subprocess
@@ -13,6 +14,11 @@ SCRIPTS = Path(__file__).resolve().parent.parent
 H200 = SCRIPTS.parent / "results" / "h200"
 
 TOOLS = SCRIPTS / "gpubench-tools"
+
+
+def gpubench_binary() -> Path:
+    """The gpubench the tests run where they need one: GPUBENCH_BINARY, else the README's build."""
+    return Path(os.environ.get("GPUBENCH_BINARY") or SCRIPTS.parent / "build" / "gpubench")
 
 RunScript = Callable[..., subprocess.CompletedProcess[str]]
 

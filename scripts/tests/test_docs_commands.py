@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 import pytest
+from conftest import gpubench_binary
 from forked_command import run_tool
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,19 +159,17 @@ def program_and_args(segment: list[str]) -> tuple[str, list[str]]:
     return (rest[0] if rest else ""), args
 
 
-# The gallery of the committed results is written by test_derived_results (into a scratch
-# folder, not gallery.html) and held to the committed pages there.
-GALLERY_OF_RESULTS = "test_derived_results writes the gallery of results/ and checks its pages"
-# Commands another test runs word for word, on the same committed files, and checks more closely.
+# Commands another test runs on the same committed files and checks more closely, by their
+# arguments before `-o`: the gallery of the committed results is written by
+# test_derived_results (into a scratch folder, not gallery.html) and held to the committed pages
+# there.
 RUN_ELSEWHERE = {
+    ("gallery", "results"):
+        "test_derived_results writes the gallery of results/ and checks its pages",
     ("report", "--format=html", "results/h200/verdicts/aa_1.json.gz",
      "results/h200/verdicts/aa_2.json.gz", "results/h200/speed/suite_after.json"):
         "test_html_report's three full runs make this page and check it",
 }
-
-
-def gpubench_binary() -> Path:
-    return Path(os.environ.get("GPUBENCH_BINARY") or ROOT / GPUBENCH)
 
 
 def segment_skip_reason(segment: list[str]) -> tuple[str | None, bool]:
@@ -178,8 +177,6 @@ def segment_skip_reason(segment: list[str]) -> tuple[str | None, bool]:
     program, args = program_and_args(segment)
     if program == TOOLKIT:
         subcommand = next((a for a in args if not a.startswith("-")), "")
-        if args[:2] == ["gallery", "results"]:
-            return GALLERY_OF_RESULTS, False
         if args[:-2] and args[-2] == "-o" and tuple(args[:-2]) in RUN_ELSEWHERE:
             return RUN_ELSEWHERE[tuple(args[:-2])], False
         return RUNS_GPUBENCH.get(subcommand), False

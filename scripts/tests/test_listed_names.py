@@ -3,17 +3,15 @@ Benchmark's suffixes (manual_time, iterations:N, threads:N, ...): a gpubench par
 one of them (`threads:8`) would make two benchmarks one, and every result file holding both is
 refused. Listing needs no GPU; the test skips where no gpubench is built."""
 
-import os
 import subprocess
 from collections import Counter
-from pathlib import Path
 
 import pytest
-from conftest import SCRIPTS
+from conftest import gpubench_binary
 
 from gpubench_tools.reading.facts import strip_gb_suffixes
 
-BINARY = Path(os.environ.get("GPUBENCH_BINARY") or SCRIPTS.parent / "build" / "gpubench")
+BINARY = gpubench_binary()
 
 
 @pytest.mark.skipif(not BINARY.is_file(), reason=f"no {BINARY}: build it (README's quick start)")

@@ -104,7 +104,7 @@ def seen(text: str) -> str:
 
 
 @given(hostile)
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=300, deadline=None)
 def test_text_renders_as_itself_wherever_a_writer_puts_it(text: str) -> None:
     """A line's start, a bullet, a heading, a table cell and a <details> summary (an HTML block,
     where only a character reference is read): the text and nothing else."""
@@ -120,7 +120,7 @@ def test_text_renders_as_itself_wherever_a_writer_puts_it(text: str) -> None:
 
 
 @given(hostile)
-@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@settings(max_examples=200, deadline=None)
 def test_a_code_span_shows_text_as_it_is(text: str) -> None:
     spans = [t for t in tokens(f"run {markdown_code(text)} here\n") if t.type == "code_inline"]
     assert len(spans) == 1 and spans[0].content == printable(text), (text, spans)
@@ -188,7 +188,7 @@ def check_fields_shown(markdown: str, fields: dict[str, str], *keys: str) -> Non
         assert seen(fields[key]) in text, (key, fields[key], markdown)
 
 
-PROPERTY = settings(max_examples=12, deadline=None, derandomize=True, database=None,
+PROPERTY = settings(max_examples=12, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture,
                                            HealthCheck.too_slow])
 
@@ -243,7 +243,7 @@ def load_doc(path: Path) -> dict[str, Any]:
 
 
 @given(st.lists(hostile, min_size=1, max_size=4))
-@settings(max_examples=100, deadline=None, derandomize=True, database=None)
+@settings(max_examples=100, deadline=None)
 def test_every_table_cell_is_escaped(cells: list[str]) -> None:
     headers = [f"column {n}" for n in range(len(cells))]
     table = render(headers, [cells], markdown=True, align="left")
