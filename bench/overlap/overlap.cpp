@@ -11,16 +11,18 @@
 //
 // A round is each stream's operations at once: as many of each that every stream alone lasts
 // about as long as the longest one's single operation and at least 1 ms (ops_per_round), so no
-// stream runs alone for most of the round. Each stream's round is first measured alone, in the
-// same process on the same stream and regions (alone_round.hpp); then the rounds at once are
-// the timed loop: every stream held behind one StreamGate, every operation queued, all released
-// together, each stream's events around its own work. The figures: `overlap`, the streams'
-// seconds alone summed over the round's wall time at once (1 where they take turns, the number
-// of streams where each keeps its pace), beside `overlap_ideal`, what it would be where every
-// stream kept its pace alone; each stream's rate at once and alone, and the one as a share of
-// the other (overlap_figures.hpp). Verified after the timed loop: every byte of every copy's
-// destination; then, from fresh sources and a poisoned destination, one more round at once,
-// every copy checked again and the saxpy's y against the CPU's reference of as many saxpys.
+// stream runs alone for most of the round; sized first from one operation alone, then again from
+// each stream's round alone, whose queued operations take less than a single one. Each
+// stream's round is measured alone, in the same process on the same stream and regions
+// (alone_round.hpp); then the rounds at once are the timed loop: every stream held behind one
+// StreamGate, every operation queued, all released together, each stream's events around its own
+// work. The figures: `overlap`, the streams' seconds alone summed over the round's wall time at
+// once (1 where they take turns, the number of streams where each keeps its pace), beside
+// `overlap_ideal`, what it would be where every stream kept its pace alone; each stream's rate at
+// once and alone, and the one as a share of the other (overlap_figures.hpp). Verified after the
+// timed loop: every byte of every copy's destination; then, from fresh sources and a poisoned
+// destination, one more round at once, every copy checked again and the saxpy's y against the CPU's
+// reference of as many saxpys.
 #include "alone_round.hpp"
 #include "cuda_error.hpp"
 #include "driver_api.hpp"
@@ -43,6 +45,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gpubench::bench {
@@ -132,11 +135,26 @@ void measure_overlap(const StreamCombo& combo, Harness& h, std::size_t bytes) {
   for (const auto& task : tasks) {
     op_seconds.push_back(one_op_seconds(session, task->stream(), [&] { task->enqueue(); }));
   }
-  const std::vector<std::size_t> ops = ops_per_round(op_seconds);
-  std::vector<double> alone;
+  const auto rounds_alone = [&](const std::vector<std::size_t>& ops) {
+    std::vector<double> seconds;
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      seconds.push_back(alone_round_seconds(session, tasks[i]->stream(), ops[i],
+                                            [&task = *tasks[i]] { task.enqueue(); }));
+    }
+    return seconds;
+  };
+  std::vector<std::size_t> ops = ops_per_round(op_seconds);
+  std::vector<double> alone = rounds_alone(ops);
+  // A single operation overstates what one takes among others queued behind it (an H100's
+  // first 1 MiB host-to-device copy of a batch took five times a queued one's): the rounds
+  // alone give each stream's seconds per queued operation, which size the rounds again.
+  std::vector<double> queued_op_seconds;
   for (std::size_t i = 0; i < tasks.size(); ++i) {
-    alone.push_back(alone_round_seconds(session, tasks[i]->stream(), ops[i],
-                                        [&task = *tasks[i]] { task.enqueue(); }));
+    queued_op_seconds.push_back(alone[i] / static_cast<double>(ops[i]));
+  }
+  if (std::vector<std::size_t> resized = ops_per_round(queued_op_seconds); resized != ops) {
+    ops = std::move(resized);
+    alone = rounds_alone(ops);
   }
 
   std::vector<LaneSpec> lanes;
