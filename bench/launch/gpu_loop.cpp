@@ -6,6 +6,8 @@
 //   host_graph       the host launches a graph of one kernel node n times
 //   while_node       the host launches one graph; its WHILE node runs the kernel until the
 //                    kernel sets the condition to 0 (CUDA 12.4+ conditional nodes)
+//   if_chain         the host launches one graph of n IF nodes in a chain; each one's body runs
+//                    the kernel, which sets the next node's condition to whether iterations remain
 //   tail_launch      the host launches one graph, whose node tail-launches a device graph of the
 //                    kernel, which tail-launches itself until no iteration is left
 //   fire_and_forget  as tail_launch, but the device graph's kernel launches a work graph of the

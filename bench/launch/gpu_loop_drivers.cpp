@@ -1,7 +1,7 @@
 // The drivers of launch/gpu_loop: the same loop of one-thread kernels, run by the host through a
-// stream or a graph launch per iteration, or by the GPU through a WHILE node, a tail relaunch or
-// a fire-and-forget launch per iteration. docs/methodology.md (launch, GPU-driven loops) says what
-// each iteration costs in launches.
+// stream or a graph launch per iteration, or by the GPU through a WHILE node, a chain of IF nodes,
+// a tail relaunch or a fire-and-forget launch per iteration. docs/methodology.md (launch,
+// GPU-driven loops) says what each iteration costs in launches.
 #include "gpu_loop_drivers.hpp"
 
 #include "driver_api.hpp"
@@ -75,6 +75,24 @@ class WhileNodeLoop final : public GpuLoop {
 public:
   WhileNodeLoop(const GpuLoopState& state, CUstream stream)
       : state_(state), stream_(stream), exec_(while_graph(state.args()).get()) {
+    exec_.upload(stream_);
+  }
+  void run() override {
+    state_.arm(stream_);
+    exec_.launch(stream_);
+  }
+
+private:
+  const GpuLoopState& state_;
+  CUstream stream_;
+  GraphExec exec_;
+};
+
+// One host launch of a graph of n IF nodes in a chain, each body's kernel opening the next.
+class IfChainLoop final : public GpuLoop {
+public:
+  IfChainLoop(const GpuLoopState& state, CUstream stream)
+      : state_(state), stream_(stream), exec_(if_chain_graph(state.args()).get()) {
     exec_.upload(stream_);
   }
   void run() override {
@@ -169,11 +187,12 @@ template <typename Loop> std::unique_ptr<GpuLoop> make(const GpuLoopState& state
 
 } // namespace
 
-const std::array<GpuLoopDriver, 5>& gpu_loop_drivers() {
-  static const std::array<GpuLoopDriver, 5> drivers{{
+const std::array<GpuLoopDriver, 6>& gpu_loop_drivers() {
+  static const std::array<GpuLoopDriver, 6> drivers{{
       {"host_stream", true, make<HostStreamLoop>},
       {"host_graph", true, make<HostGraphLoop>},
       {"while_node", false, make<WhileNodeLoop>},
+      {"if_chain", false, make<IfChainLoop>},
       {"tail_launch", false, make<TailLaunchLoop>},
       {"fire_and_forget", false, make<FireAndForgetLoop>},
   }};

@@ -30,7 +30,7 @@ struct GpuLoopDriver {
   std::unique_ptr<GpuLoop> (*make)(const GpuLoopState& state, CUstream stream);
 };
 
-// host_stream, host_graph, while_node, tail_launch, fire_and_forget.
-[[nodiscard]] const std::array<GpuLoopDriver, 5>& gpu_loop_drivers();
+// host_stream, host_graph, while_node, if_chain, tail_launch, fire_and_forget.
+[[nodiscard]] const std::array<GpuLoopDriver, 6>& gpu_loop_drivers();
 
 } // namespace gpubench::bench

@@ -3,6 +3,9 @@
 #include "cuda_error.hpp"
 #include "driver_api.hpp"
 
+#include <algorithm>
+#include <vector>
+
 namespace gpubench::bench {
 namespace {
 
@@ -41,6 +44,33 @@ Graph while_graph(const GpuLoopArgs& args) {
   void* step_params[] = {&step_args, &condition};
   add_kernel_node(params.conditional.phGraph_out[0],
                   reinterpret_cast<const void*>(gpu_loop_while_step), step_params);
+  return graph;
+}
+
+Graph if_chain_graph(const GpuLoopArgs& args) {
+  Graph graph = empty_graph();
+  std::vector<cudaGraphConditionalHandle> conditions(args.iterations);
+  for (unsigned int i = 0; i < args.iterations; ++i) {
+    GPUBENCH_CUDART(cudaGraphConditionalHandleCreate(&conditions[i], graph.get(), i == 0 ? 1 : 0,
+                                                     cudaGraphCondAssignDefault));
+  }
+  cudaGraphNode_t previous = nullptr;
+  for (unsigned int i = 0; i < args.iterations; ++i) {
+    cudaGraphNodeParams params{};
+    params.type = cudaGraphNodeTypeConditional;
+    params.conditional.handle = conditions[i];
+    params.conditional.type = cudaGraphCondTypeIf;
+    params.conditional.size = 1;
+    cudaGraphNode_t node = nullptr;
+    GPUBENCH_CUDART(cudaGraphAddNode(&node, graph.get(), previous == nullptr ? nullptr : &previous,
+                                     nullptr, previous == nullptr ? 0 : 1, &params));
+    GpuLoopArgs step_args = args;
+    cudaGraphConditionalHandle next = conditions[std::min(i + 1, args.iterations - 1)];
+    void* step_params[] = {&step_args, &next};
+    add_kernel_node(params.conditional.phGraph_out[0],
+                    reinterpret_cast<const void*>(gpu_loop_while_step), step_params);
+    previous = node;
+  }
   return graph;
 }
 

@@ -18,6 +18,13 @@ namespace gpubench::bench {
 // whether iterations remain.
 [[nodiscard]] Graph while_graph(const GpuLoopArgs& args);
 
+// A graph of a chain of `args.iterations` IF nodes, each node's body one gpu_loop_while_step
+// that sets the next node's condition to whether iterations remain: the first node's condition
+// starts at 1 at every launch, the others' at 0 (cudaGraphCondAssignDefault), so each iteration
+// runs because the one before it said so. The last body sets its own node's condition, which
+// nothing reads again.
+[[nodiscard]] Graph if_chain_graph(const GpuLoopArgs& args);
+
 // `graph` instantiated for launch from the device too (CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH)
 // and uploaded on `stream`, waited for: a device-side launch needs the graph on the device first.
 [[nodiscard]] GraphExec device_graph(const Graph& graph, CUstream stream);

@@ -18,8 +18,8 @@ std::string driver_of(const std::string& name) {
 TEST(GpuLoop, EveryDriverRunsEveryIterationInOrder) {
   GPUBENCH_REQUIRE_GPU();
   const std::vector<BenchmarkOutcome> outcomes = run_benchmarks("^launch/gpu_loop/");
-  // host_stream, host_graph, while_node, tail_launch and fire_and_forget at 16 and 1024.
-  expect_all_verified(outcomes, 5 * 2, "us_per_iteration");
+  // host_stream, host_graph, while_node, if_chain, tail_launch and fire_and_forget at 16 and 1024.
+  expect_all_verified(outcomes, 6 * 2, "us_per_iteration");
   std::map<std::string, double> host_us_at_1024; // by driver
   for (const BenchmarkOutcome& outcome : outcomes) {
     if (outcome.failed) {
@@ -41,9 +41,9 @@ TEST(GpuLoop, EveryDriverRunsEveryIterationInOrder) {
       host_us_at_1024[driver_of(outcome.name)] = c.at("host_us_per_iteration");
     }
   }
-  ASSERT_EQ(host_us_at_1024.size(), 5U);
+  ASSERT_EQ(host_us_at_1024.size(), 6U);
   // Where the GPU drives the loop the host issues one graph launch, not 1024 launches.
-  for (const char* gpu_driven : {"while_node", "tail_launch", "fire_and_forget"}) {
+  for (const char* gpu_driven : {"while_node", "if_chain", "tail_launch", "fire_and_forget"}) {
     EXPECT_LT(host_us_at_1024.at(gpu_driven), host_us_at_1024.at("host_stream")) << gpu_driven;
     EXPECT_LT(host_us_at_1024.at(gpu_driven), host_us_at_1024.at("host_graph")) << gpu_driven;
   }
