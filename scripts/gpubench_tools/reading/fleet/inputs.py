@@ -22,9 +22,9 @@ one.
 A directory holds one job's files: what an earlier job or an earlier attempt of a requeued job than
 its newest left there (reading/fleet/jobs.py) is a `stale` record, not a result, and what it left of
 a GPU the newest measured again is superseded, not read (a pod log keeps every run's lines, each
-run's of the job its record lines name). Its `peer/` subdirectory (deploy/slurm --per-node) holds
-per-node runs over several GPUs: their results are no GPU's and are not read, their records are
-(`peer_records`).
+run's of the job its record lines name). Its `peer/` subdirectory (deploy/slurm's one task per
+node) holds per-node runs over several GPUs: their results are no GPU's and are not read, their
+records are (`peer_records`).
 """
 
 import os
