@@ -10,6 +10,8 @@
 #   - a node that does not see the shared output directory: its tasks say so in one line each,
 #     create nothing in their view of it, and the job exits non-zero naming them;
 #   - srun exiting non-zero though every record says done: the job exits with srun's status;
+#   - the allocation (a stand-in scontrol): each node with its GPUs in job<ID>.expected_hosts,
+#     lost nodes too, each node alone with --no-gpus; scontrol not answering: one line, no file;
 #   - a directory of thousands of records: the summary counts them in seconds;
 #   - gpubench exiting 0 without a result (a flag that runs no benchmark): each record failed,
 #     the job exits 1; peer benchmarks only on nodes of one GPU: each task says it measures
@@ -84,8 +86,18 @@ expect() {
   echo "ok: $2: exit status $1"
 }
 
+# Checks that job $1's allocation file lists exactly the lines "${@:2}", in any order (its
+# comment aside).
+check_allocation() {
+  local file=$results/job$1.expected_hosts
+  [[ -e $file ]] || fail "job $1: no $file"
+  [[ $(grep -v '^#' "$file" | sort) == "$(printf '%s\n' "${@:2}" | sort)" ]] ||
+    fail "job $1: $file lists $(grep -v '^#' "$file" | tr '\n' ' '), want ${*:2}"
+}
+
 run_job 11 --per-gpu "$results"
 check_done_only n1_GPU-a1 n1_GPU-a2 n2_GPU-b1 n2_GPU-b2
+check_allocation 11 "n1 2" "n2 2"
 expect 0 "every task runs" "job 11: 4 done, 0 failed, 0 interrupted, 0 killed; exit status 0;"
 
 STANDIN_LOST=n2 run_job 12 --per-gpu "$results"
@@ -96,7 +108,22 @@ grep -qF "job 12: 2 done, 0 failed, 0 interrupted, 0 killed, 2 of 4 tasks withou
 
 STANDIN_LOST=n2 run_job 13 "$results"
 check_done_only n1_GPU-a1 n1_GPU-a2
+# The lost node is in the allocation: gpubench-tools fleet names it missing.
+check_allocation 13 "n1 2" "n2 2"
 expect 1 "node n2 lost, one task per node" "job 13: tasks without a record: 1 (of 2;"
+
+# Nodes of unlike GPU counts, and --no-gpus: each node alone, at least one GPU.
+STANDIN_NODES="n1=GPU-a1,GPU-a2 n2=GPU-b1 n3=GPU-c1,GPU-c2" SLURM_JOB_NUM_NODES=3 run_job 29 "$results"
+check_allocation 29 "n1 2" "n2 1" "n3 2"
+STANDIN_NODES="n1=GPU-a1 n2=GPU-b1" run_job 30 --no-gpus "$results"
+check_allocation 30 "n1" "n2"
+echo "ok: the allocation file lists each node and its GPUs"
+
+# scontrol not answering: one line, no allocation file, the job runs on.
+STANDIN_SCONTROL_EXIT=1 run_job 31 "$results"
+[[ ! -e $results/job31.expected_hosts && ! -e $results/job31.expected_hosts.tmp ]] ||
+  fail "scontrol not answering: an allocation file was written"
+expect 0 "scontrol not answering" "gpubench.sbatch: job 31: no $results/job31.expected_hosts (Unable to contact slurm controller (connect failure)): gpubench-tools fleet finds no node or GPU missing from the allocation"
 
 STANDIN_SRUN_EXIT=1 run_job 14 --per-gpu "$results"
 check_done_only n1_GPU-a1 n1_GPU-a2 n2_GPU-b1 n2_GPU-b2
@@ -250,7 +277,8 @@ for ((i = 0; i < ${#bad_task_values[@]}; i += 4)); do
     fi
   done
   expect 1 "$line" "job 16: tasks without a record: ${refusing[*]} (of 4;"
-  [[ $(find "$results" -mindepth 1 -not -name '.claims-*' | grep -v '/n2_' || true) == "" ]] ||
+  [[ $(find "$results" -mindepth 1 -not -name '.claims-*' -not -name 'job16.expected_hosts' |
+    grep -v '/n2_' || true) == "" ]] ||
     fail "$line: files of a refusing task: $(find "$results" -mindepth 1 | tr '\n' ' ')"
 done
 

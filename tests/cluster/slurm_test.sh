@@ -12,6 +12,8 @@
 #   - one task per GPU (--per-gpu, two GPUs for two tasks) with tests/cluster/standin/gpubench, a stand-in that
 #     sees the GPUs of CUDA_VISIBLE_DEVICES and writes gpubench's JSON: one record per allocated
 #     GPU named <node>_<uuid>, each run seeing its GPU alone, each task on its own core;
+#   - the allocation in job<ID>.expected_hosts: the node and its 4 GPUs, the job holding them all
+#     (--exclusive) whatever it asked for; the node alone with --no-gpus;
 #   - one task per node (the default) with 3 of the 4 GPUs (--gpus-per-node=h100:3) and one GPU
 #     failing: records for exactly the 3
 #     allocated GPUs, the failure's .err and status, per-GPU runs without the peer family, one
@@ -264,6 +266,14 @@ check_alone() {
   ! benchmarks "$results/$1.json" | grep -q '^peer/' || fail "$1.json: a per-GPU run holds peer benchmarks"
 }
 
+# Checks that job $1's allocation file (its comment aside) is the line $2 alone.
+check_allocation() {
+  local file=$results/job$1.expected_hosts
+  [[ $(grep -v '^#' "$file" 2> /dev/null) == "$2" ]] ||
+    fail "job $1: $file does not list '$2' alone: $(cat "$file" 2> /dev/null)"
+  echo "ok: job $1's allocation: $2"
+}
+
 expect_job() {
   [[ $2 == "$3" ]] || fail "job $1: $2, want $3"
   grep -q "gpubench.sbatch: job $1: " "$work/job-$1.out" || fail "job $1 did not finish the script"
@@ -329,6 +339,9 @@ peer_names=$(benchmarks "$results/peer/$node.json")
 [[ $(grep -c '^peer/' <<< "$peer_names") == 6 && $(wc -l <<< "$peer_names") == 6 ]] ||
   fail "peer/$node.json: want the 6 peer pairs of 3 GPUs and nothing else, got: $peer_names"
 echo "ok: peer/$node.json: the 6 ordered pairs of the 3 GPUs, nothing else"
+# --exclusive: the job holds the node's 4 GPUs, the step the 3 asked for; fleet names the fourth
+# missing.
+check_allocation "$job" "$node 4"
 expect_job "$job" "$state $exit_code" "FAILED 1:0"
 
 # Refused before the job step starts, an earlier result in the directory left as it was: a flag
@@ -403,7 +416,7 @@ expect_job "$job" "$state $exit_code" "FAILED 137:0"
 rm -rf "$results" "$standin_log"
 STANDIN_BEHAVIOUR="${gpu_uuids[0]}=dead"
 export STANDIN_SMI_ORDER=reverse
-job=$(submit --gpus-per-node=4 "$sbatch_script" \
+job=$(submit --gpus-per-node=h100:4 "$sbatch_script" \
   --gpubench="$standin/gpubench" "$results" --benchmark_filter=-^peer/)
 STANDIN_SMI_ORDER=""
 read -r state exit_code < <(wait_job "$job")
@@ -420,6 +433,7 @@ for index in 1 2 3; do
   check_alone "${names[index]}" "${gpu_uuids[index]}"
 done
 check_only "${names[@]}"
+check_allocation "$job" "$node 4"
 expect_job "$job" "$state $exit_code" "FAILED 1:0"
 
 # 6. The job requeued while its first GPU runs (what preemption does), and run again under its
@@ -486,6 +500,7 @@ job=$(submit "$sbatch_script" --no-gpus --gpubench="$gpubench" "$results" \
 read -r state exit_code < <(wait_job "$job")
 echo "real gpubench, one task per node, no GPU requested: job $job $state $exit_code"
 check_real "$job" "${node}_task0"
+check_allocation "$job" "$node"
 
 failed=0
 echo "slurm_test: passed"
