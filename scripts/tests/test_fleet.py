@@ -233,7 +233,7 @@ def test_hosts_not_expected_are_named(tmp_path: Path, capsys: pytest.CaptureFixt
     (tmp_path / "hosts.txt").write_text("node00\nnode01\nnode02\nnode03\n")
     code, out, _ = run(capsys, tmp_path / "fleet", "--expect-hosts", tmp_path / "hosts.txt")
     assert code == 0
-    assert "hosts with results that --expect-hosts does not list" in out and "node04" in out
+    assert "hosts with results that the expected hosts do not list" in out and "node04" in out
 
 
 def test_pod_log_and_failed_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

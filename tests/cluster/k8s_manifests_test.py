@@ -6,17 +6,21 @@ and against what the schemas do not check.
 
 Every manifest must validate strictly (no unknown field) against the oldest Kubernetes it
 targets (1.29: an Indexed Job's backoffLimitPerIndex is on by default from there) and the
-newest the package knows, and must pass the rules the API server, the scheduler or the
+newest the package knows. A workload's must pass the rules the API server, the scheduler or the
 restricted Pod Security Standard apply and a schema does not (check_rules): a selector that
 matches the template's labels, the restart policy its kind allows, Guaranteed QoS (requests
-equal limits for cpu, memory and nvidia.com/gpu), one GPU per pod, the restricted securityContext,
-a Job's deadline with each pod's own (GPUBENCH_POD_DEADLINE) before it, pods spread over nodes,
-and what gpubench and gpubench-tools fleet rely on (NODE_NAME and POD_NAME from the downward API, a Job's
-JOB_UID from its pods' controller-uid label, a grace period for an interrupted run). Broken copies of each manifest must be rejected, each by the
-check meant to catch it, so a check that accepts anything fails this test. The manifests and
-docs/cluster.md must wait for a Job's Complete or Failed condition, not Complete alone. Exit 77
-(skipped) where kubernetes-validate or PyYAML is missing,
-except where GPUBENCH_CLUSTER_TESTS=required (.ci/run, after .ci/install --cluster).
+equal limits for cpu, memory and nvidia.com/gpu) with one GPU or more per pod, the restricted
+securityContext, a Job's deadline with each pod's own (GPUBENCH_POD_DEADLINE) before it, one pod
+per node (a required pod anti-affinity on the node's hostname, and a Job running all its pods at
+once), nodes of one GPU model (nvidia.com/gpu.product), the results on a PersistentVolumeClaim,
+and what gpubench and gpubench-tools fleet rely on (NODE_NAME and POD_NAME from the downward API,
+a Job's JOB_UID from its pods' controller-uid label, a grace period for an interrupted run). A
+claim a workload mounts must be a manifest of the directory, ReadWriteMany (its pods on several
+nodes write at once). Broken copies of each manifest must be rejected, each by the check meant to
+catch it, so a check that accepts anything fails this test. The manifests and docs/cluster.md
+must wait for a Job's Complete or Failed condition, not Complete alone. Exit 77 (skipped) where
+kubernetes-validate or PyYAML is missing, except where GPUBENCH_CLUSTER_TESTS=required (.ci/run,
+after .ci/install --cluster).
 """
 
 import copy
@@ -29,6 +33,10 @@ from typing import Any
 OLDEST_VERSION = "1.29.0"
 SKIP = 77
 GPU = "nvidia.com/gpu"
+# The node label of NVIDIA's GPU feature discovery naming the nodes' GPU model.
+GPU_PRODUCT = "nvidia.com/gpu.product"
+HOSTNAME = "kubernetes.io/hostname"
+CLAIM = "PersistentVolumeClaim"
 # Kinds whose pods must run until deleted, and kinds whose pods run to completion.
 RESTART_ALWAYS = {"DaemonSet", "Deployment", "ReplicaSet", "StatefulSet"}
 RUN_TO_COMPLETION = {"Job"}
@@ -86,7 +94,7 @@ def check_restart_policy(manifest: Manifest) -> list[str]:
 
 def check_guaranteed(manifest: Manifest) -> list[str]:
     """Guaranteed QoS: every container's requests equal its limits for cpu and memory; the GPU
-    request (where given) equal to its limit, one GPU per pod."""
+    request (where given) equal to its limit, one GPU or more per pod (a node's)."""
     problems = []
     spec = pod_spec(manifest)
     for c in spec.get("initContainers", []) + spec["containers"]:
@@ -103,8 +111,8 @@ def check_guaranteed(manifest: Manifest) -> list[str]:
                             f"{limits.get(GPU)} (the API server rejects it)")
     gpus = sum(int(str((c.get("resources") or {}).get("limits", {}).get(GPU, 0)))
                for c in spec["containers"])
-    if gpus != 1:
-        problems.append(f"{gpus} {GPU} per pod, not one")
+    if gpus < 1:
+        problems.append(f"{gpus} {GPU} per pod: it measures no GPU")
     return problems
 
 
@@ -179,27 +187,76 @@ def wait_problems(text: str) -> list[str]:
     return []
 
 
-def check_spread(manifest: Manifest) -> list[str]:
-    """Pods of one workload spread over nodes (a DaemonSet has one per node by construction)."""
+def check_one_per_node(manifest: Manifest) -> list[str]:
+    """At most one pod of the workload on a node, each measuring its node's GPUs alone (a
+    DaemonSet has one per node by construction): a required pod anti-affinity on the node's
+    hostname selecting the pods (a preferred one, or a topology spread, lets two share a node
+    when the scheduler finds no other), and for a Job all its pods at once (the anti-affinity
+    counts only pods that have not finished: a node whose pod finished could take a later one)."""
     if manifest["kind"] == "DaemonSet":
         return []
     labels = manifest["spec"]["template"].get("metadata", {}).get("labels") or {}
-    spec = pod_spec(manifest)
-    for constraint in spec.get("topologySpreadConstraints", []):
-        if constraint["topologyKey"] == "kubernetes.io/hostname":
-            # Without a labelSelector a constraint counts no pod.
-            if "labelSelector" in constraint and selects(constraint["labelSelector"], labels):
-                return []
-            return ["the topologySpreadConstraint's labelSelector does not select the pods: "
-                    "it spreads nothing"]
-    anti = (spec.get("affinity") or {}).get("podAntiAffinity") or {}
-    terms = anti.get("requiredDuringSchedulingIgnoredDuringExecution", []) + [
-        t["podAffinityTerm"] for t in anti.get("preferredDuringSchedulingIgnoredDuringExecution", [])]
-    if any(t["topologyKey"] == "kubernetes.io/hostname"
-           and selects(t.get("labelSelector") or {}, labels) for t in terms):
+    anti = (pod_spec(manifest).get("affinity") or {}).get("podAntiAffinity") or {}
+    problems = []
+    # A term without a labelSelector selects no pod.
+    if not any(t["topologyKey"] == HOSTNAME and "labelSelector" in t
+               and selects(t["labelSelector"], labels)
+               for t in anti.get("requiredDuringSchedulingIgnoredDuringExecution", [])):
+        problems.append(f"no required podAntiAffinity on {HOSTNAME} selecting the pods: two may "
+                        "share a node, measuring its GPUs at once")
+    spec = manifest["spec"]
+    if manifest["kind"] == "Job" and spec.get("parallelism", 1) != spec.get("completions", 1):
+        problems.append(f"parallelism {spec.get('parallelism', 1)} is not completions "
+                        f"{spec.get('completions', 1)}: a node whose pod finished may take another")
+    return problems
+
+
+def check_gpu_model(manifest: Manifest) -> list[str]:
+    """Nodes of one GPU model: a nodeSelector on nvidia.com/gpu.product."""
+    if (pod_spec(manifest).get("nodeSelector") or {}).get(GPU_PRODUCT):
         return []
-    return ["pods are not spread over nodes (no topologySpreadConstraint or podAntiAffinity on "
-            "kubernetes.io/hostname selecting them)"]
+    return [f"no nodeSelector on {GPU_PRODUCT}: nodes of any GPU model may run it"]
+
+
+def check_results(manifest: Manifest) -> list[str]:
+    """gpubench-pod's files (GPUBENCH_RESULTS) on a PersistentVolumeClaim, which outlives the
+    pods, where an emptyDir goes with its pod."""
+    path = env_value(manifest, "GPUBENCH_RESULTS")
+    if not path:
+        return ["GPUBENCH_RESULTS is not set: the files go to a temporary directory of the pod"]
+    mount = next((m for m in container(manifest).get("volumeMounts", [])
+                  if m["mountPath"] == path), None)
+    if mount is None:
+        return [f"no volume at GPUBENCH_RESULTS {path}: the files go with the container"]
+    volume = next((v for v in pod_spec(manifest).get("volumes", [])
+                   if v["name"] == mount["name"]), {})
+    if "persistentVolumeClaim" not in volume:
+        return [f"GPUBENCH_RESULTS {path} is volume {mount['name']!r}, not a "
+                "PersistentVolumeClaim: the files go with the pod"]
+    return []
+
+
+def claims_of(manifest: Manifest) -> list[str]:
+    """The PersistentVolumeClaims a workload's pods mount."""
+    return [v["persistentVolumeClaim"]["claimName"] for v in pod_spec(manifest).get("volumes", [])
+            if "persistentVolumeClaim" in v]
+
+
+def missing_claims(manifests: list[Manifest]) -> list[str]:
+    """The claims a workload mounts that no manifest of the directory makes."""
+    claims = {m["metadata"]["name"] for m in manifests if m["kind"] == CLAIM}
+    return [f"{m['metadata']['name']} mounts claim {name}, which no manifest here makes"
+            for m in manifests if m["kind"] != CLAIM for name in claims_of(m)
+            if name not in claims]
+
+
+def check_claim(claim: Manifest) -> list[str]:
+    """A claim the pods of a Job write at once from their nodes: ReadWriteMany."""
+    modes = claim["spec"].get("accessModes") or []
+    if "ReadWriteMany" not in modes:
+        return [f"accessModes {modes}: the pods of several nodes cannot all mount it to write "
+                "(ReadWriteMany)"]
+    return []
 
 
 # The Job's UID, which tells a Job from an earlier one of the same name (gpubench-tools fleet's stale files).
@@ -225,10 +282,12 @@ def check_gpubench(manifest: Manifest) -> list[str]:
 RULES: dict[str, Callable[[Manifest], list[str]]] = {
     "selector": check_selector,
     "restart policy": check_restart_policy,
-    "Guaranteed QoS, one GPU": check_guaranteed,
+    "Guaranteed QoS, GPUs": check_guaranteed,
     "restricted securityContext": check_security,
     "deadline": check_deadline,
-    "spread over nodes": check_spread,
+    "one pod per node": check_one_per_node,
+    "one GPU model": check_gpu_model,
+    "results kept": check_results,
     "gpubench's needs": check_gpubench,
 }
 
@@ -310,13 +369,35 @@ def rule_breakages(manifest: Manifest) -> dict[str, tuple[str, Callable[[Manifes
         resources(m)["requests"].pop("memory", None)
         resources(m)["limits"].pop("memory", None)
 
-    def two_gpus(m: Manifest) -> None:
-        resources(m)["limits"][GPU] = 2
-        resources(m)["requests"][GPU] = 2
+    def no_gpu(m: Manifest) -> None:
+        resources(m)["limits"].pop(GPU)
+        resources(m)["requests"].pop(GPU)
 
-    def spread_selects_nothing(m: Manifest) -> None:
-        for constraint in pod_spec(m).get("topologySpreadConstraints", []):
-            constraint["labelSelector"] = {"matchLabels": {"app.kubernetes.io/name": "other"}}
+    def anti_affinity_preferred(m: Manifest) -> None:
+        anti = pod_spec(m)["affinity"]["podAntiAffinity"]
+        anti["preferredDuringSchedulingIgnoredDuringExecution"] = [
+            {"weight": 100, "podAffinityTerm": term}
+            for term in anti.pop("requiredDuringSchedulingIgnoredDuringExecution")]
+
+    def anti_affinity_selects_nothing(m: Manifest) -> None:
+        for term in pod_spec(m)["affinity"]["podAntiAffinity"][
+                "requiredDuringSchedulingIgnoredDuringExecution"]:
+            term["labelSelector"] = {"matchLabels": {"app.kubernetes.io/name": "other"}}
+
+    def spread_in_place_of_anti_affinity(m: Manifest) -> None:
+        del pod_spec(m)["affinity"]
+        pod_spec(m)["topologySpreadConstraints"] = [{
+            "maxSkew": 1, "topologyKey": HOSTNAME, "whenUnsatisfiable": "ScheduleAnyway",
+            "labelSelector": {"matchLabels": m["spec"]["template"]["metadata"]["labels"]}}]
+
+    def fewer_at_once(m: Manifest) -> None:
+        m["spec"]["parallelism"] = m["spec"]["completions"] - 1
+
+    def results_on_empty_dir(m: Manifest) -> None:
+        for volume in pod_spec(m)["volumes"]:
+            if "persistentVolumeClaim" in volume:
+                del volume["persistentVolumeClaim"]
+                volume["emptyDir"] = {}
 
     def without_pod_deadline(m: Manifest) -> None:
         container(m)["env"] = [e for e in container(m)["env"]
@@ -337,10 +418,10 @@ def rule_breakages(manifest: Manifest) -> dict[str, tuple[str, Callable[[Manifes
             ("restart policy", set_path("restartPolicy", "OnFailure")),
         "the pod as a DaemonSet with restartPolicy Never":
             ("restart policy", lambda m: as_daemonset(m, "Never")),
-        "a GPU request unlike its limit": ("Guaranteed QoS, one GPU", gpu_request_unlike_limit),
-        "a cpu request under its limit": ("Guaranteed QoS, one GPU", cpu_burstable),
-        "no memory request or limit": ("Guaranteed QoS, one GPU", no_memory),
-        "two GPUs per pod": ("Guaranteed QoS, one GPU", two_gpus),
+        "a GPU request unlike its limit": ("Guaranteed QoS, GPUs", gpu_request_unlike_limit),
+        "a cpu request under its limit": ("Guaranteed QoS, GPUs", cpu_burstable),
+        "no memory request or limit": ("Guaranteed QoS, GPUs", no_memory),
+        "no GPU": ("Guaranteed QoS, GPUs", no_gpu),
         "runAsNonRoot false": ("restricted securityContext",
                                set_path("securityContext.runAsNonRoot", False)),
         "allowPrivilegeEscalation true": ("restricted securityContext",
@@ -356,8 +437,16 @@ def rule_breakages(manifest: Manifest) -> dict[str, tuple[str, Callable[[Manifes
         "no activeDeadlineSeconds": ("deadline", lambda m: m["spec"].pop("activeDeadlineSeconds", None)),
         "no GPUBENCH_POD_DEADLINE": ("deadline", without_pod_deadline),
         "GPUBENCH_POD_DEADLINE at the Job's deadline": ("deadline", pod_deadline_at_job_deadline),
-        "no spread over nodes": ("spread over nodes", set_path("topologySpreadConstraints", None)),
-        "a spread whose selector matches no pod": ("spread over nodes", spread_selects_nothing),
+        "no pod anti-affinity": ("one pod per node", set_path("affinity", None)),
+        "a preferred pod anti-affinity, not a required one":
+            ("one pod per node", anti_affinity_preferred),
+        "a spread over nodes in place of the anti-affinity":
+            ("one pod per node", spread_in_place_of_anti_affinity),
+        "an anti-affinity whose selector matches no pod":
+            ("one pod per node", anti_affinity_selects_nothing),
+        "parallelism below completions": ("one pod per node", fewer_at_once),
+        "no GPU-model selector": ("one GPU model", set_path("nodeSelector", None)),
+        "the results on an emptyDir": ("results kept", results_on_empty_dir),
         "NODE_NAME not from the downward API":
             ("gpubench's needs", lambda m: container(m)["env"].pop(0)),
         "JOB_UID not from the downward API": ("gpubench's needs", without_job_uid),
@@ -368,7 +457,8 @@ def rule_breakages(manifest: Manifest) -> dict[str, tuple[str, Callable[[Manifes
                                   "restartPolicy OnFailure with backoffLimitPerIndex",
                                   "no GPUBENCH_POD_DEADLINE",
                                   "GPUBENCH_POD_DEADLINE at the Job's deadline",
-                                  "JOB_UID not from the downward API")}
+                                  "JOB_UID not from the downward API",
+                                  "parallelism below completions")}
     return breakages
 
 
@@ -416,14 +506,25 @@ def main(argv: list[str]) -> int:
     problems = wait_problems("kubectl wait --for=condition=complete --timeout=2h job/gpubench")
     verdict(bool(problems), "a wait for condition=complete alone: "
                             f"{problems[0] if problems else 'accepted'}")
+    manifests: dict[Path, Manifest] = {}
     for path in paths:
         documents = [d for d in yaml.safe_load_all(path.read_text()) if d]
         verdict(len(documents) == 1, f"{path.name}: one resource")
-        manifest = documents[0]
+        manifest = manifests[path] = documents[0]
         for version in versions:
             error = schema_valid(manifest, version)
             verdict(not error, f"{path.name}: {'invalid' if error else 'valid'} for Kubernetes "
                                f"{version}{': ' + error if error else ''}")
+        if manifest["kind"] == CLAIM:
+            problems = check_claim(manifest)
+            verdict(not problems, f"{path.name}: ReadWriteMany: {'; '.join(problems) or 'met'}")
+            broken = copy.deepcopy(manifest)
+            broken["spec"]["accessModes"] = ["ReadWriteOnce"]
+            problems = check_claim(broken)
+            verdict(not schema_valid(broken, versions[-1]) and bool(problems),
+                    f"{path.name} with ReadWriteOnce: "
+                    f"{problems[0] if problems else 'accepted'}")
+            continue
         for rule, problems in check_rules(manifest).items():
             verdict(not problems, f"{path.name}: {rule}: {'; '.join(problems) or 'met'}")
         for what, breakage in schema_breakages().items():
@@ -449,6 +550,17 @@ def main(argv: list[str]) -> int:
         verdict(not problems and not schema_valid(daemonset, versions[-1]),
                 f"{path.name} as a DaemonSet with restartPolicy Always: "
                 f"{'valid, and met by the restart rule' if not problems else problems[0]}")
+    # Each claim a workload mounts is one of the directory's manifests, so applying them
+    # makes it; a workload mounting another is found.
+    problems = missing_claims(list(manifests.values()))
+    verdict(not problems, f"claims: {'; '.join(problems) or 'each a manifest here'}")
+    renamed = copy.deepcopy(list(manifests.values()))
+    for manifest in renamed:
+        for volume in pod_spec(manifest).get("volumes", []) if manifest["kind"] != CLAIM else []:
+            if "persistentVolumeClaim" in volume:
+                volume["persistentVolumeClaim"]["claimName"] = "gpubench-other"
+    problems = missing_claims(renamed)
+    verdict(bool(problems), f"a claim of another name: {problems[0] if problems else 'accepted'}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -4,9 +4,9 @@
 #   pod_test.sh GPUBENCH_POD
 # Checks, as docs/cluster.md says: one record per GPU named <node>_<uuid> in GPUBENCH_RESULTS, each
 # run seeing its GPU alone; the log holds each GPU's JSON on one line and its record line, and for a
-# failure its stderr and "exit status N"; a JSON over the log limit is not printed; SIGTERM to the
-# script, or the pod's own deadline, reaches the running gpubench, whose JSON is marked interrupted,
-# and no further GPU starts, the GPU not started recorded as such; a gpubench ignoring it is killed;
+# failure its stderr and "exit status N"; a JSON past the log limit (the pod's JSON together) is
+# not printed; SIGTERM to the script, or the pod's own deadline, reaches the running gpubench,
+# whose JSON is marked interrupted, and no further GPU starts, the GPU not started recorded as such; a gpubench ignoring it is killed;
 # the exit status is the worst record's. A setting that is not a number, a node, pod or Job name
 # unfit for a file name or a record line, no folder for the results (GPUBENCH_RESULTS unset, TMPDIR
 # without room), and an nvidia-smi that cannot list the GPUs (failing, not answering, or listing one
@@ -61,8 +61,22 @@ echo "ok: two GPUs: records, JSON lines and the failure in the log"
 rm -rf "$GPUBENCH_RESULTS"
 STANDIN_BEHAVIOUR="" GPUBENCH_POD_LOG_LIMIT=100 "$pod" > "$work/log" 2>&1 || fail "a run over the log limit failed"
 ! grep -q '^{' "$work/log" || fail "a JSON over the log limit was printed"
-grep -q "over the log limit (100): in $GPUBENCH_RESULTS/node1_GPU-a1.json" "$work/log" || fail "no line says where the JSON is"
+grep -q "over the log limit (100 of 100 bytes left): in $GPUBENCH_RESULTS/node1_GPU-a1.json" "$work/log" ||
+  fail "no line says where the JSON is"
 echo "ok: a JSON over the log limit is named, not printed"
+
+# The limit is the pod's, its GPUs' JSON together: one GPU's fits, two do not.
+rm -rf "$GPUBENCH_RESULTS"
+STANDIN_BEHAVIOUR="" "$pod" > "$work/log" 2>&1 || fail "a run of two GPUs failed"
+first=$(grep -m 1 '^{' "$work/log" | tr -d '\n' | wc -c)
+rm -rf "$GPUBENCH_RESULTS"
+STANDIN_BEHAVIOUR="" GPUBENCH_POD_LOG_LIMIT=$((first * 3 / 2)) "$pod" > "$work/log" 2>&1 ||
+  fail "a run of two GPUs over the log limit failed"
+[[ $(grep -c '^{' "$work/log") == 1 ]] && grep -q '"gpu_uuid":"GPU-a1"' "$work/log" ||
+  fail "the first GPU's JSON, under the limit, is not the one printed"
+grep -q "^gpubench-pod: node1 GPU-b2: a JSON of [0-9]* bytes is over the log limit ($((first * 3 / 2 - first)) of $((first * 3 / 2)) bytes left): in $GPUBENCH_RESULTS/node1_GPU-b2.json$" "$work/log" ||
+  fail "the second GPU's JSON, past the pod's limit, is not named"
+echo "ok: the log limit holds the pod's JSON together"
 
 # SIGTERM while the first GPU runs, over the results of the run before: the GPU never started
 # has a record saying so, and none of the earlier run's files.

@@ -4,23 +4,27 @@
 #   slurm_test.sh GPUBENCH SBATCH_SCRIPT
 #
 # Starts a private cluster in a temporary directory: its own munged (own key and socket),
-# slurmctld and slurmd on free ports, node gpubench-ci with four GPUs as GRES (gres.conf names
-# four character devices made in the directory, AutoDetect=off: how Slurm is tested without
-# GPUs), task/affinity binding. Submits SBATCH_SCRIPT with sbatch as a user would and checks
-# what lands in the output directory against docs/cluster.md:
-#   - one task per GPU (two GPUs for two tasks) with tests/cluster/standin/gpubench, a stand-in that
+# slurmctld and slurmd on free ports, node gpubench-ci with four GPUs of GRES type h100
+# (gres.conf names four character devices made in the directory, AutoDetect=off: how Slurm is
+# tested without GPUs), task/affinity binding. Submits SBATCH_SCRIPT with sbatch as a user would,
+# its header's allocation (one task per node, --exclusive, --mem=0) with the GPUs added, and
+# checks what lands in the output directory against docs/cluster.md:
+#   - one task per GPU (--per-gpu, two GPUs for two tasks) with tests/cluster/standin/gpubench, a stand-in that
 #     sees the GPUs of CUDA_VISIBLE_DEVICES and writes gpubench's JSON: one record per allocated
 #     GPU named <node>_<uuid>, each run seeing its GPU alone, each task on its own core;
-#   - one task per node with 3 of the 4 GPUs and one GPU failing: records for exactly the 3
+#   - the allocation in job<ID>.expected_hosts: the node and its 4 GPUs, the job holding them all
+#     (--exclusive) whatever it asked for; the node alone with --no-gpus;
+#   - one task per node (the default) with 3 of the 4 GPUs (--gpus-per-node=h100:3) and one GPU
+#     failing: records for exactly the 3
 #     allocated GPUs, the failure's .err and status, per-GPU runs without the peer family, one
 #     peer run over the 3, the user's negative filter kept, the job's exit the worst;
-#   - a flag gpubench does not take, and a --per-node filter that selects peer benchmarks and
-#     others, refused with one line before any GPU starts;
+#   - a flag gpubench does not take, and with one task per node a filter that selects peer
+#     benchmarks and others, refused with one line before any GPU starts;
 #   - SIGTERM to the job step while the first GPU runs: that GPU interrupted with its JSON,
 #     the others never started and say so, no peer run, exit 143;
 #   - the first GPU's gpubench SIGKILLed, then the whole task SIGKILLed while the second runs:
 #     both say killed, the third interrupted, exit 137;
-#   - the real GPUBENCH with --no-gpus (two tasks) and --per-node: on a machine without a GPU
+#   - the real GPUBENCH with --no-gpus, two tasks (--per-gpu) and one: on a machine without a GPU
 #     each task's .err holds gpubench's no-GPU line and "exit status 1"; with a GPU, JSON named
 #     by UUID holding the job's id.
 # The stand-in's nvidia-smi (tests/cluster/standin) lists all four GPUs, allocated or not.
@@ -144,13 +148,13 @@ GresTypes=gpu
 MpiDefault=none
 ReturnToService=2
 KillWait=5
-NodeName=$node NodeAddr=127.0.0.1 NodeHostname=$(hostname -s) CPUs=$cpus Gres=gpu:4 State=UNKNOWN
+NodeName=$node NodeAddr=127.0.0.1 NodeHostname=$(hostname -s) CPUs=$cpus Gres=gpu:h100:4 State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=10 State=UP
 EOF
 # slurmd reads gres.conf beside slurm.conf.
 cat > "$work/gres.conf" << EOF
 AutoDetect=off
-Name=gpu File=$work/dev/nvidia[0-3]
+Name=gpu Type=h100 File=$work/dev/nvidia[0-3]
 EOF
 export SLURM_CONF=$work/slurm.conf
 
@@ -202,12 +206,13 @@ wait_start() {
   fail "the stand-in did not start on $1 within 60 s"
 }
 
-# Sets `indices` to the GPUs Slurm allocated to the job that ran last, as the stand-in saw
-# them in SLURM_JOB_GPUS (a finished job's allocation is no longer in scontrol).
+# Sets `indices` to the GPUs Slurm gave the job step that ran last, as its tasks' stand-ins saw
+# them in SLURM_STEP_GPUS (a finished job's allocation is no longer in scontrol). The job holds
+# every GPU of the node (--exclusive); the step, those the job asked for.
 allocated() {
   local gpus
-  gpus=$(sed -n 's/^start .* job_gpus=//p' "$standin_log" | head -n 1)
-  [[ -n $gpus ]] || fail "the stand-in did not record SLURM_JOB_GPUS"
+  gpus=$(sed -n 's/^start .* step_gpus=//p' "$standin_log" | tr , '\n' | sort -un | paste -sd ,)
+  [[ -n $gpus ]] || fail "the stand-in did not record SLURM_STEP_GPUS"
   IFS=, read -ra indices <<< "$gpus"
 }
 
@@ -261,6 +266,14 @@ check_alone() {
   ! benchmarks "$results/$1.json" | grep -q '^peer/' || fail "$1.json: a per-GPU run holds peer benchmarks"
 }
 
+# Checks that job $1's allocation file (its comment aside) is the line $2 alone.
+check_allocation() {
+  local file=$results/job$1.expected_hosts
+  [[ $(grep -v '^#' "$file" 2> /dev/null) == "$2" ]] ||
+    fail "job $1: $file does not list '$2' alone: $(cat "$file" 2> /dev/null)"
+  echo "ok: job $1's allocation: $2"
+}
+
 expect_job() {
   [[ $2 == "$3" ]] || fail "job $1: $2, want $3"
   grep -q "gpubench.sbatch: job $1: " "$work/job-$1.out" || fail "job $1 did not finish the script"
@@ -270,7 +283,8 @@ expect_job() {
 # 1. One task per GPU, two tasks. The allocation gives the job two GPUs, not one per task: the
 # script's job step is what gives each task its own.
 rm -rf "$results" "$standin_log"
-job=$(submit --ntasks=2 --gpus-per-node=2 "$sbatch_script" --gpubench="$standin/gpubench" "$results")
+job=$(submit --ntasks-per-node=2 --gpus-per-node=2 "$sbatch_script" --per-gpu --gpubench="$standin/gpubench" \
+  "$results")
 read -r state exit_code < <(wait_job "$job")
 echo "one task per GPU: job $job $state $exit_code"
 names=()
@@ -291,11 +305,12 @@ if ((cpus >= 2)); then
 fi
 expect_job "$job" "$state $exit_code" "COMPLETED 0:0"
 
-# 2. One task per node, 3 of the 4 GPUs, the second failing; a negative filter.
+# 2. One task per node (the default), 3 of the 4 GPUs by GRES type, the second failing; a
+# negative filter.
 rm -rf "$results" "$standin_log"
 STANDIN_BEHAVIOUR="${gpu_uuids[1]}=fail"
-job=$(submit --ntasks-per-node=1 --gpus-per-node=3 "$sbatch_script" --per-node \
-  --gpubench="$standin/gpubench" "$results" --benchmark_filter=-^copy/)
+job=$(submit --gpus-per-node=h100:3 "$sbatch_script" --gpubench="$standin/gpubench" "$results" \
+  --benchmark_filter=-^copy/)
 read -r state exit_code < <(wait_job "$job")
 echo "one task per node: job $job $state $exit_code"
 allocated
@@ -324,17 +339,20 @@ peer_names=$(benchmarks "$results/peer/$node.json")
 [[ $(grep -c '^peer/' <<< "$peer_names") == 6 && $(wc -l <<< "$peer_names") == 6 ]] ||
   fail "peer/$node.json: want the 6 peer pairs of 3 GPUs and nothing else, got: $peer_names"
 echo "ok: peer/$node.json: the 6 ordered pairs of the 3 GPUs, nothing else"
+# --exclusive: the job holds the node's 4 GPUs, the step the 3 asked for; fleet names the fourth
+# missing.
+check_allocation "$job" "$node 4"
 expect_job "$job" "$state $exit_code" "FAILED 1:0"
 
 # Refused before the job step starts, an earlier result in the directory left as it was: a flag
 # gpubench does not take, a filter that matches nothing (one task per GPU and per node), with
-# --per-node a positive filter that selects peer benchmarks and others, a directory as the
+# one task per node a positive filter that selects peer benchmarks and others, a directory as the
 # binary. Each: "SCRIPT_OPTIONS|GPUBENCH_FLAG|what the line says".
 refusals=(
-  "--per-node|--bogus-flag|unknown flag"
-  "--per-node|--benchmark_filter=/4|selects peer benchmarks and others"
+  "|--bogus-flag|unknown flag"
+  "|--benchmark_filter=/4|selects peer benchmarks and others"
+  "--per-gpu|--benchmark_filter=sxapy|Failed to match any benchmarks"
   "|--benchmark_filter=sxapy|Failed to match any benchmarks"
-  "--per-node|--benchmark_filter=sxapy|Failed to match any benchmarks"
   "--gpubench=$standin||$standin: not an executable file"
 )
 earlier=$work/earlier
@@ -346,7 +364,7 @@ for refusal in "${refusals[@]}"; do
   rm -rf "$results"
   cp -r "$earlier" "$results"
   # shellcheck disable=SC2086 # options: none or one word
-  job=$(submit --ntasks-per-node=1 --gpus-per-node=2 "$sbatch_script" --gpubench="$standin/gpubench" \
+  job=$(submit --gpus-per-node=2 "$sbatch_script" --gpubench="$standin/gpubench" \
     $options "$results" ${flag:+"$flag"})
   read -r state exit_code < <(wait_job "$job")
   [[ "$state $exit_code" == "FAILED 2:0" ]] || fail "job $job ($refusal): $state $exit_code, want FAILED 2:0"
@@ -359,7 +377,7 @@ done
 # 3. SIGTERM to the job step while the first GPU runs (what --signal=TERM@60 does).
 rm -rf "$results" "$standin_log"
 STANDIN_BEHAVIOUR="${gpu_uuids[0]}=slow"
-job=$(submit --ntasks-per-node=1 --gpus-per-node=3 "$sbatch_script" --per-node \
+job=$(submit --gpus-per-node=3 "$sbatch_script" \
   --gpubench="$standin/gpubench" "$results")
 wait_start "${gpu_uuids[0]}" > /dev/null
 scancel --signal=TERM "$job"
@@ -380,7 +398,7 @@ expect_job "$job" "$state $exit_code" "FAILED 143:0"
 # second runs: the batch step reads the records the task left.
 rm -rf "$results" "$standin_log"
 STANDIN_BEHAVIOUR="${gpu_uuids[0]}=hang,${gpu_uuids[1]}=hang"
-job=$(submit --ntasks-per-node=1 --gpus-per-node=3 "$sbatch_script" --per-node \
+job=$(submit --gpus-per-node=3 "$sbatch_script" \
   --gpubench="$standin/gpubench" "$results")
 kill -KILL "$(wait_start "${gpu_uuids[0]}")"
 pid=$(wait_start "${gpu_uuids[1]}")
@@ -398,7 +416,7 @@ expect_job "$job" "$state $exit_code" "FAILED 137:0"
 rm -rf "$results" "$standin_log"
 STANDIN_BEHAVIOUR="${gpu_uuids[0]}=dead"
 export STANDIN_SMI_ORDER=reverse
-job=$(submit --ntasks-per-node=1 --gpus-per-node=4 "$sbatch_script" --per-node \
+job=$(submit --gpus-per-node=h100:4 "$sbatch_script" \
   --gpubench="$standin/gpubench" "$results" --benchmark_filter=-^peer/)
 STANDIN_SMI_ORDER=""
 read -r state exit_code < <(wait_job "$job")
@@ -415,6 +433,7 @@ for index in 1 2 3; do
   check_alone "${names[index]}" "${gpu_uuids[index]}"
 done
 check_only "${names[@]}"
+check_allocation "$job" "$node 4"
 expect_job "$job" "$state $exit_code" "FAILED 1:0"
 
 # 6. The job requeued while its first GPU runs (what preemption does), and run again under its
@@ -423,8 +442,8 @@ expect_job "$job" "$state $exit_code" "FAILED 1:0"
 rm -rf "$results" "$standin_log"
 STANDIN_BEHAVIOUR="${gpu_uuids[0]}=slow"
 export STANDIN_ATTEMPT=0
-job=$(submit --requeue --open-mode=append --ntasks-per-node=1 --gpus-per-node=2 "$sbatch_script" \
-  --per-node --gpubench="$standin/gpubench" "$results")
+job=$(submit --requeue --open-mode=append --gpus-per-node=2 "$sbatch_script" \
+  --gpubench="$standin/gpubench" "$results")
 STANDIN_ATTEMPT=""
 wait_start "${gpu_uuids[0]}" > /dev/null
 scontrol requeue "$job"
@@ -437,7 +456,7 @@ scontrol update JobId="$job" StartTime=now
 read -r state exit_code < <(wait_job "$job")
 echo "requeued: job $job $state $exit_code"
 [[ $(scontrol show job "$job") == *" Restarts=1 "* ]] || fail "job $job did not run a second time"
-gpus=$(sed -n 's/^start .* job_gpus=//p' "$standin_log" | tail -n 1)
+gpus=$(sed -n 's/^start .* step_gpus=//p' "$standin_log" | tail -n 1)
 IFS=, read -ra indices <<< "$gpus"
 names=() peer_uuids=()
 for index in "${indices[@]}"; do
@@ -469,18 +488,19 @@ check_real() {
   fi
 }
 rm -rf "$results"
-job=$(submit --ntasks=2 "$sbatch_script" --no-gpus --gpubench="$gpubench" "$results" \
+job=$(submit --ntasks-per-node=2 "$sbatch_script" --per-gpu --no-gpus --gpubench="$gpubench" "$results" \
   --benchmark_filter='^saxpy/driver/1024/')
 read -r state exit_code < <(wait_job "$job")
 echo "real gpubench, one task per GPU, no GPU requested: job $job $state $exit_code"
 check_real "$job" "${node}_task0"
 check_real "$job" "${node}_task1"
 rm -rf "$results"
-job=$(submit --ntasks-per-node=1 "$sbatch_script" --per-node --gpubench="$gpubench" "$results" \
+job=$(submit "$sbatch_script" --no-gpus --gpubench="$gpubench" "$results" \
   --benchmark_filter='^saxpy/driver/1024/')
 read -r state exit_code < <(wait_job "$job")
 echo "real gpubench, one task per node, no GPU requested: job $job $state $exit_code"
 check_real "$job" "${node}_task0"
+check_allocation "$job" "$node"
 
 failed=0
 echo "slurm_test: passed"

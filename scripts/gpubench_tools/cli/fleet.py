@@ -6,9 +6,10 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
 
 - runs that did not finish (failed, killed, interrupted or never started, a benchmark that
   failed, a damaged or unreadable file, a record saying done without its result, a node's peer
-  run), files an earlier job or attempt than the newest of their directory left (stale) and,
-  with --expect or --expect-hosts, GPUs that left nothing (reading/fleet/: inputs, pod_log,
-  records, status, jobs, expected), and a GPU's earlier result where a later one names it too
+  run), files an earlier job or attempt than the newest of their directory left (stale) and
+  GPUs that left nothing: against --expect, --expect-hosts or else the allocation of each
+  directory's newest Slurm job (reading/fleet/: inputs, pod_log, records, status, jobs,
+  expected), and a GPU's earlier result where a later one names it too
   (duplicate: the later is judged; models/fleet/duplicates.py); with --processes-per-gpu K,
   each GPU is judged by the median of its K latest results, a GPU with fewer is a `too few` row
   (models/fleet/processes.py);
@@ -66,11 +67,12 @@ from gpubench_tools.reading.errors import OutputIsInputError
 from gpubench_tools.reading.fleet.expected import (
     Expected,
     missing,
+    read_allocations,
     read_expected_hosts,
     unexpected_hosts,
 )
 from gpubench_tools.reading.fleet.inputs import files_read, read_inputs
-from gpubench_tools.reading.fleet.records import FleetInputError
+from gpubench_tools.reading.fleet.records import FleetInputError, Found
 from gpubench_tools.reading.name_filter import FilterError, name_filter
 from gpubench_tools.reading.result_file import MAX_CONTAINERS
 from gpubench_tools.reading.safe_text import markdown_text, one_line, shorten
@@ -119,7 +121,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--expect", type=int, metavar="N",
                         help="GPUs the fleet has: those that left nothing are listed as missing")
     parser.add_argument("--expect-hosts", type=Path, metavar="FILE",
-                        help="the hosts (HOST or HOST GPUS a line) or GPU UUIDs the fleet has")
+                        help="the hosts (HOST or HOST GPUS a line) or GPU UUIDs the fleet has "
+                             "(default: the allocation deploy/slurm wrote of each directory's "
+                             "newest job, job<ID>.expected_hosts)")
     parser.add_argument("--limits", type=Path, action="append", metavar="FILE",
                         help="a limits file (repeatable; default: results/limits/*.json)")
     parser.add_argument("--no-limits", action="store_true",
@@ -205,10 +209,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return args
 
 
-def expected_fleet(args: argparse.Namespace) -> Expected:
-    expected = read_expected_hosts(args.expect_hosts) if args.expect_hosts else Expected()
-    expected.count = args.expect
-    return expected
+def expected_fleet(args: argparse.Namespace, found: Found) -> list[Expected]:
+    """The hosts and GPUs expected: --expect-hosts's, else those Slurm allocated the newest job of
+    each directory."""
+    if args.expect_hosts:
+        return [read_expected_hosts(args.expect_hosts)]
+    return read_allocations(found.allocations)
 
 
 def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
@@ -220,7 +226,7 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
     found = read_inputs(args.inputs)
     skipped = [one_line(f"gpubench-tools fleet: skipped {record.source}: {record.detail}")
                for record in found.damaged]
-    if not found.gpus and not found.records:
+    if not found.gpus and not found.records and not found.allocations:
         raise FleetInputError("no gpubench result, .status, .err or pod log in "
                               + " ".join(args.inputs))
     judged = per_gpu(found.gpus, args.rule.processes_per_gpu)
@@ -229,7 +235,7 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
     # whole process's level is judged as a fault.
     limits = load_all_limits(args.limits or default_limit_files())
     floors = [] if args.no_limits else limits
-    expected = expected_fleet(args)
+    expected = expected_fleet(args, found)
     groups = group_gpus(gpus)
     for group in groups:
         if len(group.gpus) >= args.rule.min_gpus:
@@ -239,7 +245,7 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
     health = judge_health(contexts)
     findings = Findings(
         gpus=gpus,
-        records=found.records + judged.records + missing(expected, gpus,
+        records=found.records + judged.records + missing(expected, args.expect, gpus,
                                                          found.records + judged.records),
         health=health,
         below_floor=judge_floors(gpus, floors, args.rule.corroborate),

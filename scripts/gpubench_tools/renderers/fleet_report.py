@@ -363,7 +363,7 @@ def report(findings: Findings, rule: Rule, markdown: bool) -> str:
     lines += lacking_section(findings.lacking, markdown)
     lines += groups_section(findings.groups, rule, markdown)
     if findings.unexpected_hosts:
-        lines.append(table(["hosts with results that --expect-hosts does not list"],
+        lines.append(table(["hosts with results that the expected hosts do not list"],
                            [[", ".join(map(item, findings.unexpected_hosts))]], markdown,
                            lists=True))
     lines.append(f"\nHow a GPU was judged. Outliers: {rule.describe()}. Below floor: under the "

@@ -1,9 +1,13 @@
 """The fleet an operator expected, against what its runs left: the GPUs that are missing.
 
 --expect N: N GPUs. --expect-hosts FILE: one entry a line, `HOST` (at least one GPU), `HOST N` (N
-GPUs) or a GPU UUID (`GPU-...`), each once; `#` starts a comment. A GPU is accounted for by its
-result or by the record of its run (failed, interrupted, killed, damaged); a run that left no UUID
-(gpubench found no GPU) counts as one GPU of its host.
+GPUs) or a GPU UUID (`GPU-...`), each once; `#` starts a comment. deploy/slurm writes what Slurm
+allocated a job in that format (`job<JOB>.expected_hosts`): without --expect-hosts, each directory's
+newest job's allocation is the fleet expected (reading/fleet/inputs.py keeps it), a host in several
+directories' expected with the most GPUs any gives (the same nodes measured again into another
+directory are those nodes, not more). A GPU is accounted for by its result or by the record of its
+run (failed, interrupted, killed, damaged, stale); a run that left no UUID (gpubench found no GPU)
+counts as one GPU of its host.
 """
 
 import re
@@ -19,39 +23,44 @@ _GPU_COUNT = re.compile(r"[1-9][0-9]{0,8}")  # ASCII digits: int() reads others 
 
 @dataclass
 class Expected:
-    count: int | None = None
     hosts: dict[str, int] = field(default_factory=dict)  # host: GPUs (at least 1)
     uuids: list[str] = field(default_factory=list)
     source: str = ""
-
-    @property
-    def given(self) -> bool:
-        return self.count is not None or bool(self.hosts) or bool(self.uuids)
+    said: str = "--expect-hosts"  # where a `missing` row says the expectation comes from
 
 
-def read_expected_hosts(path: Path) -> Expected:
-    text = read_text(path, f"--expect-hosts {path}")
-    expected = Expected(source=str(path))
+def read_expected_hosts(path: Path, label: str | None = None,
+                        said: str = "--expect-hosts") -> Expected:
+    """The hosts and GPUs a file lists; FleetInputError naming it by `label` (`--expect-hosts
+    FILE`) where it cannot be read or is not of the format."""
+    label = label or f"--expect-hosts {path}"
+    text = read_text(path, label)
+    expected = Expected(source=str(path), said=said)
     for number, line in enumerate(text.splitlines(), start=1):
         words = line.split("#", 1)[0].split()
         if not words:
             continue
         if len(words) > 2 or (len(words) == 2 and not _GPU_COUNT.fullmatch(words[1])):
-            raise FleetInputError(f"--expect-hosts {path}:{number}: not `HOST`, `HOST GPUS` or "
-                                  f"a GPU UUID: {line.strip()[:60]!r}")
+            raise FleetInputError(f"{label}:{number}: not `HOST`, `HOST GPUS` or a GPU UUID: "
+                                  f"{line.strip()[:60]!r}")
         if _UUID.match(words[0]) and len(words) == 1:
             if words[0] in expected.uuids:
-                raise FleetInputError(f"--expect-hosts {path}:{number}: GPU {words[0]} is "
-                                      "listed twice")
+                raise FleetInputError(f"{label}:{number}: GPU {words[0]} is listed twice")
             expected.uuids.append(words[0])
         else:
             if words[0] in expected.hosts:
-                raise FleetInputError(f"--expect-hosts {path}:{number}: host "
-                                      f"{words[0][:60]!r} is listed twice: give its GPUs once")
+                raise FleetInputError(f"{label}:{number}: host {words[0][:60]!r} is listed "
+                                      "twice: give its GPUs once")
             expected.hosts[words[0]] = int(words[1]) if len(words) == 2 else 1
-    if not expected.given:
-        raise FleetInputError(f"--expect-hosts {path}: no host or GPU in it")
+    if not (expected.hosts or expected.uuids):
+        raise FleetInputError(f"{label}: no host or GPU in it")
     return expected
+
+
+def read_allocations(allocations: list[tuple[str, str]]) -> list[Expected]:
+    """The allocations (job, file) deploy/slurm wrote, each the fleet its job expected."""
+    return [read_expected_hosts(Path(file), f"{file} (Slurm job {job}'s allocation)",
+                                f"allocated to job {job}") for job, file in allocations]
 
 
 def accounted(gpus: list[Gpu], records: list[RunRecord]) -> list[tuple[str | None, str | None]]:
@@ -64,35 +73,50 @@ def accounted(gpus: list[Gpu], records: list[RunRecord]) -> list[tuple[str | Non
     return list(seen.values())
 
 
-def missing(expected: Expected, gpus: list[Gpu], records: list[RunRecord]) -> list[RunRecord]:
-    """A `missing` record per GPU expected and not accounted for (by host, UUID, or count)."""
+def most_gpus(expected: list[Expected]) -> dict[str, tuple[int, Expected]]:
+    """Each host expected, with the most GPUs any expectation gives it and that expectation."""
+    hosts: dict[str, tuple[int, Expected]] = {}
+    for each in expected:
+        for host, count in each.hosts.items():
+            if host not in hosts or count > hosts[host][0]:
+                hosts[host] = (count, each)
+    return hosts
+
+
+def missing(expected: list[Expected], count: int | None, gpus: list[Gpu],
+            records: list[RunRecord]) -> list[RunRecord]:
+    """A `missing` record per GPU expected and not accounted for: by UUID, by host, or short of
+    `count` (--expect)."""
     found = accounted(gpus, records)
     result = []
     uuids = {uuid for _, uuid in found if uuid}
-    for uuid in expected.uuids:
+    listed = {uuid: each for each in expected for uuid in each.uuids}
+    for uuid, each in listed.items():
         if uuid not in uuids:
-            result.append(RunRecord("missing", None, uuid, "expected (--expect-hosts); no "
-                                    "result, .err or status names it", expected.source))
+            result.append(RunRecord("missing", None, uuid, f"expected ({each.said}); no result, "
+                                    ".err or status names it", each.source))
     per_host: dict[str | None, int] = {}
     for host, _ in found:
         per_host[host] = per_host.get(host, 0) + 1
-    for host, count in expected.hosts.items():
+    for host, (want, each) in most_gpus(expected).items():
         have = per_host.get(host, 0)
-        if have < count:
-            what = "nothing from this host" if have == 0 else f"{have} of {count} GPUs found"
-            result.append(RunRecord("missing", host, None, f"expected (--expect-hosts): {what}",
-                                    expected.source, count - have))
+        if have < want:
+            what = "nothing from this host" if have == 0 else f"{have} of {want} GPUs found"
+            result.append(RunRecord("missing", host, None, f"expected ({each.said}): {what}",
+                                    each.source, want - have))
     named = sum(record.count for record in result)
-    if expected.count is not None and len(found) + named < expected.count:
+    if count is not None and len(found) + named < count:
         result.append(RunRecord("missing", None, None,
-                                f"expected {expected.count} GPUs (--expect), found {len(found)}",
-                                "--expect", expected.count - len(found) - named))
+                                f"expected {count} GPUs (--expect), found {len(found)}",
+                                "--expect", count - len(found) - named))
     return result
 
 
-def unexpected_hosts(expected: Expected, gpus: list[Gpu]) -> list[str]:
-    """Hosts with results that --expect-hosts does not list (a wrong directory, a stale file)."""
-    if not expected.hosts:
+def unexpected_hosts(expected: list[Expected], gpus: list[Gpu]) -> list[str]:
+    """Hosts with results that no host list expected names (a wrong directory, a stale file)."""
+    hosts = {host for each in expected for host in each.hosts}
+    if not hosts:
         return []
-    return sorted({gpu.host for gpu in gpus} - set(expected.hosts)
-                  - {gpu.host for gpu in gpus if gpu.uuid in expected.uuids})
+    uuids = {uuid for each in expected for uuid in each.uuids}
+    return sorted({gpu.host for gpu in gpus} - hosts
+                  - {gpu.host for gpu in gpus if gpu.uuid in uuids})

@@ -9,22 +9,23 @@ still gives the exit status, which then stands; one line `gpubench.sbatch: not s
 `gpubench-pod: not started: ...`, for a GPU the job never reached). deploy/container/gpubench-pod
 writes the same files and a pod log: per GPU its record lines (`gpubench-pod: status=...`, the last
 one per GPU wins), one JSON document per line and, for a run that did not exit 0, its stderr and
-`gpubench-pod: <node> <uuid>: exit status N`. Each kind of file has one reader in READERS; a file or
-line that cannot be read (the system refuses it, it is no regular file, a record or result that is
-not UTF-8 text, not of its format) is a `damaged` record of the GPU its name gives, named and
-skipped, and the rest is read. A stderr (an .err) is text a crash may have written any bytes into,
-as is its copy in a pod log: those that are not UTF-8 are shown escaped (safe_text.log_text), and
-the exit status line still read. A record saying `done` needs the GPU's result: without one it is a
-`missing` result. A result whose benchmarks failed (reading/fleet/benchmark_errors.py) is a `failed`
-run; one whose run_status still says `running` (gpubench SIGKILLed, or still running) a `killed`
-one.
+`gpubench-pod: <node> <uuid>: exit status N`. deploy/slurm's batch step also writes what Slurm
+allocated the job, `job<JOB>.expected_hosts` (the format of --expect-hosts,
+reading/fleet/expected.py). Each kind of file has one reader in READERS; a file or line that cannot
+be read (the system refuses it, it is no regular file, a record or result that is not UTF-8 text,
+not of its format) is a `damaged` record of the GPU its name gives, named and skipped, and the rest
+is read. A stderr (an .err) is text a crash may have written any bytes into, as is its copy in a pod
+log: those that are not UTF-8 are shown escaped (safe_text.log_text), and the exit status line
+still read. A record saying `done` needs the GPU's result: without one it is a `missing` result. A
+result whose benchmarks failed (reading/fleet/benchmark_errors.py) is a `failed` run; one whose
+run_status still says `running` (gpubench SIGKILLed, or still running) a `killed` one.
 
 A directory holds one job's files: what an earlier job or an earlier attempt of a requeued job than
 its newest left there (reading/fleet/jobs.py) is a `stale` record, not a result, and what it left of
 a GPU the newest measured again is superseded, not read (a pod log keeps every run's lines, each
-run's of the job its record lines name). Its `peer/` subdirectory (deploy/slurm --per-node) holds
-per-node runs over several GPUs: their results are no GPU's and are not read, their records are
-(`peer_records`).
+run's of the job its record lines name); of the allocations, the newest job's alone is kept. Its
+`peer/` subdirectory (deploy/slurm's one task per node) holds per-node runs over several GPUs:
+their results are no GPU's and are not read, their records are (`peer_records`).
 """
 
 import os
@@ -62,6 +63,8 @@ from gpubench_tools.reading.safe_text import log_text, one_line
 # The one line of the .err of a GPU never started, as deploy/slurm and deploy/container write it.
 _NOT_STARTED = ("gpubench.sbatch: not started", "gpubench-pod: not started")
 _ERR_STATUS = "exit status "
+# deploy/slurm's allocation of job JOB: job<JOB>.expected_hosts.
+_ALLOCATION = re.compile(r"job(?P<job>.+)")
 # The exit status line of an .err an earlier deploy script appended to a crash's unfinished last
 # line ("...partial textexit status 139"); a line always ended, so the file ends with it.
 _GLUED_STATUS = re.compile(r"(?P<text>.+)exit status (?P<status>[0-9]{1,3})")
@@ -148,6 +151,14 @@ def read_status(path: Path) -> Found:
                                         uuid)])
 
 
+def read_allocation(path: Path) -> Found:
+    """deploy/slurm's `job<JOB>.expected_hosts`: what Slurm allocated job JOB, read once the
+    directory's newest job is known (without_stale); a file otherwise named is damaged."""
+    if not (match := _ALLOCATION.fullmatch(path.stem)):
+        return damaged(str(path), "not named job<JOB>.expected_hosts: of no known job")
+    return Found(allocations=[(match["job"], str(path))])
+
+
 # One reader per kind of file a scheduler leaves.
 READERS: dict[str, Callable[[Path], Found]] = {
     ".json": read_result_file,
@@ -155,6 +166,7 @@ READERS: dict[str, Callable[[Path], Found]] = {
     ".log": read_pod_log,  # a pod log collected under another name
     ".err": read_err,
     ".status": read_status,
+    ".expected_hosts": read_allocation,
 }
 # deploy/slurm's subdirectory of per-node peer runs: one result over several GPUs, not a GPU's.
 PEER_DIRECTORY = "peer"
@@ -254,9 +266,10 @@ def without_stale(found: Found, directory: str) -> Found:
     judged. Of a GPU the newest run has a result of, what earlier runs left is superseded: dropped,
     as the newest run's files replace theirs, and said once in `superseded`. Only a pod log holds
     both: its lines are never replaced (a Job applied again under its name, its earlier pods' logs
-    collected with the later's)."""
+    collected with the later's). Of the allocations, the newest job's is kept: a job allocated
+    and gone without a file is the newest, what earlier jobs left stale."""
     records, peer_records, result_runs = with_runs(found)
-    latest: dict[str, str] = {job: "" for job, _ in result_runs if job}
+    latest: dict[str, str] = {job: "" for job, _ in result_runs + found.allocations if job}
     for record in records + peer_records:
         if record.job:
             latest[record.job] = max(latest.get(record.job, ""), record.time)
@@ -264,7 +277,7 @@ def without_stale(found: Found, directory: str) -> Found:
         return Found(found.gpus, records, found.skipped, peer_records)
     newest = newest_job(latest)
     runs = result_runs + [(r.job, r.attempt) for r in records + peer_records]
-    newest_run = (newest, max(attempt for job, attempt in runs if job == newest))
+    newest_run = (newest, max((attempt for job, attempt in runs if job == newest), default=0))
     attempts_said = any(attempt for _, attempt in runs)
 
     def named(run: JobRun) -> str:
@@ -303,7 +316,8 @@ def without_stale(found: Found, directory: str) -> Found:
                              "judged"))
     return Found([gpu for gpu, run in gpus if not stale_of(run)],
                  stale_results + [judged(r) for r in records], found.skipped,
-                 [judged(r) for r in peer_records], superseded=said)
+                 [judged(r) for r in peer_records], superseded=said,
+                 allocations=[a for a in found.allocations if a[0] == newest])
 
 
 def with_runs(found: Found) -> tuple[list[RunRecord], list[RunRecord], list[JobRun]]:

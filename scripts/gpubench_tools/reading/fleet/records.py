@@ -119,6 +119,9 @@ class Found:
     # Per directory, what earlier jobs left of GPUs its newest job measured again, in words
     # (without_stale).
     superseded: list[str] = field(default_factory=list)
+    # (job, file) of each allocation deploy/slurm wrote (job<JOB>.expected_hosts); of a
+    # directory, only its newest job's is kept (without_stale).
+    allocations: list[tuple[str, str]] = field(default_factory=list)
 
     def add(self, other: "Found") -> None:
         self.gpus += other.gpus
@@ -127,6 +130,7 @@ class Found:
         self.peer_records += other.peer_records
         self.damaged += other.damaged
         self.superseded += other.superseded
+        self.allocations += other.allocations
 
 
 def host_of(context: dict) -> str:
