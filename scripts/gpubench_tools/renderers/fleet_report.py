@@ -20,15 +20,11 @@ from gpubench_tools.models.fleet.health import WATCH, HealthReport
 from gpubench_tools.models.fleet.limits import BelowFloor
 from gpubench_tools.models.fleet.outliers import Flag, Group, Rule, sweep
 from gpubench_tools.reading.fleet.records import STATUSES, Gpu, RunRecord
-from gpubench_tools.reading.safe_text import ascii_decimal, markdown_code, markdown_text, shorten
-from gpubench_tools.renderers.text_table import render
+from gpubench_tools.reading.safe_text import ascii_decimal, markdown_code, markdown_text
+from gpubench_tools.renderers.fleet_tables import figure, heading, item, table
 
 # What a person reads first beside a slow GPU.
 HINT_KEYS = ("pcie_link", "host_numa_node", "gpu_state_before")
-# The longest cell a table shows, and the longest item of a list cell (a host, a GPU, a model):
-# text from a file can be megabytes long, and a table pads every row to its widest cell.
-CELL_CHARS = 2000
-ITEM_CHARS = 300
 
 
 @dataclass
@@ -71,10 +67,6 @@ class Findings:
         return len(named) + unnamed
 
 
-def figure(value: float, unit: str) -> str:
-    return f"{value:.4g} {unit}"
-
-
 def size_label(name: str) -> str:
     last = name.rpartition("/")[2]
     size = ascii_decimal(last)
@@ -88,26 +80,6 @@ def size_label(name: str) -> str:
 
 def _size_order(name: str) -> int:
     return ascii_decimal(name.rpartition("/")[2].removeprefix("params:")) or 0
-
-
-def heading(text: str, markdown: bool) -> str:
-    return f"\n### {text}" if markdown else f"\n== {text} =="
-
-
-def table(headers: list[str], rows: list[list[str]], markdown: bool, lists: bool = False
-          ) -> str:
-    """A table; in markdown, after a blank line, so that two tables stay two. Each cell is
-    shortened to CELL_CHARS, but for `lists`, whose cells list items (each shortened with
-    item(), so such a cell grows with the fleet alone)."""
-    if not lists:
-        rows = [[shorten(cell, CELL_CHARS) for cell in row] for row in rows]
-    text = render(headers, rows, markdown=markdown, align="left")
-    return f"\n{text}" if markdown else text
-
-
-def item(text: object) -> str:
-    """One item of a list cell, shortened to ITEM_CHARS."""
-    return shorten(str(text), ITEM_CHARS)
 
 
 def records_section(records: list[RunRecord], peer_records: list[RunRecord],
