@@ -157,6 +157,20 @@ def swept(pair: tuple[int, int], gpus: int) -> bool:
     return gpus <= 2 or set(pair) in ({0, 1}, {0, gpus - 1})
 
 
+def bus_of(gpu: int) -> str:
+    """The PCI bus id of GPU `gpu` of a node, as an 8-GPU HGX board spaces them."""
+    return f"0000:{0x18 + 8 * gpu:02x}:00.0"
+
+
+def on_nodes(fleet: list[Document], gpus: int) -> list[Document]:
+    """A fleet of build_fleet as nodes of `gpus` GPUs each: GPU i is GPU i % gpus of host
+    node{i // gpus:02d}, as build_peer_fleet names them."""
+    for i, doc in enumerate(fleet):
+        doc["context"].update(host_name=f"node{i // gpus:02d}", gpu_ordinal=str(i % gpus),
+                              gpu_pci_bus_id=bus_of(i % gpus))
+    return fleet
+
+
 def build_peer_fleet(nodes: int = 4, gpus: int = 8, seed: int = 0) -> list[Document]:
     """`nodes` peer runs over `gpus` GPUs each, as deploy/slurm --per-node has gpubench
     --device=all write them: node n's GPU g is uuid_of(n * gpus + g) on host node{n:02d}, described
@@ -175,7 +189,7 @@ def build_peer_fleet(nodes: int = 4, gpus: int = 8, seed: int = 0) -> list[Docum
     fleet = []
     for node in range(nodes):
         uuids = [uuid_of(node * gpus + gpu) for gpu in range(gpus)]
-        buses = [f"0000:{0x18 + 8 * gpu:02x}:00.0" for gpu in range(gpus)]
+        buses = [bus_of(gpu) for gpu in range(gpus)]
         node_context = dict(context, host_name=f"node{node:02d}", gpu_uuid=uuids[0],
                             gpu_pci_bus_id=buses[0], gpu_count=str(gpus),
                             selected_devices=",".join(map(str, range(gpus))))
@@ -218,7 +232,7 @@ def write_peer_fleet(fleet: list[Document], directory: Path, job: str = "1") -> 
         path = peer / f"{node}.json"
         path.write_text(json.dumps(doc, indent=1))
         uuids = ",".join(value.split(", ")[1] for key, value in doc["context"].items()
-                         if re.fullmatch(r"device_[0-9]+", key))
+                         if re.fullmatch(r"device_[0-9]+", key) and value.count(", ") == 2)
         paths += [path, write_status(peer, node, "done", 0, uuids, job=job)]
     return paths
 

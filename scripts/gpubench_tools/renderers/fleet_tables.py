@@ -18,14 +18,15 @@ def heading(text: str, markdown: bool) -> str:
     return f"\n### {text}" if markdown else f"\n== {text} =="
 
 
-def table(headers: list[str], rows: list[list[str]], markdown: bool, lists: bool = False
-          ) -> str:
+def table(headers: list[str], rows: list[list[str]], markdown: bool, lists: bool = False,
+          align: str = "left") -> str:
     """A table; in markdown, after a blank line, so that two tables stay two. Each cell is
     shortened to CELL_CHARS, but for `lists`, whose cells list items (each shortened with
-    item(), so such a cell grows with the fleet alone)."""
+    item(), so such a cell grows with the fleet alone). Its columns after the first are `align`ed
+    (text_table.render): "right" for a matrix of numbers."""
     if not lists:
         rows = [[shorten(cell, CELL_CHARS) for cell in row] for row in rows]
-    text = render(headers, rows, markdown=markdown, align="left")
+    text = render(headers, rows, markdown=markdown, align=align)
     return f"\n{text}" if markdown else text
 
 
