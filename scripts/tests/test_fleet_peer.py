@@ -277,10 +277,12 @@ def test_a_link_unlike_the_fleets_is_apart(tmp_path: Path,
     code, out, _ = run(capsys, tmp_path)
     assert code == 1, out
     [line] = verdicts(out)
-    assert line[:6] == ["node01", "2, 5", f"{fb.bus_of(2)}, {fb.bus_of(5)}",
+    assert line == ["node01", "2, 5", f"{fb.bus_of(2)}, {fb.bus_of(5)}",
                         f"{fb.uuid_of(10)}, {fb.uuid_of(13)}",
                         "the link of GPUs 2 and 5: 2 pair(s) with no group to compare with",
-                        "link access 1, atomics 1, rank 0, NVLink 4.0 x17 through NVSwitch"]
+                        "link access 1, atomics 1, rank 0, NVLink 4.0 x17 through NVSwitch",
+                        "compare them with their like; where their link is unlike the others', "
+                        "check `nvidia-smi nvlink -s`"]
     cells = matrix(out, "node01")
     assert {pair for pair, cell in cells.items() if cell == "~"} == {(2, 5), (5, 2)}
     assert not slow_cells(out, "node01")

@@ -8,10 +8,12 @@ drains it then to reseat it; a GPU below its floor or slower than its group, or 
 rerun in several processes (gpubench-tools merge) before it is drained, since one process can
 land on a level of its own; a GPU of another model or driver, or no group to compare with, is
 compared with its like; two nodes under one name need their names fixed. A GPU or a link its
-node's peer copies blame (models/fleet/peer_blame.py) has its NVLinks checked and is drained at
-the next maintenance to reseat it, as a health flag for then is; a line names a link by both its
-GPUs, and a node whose pairs are slow throughout by its host, whose peer run is rerun first; a
-node's peer run that did not finish is one line of the node's GPUs, as its record is.
+node's slow peer copies blame (models/fleet/peer_blame.py) has its NVLinks checked and is drained
+at the next maintenance to reseat it, as a health flag for then is; pairs no group compares are
+compared with their like, their NVLinks checked where their link is unlike the others'. A line
+names a link by both its GPUs, and a node whose pairs are slow throughout by its host, whose
+peer run is rerun first; a node's peer run that did not finish is one line of the node's GPUs,
+as its record is.
 """
 
 from collections.abc import Sequence
@@ -81,7 +83,9 @@ def peer_verdict(fault: PeerFault) -> tuple[str, Verdict]:
         index = ", ".join(str(d.index) for d in devices)
         pci = ", ".join(d.pci_bus_id for d in devices)
         uuid = ", ".join(d.uuid for d in devices)
-    return key, Verdict(run.host, index, pci, uuid, wrong, how_far, PEER_TO_DO[fault.kind],
+    to_do = PEER_TO_DO[fault.kind] if worst is not None else \
+        f"compare them with their like; where their link is unlike the others', {NVLINK_CHECK}"
+    return key, Verdict(run.host, index, pci, uuid, wrong, how_far, to_do,
                         4 if worst is not None else 6, len(devices))
 
 
