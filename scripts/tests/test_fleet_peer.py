@@ -205,6 +205,9 @@ HOSTILE = {
                                   "is neither a copy between two GPUs (<s>to<d>) nor a pattern"),
     "a device not described": (lambda doc: doc["context"].update(device_3="NVIDIA H200"),
                                "context device_3 is not 'model, UUID, PCI bus id': NVIDIA H200"),
+    "more GPUs than gpubench measures": (lambda doc: doc["context"].update(
+        {f"device_{i}": f"NVIDIA H200, {fb.uuid_of(1000 + i)}, {fb.bus_of(0)}"
+         for i in range(8, 65)}), "its context names 65 GPUs, more than the 64"),
     "two indices one GPU": (lambda doc: doc["context"].update(
         device_3=doc["context"]["device_2"].replace(fb.bus_of(2), fb.bus_of(3))),
         "context device_2 and device_3 name one GPU"),

@@ -10,11 +10,11 @@ pair_of), or a traffic pattern over several (`allto<d>`, `<s>toall`, `bisect`:
 src/peer_patterns.hpp), which names no pair and is not judged here.
 
 A run that is not of this form is a `damaged` peer record, its GPUs named where its context
-names them, and none of its figures is judged: a context that names no GPU by index or names one
-GPU under two, a pair of a GPU with itself or with one the context does not describe, a copy
-without its size, a benchmark that is neither a pair's copy nor a pattern. A run that did not end
-well (failed benchmarks, interrupted, never ended) is a peer record as a GPU's would be
-(records.result_found), and its pairs are still judged.
+names them, and none of its figures is judged: a context that names no GPU by index, more than
+MAX_DEVICES or one GPU under two, a pair of a GPU with itself or with one the context does not
+describe, a copy without its size, a benchmark that is neither a pair's copy nor a pattern. A run
+that did not end well (failed benchmarks, interrupted, never ended) is a peer record as a GPU's
+would be (records.result_found), and its pairs are still judged.
 """
 
 import re
@@ -40,6 +40,9 @@ from gpubench_tools.reading.safe_text import one_line
 # A context key describing one GPU of a run over several, and its value's three parts.
 _DEVICE_KEY = re.compile(r"device_([0-9]{1,4})")
 _DEVICE_PARTS = 3
+# The most GPUs gpubench measures at once (max_devices, src/options.hpp): a node's matrix has
+# their square of cells, and a context naming thousands would make millions.
+MAX_DEVICES = 64
 # A pattern's component: every GPU to one, one to every GPU, half the GPUs to the other half.
 _PATTERN = re.compile(r"allto[0-9]{1,4}|[0-9]{1,4}toall|bisect")
 
@@ -106,6 +109,9 @@ def devices_of(context: dict) -> dict[int, PeerDevice]:
     if not devices:
         raise NotAPeerRun("its context names no GPU by index (device_<N>, which gpubench "
                           "--device=all writes)")
+    if len(devices) > MAX_DEVICES:
+        raise NotAPeerRun(f"its context names {len(devices)} GPUs, more than the {MAX_DEVICES} "
+                          "gpubench measures at once")
     named: dict[str, int] = {}
     for index, device in sorted(devices.items()):
         if (other := named.setdefault(device.uuid, index)) != index:
