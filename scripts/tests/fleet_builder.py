@@ -29,6 +29,7 @@ without a driver) as deploy/slurm does: <host>_<uuid>.json and .status per GPU,
 import argparse
 import functools
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -135,6 +136,105 @@ def build_fleet(size: int = 16, seed: int = 0, sources: tuple[str, ...] = COPY_L
             benchmarks.append(entry)
         fleet.append({"context": gpu_context, "benchmarks": benchmarks})
     return fleet
+
+
+# A peer copy's name: peer/<engine>/<mode>/<source>to<destination>/<bytes>, Google Benchmark's
+# suffix after it.
+PEER_COPY = re.compile(r"peer/(?P<method>[a-z]+/[a-z]+)/(?P<src>[0-9]+)to(?P<dst>[0-9]+)/"
+                       r"(?P<bytes>[0-9]+)(?P<suffix>/.*)?")
+
+
+def pair_of_name(name: str) -> tuple[int, int] | None:
+    """The (source, destination) a peer copy's name gives, None for any other name."""
+    match = PEER_COPY.fullmatch(name)
+    return (int(match["src"]), int(match["dst"])) if match else None
+
+
+def swept(pair: tuple[int, int], gpus: int) -> bool:
+    """Whether gpubench measures a pair at every size over `gpus` GPUs: its representative pairs,
+    GPU 0 with GPU 1 and with the last, both ways (src/peer_patterns.cpp); every other pair at the
+    largest size alone (bench/peer/peer.cpp)."""
+    return gpus <= 2 or set(pair) in ({0, 1}, {0, gpus - 1})
+
+
+def bus_of(gpu: int) -> str:
+    """The PCI bus id of GPU `gpu` of a node, as an 8-GPU HGX board spaces them."""
+    return f"0000:{0x18 + 8 * gpu:02x}:00.0"
+
+
+def on_nodes(fleet: list[Document], gpus: int) -> list[Document]:
+    """A fleet of build_fleet as nodes of `gpus` GPUs each: GPU i is GPU i % gpus of host
+    node{i // gpus:02d}, as build_peer_fleet names them."""
+    for i, doc in enumerate(fleet):
+        doc["context"].update(host_name=f"node{i // gpus:02d}", gpu_ordinal=str(i % gpus),
+                              gpu_pci_bus_id=bus_of(i % gpus))
+    return fleet
+
+
+def build_peer_fleet(nodes: int = 4, gpus: int = 8, seed: int = 0) -> list[Document]:
+    """`nodes` peer runs over `gpus` GPUs each, as deploy/slurm has gpubench
+    --device=all write them: node n's GPU g is uuid_of(n * gpus + g) on host node{n:02d}, described
+    in device_<g>, and each ordered pair's link (peer_<s>to<d>) is the two-H200 machine's, NVLink
+    4.0 x18 through NVSwitch. Each copy of a pair, at each size swept() gives it, is one
+    repetition of PEER drawn at random from those of its method and size in either direction
+    (0to1, 1to0): the pairs of an NVSwitch node are alike, and differ by the real run-to-run
+    noise."""
+    context, runs = real_repetitions(PEER)
+    pooled: dict[tuple[str, int], list[Entry]] = {}
+    for run, reps in runs.items():
+        match = PEER_COPY.fullmatch(run)
+        pooled.setdefault((match["method"], int(match["bytes"])), []).extend(reps)
+    largest = max(size for _, size in pooled)
+    rng = np.random.default_rng(seed)
+    fleet = []
+    for node in range(nodes):
+        uuids = [uuid_of(node * gpus + gpu) for gpu in range(gpus)]
+        buses = [bus_of(gpu) for gpu in range(gpus)]
+        node_context = dict(context, host_name=f"node{node:02d}", gpu_uuid=uuids[0],
+                            gpu_pci_bus_id=buses[0], gpu_count=str(gpus),
+                            selected_devices=",".join(map(str, range(gpus))))
+        node_context.update({f"device_{gpu}": f"NVIDIA H200, {uuids[gpu]}, {buses[gpu]}"
+                             for gpu in range(gpus)})
+        benchmarks = []
+        for src in range(gpus):
+            for dst in range(gpus):
+                if src == dst:
+                    continue
+                node_context[f"peer_{src}to{dst}"] = context["peer_0to1"]
+                for (method, size), reps in pooled.items():
+                    if size != largest and not swept((src, dst), gpus):
+                        continue
+                    name = f"peer/{method}/{src}to{dst}/{size}/manual_time"
+                    benchmarks.append(dict(reps[rng.integers(len(reps))], name=name,
+                                           run_name=name, repetitions=1, repetition_index=0))
+        fleet.append({"context": node_context, "benchmarks": benchmarks})
+    return fleet
+
+
+def plant_slow_gpu(doc: Document, gpu: int, factor: float) -> None:
+    """GPU `gpu` of a peer run `factor` times as fast on every pair it is in, either way."""
+    scale_bandwidth(doc, lambda name: gpu in (pair_of_name(name) or ()), factor)
+
+
+def plant_slow_link(doc: Document, ends: tuple[int, int], factor: float) -> None:
+    """The link between two GPUs of a peer run `factor` times as fast, both ways."""
+    scale_bandwidth(doc, lambda name: set(pair_of_name(name) or ()) == set(ends), factor)
+
+
+def write_peer_fleet(fleet: list[Document], directory: Path, job: str = "1") -> list[Path]:
+    """deploy/slurm's peer/ directory: per node its run's JSON and a `done` record
+    naming its GPUs."""
+    peer = directory / "peer"
+    peer.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for doc in fleet:
+        node = doc["context"]["host_name"]
+        path = peer / f"{node}.json"
+        path.write_text(json.dumps(doc, indent=1))
+        uuids = ",".join(value.split(", ")[1] for key, value in doc["context"].items()
+                         if re.fullmatch(r"device_[0-9]+", key) and value.count(", ") == 2)
+        paths += [path, write_status(peer, node, "done", 0, uuids, job=job)]
+    return paths
 
 
 def scale_bandwidth(doc: Document, matches: Callable[[str], bool], factor: float) -> None:

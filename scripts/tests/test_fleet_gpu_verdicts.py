@@ -41,4 +41,4 @@ def test_a_healthy_fleet_has_no_verdict(tmp_path: Path,
     fb.write_fleet(fb.build_fleet(16, 0), tmp_path)
     code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 0, out
-    assert "attention (the sections below give the detail): 0 GPU(s)" in out
+    assert "blame (the sections below give the detail): 0 GPU(s)" in out

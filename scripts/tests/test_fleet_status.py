@@ -407,7 +407,7 @@ def test_a_record_file_that_cannot_be_read_is_a_damaged_row(tmp_path: Path, kind
         "pod log": (pod_log, "damaged", "?"),
         "peer record": (tmp_path / "peer" / "node06.status", "failed", "node06"),
     }[kind]
-    write_peer_runs(tmp_path)
+    write_peer_runs(tmp_path, job="gpubench")
     if how == "closed":
         file.chmod(0)
         source, reason, results = (file, "cannot read (Permission denied)",
@@ -479,15 +479,16 @@ def test_only_gpubench_stderr_in_a_pod_log_may_be_other_than_utf8() -> None:
     assert pod_line_text(b"gpubench-pod: status=done node=\xff") is None
 
 
-def write_peer_runs(directory: Path) -> None:
-    """deploy/slurm --per-node's peer/ directory of a fleet of 8: one run over each node's two
-    GPUs, node06's failed (its record and .err)."""
-    peers = fb.build_fleet(4, 0, fb.PEER)
+def write_peer_runs(directory: Path, job: str = "1") -> None:
+    """deploy/slurm's peer/ directory of a fleet of 8 in job `job`: one run over each
+    node's two GPUs (node00, node02, ..., the first GPU's host), node06's failed (its record and
+    .err)."""
+    peers = fb.build_peer_fleet(4, 2)
     for node, doc in enumerate(peers):
-        doc["context"].update(host_name=f"node{2 * node:02d}", gpu_uuid=fb.uuid_of(2 * node))
-    fb.write_fleet(peers, directory / "peer")
+        doc["context"]["host_name"] = f"node{2 * node:02d}"
+    fb.write_peer_fleet(peers, directory, job=job)
     fb.write_status(directory / "peer", "node06", "failed", 1,
-                    f"{fb.uuid_of(6)},{fb.uuid_of(7)}")
+                    f"{fb.uuid_of(6)},{fb.uuid_of(7)}", job=job)
     fb.write_err(directory / "peer", "node06",
                  "gpubench: peer/ce/read/0to1/4: verification failed", 1)
 
@@ -502,8 +503,8 @@ def test_a_peer_run_that_did_not_finish_needs_attention(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], status: str,
         exit_status: int | str, err: str) -> None:
     """fleet/peer/ holds per-node runs over several GPUs: reading fleet/ lists a peer run that did
-    not end well, naming its node and GPUs, and counts its GPUs; its figures are not compared
-    there. Given itself, fleet/peer compares the nodes."""
+    not end well, naming its node and GPUs, and counts its GPUs; the pairs of the runs are judged
+    there (test_fleet_peer.py). Given itself, fleet/peer compares the nodes."""
     fleet = fb.build_fleet(8, 0)
     fb.write_fleet(fleet, tmp_path)
     fb.write_done(fleet, tmp_path)
@@ -513,8 +514,7 @@ def test_a_peer_run_that_did_not_finish_needs_attention(
     (tmp_path / "peer" / "node06.err").write_text(err)
     code, out, _ = run(capsys, tmp_path, "--fail-on-outlier")
     assert code == 1, out
-    assert f"Not compared: {tmp_path / 'peer'} (per-node peer runs" in out
-    assert "8 GPU result(s)" in out
+    assert "8 GPU result(s), 1 group(s), 4 node(s)' peer runs." in out.splitlines()[0]
     row = records(out)["node06"]
     assert row[:3] == [status, "node06", "peer"]
     assert f"a run over 2 GPUs ({fb.uuid_of(6)}, {fb.uuid_of(7)})" in " ".join(row)

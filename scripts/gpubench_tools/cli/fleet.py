@@ -26,7 +26,11 @@ from directories or files, and reports, each GPU named by host and UUID, worst f
   of their group (models/fleet/groups.py, agreement.py); and GPUs lacking benchmarks others of
   their group ran, which --missing-fails fails on;
 - GPUs not screened as the others: of another model or driver than the fleet's largest group,
-  two nodes under one host name, throttled during the run (models/fleet/unscreened.py).
+  two nodes under one host name, throttled during the run (models/fleet/unscreened.py);
+- of a directory's `peer/` runs (deploy/slurm), each ordered pair of a node's GPUs
+  against the like pairs of the fleet, by the same rule (models/fleet/peer_pairs.py), and the GPU
+  or link the slow pairs blame, named by its own index, PCI bus id and UUID, with the matrix of
+  its node's pairs (models/fleet/peer_blame.py).
 
 -o draws a heatmap of GPUs x headline benchmarks (renderers/figures/fleet_heatmap.py).
 Exit 0; 1 with --fail-on-outlier when any GPU needs attention; 2 for unusable input (a missing
@@ -60,6 +64,8 @@ from gpubench_tools.models.fleet.limits import (
     process_losses_of,
 )
 from gpubench_tools.models.fleet.outliers import Group, Rule, judge
+from gpubench_tools.models.fleet.peer_blame import blame
+from gpubench_tools.models.fleet.peer_pairs import judge_peers
 from gpubench_tools.models.fleet.processes import per_gpu
 from gpubench_tools.models.fleet.unscreened import one_name_two_nodes, other_kind, throttled
 from gpubench_tools.models.fleet.verdicts import gpu_verdicts
@@ -226,7 +232,8 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
     found = read_inputs(args.inputs)
     skipped = [one_line(f"gpubench-tools fleet: skipped {record.source}: {record.detail}")
                for record in found.damaged]
-    if not found.gpus and not found.records and not found.allocations:
+    if not (found.gpus or found.records or found.allocations or found.peer_runs
+            or found.peer_records):
         raise FleetInputError("no gpubench result, .status, .err or pod log in "
                               + " ".join(args.inputs))
     judged = per_gpu(found.gpus, args.rule.processes_per_gpu)
@@ -243,6 +250,7 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
     # Each process's health record: a GPU judged by several was judged in each of them.
     contexts = list({id(r): r.context for g in gpus for r in g.processes or (g.result,)}.values())
     health = judge_health(contexts)
+    peer = judge_peers(found.peer_runs, args.rule)
     findings = Findings(
         gpus=gpus,
         records=found.records + judged.records + missing(expected, args.expect, gpus,
@@ -255,15 +263,16 @@ def findings_of(args: argparse.Namespace) -> tuple[Findings, list[str]]:
         limit_files=[limit.source for limit in floors],
         models_without_limits=models_without_limits(gpus, floors),
         unexpected_hosts=unexpected_hosts(expected, gpus),
-        skipped=found.skipped,
         peer_records=found.peer_records,
+        peer=peer,
+        peer_faults=[fault for matrix in peer.matrices for fault in blame(matrix)],
         superseded=found.superseded,
         unscreened=(other_kind(groups, args.rule.min_gpus) + one_name_two_nodes(gpus)
                     + throttled(gpus, health.clock_events)),
     )
     findings.verdicts = gpu_verdicts(
         gpus, findings.records + findings.peer_records, health.findings, findings.below_floor,
-        groups, findings.apart, findings.unscreened)
+        groups, findings.apart, findings.unscreened, findings.peer_faults)
     return findings, skipped
 
 

@@ -10,18 +10,13 @@ reading/results.py too (Benchmark.family and Benchmark.metric); nothing here kno
 device suffix taken off its names, so that it compares with a single-GPU file.
 """
 
-import re
 from dataclasses import dataclass, replace
 from typing import Any
 
 from gpubench_tools.reading.errors import GpubenchJsonError
-from gpubench_tools.reading.facts import REAL_TIME_US, Metric
+from gpubench_tools.reading.facts import REAL_TIME_US, Metric, pair_of
 from gpubench_tools.reading.results import Benchmark, Result
 from gpubench_tools.reading.safe_text import one_line
-
-# A series component naming an ordered pair of GPUs, source to destination: `0to1`.
-DEVICE_PAIR = re.compile(r"([0-9]{1,4})to([0-9]{1,4})")
-
 
 @dataclass(frozen=True)
 class Argument:
@@ -203,14 +198,3 @@ def pair_matrices(curves: list[Curve], family: str) -> list[PairMatrix]:
                       for pair, c in pairs.items()}
             matrices.append(PairMatrix(group, largest, next(iter(pairs.values())), values))
     return matrices
-
-
-def pair_of(series: str) -> tuple[str, int, int] | None:
-    """(the series with its pair component as `*`, source, destination) for a series that
-    names an ordered pair of GPUs (`ce/read/0to1`), else None."""
-    parts = series.split("/")
-    for index, part in enumerate(parts):
-        if match := DEVICE_PAIR.fullmatch(part):
-            group = "/".join([*parts[:index], "*", *parts[index + 1:]])
-            return group, int(match[1]), int(match[2])
-    return None

@@ -121,6 +121,9 @@ class FamilyFacts:
     declared: bool  # from the context's gpubench_families, not inferred from the benchmarks
     panels: tuple[Metric, ...] = ()  # the figures declared with "panel": drawn beside the figure
 
+# A series component naming an ordered pair of GPUs, source to destination: `0to1`.
+DEVICE_PAIR = re.compile(r"([0-9]{1,4})to([0-9]{1,4})")
+
 @dataclass(frozen=True)
 class NameParts:
     """A benchmark name read by the facts: `family/<series>/<argument>/device:N`."""
@@ -149,6 +152,16 @@ def split_name(name: str, facts: FamilyFacts | None) -> NameParts:
                 argument_key = key
                 rest.pop()
     return NameParts(family, "/".join(rest), argument, device, argument_key)
+
+def pair_of(series: str) -> tuple[str, int, int] | None:
+    """(the series with its pair component as `*`, source, destination) for a series that
+    names an ordered pair of GPUs (`ce/read/0to1`), else None."""
+    parts = series.split("/")
+    for index, part in enumerate(parts):
+        if match := DEVICE_PAIR.fullmatch(part):
+            group = "/".join([*parts[:index], "*", *parts[index + 1:]])
+            return group, int(match[1]), int(match[2])
+    return None
 
 def inferred_metric(values: dict[str, float]) -> Metric:
     """A figure by the rule for files without facts."""

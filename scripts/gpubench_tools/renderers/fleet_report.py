@@ -2,10 +2,11 @@
 first.
 
 Runs that did not finish or are missing (a node's peer run among them); GPU health; GPUs below their
-model's floor; GPUs slower than their group; GPUs no group vouches for (in a group too small to
-compare, giving other facts of a figure than their group, lacking benchmarks their group ran).
-Every GPU is named by host and UUID. Text from the files goes into tables, whose cells are
-escaped (text_table), never interpreted.
+model's floor; GPUs slower than their group; GPUs and links the nodes' peer copies blame, with the
+matrix of each such node's pairs (renderers/fleet_peer_text.py); GPUs no group vouches for (in a
+group too small to compare, giving other facts of a figure than their group, lacking benchmarks
+their group ran). Every GPU is named by host and UUID. Text from the files goes into tables, whose
+cells are escaped (text_table), never interpreted.
 """
 
 from dataclasses import dataclass, field
@@ -19,16 +20,15 @@ from gpubench_tools.models.fleet.verdicts import Verdict
 from gpubench_tools.models.fleet.health import WATCH, HealthReport
 from gpubench_tools.models.fleet.limits import BelowFloor
 from gpubench_tools.models.fleet.outliers import Flag, Group, Rule, sweep
+from gpubench_tools.models.fleet.peer_blame import PeerFault
+from gpubench_tools.models.fleet.peer_pairs import PeerJudgement
 from gpubench_tools.reading.fleet.records import STATUSES, Gpu, RunRecord
-from gpubench_tools.reading.safe_text import ascii_decimal, markdown_code, markdown_text, shorten
-from gpubench_tools.renderers.text_table import render
+from gpubench_tools.reading.safe_text import ascii_decimal, markdown_text
+from gpubench_tools.renderers.fleet_peer_text import peer_rule, peer_section
+from gpubench_tools.renderers.fleet_tables import figure, heading, item, table
 
 # What a person reads first beside a slow GPU.
 HINT_KEYS = ("pcie_link", "host_numa_node", "gpu_state_before")
-# The longest cell a table shows, and the longest item of a list cell (a host, a GPU, a model):
-# text from a file can be megabytes long, and a table pads every row to its widest cell.
-CELL_CHARS = 2000
-ITEM_CHARS = 300
 
 
 @dataclass
@@ -43,8 +43,9 @@ class Findings:
     limit_files: list[str]
     models_without_limits: list[str]
     unexpected_hosts: list[str]
-    skipped: list[str]  # peer/ directories of per-node peer runs: their figures not compared
     peer_records: list[RunRecord]  # peer runs that did not end well
+    peer: PeerJudgement  # the nodes' peer runs, each pair against its like
+    peer_faults: list[PeerFault]  # the GPUs, links and nodes their bad pairs blame
     # What earlier jobs left of GPUs a newer job measured again, per directory: not judged.
     superseded: list[str] = field(default_factory=list)
     # GPUs not screened as the others: another model or driver, one name over two nodes,
@@ -68,11 +69,8 @@ class Findings:
             named |= {g.uuid for g in group.flagged + group.disagreeing}
         named |= {a.gpu.uuid for a in self.apart}
         named |= {u.gpu.uuid for u in self.unscreened}
+        named |= {device.uuid for fault in self.peer_faults for device in fault.devices}
         return len(named) + unnamed
-
-
-def figure(value: float, unit: str) -> str:
-    return f"{value:.4g} {unit}"
 
 
 def size_label(name: str) -> str:
@@ -88,26 +86,6 @@ def size_label(name: str) -> str:
 
 def _size_order(name: str) -> int:
     return ascii_decimal(name.rpartition("/")[2].removeprefix("params:")) or 0
-
-
-def heading(text: str, markdown: bool) -> str:
-    return f"\n### {text}" if markdown else f"\n== {text} =="
-
-
-def table(headers: list[str], rows: list[list[str]], markdown: bool, lists: bool = False
-          ) -> str:
-    """A table; in markdown, after a blank line, so that two tables stay two. Each cell is
-    shortened to CELL_CHARS, but for `lists`, whose cells list items (each shortened with
-    item(), so such a cell grows with the fleet alone)."""
-    if not lists:
-        rows = [[shorten(cell, CELL_CHARS) for cell in row] for row in rows]
-    text = render(headers, rows, markdown=markdown, align="left")
-    return f"\n{text}" if markdown else text
-
-
-def item(text: object) -> str:
-    """One item of a list cell, shortened to ITEM_CHARS."""
-    return shorten(str(text), ITEM_CHARS)
 
 
 def records_section(records: list[RunRecord], peer_records: list[RunRecord],
@@ -243,8 +221,10 @@ def apart_section(findings: "Findings", rule: Rule, markdown: bool) -> list[str]
 
 
 def verdicts_section(findings: "Findings", markdown: bool) -> list[str]:
-    lines = [heading(f"Verdicts, one per GPU that needs attention (the sections below give the "
-                     f"detail): {len(findings.verdicts)} GPU(s)", markdown)]
+    gpus = sum(verdict.gpus for verdict in findings.verdicts)
+    lines = [heading(f"Verdicts, one per GPU that needs attention, or per link or node its peer "
+                     f"copies blame (the sections below give the detail): {gpus} GPU(s)",
+                     markdown)]
     rows = [[v.host, v.index, v.pci_bus_id, v.uuid, v.wrong, v.how_far, v.to_do]
             for v in findings.verdicts]
     if rows:
@@ -343,20 +323,18 @@ def groups_section(groups: list[Group], rule: Rule, markdown: bool) -> list[str]
 def report(findings: Findings, rule: Rule, markdown: bool) -> str:
     results = len(findings.gpus)
     # The answer first, the rule it was reached by last.
+    peers = (f", {len(findings.peer.matrices)} node(s)' peer runs" if findings.peer.matrices
+             else "")
     lines = [f"gpubench-tools fleet: {findings.attention()} GPU(s) need attention; {results} GPU "
-             f"result(s), {len(findings.groups)} group(s)."]
+             f"result(s), {len(findings.groups)} group(s){peers}."]
     shown = markdown_text if markdown else str
-    for directory in findings.skipped:
-        lines.append(f"Not compared: {shown(directory)} (per-node peer runs, each over several "
-                     "GPUs: those that did not finish are listed below; "
-                     f"{markdown_code(f'scripts/gpubench-tools fleet {directory}')} compares the "
-                     "nodes' peer runs).")
     lines += [f"Superseded: {shown(text)}." for text in findings.superseded]
     lines += verdicts_section(findings, markdown)
     lines += records_section(findings.records, findings.peer_records, markdown)
     lines += health_section(findings, markdown)
     lines += floor_section(findings, markdown)
     lines += outliers_section(findings, markdown)
+    lines += peer_section(findings.peer, findings.peer_faults, rule, markdown)
     lines += apart_section(findings, rule, markdown)
     lines += unscreened_section(findings, markdown)
     lines += facts_section(findings.groups, markdown)
@@ -368,5 +346,7 @@ def report(findings: Findings, rule: Rule, markdown: bool) -> str:
                            lists=True))
     lines.append(f"\nHow a GPU was judged. Outliers: {rule.describe()}. Below floor: under the "
                  f"limits file's floor on {rule.corroborate} sizes of a sweep.")
+    if findings.peer.matrices:
+        lines.append(peer_rule(rule))
     lines.append(f"\n{findings.attention()} GPU(s) need attention.")
     return "\n".join(lines)

@@ -52,6 +52,7 @@ measures what the rule costs and finds, docs/cluster.md).
 """
 
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -218,9 +219,12 @@ def faster_part(speeds: np.ndarray, min_part: int, k: float, margin: float,
     return speeds >= faster[0], noise
 
 
-def judge(group: Group, rule: Rule, process_losses: dict[str, float] | None = None) -> None:
+def judge(group: Group, rule: Rule, process_losses: dict[str, float] | None = None,
+          alike: Callable[[str], str] = sweep) -> None:
     """Fills the group's benchmarks, speed, thresholds, flags, uncorroborated and within_process;
-    process_losses: per benchmark, the largest loss of a healthy process (a fraction)."""
+    process_losses: per benchmark, the largest loss of a healthy process (a fraction). `alike`
+    names the benchmarks a fault slows alike, which corroborate each other: a GPU's sweep by
+    default; every copy of a pair of GPUs for models/fleet/peer_pairs.py."""
     process_losses = process_losses or {}
     # (GPU row, sweep): whether each size's loss passes the headroom over its process loss
     beyond_process: dict[tuple[int, str], list[bool]] = {}
@@ -263,9 +267,9 @@ def judge(group: Group, rule: Rule, process_losses: dict[str, float] | None = No
         group.thresholds[name] = threshold
         group.host_timed[name] = host_timed
         for row in np.flatnonzero(present):
-            sweep_sizes[(row, sweep(name))] = sweep_sizes.get((row, sweep(name)), 0) + 1
+            sweep_sizes[(row, alike(name))] = sweep_sizes.get((row, alike(name)), 0) + 1
             if (healthy := process_losses.get(name)) is not None:
-                beyond_process.setdefault((row, sweep(name)), []).append(
+                beyond_process.setdefault((row, alike(name)), []).append(
                     float(speed[row]) < (1 - healthy) ** rule.process_headroom)
         with np.errstate(invalid="ignore"):
             flagged = present & (1 - speed > threshold)
@@ -275,10 +279,10 @@ def judge(group: Group, rule: Rule, process_losses: dict[str, float] | None = No
                        for row in np.flatnonzero(flagged)]
     per_sweep: dict[tuple[int, str], int] = {}
     for row, flag in candidates:
-        key = (row, sweep(flag.benchmark))
+        key = (row, alike(flag.benchmark))
         per_sweep[key] = per_sweep.get(key, 0) + 1
     for row, flag in candidates:
-        key = (row, sweep(flag.benchmark))
+        key = (row, alike(flag.benchmark))
         # A split, as a host-timed figure, needs --corroborate sizes whatever its sweep holds: a
         # figure of two levels in one GPU's runs splits fleets of pure noise (docs/cluster.md).
         needed = (rule.corroborate if flag.host_timed or flag.faster is not None

@@ -25,7 +25,9 @@ its newest left there (reading/fleet/jobs.py) is a `stale` record, not a result,
 a GPU the newest measured again is superseded, not read (a pod log keeps every run's lines, each
 run's of the job its record lines name); of the allocations, the newest job's alone is kept. Its
 `peer/` subdirectory (deploy/slurm's one task per node) holds per-node runs over several GPUs:
-their results are no GPU's and are not read, their records are (`peer_records`).
+their results are no GPU's, each is a node's PeerRun (reading/fleet/peer_runs.py), and their
+records are `peer_records`, held to the same rules (a `done` without its result is `missing`, an
+earlier job's run `stale`).
 """
 
 import os
@@ -39,6 +41,7 @@ from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.fleet.benchmark_errors import failed_benchmarks
 from gpubench_tools.reading.fleet.files import read_bytes, read_text
 from gpubench_tools.reading.fleet.jobs import job_of_context, newest_job
+from gpubench_tools.reading.fleet.peer_runs import PeerRun, read_peer_result
 from gpubench_tools.reading.fleet.pod_log import read_pod_log
 from gpubench_tools.reading.fleet.records import (
     MESSAGE_CHARS,
@@ -170,7 +173,7 @@ READERS: dict[str, Callable[[Path], Found]] = {
 }
 # deploy/slurm's subdirectory of per-node peer runs: one result over several GPUs, not a GPU's.
 PEER_DIRECTORY = "peer"
-PEER_RECORDS = (".status", ".err")  # what is read of it beside a directory's per-GPU files
+PEER_RECORDS = (".status", ".err")  # its records, read as a directory's per-GPU records are
 
 
 def cannot_read(path: Path, error: OSError) -> FleetInputError:
@@ -201,6 +204,18 @@ def read_listed(file: Path) -> Found:
     return READERS[kind_of(file)](file)
 
 
+def read_peer_listed(file: Path) -> Found:
+    """A file of a `peer/` directory: a record as read_listed reads it, of the node its name
+    gives; a result as a node's peer run (one that is no regular file is damaged)."""
+    if kind_of(file) != ".json":
+        return Found(peer_records=[replace(record, host=record.host or file.stem)
+                                   for record in read_listed(file).records])
+    if problem := special_file(file):
+        return Found(peer_records=[replace(record, host=stem_of(file), name=str(
+            file.parent / stem_of(file))) for record in damaged(str(file), problem).records])
+    return read_peer_result(file, stem_of(file))
+
+
 def peer_directory(path: Path) -> Path | None:
     """The `peer/` subdirectory of a directory, where it holds a file READERS knows."""
     peer = path / PEER_DIRECTORY
@@ -214,8 +229,8 @@ def peer_directory(path: Path) -> Path | None:
 
 def read_inputs(paths: Iterable[str]) -> Found:
     """Every file READERS knows in the directories given (not their subdirectories), and the
-    files given by name; of a directory's `peer/` runs, their records (their results are listed
-    in skipped). What an earlier job or attempt left in a directory is stale (without_stale)."""
+    files given by name; of a directory's `peer/` subdirectory, its nodes' peer runs and their
+    records. What an earlier job or attempt left in a directory is stale (without_stale)."""
     by_directory: dict[str, Found] = {}
     found = Found()
     for name in paths:
@@ -225,12 +240,9 @@ def read_inputs(paths: Iterable[str]) -> Found:
                 READERS.get(kind_of(file), read_result_file)(file) if file == path
                 else read_listed(file))
         if peer := peer_directory(path):
-            found.skipped.append(str(peer))
-            # A peer run's files are named by its node alone.
-            of_directory(by_directory, path).peer_records += [
-                replace(record, host=record.host or file.stem)
-                for file in files_read(peer) if file.suffix in PEER_RECORDS
-                for record in read_listed(file).records]
+            for file in files_read(peer):
+                if file.suffix in PEER_RECORDS or kind_of(file) == ".json":
+                    of_directory(by_directory, path).add(read_peer_listed(file))
     for where, directory in by_directory.items():
         directory.records = with_exits_of_records(directory.records)
         directory.peer_records = with_exits_of_records(directory.peer_records)
@@ -238,9 +250,28 @@ def read_inputs(paths: Iterable[str]) -> Found:
                           if r.status == "damaged"]
         found.add(without_stale(directory, where))
     found.records = [said_once(r) for r in merge_records(results_of_done(found))]
-    found.peer_records = [said_once(r) for r in
-                          merge_records([r for r in found.peer_records if r.status != "done"])]
+    found.peer_records = [said_once(r) for r in merge_records(peer_results_of_done(found))]
     return found
+
+
+def peer_results_of_done(found: Found) -> list[RunRecord]:
+    """The peer records less those saying `done` whose node's result was read (or gave a record
+    of its own, which takes the GPUs the `done` names where it names none: a result that cannot
+    be read names none): a `done` without one is a `missing` result."""
+    read = {run.name for run in found.peer_runs}
+    read |= {r.name for r in found.peer_records if r.status != "done"}
+    done = {r.name: r for r in found.peer_records if r.status == "done"}
+    records = []
+    for record in found.peer_records:
+        said = done.get(record.name)
+        if record.status != "done":
+            records.append(replace(record, uuid=record.uuid or said.uuid,
+                                   gpus=record.gpus or said.gpus) if said else record)
+        elif record.name not in read:
+            records.append(RunRecord("missing", record.host, record.uuid,
+                                     f"no result: {record.detail}", record.source,
+                                     name=record.name, gpus=record.gpus))
+    return records
 
 
 def with_exits_of_records(records: list[RunRecord]) -> list[RunRecord]:
@@ -268,15 +299,16 @@ def without_stale(found: Found, directory: str) -> Found:
     both: its lines are never replaced (a Job applied again under its name, its earlier pods' logs
     collected with the later's). Of the allocations, the newest job's is kept: a job allocated
     and gone without a file is the newest, what earlier jobs left stale."""
-    records, peer_records, result_runs = with_runs(found)
-    latest: dict[str, str] = {job: "" for job, _ in result_runs + found.allocations if job}
+    records, peer_records, result_runs, peer_runs = with_runs(found)
+    latest: dict[str, str] = {job: "" for job, _ in result_runs + peer_runs + found.allocations
+                              if job}
     for record in records + peer_records:
         if record.job:
             latest[record.job] = max(latest.get(record.job, ""), record.time)
     if not latest:
-        return Found(found.gpus, records, found.skipped, peer_records)
+        return Found(found.gpus, records, peer_records=peer_records, peer_runs=found.peer_runs)
     newest = newest_job(latest)
-    runs = result_runs + [(r.job, r.attempt) for r in records + peer_records]
+    runs = result_runs + peer_runs + [(r.job, r.attempt) for r in records + peer_records]
     newest_run = (newest, max((attempt for job, attempt in runs if job == newest), default=0))
     attempts_said = any(attempt for _, attempt in runs)
 
@@ -308,6 +340,10 @@ def without_stale(found: Found, directory: str) -> Found:
     stale_results = [RunRecord("stale", gpu.host, gpu.uuid, "its result", gpu.source, job=run[0],
                                attempt=run[1], stale_of=stale_of(run))
                      for gpu, run in gpus if stale_of(run)]
+    stale_peer_runs = [RunRecord("stale", peer.host, peer.uuids[0], "its peer result",
+                                 peer.source, name=peer.name, job=run[0], attempt=run[1],
+                                 gpus=peer.uuids, stale_of=stale_of(run))
+                       for peer, run in zip(found.peer_runs, peer_runs) if stale_of(run)]
     said = []
     if superseded:
         earlier = ", ".join(sorted(set().union(*superseded.values())))
@@ -315,17 +351,21 @@ def without_stale(found: Found, directory: str) -> Found:
                              f"the newest job here, {named(newest_run)}, measured again is not "
                              "judged"))
     return Found([gpu for gpu, run in gpus if not stale_of(run)],
-                 stale_results + [judged(r) for r in records], found.skipped,
-                 [judged(r) for r in peer_records], superseded=said,
+                 stale_results + [judged(r) for r in records],
+                 peer_records=stale_peer_runs + [judged(r) for r in peer_records],
+                 peer_runs=[peer for peer, run in zip(found.peer_runs, peer_runs)
+                            if not stale_of(run)], superseded=said,
                  allocations=[a for a in found.allocations if a[0] == newest])
 
 
-def with_runs(found: Found) -> tuple[list[RunRecord], list[RunRecord], list[JobRun]]:
+def with_runs(found: Found) -> tuple[list[RunRecord], list[RunRecord], list[JobRun],
+                                     list[JobRun]]:
     """One directory's records and peer records with the job and attempt that wrote them, and
-    those of each of its results. A `.status` record says its own; an .err (or a pod log's exit
-    line), those of the record of its name. A result's job is the one its context names, else
-    that of its GPU's record; its attempt that record's where it is of the same job (a result
-    names none), else 0; the records a result gives (interrupted, failed) take the result's."""
+    those of each of its results and peer runs. A `.status` record says its own; an .err (or a
+    pod log's exit line), those of the record of its name. A result's job is the one its context
+    names, else that of its GPU's record (a peer run's: of its name); its attempt that record's
+    where it is of the same job (a result names none), else 0; the records a result gives
+    (interrupted, failed) take the result's."""
     by_name = {r.name: r for r in found.records + found.peer_records if r.name and r.job}
 
     def with_job(record: RunRecord) -> RunRecord:
@@ -347,7 +387,13 @@ def with_runs(found: Found) -> tuple[list[RunRecord], list[RunRecord], list[JobR
     run_of_source = dict(zip((gpu.source for gpu in found.gpus), result_runs))
     records = [replace(r, job=run_of_source[r.source][0], attempt=run_of_source[r.source][1])
                if r.source in run_of_source else r for r in records]
-    return records, [with_job(r) for r in found.peer_records], result_runs
+    def run_of_peer(peer: PeerRun) -> JobRun:
+        record = by_name.get(peer.name)
+        job = peer.job or (record.job if record else None)
+        return job, record.attempt if record is not None and record.job == job else 0
+
+    return (records, [with_job(r) for r in found.peer_records], result_runs,
+            [run_of_peer(peer) for peer in found.peer_runs])
 
 
 def results_of_done(found: Found) -> list[RunRecord]:

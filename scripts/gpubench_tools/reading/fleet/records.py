@@ -3,8 +3,9 @@ end well.
 
 A Gpu is one GPU's figures: a result file's, or one device's share of a result over several
 (split_devices). A RunRecord is a run that did not end well, or a GPU expected but not found, with a
-status of STATUSES; a Found is what one file, line or directory holds of both. Every reader of a
-fleet's files (reading/fleet/inputs.py, pod_log.py) makes its Found of these, so a result, a status
+status of STATUSES; a Found is what one file, line or directory holds of both, and of a node's
+peer run its PeerRun (reading/fleet/peer_runs.py). Every reader of a fleet's files
+(reading/fleet/inputs.py, pod_log.py, peer_runs.py) makes its Found of these, so a result, a status
 record, an exit status and a file or line that cannot be read say the same wherever they are found:
 result_found for a result, status_record for a status record, status_of_exit for an exit status,
 damaged for what cannot be read.
@@ -13,6 +14,7 @@ damaged for what cannot be read.
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.fleet.benchmark_errors import FailedBenchmark
@@ -23,6 +25,9 @@ from gpubench_tools.reading.fleet.numbers import beyond_float
 from gpubench_tools.reading.fleet.status import attempt_of, describe, uuids_of
 from gpubench_tools.reading.results import Benchmark, Result
 from gpubench_tools.reading.safe_text import one_line
+
+if TYPE_CHECKING:  # peer_runs.py reads a peer run into records of this module
+    from gpubench_tools.reading.fleet.peer_runs import PeerRun
 
 # The statuses of a run that did not end well, worst first: how the report orders them. `stale`
 # after them: where a GPU has a record of the newest job too, that record's status is the row's.
@@ -112,8 +117,8 @@ class RunRecord:
 class Found:
     gpus: list[Gpu] = field(default_factory=list)
     records: list[RunRecord] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # peer/ directories: results not read
     peer_records: list[RunRecord] = field(default_factory=list)  # records of peer/ runs
+    peer_runs: "list[PeerRun]" = field(default_factory=list)  # the peer/ runs' results
     # Every file or line that cannot be read, also where its run's row holds it (read_inputs).
     damaged: list[RunRecord] = field(default_factory=list)
     # Per directory, what earlier jobs left of GPUs its newest job measured again, in words
@@ -126,15 +131,19 @@ class Found:
     def add(self, other: "Found") -> None:
         self.gpus += other.gpus
         self.records += other.records
-        self.skipped += other.skipped
         self.peer_records += other.peer_records
+        self.peer_runs += other.peer_runs
         self.damaged += other.damaged
         self.superseded += other.superseded
         self.allocations += other.allocations
 
 
+# The context keys naming a result's host, the scheduler's first.
+HOST_KEYS = ("slurm_node", "k8s_node", "host_name")
+
+
 def host_of(context: dict) -> str:
-    for key in ("slurm_node", "k8s_node", "host_name"):
+    for key in HOST_KEYS:
         if context.get(key):
             return str(context[key])
     return "unknown host"

@@ -16,8 +16,9 @@ import math
 import numpy as np
 from matplotlib.figure import Figure
 
-from gpubench_tools.models.run_series import curves_and_singles, pair_matrices, pair_of
+from gpubench_tools.models.run_series import curves_and_singles, pair_matrices
 from gpubench_tools.reading.errors import GpubenchJsonError
+from gpubench_tools.reading.facts import pair_of
 from gpubench_tools.reading.results import Result
 from gpubench_tools.reading.safe_text import one_line
 from gpubench_tools.renderers.figures.family_plot import PANEL_SIZE_IN, check_panels
