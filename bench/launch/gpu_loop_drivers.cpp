@@ -70,11 +70,12 @@ private:
   GraphExec exec_;
 };
 
-// One host launch of a graph whose WHILE node runs the body until it sets the condition to 0.
-class WhileNodeLoop final : public GpuLoop {
+// One host launch of a graph in which the GPU decides every iteration: `Make` builds it from the
+// loop's arguments (gpu_loop_graphs.hpp).
+template <Graph (*Make)(const GpuLoopArgs&)> class ConditionalLoop final : public GpuLoop {
 public:
-  WhileNodeLoop(const GpuLoopState& state, CUstream stream)
-      : state_(state), stream_(stream), exec_(while_graph(state.args()).get()) {
+  ConditionalLoop(const GpuLoopState& state, CUstream stream)
+      : state_(state), stream_(stream), exec_(Make(state.args()).get()) {
     exec_.upload(stream_);
   }
   void run() override {
@@ -88,23 +89,10 @@ private:
   GraphExec exec_;
 };
 
-// One host launch of a graph of n IF nodes in a chain, each body's kernel opening the next.
-class IfChainLoop final : public GpuLoop {
-public:
-  IfChainLoop(const GpuLoopState& state, CUstream stream)
-      : state_(state), stream_(stream), exec_(if_chain_graph(state.args()).get()) {
-    exec_.upload(stream_);
-  }
-  void run() override {
-    state_.arm(stream_);
-    exec_.launch(stream_);
-  }
-
-private:
-  const GpuLoopState& state_;
-  CUstream stream_;
-  GraphExec exec_;
-};
+// A WHILE node running the body until it sets the condition to 0.
+using WhileNodeLoop = ConditionalLoop<while_graph>;
+// n IF nodes in a chain, each body's kernel opening the next.
+using IfChainLoop = ConditionalLoop<if_chain_graph>;
 
 // A host graph whose one node tail-launches `loop`, a device graph: one host launch per loop,
 // after which the GPU launches every iteration. The device graph is launched from the device
