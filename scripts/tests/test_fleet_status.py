@@ -827,6 +827,32 @@ def test_each_failed_gpu_of_a_collected_log_holds_its_own_message(
     assert "CUDA_ERROR" in " ".join(node2[0]) and "deadline" not in " ".join(node2[0])
 
 
+def test_a_pods_peer_run_is_read_from_its_results_not_its_log(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """node1's pod runs the peer family over its two GPUs after them: its log ends with one
+    line saying how that run ended, no GPU's record, result or message (node2's pod, whose
+    nvidia-smi fails, follows it in the collected log); its results hold the peer run."""
+    smi = tmp_path / "smi" / "nvidia-smi"
+    smi.parent.mkdir()
+    smi.write_text("#!/bin/sh\necho 'NVIDIA-SMI has failed'\nexit 9\n")
+    smi.chmod(0o755)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    logs = [run_pod(tmp_path / "a", status=0, STANDIN_GPUS="GPU-a1,GPU-a2", STANDIN_BEHAVIOUR=""),
+            run_pod(tmp_path / "b", wrapper=smi.parent, NODE_NAME="node2")]
+    assert logs[0].read_text().splitlines()[-1].startswith(
+        "gpubench-pod: node1: the peer run over 2 GPUs: done, exit 0; in ")
+    log = tmp_path / "k8s.jsonl"
+    log.write_text("".join(p.read_text() for p in logs))
+    code, out, err = run(capsys, log, "--no-limits")
+    assert err == "" and "2 GPU result(s)" in out and "peer run" not in out.splitlines()[0], out
+    rows = records(out)
+    assert list(rows) == ["node2"] and "NVIDIA-SMI has failed" in " ".join(rows["node2"]), out
+    code, out, err = run(capsys, tmp_path / "a" / "results", "--no-limits")
+    assert (code, err) == (0, ""), out
+    assert out.splitlines()[0].endswith("2 GPU result(s), 1 group(s), 1 node(s)' peer runs."), out
+
+
 def test_a_collected_log_larger_than_any_file_is_read_a_line_at_a_time(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A fleet's collected log is as large as its results together: past the bound on the files
@@ -863,13 +889,14 @@ def test_a_pods_failed_records_say_which_file_it_could_not_write(
 
 def test_a_record_that_meets_a_full_disk_says_so_in_its_row(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The disk full (a link to /dev/full) once GPU-a1's run has ended: its final record line
-    says failed for the line before it, which its row quotes; GPU-b2 never started."""
+    """The disk full (a link to /dev/full) once GPU-a1's own run has ended: its final record
+    line says failed for the line before it, which its row quotes; GPU-b2 never started."""
     record = tmp_path / "results" / "node1_GPU-a1.status"
     wrapper = tmp_path / "bin" / "gpubench"
     wrapper.parent.mkdir()
     wrapper.write_text(f'#!/bin/sh\n"{REPO}/tests/cluster/standin/gpubench" "$@"\nstatus=$?\n'
-                       f'ln -s /dev/full "{record}.tmp"\nexit $status\n')
+                       f'[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || ln -s /dev/full "{record}.tmp"\n'
+                       'exit $status\n')
     wrapper.chmod(0o755)
     log = run_pod(tmp_path, wrapper=wrapper.parent, STANDIN_BEHAVIOUR="")
     code, out, err = run(capsys, log, "--no-limits")
@@ -884,7 +911,7 @@ def test_an_err_whose_exit_line_meets_a_file_size_limit_is_read_by_its_record(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """GPU-b2's stderr fills its .err to the file size limit: the pod's `exit status 1` line
     cannot be appended, the record after it still says failed, exit 1. The results directory
-    gives one row for the run, failed, not killed; GPU-c3 never started."""
+    gives one row for the run, failed, not killed; GPU-c3 and the peer run never started."""
     err = tmp_path / "results" / "node1_GPU-b2.err"
     wrapper = tmp_path / "bin" / "gpubench"
     wrapper.parent.mkdir()
@@ -901,8 +928,8 @@ def test_an_err_whose_exit_line_meets_a_file_size_limit_is_read_by_its_record(
     assert (code, err) == (0, ""), err
     rows = {line.split()[2]: line.split(maxsplit=3)
             for line in section(out, "Runs that did not finish").splitlines()[3:] if line}
-    assert list(rows) == ["GPU-b2", "GPU-c3"], out
-    assert (rows["GPU-b2"][0], rows["GPU-c3"][0]) == ("failed", "interrupted"), out
+    assert list(rows) == ["GPU-b2", "GPU-c3", "peer"], out
+    assert [rows[key][0] for key in rows] == ["failed", "interrupted", "interrupted"], out
     assert "verification failed" in rows["GPU-b2"][3], out
     assert "(exit status line not written); status failed, exit status 1 at " in rows["GPU-b2"][3]
     assert "never returned" not in out, out

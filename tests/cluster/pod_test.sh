@@ -57,6 +57,80 @@ grep -q "^gpubench: saxpy/driver/1024: verification failed" "$work/log" || fail 
 grep -q "^gpubench-pod: node1 GPU-b2: exit status 1$" "$work/log" || fail "the log lacks the failure's exit status line"
 echo "ok: two GPUs: records, JSON lines and the failure in the log"
 
+# The peer run: after the per-GPU runs, one run over all the pod's GPUs with the peer family's
+# filter, into peer/<node>.*; its lines stay out of the log but one saying how it ended.
+peer=$GPUBENCH_RESULTS/peer/node1
+peer_benchmarks() { # the names of the peer run's JSON, one a line
+  python3 -c 'import json, sys; print("\n".join(b["name"] for b in json.load(open(sys.argv[1]))["benchmarks"]))' "$peer.json"
+}
+# shellcheck disable=SC2016 # the stand-in's script, expanded when it runs
+printf '#!/bin/sh\ncase " $* " in *" --device=all "*) export STANDIN_BEHAVIOUR=GPU-a1=fail ;; esac\nexec "%s/gpubench" "$@"\n' \
+  "$standin" > "$work/bin/gpubench"
+chmod +x "$work/bin/gpubench"
+peer_cases=(
+  # GPUs, flags, wrapper (fails the peer run), exit status, the peer run's status and benchmarks
+  "GPU-a1,GPU-b2,GPU-c3" "" "" 0 "done peer/ce/read/0to1/4 peer/ce/read/0to2/4 peer/ce/read/1to0/4 peer/ce/read/1to2/4 peer/ce/read/2to0/4 peer/ce/read/2to1/4"
+  GPU-a1 "" "" 0 ""
+  "GPU-a1,GPU-b2" --benchmark_filter=saxpy "" 0 ""
+  "GPU-a1,GPU-b2,GPU-c3" "--benchmark_filter=-saxpy|/0to1/" "" 0 "done peer/ce/read/0to2/4 peer/ce/read/1to0/4 peer/ce/read/1to2/4 peer/ce/read/2to0/4 peer/ce/read/2to1/4"
+  "GPU-a1,GPU-b2" "" "$work/bin:" 1 "failed peer/ce/read/0to1/4 peer/ce/read/1to0/4"
+)
+for ((i = 0; i < ${#peer_cases[@]}; i += 5)); do
+  gpus=${peer_cases[i]} flags=${peer_cases[i + 1]} wrapper=${peer_cases[i + 2]}
+  want_exit=${peer_cases[i + 3]} want=${peer_cases[i + 4]}
+  case="$gpus${flags:+ $flags}${wrapper:+, the peer run failing}"
+  rm -rf "$GPUBENCH_RESULTS"
+  status=0
+  PATH=$wrapper$PATH STANDIN_GPUS=$gpus STANDIN_BEHAVIOUR="" "$pod" ${flags:+"$flags"} > "$work/log" 2>&1 || status=$?
+  ((status == want_exit)) || fail "$case: exit status $status, want $want_exit: $(cat "$work/log")"
+  IFS=, read -ra uuids <<< "$gpus"
+  for uuid in "${uuids[@]}"; do
+    [[ $(field "$GPUBENCH_RESULTS/node1_$uuid.status" status) == 'done' ]] || fail "$case: $uuid is not done"
+    [[ $(field "$GPUBENCH_RESULTS/node1_$uuid.status" gpu_uuid) == "$uuid" ]] || fail "$case: $uuid's record names another GPU"
+    ! grep -q '"name": "peer/' "$GPUBENCH_RESULTS/node1_$uuid.json" || fail "$case: $uuid's run holds a peer benchmark"
+    excluded=$([[ $flags == *=-saxpy* ]] && echo saxpy || echo copy)
+    [[ -z $flags ]] || ! grep -q "\"name\": \"$excluded/" "$GPUBENCH_RESULTS/node1_$uuid.json" ||
+      fail "$case: $uuid's run does not keep the user's filter"
+  done
+  if [[ -z $want ]]; then
+    [[ ! -e $GPUBENCH_RESULTS/peer ]] || fail "$case: a peer run"
+    ! grep -q "peer run" "$work/log" || fail "$case: the log names a peer run"
+    continue
+  fi
+  [[ "$(field "$peer.status" status) $(peer_benchmarks | tr '\n' ' ')" == "$want " ]] ||
+    fail "$case: the peer run is not '$want': $(cat "$peer.status")"
+  [[ "$(field "$peer.status" gpu_uuid) $(field "$peer.status" device) $(field "$peer.status" task)" == "$gpus $gpus gpubench-0-x" ]] ||
+    fail "$case: the peer record does not name the pod's GPUs and pod"
+  grep -q "\"standin_visible_gpus\": \"$gpus\"" "$peer.json" || fail "$case: the peer run does not see all the GPUs"
+  want_status=${want%% *}
+  [[ $(tail -n 1 "$work/log") == "gpubench-pod: node1: the peer run over ${#uuids[@]} GPUs: $want_status, exit $want_exit; in $peer.*" ]] ||
+    fail "$case: the log's last line does not say how the peer run ended: $(tail -n 1 "$work/log")"
+  ! grep -q "gpu_uuid=$gpus \|verification failed\|\"selected_devices\":\"0,1" "$work/log" ||
+    fail "$case: the log holds the peer run's record, stderr or JSON"
+  if [[ $want_status == 'done' ]]; then
+    [[ ! -e $peer.err ]] || fail "$case: a done peer run has an .err"
+  else
+    [[ $(head -n 1 "$peer.err") == "gpubench: peer/ce/read/0to1/4: verification failed: 1 of 1024 values differ" &&
+      $(tail -n 1 "$peer.err") == "exit status 1" ]] || fail "$case: the failed peer run's .err: $(cat "$peer.err")"
+  fi
+done
+rm "$work/bin/gpubench"
+# A filter of peer benchmarks only: the peer run alone. One selecting peer benchmarks and others
+# (not negated): refused in one line, exit 2, nothing run.
+rm -rf "$GPUBENCH_RESULTS"
+STANDIN_GPUS=GPU-a1,GPU-b2 STANDIN_BEHAVIOUR="" "$pod" --benchmark_filter=/1to0/ > "$work/log" 2>&1 ||
+  fail "a filter of peer benchmarks only: exit status not 0: $(cat "$work/log")"
+[[ "$(ls "$GPUBENCH_RESULTS" | tr '\n' ' ')$(peer_benchmarks)" == "peer peer/ce/read/1to0/4" ]] ||
+  fail "a filter of peer benchmarks only: not the peer run alone, of that filter"
+rm -rf "$GPUBENCH_RESULTS" "$work/standin.log"
+status=0
+STANDIN_GPUS=GPU-a1,GPU-b2 STANDIN_LOG=$work/standin.log "$pod" '--benchmark_filter=saxpy|peer' > "$work/log" 2> "$work/err" || status=$?
+((status == 2)) && [[ $(wc -l < "$work/err") == 1 && $(cat "$work/err") == "gpubench-pod: --benchmark_filter=saxpy\|peer: selects peer benchmarks and others; "* ]] ||
+  fail "a filter of peer benchmarks and others: exit status $status, stderr '$(cat "$work/err")'"
+[[ ! -s $work/log && -z $(ls -A "$GPUBENCH_RESULTS") && ! -e $work/standin.log ]] ||
+  fail "a filter of peer benchmarks and others: something ran or was written"
+echo "ok: the peer run over the pod's GPUs: its files, the filter as deploy/slurm's, its failure recorded"
+
 # A JSON over the log limit stays in the results only.
 rm -rf "$GPUBENCH_RESULTS"
 STANDIN_BEHAVIOUR="" GPUBENCH_POD_LOG_LIMIT=100 "$pod" > "$work/log" 2>&1 || fail "a run over the log limit failed"
@@ -216,11 +290,11 @@ record=$GPUBENCH_RESULTS/node1_GPU-a1
   [[ $(cat "$record.err") == "gpubench: --benchmark_out=$record.json: could not be written"$'\n'"exit status 1" ]] ||
   fail "a JSON over the file size limit: GPU-a1 is not failed with its .err saying why"
 [[ $(field "$GPUBENCH_RESULTS/node1_GPU-b2.status" status) == 'done' ]] || fail "a JSON over the file size limit: GPU-b2 not measured"
-# The disk full (ENOSPC: a link to /dev/full) once GPU-a1's run has ended: one line, its record
-# failed in the log and in its file (written in place), GPU-b2 never started, exit 1.
+# The disk full (ENOSPC: a link to /dev/full) once GPU-a1's own run has ended: one line, its
+# record failed in the log and in its file (written in place), GPU-b2 never started, exit 1.
 rm -rf "$GPUBENCH_RESULTS"
 # shellcheck disable=SC2016 # the stand-in's script, expanded when it runs
-printf '#!/bin/sh\n"%s/gpubench" "$@"\nstatus=$?\nln -s /dev/full "%s.status.tmp"\nexit $status\n' \
+printf '#!/bin/sh\n"%s/gpubench" "$@"\nstatus=$?\n[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || ln -s /dev/full "%s.status.tmp"\nexit $status\n' \
   "$standin" "$record" > "$work/bin/gpubench"
 chmod +x "$work/bin/gpubench"
 status=0

@@ -4,9 +4,11 @@ fleet where their logs are collected into one file.
 Per GPU, the pod writes its record lines (`gpubench-pod: status=...`, the record of a `.status` file
 on one line, reading/fleet/status.py), one JSON document per line (gpubench's result) and, for a run
 that did not exit 0, its stderr and `gpubench-pod: <node> <uuid>: exit status N`. Its own lines say
-what kept a result out of the log (over the log limit, a file it cannot write) or that the pod's
-deadline passed. A log that is a regular file is read a line at a time, each line up to the largest
-result, so a fleet's collected log of any size is read.
+what kept a result out of the log (over the log limit, a file it cannot write), that the pod's
+deadline passed, or how its peer run over all its GPUs ended: that run's record and JSON are in
+the results volume's `peer/` alone, read from there (reading/fleet/peer_runs.py). A log that is a
+regular file is read a line at a time, each line up to the largest result, so a fleet's collected
+log of any size is read.
 """
 
 import json
@@ -49,8 +51,9 @@ _POD_GPU = re.compile(r"^(?P<host>.*) (?:(?P<uuid>(?:GPU|MIG)-\S+)|device ?(?P<o
 # How much of a pod log is read at a time: its buffer, and each read past a line too long to
 # keep.
 _LINE_BUFFER_BYTES = 2**20
-# A line a pod writes of its own, between two GPUs' runs: no run's message.
+# Lines a pod writes of its own, between two GPUs' runs or after them: no run's message.
 _POD_DEADLINE = re.compile(r"^gpubench-pod: .*: the pod's deadline \(.*\) has passed")
+_POD_PEER_RUN = re.compile(r"^gpubench-pod: .*: the peer run over \d+ GPUs: ")
 # The one line of a pod that cannot write a file of its results (a full disk, a file size
 # limit), on stderr just before the record line it makes failed; every later record of that
 # pod says failed for it, as no further GPU starts.
@@ -155,7 +158,8 @@ def pod_log_found(path: Path, lines: Iterable[bytes | None]) -> Found:
             host, uuid = pod_gpu(limit[1], uuids)
             over_limit[(host, uuid or "", job_of.get(uuid or ""))] = line.removeprefix(
                 "gpubench-pod: ")
-        elif line.strip() and not message and not _POD_DEADLINE.match(line):
+        elif (line.strip() and not message and not _POD_DEADLINE.match(line)
+              and not _POD_PEER_RUN.match(line)):
             message = one_line(line, MESSAGE_CHARS)
     for key, record in records.items():
         if record.status == "done" and key in over_limit:
