@@ -19,6 +19,36 @@ void add_kernel_node(cudaGraph_t graph, const void* kernel, void** args) {
   GPUBENCH_CUDART(cudaGraphAddKernelNode(&node, graph, nullptr, 0, &params));
 }
 
+// A condition of `graph` that every launch of it starts at `value` (cudaGraphCondAssignDefault).
+cudaGraphConditionalHandle condition_of(cudaGraph_t graph, unsigned int value) {
+  cudaGraphConditionalHandle condition = 0;
+  GPUBENCH_CUDART(
+      cudaGraphConditionalHandleCreate(&condition, graph, value, cudaGraphCondAssignDefault));
+  return condition;
+}
+
+// A conditional node of `type` on `condition`, after `after` (first where null), whose body is
+// one gpu_loop_while_step that sets `sets` to whether iterations remain. Returns the node.
+cudaGraphNode_t add_step_node(cudaGraph_t graph, cudaGraphNode_t after,
+                              cudaGraphConditionalNodeType type,
+                              cudaGraphConditionalHandle condition, const GpuLoopArgs& args,
+                              cudaGraphConditionalHandle sets) {
+  cudaGraphNodeParams params{};
+  params.type = cudaGraphNodeTypeConditional;
+  params.conditional.handle = condition;
+  params.conditional.type = type;
+  params.conditional.size = 1;
+  cudaGraphNode_t node = nullptr;
+  GPUBENCH_CUDART(cudaGraphAddNode(&node, graph, after == nullptr ? nullptr : &after, nullptr,
+                                   after == nullptr ? 0 : 1, &params));
+  // The body graph belongs to the node, which fills phGraph_out when it is added.
+  GpuLoopArgs step_args = args;
+  void* step_params[] = {&step_args, &sets};
+  add_kernel_node(params.conditional.phGraph_out[0],
+                  reinterpret_cast<const void*>(gpu_loop_while_step), step_params);
+  return node;
+}
+
 } // namespace
 
 Graph kernel_graph(const void* kernel, void** args) {
@@ -29,47 +59,21 @@ Graph kernel_graph(const void* kernel, void** args) {
 
 Graph while_graph(const GpuLoopArgs& args) {
   Graph graph = empty_graph();
-  cudaGraphConditionalHandle condition = 0;
-  GPUBENCH_CUDART(
-      cudaGraphConditionalHandleCreate(&condition, graph.get(), 1, cudaGraphCondAssignDefault));
-  cudaGraphNodeParams params{};
-  params.type = cudaGraphNodeTypeConditional;
-  params.conditional.handle = condition;
-  params.conditional.type = cudaGraphCondTypeWhile;
-  params.conditional.size = 1;
-  cudaGraphNode_t node = nullptr;
-  GPUBENCH_CUDART(cudaGraphAddNode(&node, graph.get(), nullptr, nullptr, 0, &params));
-  // The body graph belongs to the node, which fills phGraph_out when it is added.
-  GpuLoopArgs step_args = args;
-  void* step_params[] = {&step_args, &condition};
-  add_kernel_node(params.conditional.phGraph_out[0],
-                  reinterpret_cast<const void*>(gpu_loop_while_step), step_params);
+  const cudaGraphConditionalHandle condition = condition_of(graph.get(), 1);
+  add_step_node(graph.get(), nullptr, cudaGraphCondTypeWhile, condition, args, condition);
   return graph;
 }
 
 Graph if_chain_graph(const GpuLoopArgs& args) {
   Graph graph = empty_graph();
-  std::vector<cudaGraphConditionalHandle> conditions(args.iterations);
+  std::vector<cudaGraphConditionalHandle> conditions;
   for (unsigned int i = 0; i < args.iterations; ++i) {
-    GPUBENCH_CUDART(cudaGraphConditionalHandleCreate(&conditions[i], graph.get(), i == 0 ? 1 : 0,
-                                                     cudaGraphCondAssignDefault));
+    conditions.push_back(condition_of(graph.get(), i == 0 ? 1 : 0));
   }
   cudaGraphNode_t previous = nullptr;
   for (unsigned int i = 0; i < args.iterations; ++i) {
-    cudaGraphNodeParams params{};
-    params.type = cudaGraphNodeTypeConditional;
-    params.conditional.handle = conditions[i];
-    params.conditional.type = cudaGraphCondTypeIf;
-    params.conditional.size = 1;
-    cudaGraphNode_t node = nullptr;
-    GPUBENCH_CUDART(cudaGraphAddNode(&node, graph.get(), previous == nullptr ? nullptr : &previous,
-                                     nullptr, previous == nullptr ? 0 : 1, &params));
-    GpuLoopArgs step_args = args;
-    cudaGraphConditionalHandle next = conditions[std::min(i + 1, args.iterations - 1)];
-    void* step_params[] = {&step_args, &next};
-    add_kernel_node(params.conditional.phGraph_out[0],
-                    reinterpret_cast<const void*>(gpu_loop_while_step), step_params);
-    previous = node;
+    previous = add_step_node(graph.get(), previous, cudaGraphCondTypeIf, conditions[i], args,
+                             conditions[std::min(i + 1, args.iterations - 1)]);
   }
   return graph;
 }
