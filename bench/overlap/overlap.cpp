@@ -95,12 +95,13 @@ void report(Harness& h, const StreamCombo& combo,
   const std::vector<std::string> labels = combo.labels();
   std::size_t copy_bytes = 0;
   for (std::size_t i = 0; i < tasks.size(); ++i) {
-    const auto round_bytes = static_cast<double>(ops[i] * tasks[i]->bytes_per_op());
+    const std::size_t round_bytes = ops[i] * tasks[i]->bytes_per_op();
     if (tasks[i]->is_copy()) {
-      copy_bytes += ops[i] * tasks[i]->bytes_per_op();
+      copy_bytes += round_bytes;
     }
-    state.counters[labels[i] + "_bytes_per_second"] = round_bytes / times.lane_seconds_per_op[i];
-    state.counters[labels[i] + "_alone_bytes_per_second"] = round_bytes / alone[i];
+    const auto bytes = static_cast<double>(round_bytes);
+    state.counters[labels[i] + "_bytes_per_second"] = bytes / times.lane_seconds_per_op[i];
+    state.counters[labels[i] + "_alone_bytes_per_second"] = bytes / alone[i];
     state.counters[labels[i] + "_pct_of_alone"] = figures.pct_of_alone[i];
     state.counters[labels[i] + "_ops_per_round"] = static_cast<double>(ops[i]);
   }
