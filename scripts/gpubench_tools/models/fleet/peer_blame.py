@@ -38,10 +38,6 @@ class PeerFault:
         flags = [(pair, flag) for pair in self.pairs for flag in self.matrix.flags.get(pair, ())]
         return min(flags, key=lambda found: found[1].speed, default=None)
 
-    @property
-    def apart(self) -> list[Pair]:
-        return [pair for pair in self.pairs if pair in self.matrix.apart]
-
 
 def blame(matrix: NodeMatrix) -> list[PeerFault]:
     """The faults a node's bad pairs name (the module's docstring): its sick GPUs, then its
