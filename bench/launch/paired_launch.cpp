@@ -18,11 +18,16 @@
 // payload adds), and a second batch of <<<>>> (`same_path`): the ratio of <<<>>> to itself,
 // which shows what difference this host lets anyone resolve. A ratio whose interval overlaps 1
 // or that band is reported as not resolved.
+//
+// A round also times each host reference (host_reference.hpp), work that touches no GPU, so each
+// path's cost over a reference's (`<path>_vs_host_spin`, ...) is a figure from which the host's
+// drift between processes cancels as far as the path and the reference share it.
 #include "paired_launch.hpp"
 
 #include "cpu_rotation.hpp"
 #include "cuda_error.hpp"
 #include "harness.hpp"
+#include "host_reference.hpp"
 #include "launch_counts.hpp"
 #include "launcher.hpp"
 #include "median.hpp"
@@ -89,6 +94,9 @@ std::size_t payload_offset(std::size_t block) { return (block * 97 % 256) * 16; 
 class PairedRounds {
 public:
   explicit PairedRounds(const LaunchTarget& target) : target_(target) {
+    for (const HostReference::Kind kind : host_reference_kinds) {
+      references_.emplace_back(kind);
+    }
     times_.resize(slot_names().size());
     begin_block();
   }
@@ -101,7 +109,7 @@ public:
       begin_block();
     }
     const std::vector<double> seconds = round();
-    for (std::size_t slot = 0; slot < slots_.size(); ++slot) {
+    for (std::size_t slot = 0; slot < seconds.size(); ++slot) {
       times_[slot].push_back(seconds[slot]);
     }
     ++block_sizes_.back();
@@ -128,7 +136,7 @@ public:
   }
 
 private:
-  // The slots' names, in the order of their batches within a round.
+  // The slots' names, in the order of their batches within a round, then the references'.
   [[nodiscard]] std::vector<std::string> slot_names() const {
     std::vector<std::string> names;
     const std::size_t paths = std::size(launch_paths);
@@ -140,6 +148,9 @@ private:
       if (target_.bytes > 0) {
         names.push_back(fmt::format("{}_params0", launch_paths[i].name));
       }
+    }
+    for (const HostReference& reference : references_) {
+      names.emplace_back(reference.name());
     }
     return names;
   }
@@ -153,7 +164,7 @@ private:
     stream_.emplace();
     cpus_.move_to(block * cpu_stride);
     const std::vector<std::string> names = slot_names();
-    slots_.reserve(names.size());
+    slots_.reserve(names.size() - references_.size());
     const std::size_t paths = std::size(launch_paths);
     std::size_t name = 0;
     for (std::size_t i = 0; i < paths; ++i) {
@@ -186,14 +197,17 @@ private:
     }
   }
 
-  // Each slot's batch once, starting from a slot one further on than the round before, so no
-  // path always follows the same one or always comes first after the idle stream.
+  // Each slot's batch and each reference once, starting from one further on than the round
+  // before, so no path always follows the same one or always comes first after the idle stream.
   std::vector<double> round() {
-    std::vector<double> seconds(slots_.size());
-    const std::size_t first = rounds_started_++ % slots_.size();
-    for (std::size_t k = 0; k < slots_.size(); ++k) {
-      const std::size_t index = (first + k) % slots_.size();
-      seconds[index] = batch_seconds(slots_[index]);
+    const std::size_t count = slots_.size() + references_.size();
+    std::vector<double> seconds(count);
+    const std::size_t first = rounds_started_++ % count;
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t index = (first + k) % count;
+      seconds[index] = index < slots_.size()
+                           ? batch_seconds(slots_[index])
+                           : host_seconds([&] { references_[index - slots_.size()].run(); });
     }
     return seconds;
   }
@@ -220,6 +234,7 @@ private:
   // Declared before the slots, so the slots (graphs captured on it) go first.
   std::optional<Stream> stream_;
   std::vector<Slot> slots_;
+  std::vector<HostReference> references_;
   std::vector<std::vector<double>> times_;
   std::vector<std::size_t> block_sizes_;
   std::size_t rounds_started_ = 0;
@@ -235,7 +250,8 @@ void report_ratio(benchmark::State& state, const std::string& key, const RatioIn
 
 // <path>_us; <path>_vs_<reference>[_lo|_hi|_resolved] against <<<>>> and cuLaunchKernel, the
 // graph against every path, and each path against itself at 0 bytes (<path>_vs_params0);
-// same_path_vs_runtime[_lo|_hi], the band a difference must clear to count as resolved.
+// same_path_vs_runtime[_lo|_hi], the band a difference must clear to count as resolved; each
+// host reference's time (<reference>_us, its whole work) and each path against it.
 void report(benchmark::State& state, const PairedRounds& rounds, std::size_t bytes) {
   const auto ratio = [&](std::string_view numerator, std::string_view denominator) {
     return paired_ratio(rounds.times(numerator), rounds.times(denominator), rounds.block_sizes());
@@ -257,6 +273,15 @@ void report(benchmark::State& state, const PairedRounds& rounds, std::size_t byt
     if (bytes > 0) {
       report_ratio(state, name + "_vs_params0", ratio(name, name + "_params0"), same_path);
     }
+    for (const HostReference::Kind kind : host_reference_kinds) {
+      const std::string reference{HostReference::name_of(kind)};
+      report_ratio(state, fmt::format("{}_vs_{}", name, reference), ratio(name, reference),
+                   same_path);
+    }
+  }
+  for (const HostReference::Kind kind : host_reference_kinds) {
+    const std::string reference{HostReference::name_of(kind)};
+    state.counters[reference + "_us"] = median(rounds.times(reference)) * 1e6;
   }
   for (const Path& path : launch_paths) {
     const std::string name = path.name;

@@ -1,7 +1,8 @@
 // launch/paired/: every path timed in the same rounds, at every payload. Each run verifies its
 // own launches (the device counter saw every one, with its parameters intact); this checks
-// that every ratio it reports is a finite positive figure inside its own 95% interval, and
-// that the rounds ran in the blocks the intervals are drawn over.
+// that every ratio it reports (against the other paths and the host references) is a finite
+// positive figure inside its own 95% interval, that each host reference took time, and that
+// the rounds ran in the blocks the intervals are drawn over.
 #include "gpu_test.hpp"
 
 #include <cmath>
@@ -14,6 +15,8 @@ namespace {
 const std::vector<std::string> paths{"runtime", "runtime_launchkernel", "runtime_launchkernelex",
                                      "driver",  "driver_extra",         "driver_launchkernelex",
                                      "graph"};
+// Work on the host alone, timed in the same rounds (bench/launch/host_reference.hpp).
+const std::vector<std::string> host_references{"host_spin", "host_syscall", "host_memory"};
 
 void expect_ratio(const BenchmarkOutcome& outcome, const std::string& key, bool has_verdict) {
   const auto& c = outcome.counters;
@@ -56,6 +59,11 @@ TEST(PairedLaunch, EveryPayloadReportsEachPathsRatiosInsideTheirIntervals) {
               outcome.counters.at("launches_per_batch") * slots * (rounds + blocks))
         << outcome.name;
     expect_ratio(outcome, "same_path_vs_runtime", false);
+    for (const std::string& reference : host_references) {
+      ASSERT_TRUE(outcome.counters.contains(reference + "_us"))
+          << outcome.name << ": " << reference;
+      EXPECT_GT(outcome.counters.at(reference + "_us"), 0.0) << outcome.name << ": " << reference;
+    }
     for (const std::string& path : paths) {
       ASSERT_TRUE(outcome.counters.contains(path + "_us")) << outcome.name << ": " << path;
       EXPECT_GT(outcome.counters.at(path + "_us"), 0.0) << outcome.name << ": " << path;
@@ -66,6 +74,9 @@ TEST(PairedLaunch, EveryPayloadReportsEachPathsRatiosInsideTheirIntervals) {
       }
       if (path != "graph") {
         expect_ratio(outcome, "graph_vs_" + path, true);
+      }
+      for (const std::string& reference : host_references) {
+        expect_ratio(outcome, path + "_vs_" + reference, true);
       }
       if (at_zero) {
         EXPECT_FALSE(outcome.counters.contains(path + "_vs_params0")) << outcome.name;
