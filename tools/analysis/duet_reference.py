@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Which host reference takes the host's drift out of a launch's cost between processes?
+
+Reads separate processes of gpubench's launch/paired/ (each file one process) and prints, per
+payload, for each launch path: the robust spread between the processes (1.4826 x the median
+absolute deviation of log(figure / its median over the processes)) of the path's own cost
+(`<path>_us`), and of its cost over each host reference timed in the same rounds
+(`<path>_vs_host_spin`, `_vs_host_syscall`, `_vs_host_memory`); the last line per payload gives
+each reference's own time's spread. A reference that the launch's drift follows leaves a
+smaller spread over it than the cost alone has.
+
+Usage: python3 tools/analysis/duet_reference.py PROCESS.json...
+"""
+
+import json
+import sys
+from collections import defaultdict
+
+import numpy as np
+
+PATHS = ("runtime", "runtime_launchkernel", "runtime_launchkernelex", "driver", "driver_extra",
+         "driver_launchkernelex", "graph")
+REFERENCES = ("host_spin", "host_syscall", "host_memory")
+
+
+def spread(values: list[float]) -> float:
+    logs = np.log(np.array(values))
+    return float(1.4826 * np.median(np.abs(logs - np.median(logs))))
+
+
+def main(paths: list[str]) -> int:
+    if len(paths) < 3:
+        print("duet_reference.py: give three or more process files", file=sys.stderr)
+        return 2
+    counters: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for path in paths:
+        with open(path) as f:
+            for entry in json.load(f)["benchmarks"]:
+                if (not entry["name"].startswith("launch/paired/")
+                        or entry.get("run_type") == "aggregate"):
+                    continue
+                for key, value in entry.items():
+                    if isinstance(value, (int, float)) and value > 0:
+                        counters[entry["run_name"]][key].append(float(value))
+    columns = ["alone", *(f"/{r.removeprefix('host_')}" for r in REFERENCES)]
+    print(f"{len(paths)} processes; spread between them, in %:")
+    for name, figures in counters.items():
+        print(f"\n{name}\n  {'path':24s}" + "".join(f"{c:>10s}" for c in columns))
+        for path in PATHS:
+            keys = [f"{path}_us", *(f"{path}_vs_{r}" for r in REFERENCES)]
+            if all(len(figures.get(k, ())) == len(paths) for k in keys):
+                print(f"  {path:24s}" + "".join(f"{100 * spread(figures[k]):10.2f}" for k in keys))
+        own = [f"{r}_us" for r in REFERENCES]
+        if all(len(figures.get(k, ())) == len(paths) for k in own):
+            print(f"  {'(the reference itself)':24s}{'':10s}"
+                  + "".join(f"{100 * spread(figures[k]):10.2f}" for k in own))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
