@@ -962,3 +962,22 @@ def test_a_node_name_no_record_can_hold_is_refused_before_any_file(
         f"gpubench-pod: NODE_NAME={shown}: holds a space, '/', '=', a control character or one "
         "outside ASCII (it names the result files and fills their records)"]
     assert not (tmp_path / "results").exists()
+
+
+def test_a_record_left_running_is_a_run_killed(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """gpubench --status-out writes `running` as it starts: a record still saying so (SIGKILL, a
+    crash, a lost node) is a run that never ended, a `killed` row."""
+    fleet = fb.build_fleet(4, 0)
+    fb.interrupt(fleet[3], kept=5)
+    del fleet[3]["context"]["interrupted"]
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet[:3], tmp_path)
+    fb.write_status(tmp_path, fb.file_name(fleet[3]), "running", "none", fb.uuid_of(3),
+                    attempt="0")
+    code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
+    assert (code, err) == (1, ""), out
+    rows = records(out)
+    assert set(rows) == {"node03"}, out
+    assert rows["node03"][:3] == ["killed", "node03", fb.uuid_of(3)]
+    assert "status running: the run never ended" in " ".join(rows["node03"])
