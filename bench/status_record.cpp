@@ -111,7 +111,7 @@ bool StatusRecord::finish(int exit_status) {
 bool StatusRecord::write(std::string_view status, std::string_view exit) {
   std::string text = fmt::format("status={}\nexit={}\n", status, exit);
   for (const std::string_view key : given_keys) {
-    if (key == "attempt") {
+    if (key == "attempt") { // the scripts' order: time before attempt
       text += fmt::format("time={}\n", utc_now());
     }
     if (const auto field = fields_.find(key); field != fields_.end()) {
