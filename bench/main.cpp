@@ -322,6 +322,8 @@ int main(int argc, char** argv) {
     }
   } catch (const gpubench::UsageError& error) {
     die(exit_usage, error.what());
+  } catch (const std::exception& error) {
+    die(exit_failure, error.what()); // the record's directory unreadable, memory exhausted
   }
   const int status = exit_status_of_run(options, flags, configured, record ? &*record : nullptr);
   if (record && !record->finish(status)) {

@@ -889,13 +889,15 @@ def test_a_pods_failed_records_say_which_file_it_could_not_write(
 
 def test_a_record_that_meets_a_full_disk_says_so_in_its_row(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The disk full (a link to /dev/full) once GPU-a1's own run has ended: its final record
-    line says failed for the line before it, which its row quotes; GPU-b2 never started."""
+    """The disk full (a link to /dev/full) once GPU-a1's own run has ended without a result (its
+    JSON emptied, so that the pod replaces gpubench's record): its final record line says failed
+    for the line before it, which its row quotes; GPU-b2 never started."""
     record = tmp_path / "results" / "node1_GPU-a1.status"
     wrapper = tmp_path / "bin" / "gpubench"
     wrapper.parent.mkdir()
     wrapper.write_text(f'#!/bin/sh\n"{REPO}/tests/cluster/standin/gpubench" "$@"\nstatus=$?\n'
-                       f'[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || ln -s /dev/full "{record}.tmp"\n'
+                       f'[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || {{ : > "{record.with_suffix(".json")}"; '
+                       f'ln -s /dev/full "{record}.tmp"; }}\n'
                        'exit $status\n')
     wrapper.chmod(0o755)
     log = run_pod(tmp_path, wrapper=wrapper.parent, STANDIN_BEHAVIOUR="")
