@@ -896,7 +896,8 @@ def test_a_record_that_meets_a_full_disk_says_so_in_its_row(
     wrapper = tmp_path / "bin" / "gpubench"
     wrapper.parent.mkdir()
     wrapper.write_text(f'#!/bin/sh\n"{REPO}/tests/cluster/standin/gpubench" "$@"\nstatus=$?\n'
-                       f'[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || {{ : > "{record.with_suffix(".json")}"; '
+                       f'[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || '
+                       f'{{ : > "{record.with_suffix(".json")}"; '
                        f'ln -s /dev/full "{record}.tmp"; }}\n'
                        'exit $status\n')
     wrapper.chmod(0o755)
