@@ -2,7 +2,8 @@
 // listing (done, exit 0), no GPU (failed, exit 1), a flag it cannot read (no record, exit 2), a
 // file it cannot write and a field fleet would refuse (one line, exit 2, no record). No path
 // without a GPU lives long enough for a signal to reach gpubench's handlers: they are installed
-// once a GPU has opened, and the stop on SIGTERM is tested by the GPU tests' runs.
+// once a GPU has opened. A run that measures, and one stopped by SIGTERM, are
+// tests/gpu/status_record_test.cpp's.
 #include "context.hpp"
 #include "cuda_error.hpp"
 #include "process.hpp"
