@@ -18,6 +18,7 @@
 #include "say.hpp"
 #include "session.hpp"
 #include "standard_streams.hpp"
+#include "status_record.hpp"
 
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
@@ -30,6 +31,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -42,6 +44,16 @@ constexpr int exit_usage = 2;
 [[noreturn]] void die(int status, const std::string& message) {
   bench::say(message);
   std::exit(status);
+}
+
+// A run's end before its last line: its exit status, and the one line that says why.
+struct RunFailure {
+  int status;
+  std::string message;
+};
+
+[[noreturn]] void fail(int status, std::string message) {
+  throw RunFailure{status, std::move(message)};
 }
 
 // Google Benchmark's flags as the linked version reads --benchmark_min_time.
@@ -70,10 +82,10 @@ int require_devices() {
   try {
     count = gpubench::device_count();
   } catch (const gpubench::CudaError& error) {
-    die(exit_failure, fmt::format("no CUDA device: {}", error.what()));
+    fail(exit_failure, fmt::format("no CUDA device: {}", error.what()));
   }
   if (count == 0) {
-    die(exit_failure, "no CUDA device: the driver reports none");
+    fail(exit_failure, "no CUDA device: the driver reports none");
   }
   return count;
 }
@@ -96,12 +108,12 @@ std::vector<int> first_n(int n) {
 void check_stdout() {
   std::cout.flush();
   if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
-    die(exit_failure, "standard output could not be written");
+    fail(exit_failure, "standard output could not be written");
   }
 }
 
 int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>& flags,
-        const std::vector<bench::FamilyBenchmarks>& configured) {
+        const std::vector<bench::FamilyBenchmarks>& configured, bench::StatusRecord* record) {
   const std::string families_json = bench::family_facts_json(bench::families());
   if (options.help) {
     static_cast<void>(std::fputs(gpubench::usage(flags).c_str(), stdout));
@@ -158,10 +170,10 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
   }
   if (registry.registered() == 0) {
     // Why nothing is selected, where a family says ("peer copies need two GPUs: 1 found").
-    die(exit_failure,
-        !notes.empty() && !options.list_only
-            ? notes.front()
-            : fmt::format("--benchmark_filter={}: matches no benchmark", options.filter));
+    fail(exit_failure,
+         !notes.empty() && !options.list_only
+             ? notes.front()
+             : fmt::format("--benchmark_filter={}: matches no benchmark", options.filter));
   }
   bench::DisplayReporter display;
   // Every benchmark registered is selected: "^", not "." (Google Benchmark's reading of no
@@ -228,6 +240,9 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
       where = fmt::format("; the {} completed are in {}", file->reported(), options.out_file);
     }
     bench::say(fmt::format("interrupted by {}{}", bench::signal_name(signal), where));
+    if (record != nullptr && !record->finish(128 + signal)) {
+      bench::say(fmt::format("--status-out={}: could not be written", record->path()));
+    }
   });
 
   const std::size_t matched =
@@ -244,18 +259,18 @@ int run(const gpubench::Options& options, const std::vector<gpubench::ExtraFlag>
   benchmark::Shutdown();
   check_stdout();
   if (file && !file->written()) {
-    die(exit_failure, fmt::format("--benchmark_out={}: could not be written", options.out_file));
+    fail(exit_failure, fmt::format("--benchmark_out={}: could not be written", options.out_file));
   }
   if (const auto fault = bench::device_fault()) {
-    die(exit_failure,
-        fmt::format("the GPU faulted and the rest of the run was skipped: {}", *fault));
+    fail(exit_failure,
+         fmt::format("the GPU faulted and the rest of the run was skipped: {}", *fault));
   }
   // Running nothing is no success, nor is a run whose every benchmark was skipped (a size that
   // does not fit, a second NUMA node the host lacks): it measured nothing.
   if (matched > 0 && bench::failure_count() == 0 && bench::completed_count() == 0) {
     if (const auto why = bench::first_skip()) {
-      die(exit_failure,
-          fmt::format("every benchmark selected was skipped, so nothing was measured: {}", *why));
+      fail(exit_failure,
+           fmt::format("every benchmark selected was skipped, so nothing was measured: {}", *why));
     }
   }
   return matched > 0 && bench::failure_count() == 0 ? 0 : exit_failure;
@@ -266,6 +281,27 @@ std::string device_flag(const gpubench::Options& options) {
                          : "--device=all";
 }
 
+// The run's exit status, a failure said in one line.
+int exit_status_of_run(const gpubench::Options& options,
+                       const std::vector<gpubench::ExtraFlag>& flags,
+                       const std::vector<bench::FamilyBenchmarks>& configured,
+                       bench::StatusRecord* record) {
+  try {
+    return run(options, flags, configured, record);
+  } catch (const RunFailure& failure) {
+    bench::say(failure.message);
+    return failure.status;
+  } catch (const gpubench::UsageError& error) {
+    bench::say(error.what());
+    return exit_usage;
+  } catch (const std::out_of_range& error) {
+    bench::say(fmt::format("{}: {}", device_flag(options), error.what()));
+  } catch (const std::exception& error) {
+    bench::say(error.what());
+  }
+  return exit_failure;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -273,22 +309,26 @@ int main(int argc, char** argv) {
   gpubench::Options options;
   std::vector<gpubench::ExtraFlag> flags;
   std::vector<bench::FamilyBenchmarks> configured;
+  // Written once every flag is read: a flag gpubench cannot read ends it with no record.
+  std::optional<bench::StatusRecord> record;
   try {
     flags = family_flags();
     options = gpubench::parse_options(std::vector<std::string>(argv, argv + argc), flags,
                                       min_time_syntax, bench::benchmark_flags_from_environment());
     bench::initialize_benchmark(options);
     configured = bench::configure_families(bench::FlagValues(options.family_flags));
+    if (!options.status_out.empty()) {
+      record.emplace(options.status_out, options.status_fields);
+    }
   } catch (const gpubench::UsageError& error) {
     die(exit_usage, error.what());
-  }
-  try {
-    return run(options, flags, configured);
-  } catch (const gpubench::UsageError& error) {
-    die(exit_usage, error.what());
-  } catch (const std::out_of_range& error) {
-    die(exit_failure, fmt::format("{}: {}", device_flag(options), error.what()));
   } catch (const std::exception& error) {
-    die(exit_failure, error.what());
+    die(exit_failure, error.what()); // the record's directory unreadable, memory exhausted
   }
+  const int status = exit_status_of_run(options, flags, configured, record ? &*record : nullptr);
+  if (record && !record->finish(status)) {
+    die(status != 0 ? status : exit_failure,
+        fmt::format("--status-out={}: could not be written", options.status_out));
+  }
+  return status;
 }

@@ -380,6 +380,19 @@ void parse_arg(std::string_view arg, Options& options, const std::vector<ExtraFl
   } else if (arg.starts_with("--benchmark_out_format=")) {
     options.out_format = value_of("--benchmark_out_format=");
     require_one_of(arg, options.out_format, {"console", "json", "csv"});
+  } else if (arg.starts_with("--status-out=")) {
+    options.status_out = value_of("--status-out=");
+    if (options.status_out.empty()) {
+      throw UsageError("--status-out=: empty file name");
+    }
+  } else if (arg.starts_with("--status-field=")) {
+    const std::string_view pair = value_of("--status-field=");
+    const std::size_t equals = pair.find('=');
+    if (equals == std::string_view::npos || equals == 0) {
+      throw UsageError(fmt::format("{}: expected --status-field=KEY=VALUE", arg));
+    }
+    options.status_fields.insert_or_assign(std::string(pair.substr(0, equals)),
+                                           std::string(pair.substr(equals + 1)));
   } else if (arg.starts_with("--benchmark_context=")) {
     add_context(arg, value_of("--benchmark_context="), options.context);
   } else if (arg.starts_with("--benchmark_") || arg == "--v" || arg.starts_with("--v=")) {
@@ -494,6 +507,10 @@ Options parse_options(const std::vector<std::string>& args,
     options.out_file.clear();
   }
   require_one_mode(options);
+  if (!options.status_fields.empty() && options.status_out.empty()) {
+    throw UsageError(fmt::format("--status-field={}=...: given without --status-out",
+                                 options.status_fields.begin()->first));
+  }
   if (options.out_given) {
     try {
       require_writable_file("--benchmark_out=" + options.out_file, options.out_file,
@@ -576,7 +593,7 @@ std::string followed_links(const std::string& path, std::error_code& error) {
 std::string usage(const std::vector<ExtraFlag>& extra_flags) {
   std::string text =
       "usage: gpubench [--device=N|N,M,...|all] [--info] [--describe] [--version] [--energy] "
-      "[FAMILY FLAGS] [--benchmark_...]\n"
+      "[--status-out=FILE [--status-field=KEY=VALUE...]] [FAMILY FLAGS] [--benchmark_...]\n"
       "  --device=LIST  the CUDA devices to measure (default 0); with several, each benchmark\n"
       "                 runs on each, named .../device:N\n"
       "  --info         list the devices, their links and the embedded kernels' resource usage\n"
@@ -586,7 +603,10 @@ std::string usage(const std::vector<ExtraFlag>& extra_flags) {
       "                 them (gpubench_version, gpubench_build_type; no GPU needed)\n"
       "  --energy       after each timed loop of saxpy, copy, peer and launch, about a second of\n"
       "                 the same operation read by NVML's energy counter: joules_per_gb or\n"
-      "                 uj_per_launch, and each above the device's idle power\n";
+      "                 uj_per_launch, and each above the device's idle power\n"
+      "  --status-out=FILE  the run's status record (docs/cluster.md): `running` from its\n"
+      "                 start, then its end's status and exit status; --status-field=KEY=VALUE\n"
+      "                 (gpu_uuid, node, job, task, device, attempt) adds a field\n";
   for (const ExtraFlag& flag : extra_flags) {
     text += fmt::format("  {:<14} {}\n", flag.name + "=...", flag.help);
   }

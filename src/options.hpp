@@ -49,6 +49,10 @@ struct Options {
   bool out_given = false;
   std::string out_file;            // --benchmark_out
   std::string out_format = "json"; // --benchmark_out_format
+  // --status-out: the run's status record (bench/status_record.hpp); empty: none.
+  std::string status_out;
+  // --status-field=KEY=VALUE, a key's last value: the record's fields the caller knows.
+  std::map<std::string, std::string, std::less<>> status_fields;
   // --benchmark_context's pairs from every occurrence, a key's last value: gpubench passes them
   // on as one flag, as Google Benchmark keeps a key's first value where it is given twice.
   std::map<std::string, std::string, std::less<>> context;

@@ -889,13 +889,16 @@ def test_a_pods_failed_records_say_which_file_it_could_not_write(
 
 def test_a_record_that_meets_a_full_disk_says_so_in_its_row(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The disk full (a link to /dev/full) once GPU-a1's own run has ended: its final record
-    line says failed for the line before it, which its row quotes; GPU-b2 never started."""
+    """The disk full (a link to /dev/full) once GPU-a1's own run has ended without a result (its
+    JSON emptied, so that the pod replaces gpubench's record): its final record line says failed
+    for the line before it, which its row quotes; GPU-b2 never started."""
     record = tmp_path / "results" / "node1_GPU-a1.status"
     wrapper = tmp_path / "bin" / "gpubench"
     wrapper.parent.mkdir()
     wrapper.write_text(f'#!/bin/sh\n"{REPO}/tests/cluster/standin/gpubench" "$@"\nstatus=$?\n'
-                       f'[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || ln -s /dev/full "{record}.tmp"\n'
+                       f'[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || '
+                       f'{{ : > "{record.with_suffix(".json")}"; '
+                       f'ln -s /dev/full "{record}.tmp"; }}\n'
                        'exit $status\n')
     wrapper.chmod(0o755)
     log = run_pod(tmp_path, wrapper=wrapper.parent, STANDIN_BEHAVIOUR="")
@@ -962,3 +965,22 @@ def test_a_node_name_no_record_can_hold_is_refused_before_any_file(
         f"gpubench-pod: NODE_NAME={shown}: holds a space, '/', '=', a control character or one "
         "outside ASCII (it names the result files and fills their records)"]
     assert not (tmp_path / "results").exists()
+
+
+def test_a_record_left_running_is_a_run_killed(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """gpubench --status-out writes `running` as it starts: a record still saying so (SIGKILL, a
+    crash, a lost node) is a run that never ended, a `killed` row."""
+    fleet = fb.build_fleet(4, 0)
+    fb.interrupt(fleet[3], kept=5)
+    del fleet[3]["context"]["interrupted"]
+    fb.write_fleet(fleet, tmp_path)
+    fb.write_done(fleet[:3], tmp_path)
+    fb.write_status(tmp_path, fb.file_name(fleet[3]), "running", "none", fb.uuid_of(3),
+                    attempt="0")
+    code, out, err = run(capsys, tmp_path, "--fail-on-outlier")
+    assert (code, err) == (1, ""), out
+    rows = records(out)
+    assert set(rows) == {"node03"}, out
+    assert rows["node03"][:3] == ["killed", "node03", fb.uuid_of(3)]
+    assert "status running: the run never ended" in " ".join(rows["node03"])

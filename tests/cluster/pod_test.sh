@@ -3,7 +3,7 @@
 # on two GPUs, as the Job's pod runs it:
 #   pod_test.sh GPUBENCH_POD
 # Checks, as docs/cluster.md says: one record per GPU named <node>_<uuid> in GPUBENCH_RESULTS, each
-# run seeing its GPU alone; the log holds each GPU's JSON on one line and its record line, and for a
+# run seeing its GPU alone and writing its record (--status-out); the log holds each GPU's JSON on one line and its record line, and for a
 # failure its stderr and "exit status N"; a JSON past the log limit (the pod's JSON together) is
 # not printed; SIGTERM to the script, or the pod's own deadline, reaches the running gpubench,
 # whose JSON is marked interrupted, and no further GPU starts, the GPU not started recorded as such; a gpubench ignoring it is killed;
@@ -50,6 +50,8 @@ for uuid in GPU-a1 GPU-b2; do
   grep -q "\"standin_visible_gpus\":\"$uuid\"" "$work/log" || fail "the log lacks $uuid's JSON, seen alone, on one line"
   [[ $(grep -c "^gpubench-pod: status=$(cut -d' ' -f1 <<< "$want") exit=$(cut -d' ' -f2 <<< "$want") gpu_uuid=$uuid " "$work/log") == 1 ]] ||
     fail "the log lacks $uuid's record line"
+  [[ $(grep -c "^gpubench-pod: status=running exit=none gpu_uuid=$uuid " "$work/log") == 1 ]] ||
+    fail "the log lacks $uuid's running record line"
 done
 [[ ! -e $GPUBENCH_RESULTS/node1_GPU-a1.err ]] || fail "a done GPU has an .err"
 [[ $(tail -n 1 "$GPUBENCH_RESULTS/node1_GPU-b2.err") == "exit status 1" ]] || fail "the failed GPU's .err lacks its exit status"
@@ -290,12 +292,13 @@ record=$GPUBENCH_RESULTS/node1_GPU-a1
   [[ $(cat "$record.err") == "gpubench: --benchmark_out=$record.json: could not be written"$'\n'"exit status 1" ]] ||
   fail "a JSON over the file size limit: GPU-a1 is not failed with its .err saying why"
 [[ $(field "$GPUBENCH_RESULTS/node1_GPU-b2.status" status) == 'done' ]] || fail "a JSON over the file size limit: GPU-b2 not measured"
-# The disk full (ENOSPC: a link to /dev/full) once GPU-a1's own run has ended: one line, its
-# record failed in the log and in its file (written in place), GPU-b2 never started, exit 1.
+# The disk full (ENOSPC: a link to /dev/full) once GPU-a1's own run has ended without a result
+# (its JSON emptied), so that the pod replaces gpubench's record: one line, its record failed in
+# the log and in its file (written in place), GPU-b2 never started, exit 1.
 rm -rf "$GPUBENCH_RESULTS"
 # shellcheck disable=SC2016 # the stand-in's script, expanded when it runs
-printf '#!/bin/sh\n"%s/gpubench" "$@"\nstatus=$?\n[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || ln -s /dev/full "%s.status.tmp"\nexit $status\n' \
-  "$standin" "$record" > "$work/bin/gpubench"
+printf '#!/bin/sh\n"%s/gpubench" "$@"\nstatus=$?\n[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || { : > "%s.json"; ln -s /dev/full "%s.status.tmp"; }\nexit $status\n' \
+  "$standin" "$record" "$record" > "$work/bin/gpubench"
 chmod +x "$work/bin/gpubench"
 status=0
 PATH=$work/bin:$PATH STANDIN_BEHAVIOUR="" "$pod" > "$work/log" 2>&1 || status=$?
@@ -304,7 +307,7 @@ rm "$work/bin/gpubench"
 grep -qx "gpubench-pod: node1: cannot write $record.status (No space left on device): no further GPU starts" "$work/log" ||
   fail "a full disk: no line naming the record: $(cat "$work/log")"
 [[ $(grep "gpu_uuid=GPU-a1 " "$work/log" | tail -n 1) == "gpubench-pod: status=failed exit=0 gpu_uuid=GPU-a1 "* ]] &&
-  [[ "$(field "$record.status" status) $(field "$record.status" exit)" == "failed 0" && -s $record.json ]] ||
+  [[ "$(field "$record.status" status) $(field "$record.status" exit)" == "failed 0" ]] ||
   fail "a full disk: GPU-a1's record does not say failed"
 [[ ! -e $record.status.tmp ]] || fail "a full disk: a temporary file left"
 never_started GPU-b2

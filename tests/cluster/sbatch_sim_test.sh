@@ -203,12 +203,13 @@ done
 [[ ! -e $STANDIN_SRUN_LOG || -z $(grep '^start' "$STANDIN_SRUN_LOG") ]] || fail "a file size limit of 0: a GPU started"
 [[ -z $(find "$results" -name '*.tmp') ]] || fail "a file size limit of 0: a temporary file left"
 expect 1 "a file size limit no record fits under" "job 23 left no record"
-# The disk full (ENOSPC: a link to /dev/full) once n1's first GPU has run: that task says so in
-# one line, the GPU's record says failed, its next GPU never starts; n2 runs on.
+# The disk full (ENOSPC: a link to /dev/full) once n1's first GPU has run without a result (its
+# JSON emptied), so that the task replaces gpubench's record: that task says so in one line, the
+# GPU's record says failed, its next GPU never starts; n2 runs on.
 mkdir -p "$work/filling"
 # shellcheck disable=SC2016 # the stand-in's script, expanded when it runs
-printf '#!/bin/sh\n"%s/gpubench" "$@"\nstatus=$?\n[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || ln -s /dev/full "%s/n1_GPU-a1.status.tmp"\nexit $status\n' \
-  "$standin" "$results" > "$work/filling/gpubench"
+printf '#!/bin/sh\n"%s/gpubench" "$@"\nstatus=$?\n[ "$CUDA_VISIBLE_DEVICES" != GPU-a1 ] || { : > "%s/n1_GPU-a1.json"; ln -s /dev/full "%s/n1_GPU-a1.status.tmp"; }\nexit $status\n' \
+  "$standin" "$results" "$results" > "$work/filling/gpubench"
 chmod +x "$work/filling/gpubench"
 run_job 24 --gpubench="$work/filling/gpubench" "$results"
 grep -qxF "0: gpubench.sbatch: task 0 on n1: cannot write $results/n1_GPU-a1.status (No space left on device): no further GPU starts" "$out" ||

@@ -23,7 +23,8 @@
 #   - SIGTERM to the job step while the first GPU runs: that GPU interrupted with its JSON,
 #     the others never started and say so, no peer run, exit 143;
 #   - the first GPU's gpubench SIGKILLed, then the whole task SIGKILLed while the second runs:
-#     both say killed, the third interrupted, exit 137;
+#     the first says killed, the second running (gpubench's record as it started), the summary
+#     counts both killed, the third interrupted, exit 137;
 #   - the real GPUBENCH with --no-gpus, two tasks (--per-gpu) and one: on a machine without a GPU
 #     each task's .err holds gpubench's no-GPU line and "exit status 1"; with a GPU, JSON named
 #     by UUID holding the job's id.
@@ -407,8 +408,11 @@ kill -KILL "$(ps -o ppid= -p "$pid")" "$pid"
 read -r state exit_code < <(wait_job "$job")
 echo "SIGKILL: job $job $state $exit_code"
 check_record "${node}_${gpu_uuids[0]}" "$job" killed 137
-check_record "${node}_${gpu_uuids[1]}" "$job" killed none
+# gpubench's record as it started, left by the SIGKILL: the summary counts it killed.
+check_record "${node}_${gpu_uuids[1]}" "$job" running none
 check_record "${node}_${gpu_uuids[2]}" "$job" interrupted none
+grep -qF "gpubench.sbatch: job $job: 0 done, 0 failed, 2 interrupted, 2 killed; exit status 137;" "$work/job-$job.out" ||
+  fail "job $job: the summary does not count the record left running as killed"
 expect_job "$job" "$state $exit_code" "FAILED 137:0"
 
 # 5. nvidia-smi numbering the GPUs unlike CUDA (STANDIN_SMI_ORDER=reverse: its 3 is CUDA's 0), and

@@ -300,7 +300,9 @@ def status_record(fields: dict[str, str], source: str, name: str, host: str | No
     detail = describe(fields)
     if len(uuids) > 1:
         detail = f"a run over {len(uuids)} GPUs ({', '.join(uuids)}): {detail}"
-    return RunRecord(fields["status"], node, uuids[0] if uuids else uuid, detail, source,
+    # A record gpubench left `running` (--status-out): its run never ended.
+    status = "killed" if fields["status"] == "running" else fields["status"]
+    return RunRecord(status, node, uuids[0] if uuids else uuid, detail, source,
                      name=name, job=fields.get("job") or None, attempt=attempt_of(fields),
                      time=fields.get("time", ""), gpus=tuple(uuids) if len(uuids) > 1 else (),
                      exit=None if fields["exit"] == "none" else int(fields["exit"]))

@@ -2,9 +2,11 @@
 
 A `<name>.status` file is UTF-8, one `key=value` a line; a pod log carries the same record on one
 line, `gpubench-pod: status=... exit=... gpu_uuid=... node=...`. Keys: status (done, failed,
-interrupted, killed), exit (a number, or `none` where gpubench never returned or never started),
-gpu_uuid (empty where unknown; comma-separated for a peer run over several GPUs), node, job, task,
-device, time, attempt (deploy/slurm's SLURM_RESTART_COUNT: a requeued job's run; 0 where not given).
+interrupted, killed; or running, which gpubench --status-out writes as it starts: a record left so
+is a run that never ended, read as killed), exit (a number, or `none` where gpubench never
+returned or never started), gpu_uuid (empty where unknown; comma-separated for a peer run over
+several GPUs), node, job, task, device, time, attempt (deploy/slurm's SLURM_RESTART_COUNT: a
+requeued job's run; 0 where not given).
 Unknown keys are ignored: keys may be added. A node, job, task, GPU UUID or time the deploy scripts
 would not write makes the record not of the format: a job's records are ordered by their time as
 text, and each names a host and job in the report.
@@ -12,7 +14,7 @@ text, and each names a host and job in the report.
 
 import re
 
-RUN_STATUSES = ("done", "failed", "interrupted", "killed")
+RUN_STATUSES = ("done", "failed", "interrupted", "killed", "running")
 _EXIT = re.compile(r"^(none|[0-9]{1,3})$")
 _ATTEMPT = re.compile(r"^[0-9]{1,9}$")
 _UUID = re.compile(r"^(?:GPU|MIG)-[0-9A-Za-z/-]{1,124}$")
@@ -78,6 +80,8 @@ def describe(fields: dict[str, str]) -> str:
         what = "status interrupted: never started (the job stopped first)"
     elif status == "killed":
         what = "status killed: the run never returned (its task was killed)"
+    elif status == "running":
+        what = "status running: the run never ended (killed, or still running)"
     else:
         what = f"status {status}, no exit status"
     when = f" at {fields['time']}" if fields.get("time") else ""
