@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -216,6 +217,17 @@ std::string read_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+std::vector<std::string> record_lines(const std::string& path) {
+  std::vector<std::string> lines = lines_of(read_file(path));
+  static const std::regex time("time=[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z");
+  for (std::string& line : lines) {
+    if (std::regex_match(line, time)) {
+      line = "time=TIME";
+    }
+  }
+  return lines;
 }
 
 ScratchDir::ScratchDir() {

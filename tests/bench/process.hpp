@@ -77,6 +77,10 @@ void record_status(int wait_status, Finished& finished);
 
 [[nodiscard]] std::string read_file(const std::string& path);
 
+// The lines of a status record (gpubench --status-out) with its time replaced by TIME, once the
+// time is checked to be a UTC time as fleet reads it.
+[[nodiscard]] std::vector<std::string> record_lines(const std::string& path);
+
 // A file name in a fresh directory of its own, removed with everything in it at destruction.
 class ScratchDir {
 public:

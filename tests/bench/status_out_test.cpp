@@ -12,7 +12,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -32,18 +31,6 @@ bool has_gpu() {
 
 Finished run_gpubench(const std::vector<std::string>& args) {
   return run_process(command_line(GPUBENCH_BINARY, args));
-}
-
-// The record's lines with its time replaced by TIME, once the time is checked.
-std::vector<std::string> record_lines(const std::string& path) {
-  std::vector<std::string> lines = lines_of(read_file(path));
-  static const std::regex time("time=[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z");
-  for (std::string& line : lines) {
-    if (std::regex_match(line, time)) {
-      line = "time=TIME";
-    }
-  }
-  return lines;
 }
 
 void expect_one_line(const Finished& run, int exit_code, const std::string& text) {

@@ -12,25 +12,12 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
-#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace gpubench::testing {
 namespace {
-
-// The record's lines with its time replaced by TIME, once the time is checked.
-std::vector<std::string> record_lines(const std::string& path) {
-  std::vector<std::string> lines = lines_of(read_file(path));
-  static const std::regex time("time=[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z");
-  for (std::string& line : lines) {
-    if (std::regex_match(line, time)) {
-      line = "time=TIME";
-    }
-  }
-  return lines;
-}
 
 // fleet's own reader of a record (reading/fleet/status.py): each field it read, as key=value.
 constexpr const char* fleet_read = R"(import sys
