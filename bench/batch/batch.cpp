@@ -33,11 +33,11 @@
 #include "gather_pieces.cuh"
 #include "harness.hpp"
 #include "host_bytes.hpp"
-#include "memory.hpp"
 #include "options.hpp"
 #include "piece_copies.hpp"
 #include "piece_layout.hpp"
 #include "registry.hpp"
+#include "room.hpp"
 #include "sizes.hpp"
 
 #include <fmt/format.h>
@@ -66,28 +66,6 @@ std::size_t batches_per_timed_batch(std::size_t bytes, std::size_t queued) {
       std::min((std::size_t{64} << 20) / bytes, gated_queue_entries / queued), 1, 64);
 }
 
-// Why a layout whose regions are `region` bytes each cannot run here, if it cannot: two device
-// regions (the source's expected bytes and a destination), and on the host the expected bytes,
-// the pinned region and a readback, in at most half the host's memory. Regions held for
-// `held_bytes` are freed before larger ones are made: their device memory counts as free.
-std::optional<std::string> does_not_fit(std::size_t region, std::size_t held_bytes) {
-  if (region <= held_bytes) {
-    return std::nullopt;
-  }
-  const std::size_t free_bytes = free_device_bytes() + 2 * held_bytes;
-  if (region > free_bytes / 2) {
-    return fmt::format("its regions of {} need twice that of device memory, {} is free",
-                       format_size(region), format_size(free_bytes));
-  }
-  const std::size_t host_bytes = host_memory_bytes();
-  if (region > host_bytes / 2 / 3) {
-    return fmt::format("its regions of {} need three times that of host memory, at most half "
-                       "the machine's {}",
-                       format_size(region), format_size(host_bytes));
-  }
-  return std::nullopt;
-}
-
 void measure_batch(const PieceCopy& how, bool to_device, std::size_t pieces, Harness& h,
                    std::size_t piece_bytes) {
   if (const auto why = how.unavailable()) {
@@ -101,8 +79,12 @@ void measure_batch(const PieceCopy& how, bool to_device, std::size_t pieces, Har
   }
   Session& session = h.session();
   auto& buffers = session.state<BatchBuffers>();
-  if (const auto why = does_not_fit(*region, buffers.capacity.size())) {
-    throw SkipBenchmark(fmt::format("{} pieces of {}: {}", pieces, format_size(piece_bytes), *why));
+  // Two device regions (the source's expected bytes and a destination); on the host the
+  // expected bytes, the pinned region and a readback.
+  if (const auto why = room_for(fmt::format("{} pieces of {} in regions of {}", pieces,
+                                            format_size(piece_bytes), format_size(*region)),
+                                *region, buffers.capacity.size(), {.device = 2, .host = 3})) {
+    throw SkipBenchmark(*why);
   }
   buffers.ensure_capacity(*region);
   const PieceLayout layout = make_piece_layout(pieces, piece_bytes, layout_seed);

@@ -7,16 +7,15 @@
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "harness.hpp"
-#include "memory.hpp"
 #include "numa.hpp"
 #include "registry.hpp"
+#include "room.hpp"
 #include "sizes.hpp"
 #include "zerocopy.cuh"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,34 +31,10 @@ std::size_t batch_copies(std::size_t bytes) {
 
 // Why `bytes` cannot run here, if it cannot: four device buffers and, on the host, the expected
 // bytes, a readback and two buffers of the size, for each of `devices` GPUs copying at once.
-// Buffers held for `held_bytes`, a smaller size, are freed before the larger ones are made:
-// their device memory counts as free.
-std::optional<std::string> does_not_fit(std::size_t bytes, std::size_t held_bytes,
-                                        std::size_t devices = 1) {
-  if (bytes <= held_bytes) {
-    return std::nullopt;
-  }
-  // Four buffers of `bytes`, compared without computing 4 * bytes, which wraps for a size of
-  // 2^62 bytes or more (--sizes takes up to 2^63 - 1).
-  constexpr std::size_t buffers = 4;
-  const auto need = [&] {
-    return bytes > std::numeric_limits<std::size_t>::max() / buffers
-               ? fmt::format("{} x {}", buffers, format_size(bytes))
-               : format_size(buffers * bytes);
-  };
-  const std::size_t free_bytes = free_device_bytes() + buffers * held_bytes;
-  if (bytes > free_bytes / buffers) {
-    return fmt::format("{} copies need {} of device memory, {} is free", format_size(bytes), need(),
-                       format_size(free_bytes));
-  }
-  const std::size_t host_bytes = host_memory_bytes();
-  if (bytes > host_bytes / 2 / buffers / devices) {
-    return fmt::format("{} copies need {}{} of host memory, the machine has {}",
-                       format_size(bytes), need(),
-                       devices > 1 ? fmt::format(" for each of {} GPUs", devices) : "",
-                       format_size(host_bytes));
-  }
-  return std::nullopt;
+std::optional<std::string> copy_room(std::size_t bytes, std::size_t held_bytes,
+                                     std::size_t devices = 1) {
+  return room_for(fmt::format("{} copies", format_size(bytes)), bytes, held_bytes,
+                  {.device = 4, .host = 4 * devices});
 }
 
 // Why the far node cannot hold this benchmark's two host buffers of `bytes`, if it cannot.
@@ -78,7 +53,7 @@ std::optional<std::string> far_node_lacks(const CopyBuffers& buffers, std::size_
 void measure_copy(const CopyCase& c, Harness& h, std::size_t bytes) {
   Session& session = h.session();
   auto& buffers = session.state<CopyBuffers>();
-  if (const auto why = does_not_fit(bytes, buffers.capacity.size())) {
+  if (const auto why = copy_room(bytes, buffers.capacity.size())) {
     throw SkipBenchmark(*why);
   }
   buffers.ensure_capacity(bytes);
@@ -145,7 +120,7 @@ void measure_all_devices(bool to_device, const std::vector<int>& devices, Harnes
     Session& s = h.session_on(ordinal);
     s.make_current();
     auto& buffers = s.state<CopyBuffers>();
-    if (const auto why = does_not_fit(bytes, buffers.capacity.size(), devices.size())) {
+    if (const auto why = copy_room(bytes, buffers.capacity.size(), devices.size())) {
       throw SkipBenchmark(fmt::format("GPU{}: {}", ordinal, *why));
     }
     buffers.ensure_capacity(bytes);

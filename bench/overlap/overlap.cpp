@@ -28,11 +28,11 @@
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "harness.hpp"
-#include "memory.hpp"
 #include "overlap_buffers.hpp"
 #include "overlap_figures.hpp"
 #include "overlap_sizes.hpp"
 #include "registry.hpp"
+#include "room.hpp"
 #include "saxpy.cuh"
 #include "sizes.hpp"
 #include "stream_combos.hpp"
@@ -57,26 +57,6 @@ namespace {
 // region, the readback, and the saxpy's x, y0 and result.
 constexpr std::size_t device_regions = max_streams + 3;
 constexpr std::size_t host_regions = 2 * max_streams + 4;
-
-// Why `bytes` a stream cannot run here, if it cannot. Regions held for `held_bytes`, a smaller
-// size, are freed before larger ones are made: their device memory counts as free.
-std::optional<std::string> does_not_fit(std::size_t bytes, std::size_t held_bytes) {
-  if (bytes <= held_bytes) {
-    return std::nullopt;
-  }
-  const std::size_t free_bytes = free_device_bytes() + device_regions * held_bytes;
-  if (bytes > free_bytes / device_regions) {
-    return fmt::format("{} a stream needs {} regions of that size in device memory, {} is free",
-                       format_size(bytes), device_regions, format_size(free_bytes));
-  }
-  const std::size_t host_bytes = host_memory_bytes();
-  if (bytes > host_bytes / 2 / host_regions) {
-    return fmt::format("{} a stream needs {} regions of that size in host memory, at most half the "
-                       "machine's {}",
-                       format_size(bytes), host_regions, format_size(host_bytes));
-  }
-  return std::nullopt;
-}
 
 // The copy engines the device reports (cudaDevAttrAsyncEngineCount).
 int copy_engines(int ordinal) {
@@ -123,7 +103,8 @@ void measure_overlap(const StreamCombo& combo, Harness& h, std::size_t bytes) {
                                     combo.name(), combo.copy_engines_needed(), engines));
   }
   auto& buffers = session.state<OverlapBuffers>();
-  if (const auto why = does_not_fit(bytes, buffers.capacity.size())) {
+  if (const auto why = room_for(fmt::format("{} a stream", format_size(bytes)), bytes,
+                                buffers.capacity.size(), {device_regions, host_regions})) {
     throw SkipBenchmark(*why);
   }
   buffers.ensure_capacity(bytes);

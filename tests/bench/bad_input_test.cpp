@@ -570,7 +570,7 @@ TEST(BadInput, SizePastMemoryIsSkipped) {
   ASSERT_EQ(json.benchmarks.size(), 2U);
   EXPECT_FALSE(json.benchmarks[0].error) << json.benchmarks[0].message;
   EXPECT_TRUE(json.benchmarks[1].message.starts_with(
-      "skipped: 4194304TiB copies need 4 x 4194304TiB of device memory"))
+      "skipped: 4194304TiB copies: 4 x 4194304TiB of device memory needed"))
       << json.benchmarks[1].message;
 }
 
@@ -589,7 +589,7 @@ TEST(BadInput, EveryBenchmarkSkippedIsNoSuccess) {
   const std::vector<std::string> lines = lines_of(run.err);
   ASSERT_FALSE(lines.empty());
   EXPECT_TRUE(lines.back().starts_with("gpubench: every benchmark selected was skipped, so "
-                                       "nothing was measured: 4194304TiB copies need"))
+                                       "nothing was measured: 4194304TiB copies: 4 x"))
       << run.err;
   const BenchmarkJson json = read_benchmark_json(scratch.path("run.json"));
   ASSERT_TRUE(json.valid) << json.problem;

@@ -80,7 +80,8 @@ TEST(BatchPieces, ALayoutPastDeviceMemoryIsSkipped) {
   expect_the_second_skipped(
       {"--benchmark_filter=^batch/HtoD/gather_kernel/", "--batch-pieces=1M",
        "--batch-piece-sizes=4,4G"},
-      "skipped: 1048576 pieces of 4GiB: its regions of 8192TiB need twice that of device memory");
+      "skipped: 1048576 pieces of 4GiB in regions of 8192TiB: 2 x 8192TiB of device memory "
+      "needed");
 }
 
 } // namespace

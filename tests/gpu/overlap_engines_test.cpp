@@ -119,7 +119,7 @@ TEST(OverlapEngines, EveryCaseIsVerifiedWithSaneFigures) {
 TEST(OverlapEngines, ASizePastDeviceMemoryIsSkipped) {
   GPUBENCH_REQUIRE_GPU();
   expect_the_second_skipped({"--benchmark_filter=^overlap/HtoD_saxpy/", "--overlap-sizes=4K,4096G"},
-                            "skipped: 4TiB a stream needs 7 regions of that size in device memory");
+                            "skipped: 4TiB a stream: 7 x 4TiB of device memory needed");
 }
 
 } // namespace
