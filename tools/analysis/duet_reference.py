@@ -5,9 +5,9 @@ Reads separate processes of gpubench's launch/paired/ (each file one process) an
 payload, for each launch path: the robust spread between the processes (1.4826 x the median
 absolute deviation of log(figure / its median over the processes)) of the path's own cost
 (`<path>_us`), and of its cost over each host reference timed in the same rounds
-(`<path>_vs_host_spin`, `_vs_host_syscall`, `_vs_host_memory`); the last line per payload gives
-each reference's own time's spread. A reference that the launch's drift follows leaves a
-smaller spread over it than the cost alone has.
+(`<path>_over_host_spin`, `_over_host_syscall`, `_over_host_memory`); the last line per
+payload gives each reference's own time's spread. A reference that the launch's drift
+follows leaves a smaller spread over it than the cost alone has.
 
 Usage: python3 tools/analysis/duet_reference.py PROCESS.json...
 """
@@ -47,7 +47,7 @@ def main(paths: list[str]) -> int:
     for name, figures in counters.items():
         print(f"\n{name}\n  {'path':24s}" + "".join(f"{c:>10s}" for c in columns))
         for path in PATHS:
-            keys = [f"{path}_us", *(f"{path}_vs_{r}" for r in REFERENCES)]
+            keys = [f"{path}_us", *(f"{path}_over_{r}" for r in REFERENCES)]
             if all(len(figures.get(k, ())) == len(paths) for k in keys):
                 print(f"  {path:24s}" + "".join(f"{100 * spread(figures[k]):10.2f}" for k in keys))
         own = [f"{r}_us" for r in REFERENCES]
