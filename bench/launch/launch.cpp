@@ -200,7 +200,8 @@ Family launch_family() {
       .argument = Argument{.key = "params", .unit = "bytes"},
       // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
       // each with its interval (read as such, not as one figure), and per-path medians
-      // (<path>_us); its real_time is one round of every path, what it is read by.
+      // (<path>_us); its real_time is one round of every path and host reference, what it is
+      // read by.
       // launch/gpu_gap's figure is the GPU's median gap between kernels (the launch mechanisms'
       // paths too: launch_mechanisms.cpp, and launch/shape/.../gpu_gap's), launch/shape/.../
       // submit's us_per_launch is launch/<path>/submit's measure, launch/start_latency's
