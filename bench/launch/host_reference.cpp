@@ -27,10 +27,6 @@ HostReference::HostReference(Kind kind) : kind_(kind) {
   }
 }
 
-HostReference::~HostReference() = default;
-HostReference::HostReference(HostReference&&) noexcept = default;
-HostReference& HostReference::operator=(HostReference&&) noexcept = default;
-
 void HostReference::run() {
   switch (kind_) {
   case Kind::spin: {

@@ -22,11 +22,6 @@ public:
   enum class Kind { spin, syscall, memory };
 
   explicit HostReference(Kind kind);
-  ~HostReference();
-  HostReference(const HostReference&) = delete;
-  HostReference& operator=(const HostReference&) = delete;
-  HostReference(HostReference&&) noexcept;
-  HostReference& operator=(HostReference&&) noexcept;
 
   // Does the work once; throws std::runtime_error where a system call fails.
   void run();

@@ -259,6 +259,10 @@ void report(benchmark::State& state, const PairedRounds& rounds, std::size_t byt
     return paired_ratio(rounds.times(numerator), rounds.times(denominator), rounds.block_sizes());
   };
   const RatioInterval same_path = ratio("same_path", "runtime");
+  std::vector<std::string> references;
+  for (const HostReference::Kind kind : host_reference_kinds) {
+    references.emplace_back(HostReference::name_of(kind));
+  }
   state.counters["same_path_vs_runtime"] = same_path.estimate;
   state.counters["same_path_vs_runtime_lo"] = same_path.lo;
   state.counters["same_path_vs_runtime_hi"] = same_path.hi;
@@ -275,8 +279,7 @@ void report(benchmark::State& state, const PairedRounds& rounds, std::size_t byt
     if (bytes > 0) {
       report_ratio(state, name + "_vs_params0", ratio(name, name + "_params0"), same_path);
     }
-    for (const HostReference::Kind kind : host_reference_kinds) {
-      const std::string reference{HostReference::name_of(kind)};
+    for (const std::string& reference : references) {
       const RatioInterval over = ratio(name, reference);
       const std::string key = fmt::format("{}_over_{}", name, reference);
       state.counters[key] = over.estimate;
@@ -284,8 +287,7 @@ void report(benchmark::State& state, const PairedRounds& rounds, std::size_t byt
       state.counters[key + "_hi"] = over.hi;
     }
   }
-  for (const HostReference::Kind kind : host_reference_kinds) {
-    const std::string reference{HostReference::name_of(kind)};
+  for (const std::string& reference : references) {
     state.counters[reference + "_us"] = median(rounds.times(reference)) * 1e6;
   }
   for (const Path& path : launch_paths) {

@@ -38,14 +38,6 @@ benchmark::BenchmarkReporter::Context context() {
   return context;
 }
 
-std::size_t count_of(const std::string& text, const std::string& what) {
-  std::size_t count = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++count;
-  }
-  return count;
-}
-
 // The names of the files in `directory`.
 std::set<std::string> entries_of(const std::string& directory) {
   std::set<std::string> names;

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,9 @@ void record_status(int wait_status, Finished& finished);
 
 // `args` as a message names them: each after a space.
 [[nodiscard]] std::string shown_args(const std::vector<std::string>& args);
+
+// How often `what` occurs in `text`, overlapping occurrences each counted.
+[[nodiscard]] std::size_t count_of(const std::string& text, const std::string& what);
 
 // The lines of `text`, without their '\n'; a last line without one counts too.
 [[nodiscard]] std::vector<std::string> lines_of(const std::string& text);

@@ -19,14 +19,6 @@
 namespace gpubench::testing {
 namespace {
 
-std::size_t count_of(const std::string& text, const std::string& what) {
-  std::size_t count = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++count;
-  }
-  return count;
-}
-
 // 75 copy benchmarks of small sizes, each at least `min_time_s` long: benchmarks complete within
 // the first seconds, and the run lasts at least 75 times `min_time_s` more.
 std::vector<std::string> short_run(const std::string& out, const char* min_time_s = "0.02") {

@@ -38,14 +38,6 @@ void expect_fleet_reads(const std::string& path) {
   EXPECT_EQ(lines_of(read.out), lines_of(read_file(path)));
 }
 
-std::size_t count_of(const std::string& text, const std::string& what) {
-  std::size_t count = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) {
-    ++count;
-  }
-  return count;
-}
-
 // Polls until `ready` holds or `limit` has passed; whether it held.
 template <typename Ready> bool wait_until(Ready ready, std::chrono::seconds limit) {
   const auto deadline = std::chrono::steady_clock::now() + limit;
