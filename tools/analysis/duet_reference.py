@@ -9,14 +9,17 @@ absolute deviation of log(figure / its median over the processes)) of the path's
 payload gives each reference's own time's spread. A reference that the launch's drift
 follows leaves a smaller spread over it than the cost alone has.
 
-Usage: python3 tools/analysis/duet_reference.py PROCESS.json...
+Usage: python3 tools/analysis/duet_reference.py PROCESS.json...   (each may be compressed)
 """
 
-import json
 import sys
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+from gpubench_tools.reading.result_file import read_json  # noqa: E402
 
 PATHS = ("runtime", "runtime_launchkernel", "runtime_launchkernelex", "driver", "driver_extra",
          "driver_launchkernelex", "graph")
@@ -34,14 +37,13 @@ def main(paths: list[str]) -> int:
         return 2
     counters: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for path in paths:
-        with open(path) as f:
-            for entry in json.load(f)["benchmarks"]:
-                if (not entry["name"].startswith("launch/paired/")
-                        or entry.get("run_type") == "aggregate"):
-                    continue
-                for key, value in entry.items():
-                    if isinstance(value, (int, float)) and value > 0:
-                        counters[entry["run_name"]][key].append(float(value))
+        for entry in read_json(path)["benchmarks"]:
+            if (not entry["name"].startswith("launch/paired/")
+                    or entry.get("run_type") == "aggregate"):
+                continue
+            for key, value in entry.items():
+                if isinstance(value, (int, float)) and value > 0:
+                    counters[entry["run_name"]][key].append(float(value))
     columns = ["alone", *(f"/{r.removeprefix('host_')}" for r in REFERENCES)]
     print(f"{len(paths)} processes; spread between them, in %:")
     for name, figures in counters.items():
