@@ -2,7 +2,7 @@
 """How often gpubench-tools fleet flags healthy GPUs, and finds a slow one, on fleets built from
 real separate processes.
 
-    python3 tools/fleet_trust.py [--seeds=20] [--sizes=64,512] [--processes=1,3,5] [--jobs=N]
+    python3 tools/fleet_trust.py [--seeds=20] [--sizes=64,512] [--processes=1,3,5,6,8] [--jobs=N]
 
 Each fleet GPU is K real processes of the default suite (scripts/tests/fleet_processes.py: 63 on
 four H200 cards, 21 on one H100), its card's median taken out so that only run-to-run noise is
@@ -13,15 +13,18 @@ context (one host, driver and build), so the fleet is one group. The thresholds 
 from healthy processes (the limits file's `process_losses`, and for K > 1 their
 `median_loss_pct` of K) are built, for each fleet, from the processes of the other cards alone
 (H200: the three other cards; H100: the four H200 cards): no GPU is judged by a threshold its own
-process helped set. Per model, fleet size and K, over --seeds seeds: false GPUs per 1,000
-healthy, noise-only fleets on which `--fail-on-outlier` would exit 0 (no GPU flagged slower than
-its group), and for each planted path, the trials in which a GPU made 5% slower on every size of
-that path is flagged (and no other GPU). Floors are not judged: the processes are scaled to a
-reference, and the committed floors are built from the same processes.
+process helped set. With K > 1 the fleet's card is one holding 2K processes or more, so that two
+GPUs' medians are not mostly the same processes. Per model, fleet size and K, over --seeds
+seeds: false GPUs per 1,000 healthy, noise-only fleets on which `--fail-on-outlier` would exit 0
+(no GPU flagged slower than its group), and for each planted path, the trials in which a GPU
+made 5% slower on every size of that path is flagged (and no other GPU). Floors are not judged:
+the processes are scaled to a reference, and the committed floors are built from the same
+processes.
 results/fleet/README.md names the command that wrote results/fleet/trust.txt.
 """
 
 import argparse
+import collections
 import dataclasses
 import functools
 import json
@@ -115,11 +118,18 @@ def losses_without(model: str, card: int | None, count: int) -> dict[str, float]
             for name, entry in process_losses(processes, host_paced).items()}
 
 
+def held_cards(model: str, count: int) -> list[int]:
+    """The cards whose processes make a fleet of GPUs of `count` processes each: those holding
+    2 x `count` processes or more, so that two GPUs' medians are not mostly the same processes."""
+    held = collections.Counter(card for card, _ in process_gpus(model))
+    return sorted(card for card, n in held.items() if n >= 2 * count)
+
+
 def one_seed(model: str, size: int, seed: int, rule: Rule) -> dict[str, int]:
     """One noise-only fleet of the seed and, per path, the same fleet with one GPU slowed:
     (false GPUs, whether the fleet is clean, per path whether the slowed GPU alone is flagged)."""
     gpus = process_gpus(model)
-    cards = sorted({card for card, _ in gpus})
+    cards = held_cards(model, rule.processes_per_gpu)
     rng = np.random.default_rng(seed)
     # The held-out card: the fleet's processes are its own, the thresholds the others'.
     held = cards[seed % len(cards)]
@@ -151,8 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--sizes", default="64,512")
     parser.add_argument("--models", default="h200,h100")
-    parser.add_argument("--processes", default="1,3,5",
-                        help="processes per GPU: per K a line of each model and size (1,3,5)")
+    parser.add_argument("--processes", default="1,3,5,6,8",
+                        help="processes per GPU: per K a line of each model and size (1,3,5,6,8)")
     parser.add_argument("--margin", type=float, default=Rule().margin_pct)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
@@ -165,15 +175,21 @@ def main(argv: list[str] | None = None) -> int:
             for count in counts:
                 rule = dataclasses.replace(Rule(), margin_pct=args.margin,
                                            processes_per_gpu=count)
-                line(model, size, count, trials(model, size, args.seeds, rule, args.jobs),
-                     args.seeds)
+                cards = len(held_cards(model, count))
+                if not cards:
+                    print(f"fleet_trust.py: no {model} card holds {2 * count} processes, for "
+                          f"GPUs of {count} processes each", file=sys.stderr)
+                    return 2
+                line(model, size, count, cards,
+                     trials(model, size, args.seeds, rule, args.jobs), args.seeds)
     return 0
 
 
-def line(model: str, size: int, count: int, c: dict[str, int], seeds: int) -> None:
+def line(model: str, size: int, count: int, cards: int, c: dict[str, int], seeds: int) -> None:
     per_1000 = 1000 * c["false"] / (size * seeds)
     found = ", ".join(f"{path.rstrip('/')} {c[path]} of {seeds}" for path in PATHS)
-    each = "" if count == 1 else f", {count} processes per GPU"
+    each = ("" if count == 1 else
+            f", {count} processes per GPU (cards of {2 * count} or more: {cards})")
     print(f"{model.upper()} x{size}{each}: {c['false']} false GPUs in {size * seeds} "
           f"healthy ({per_1000:.2f} per 1,000); --fail-on-outlier exits 0 on {c['clean']} of "
           f"{seeds} noise-only fleets; {LOSS:.0%} slower on one path, that GPU alone flagged: "
