@@ -28,7 +28,8 @@ public:
   // Whether it pins memory the program already holds (malloc'd and touched), rather than
   // allocating its own.
   [[nodiscard]] virtual bool pins_existing_memory() const { return false; }
-  // The flags cudaHostGetFlags reports, at least, for memory it allocated.
+  // The flags it pins with: cudaHostGetFlags reports them, at least, for memory it allocated,
+  // portable aside (pin_check.cpp).
   [[nodiscard]] virtual unsigned int flags() const = 0;
   // Write-combined memory is uncached for CPU reads: checks read it through the device.
   [[nodiscard]] virtual bool write_combined() const { return false; }

@@ -3,7 +3,11 @@
 // names on the host clock, and made as many pins or releases as the harness counted: the
 // benchmark's own verification. A size that does not fit is skipped with its reason.
 #include "gpu_test.hpp"
+#include "pin_check.hpp"
 
+#include <cuda_runtime_api.h>
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +46,28 @@ TEST(PinCosts, EveryCaseIsVerifiedAndHostTimed) {
     EXPECT_EQ(outcome.counters.at("host_timed"), 1.0) << outcome.name;
     ASSERT_TRUE(outcome.counters.contains("batches")) << outcome.name;
     EXPECT_GE(outcome.counters.at("batches"), 3.0) << outcome.name;
+  }
+}
+
+// As in the default suite, where other families free pinned memory before the pin family runs
+// (and the runtime then reported mapped memory's flags, 0x2, for small portable allocations):
+// after small mapped memory is freed, every allocating API's memory passes the family's check.
+TEST(PinCosts, AllocationsAfterFreedMappedMemoryPassTheirCheck) {
+  GPUBENCH_REQUIRE_GPU();
+  ASSERT_EQ(cudaFree(nullptr), cudaSuccess);
+  for (const std::size_t bytes : {std::size_t{4096}, std::size_t{1} << 20}) {
+    for (const auto& api : bench::pin_apis()) {
+      if (api->pins_existing_memory()) {
+        continue;
+      }
+      void* mapped = nullptr;
+      ASSERT_EQ(cudaHostAlloc(&mapped, bytes, cudaHostAllocMapped), cudaSuccess);
+      ASSERT_EQ(cudaFreeHost(mapped), cudaSuccess);
+      void* pinned = api->pin(nullptr, bytes);
+      const std::optional<std::string> mismatch = bench::pinned_mismatch(*api, pinned);
+      api->release(pinned);
+      EXPECT_FALSE(mismatch.has_value()) << bytes << " B: " << mismatch.value_or("");
+    }
   }
 }
 
