@@ -2,7 +2,7 @@
 """The gate's power: how often it catches a planted slowdown, and how often it cries wolf.
 
   tools/gate_power.py RECORDING... [--base 15] [--new 5] [--confirm 5] [--trials 40]
-                      [--seed 1] [--plants 3,5,10,25,50] [--csv OUT.csv]
+                      [--seed 1] [--plants 3,5,10,25,50] [--csv OUT.csv] [--rule FLAG ...]
 
 RECORDING is one recording of separate runs of one build on one card (gpubench-tools record or
 merge), or the result files of separate processes, merged here as gpubench-tools merge merges
@@ -16,7 +16,9 @@ Each trial judges the candidate as gpubench-tools gate does (compare, then each 
 again on the confirming runs alone), once as drawn (A/A: every verdict should be SAME) and once
 for each --plants percentage with every benchmark of the candidate and of the confirming runs
 that much slower (times multiplied, rates divided, as the family's facts say which way is
-better). A plant is caught where the gate ends SLOWER.
+better). A plant is caught where the gate ends SLOWER. The gate judges with compare's default
+rules, or with each --rule flag given to compare (--rule=--host-threshold=5): what a rule would
+catch and cost, on the same splits.
 
 Prints a table, one row per family, timing (host-timed where the file says the host paces the
 figure, GPU-timed otherwise) and kind of figure, with the A/A verdicts not SAME and the fraction
@@ -41,7 +43,7 @@ from gbench_builder import with_repetitions  # noqa: E402
 
 from gpubench_tools.cli import compare as cmp  # noqa: E402
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
-from gpubench_tools.models.comparison import SAME, SLOWER, Row  # noqa: E402
+from gpubench_tools.models.comparison import SAME, SLOWER, Row, Rules  # noqa: E402
 from gpubench_tools.models.merge import merge  # noqa: E402
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.facts import split_name  # noqa: E402
@@ -135,6 +137,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         metavar="PCT,...", help="slowdowns planted, in %% (default "
                         "3,5,10,25,50)")
     parser.add_argument("--csv", type=Path, metavar="OUT.csv", help="the counts as CSV")
+    parser.add_argument("--rule", action="append", default=[], metavar="FLAG",
+                        help="a gpubench-tools compare flag the gate judges with, e.g. "
+                        "--rule=--host-threshold=5 (repeatable; default: compare's defaults)")
     return parser.parse_args(argv)
 
 
@@ -168,9 +173,8 @@ def slower(side: Result, factor: float) -> Result:
 
 
 def measure(doc: dict, base: int, new: int, confirm: int, trials: int, seed: int,
-            plants: list[float]) -> Power:
+            plants: list[float], rules: Rules) -> Power:
     """The trials' counts: each split judged as drawn and with each of `plants` (in %)."""
-    rules = cmp.rules_from(cmp.parse_args(["base.json", "new.json"]))
     draw, power = random.Random(seed), Power()
     for _ in range(trials):
         base_runs, new_runs, confirm_runs = split_runs(draw, runs_in(doc), base, new, confirm)
@@ -239,7 +243,8 @@ def report(power: Power, args: argparse.Namespace, doc: dict, base: int) -> str:
         f"{names}: {runs} runs of {context.get('gpu_name')} {context.get('gpu_uuid')}, "
         f"gpubench {context.get('gpubench_version')}",
         f"{args.trials} trials (seed {args.seed}) of {base} baseline runs{fitted} against "
-        f"{args.new} candidate runs{confirm}, gpubench-tools compare's default rules",
+        f"{args.new} candidate runs{confirm}, gpubench-tools compare's "
+        + (f"rules with {' '.join(args.rule)}" if args.rule else "default rules"),
         f"A/A: the gate passed {args.trials - power.aa_failed_trials} of {args.trials} trials; "
         f"{sum(power.aa_not_same.values())} verdicts not SAME"
         + "".join(f"\n  {name}: not SAME in {n} of {args.trials}"
@@ -274,13 +279,16 @@ def main(argv: list[str]) -> int:
         doc = recording(args.recordings)
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
+    # A flag compare refuses is its one line on stderr and exit 2.
+    rules = cmp.rules_from(cmp.parse_args(["base.json", "new.json", *args.rule]))
     runs = runs_in(doc)
     base = min(args.base, runs - args.new - args.confirm)
     if base < 2:
         return script_error(SCRIPT, f"{args.recordings[0]}: {runs} runs hold no baseline of 2 "
                                     f"or more runs beside {args.new} + {args.confirm}")
     try:
-        power = measure(doc, base, args.new, args.confirm, args.trials, args.seed, args.plants)
+        power = measure(doc, base, args.new, args.confirm, args.trials, args.seed, args.plants,
+                        rules)
         if args.csv is not None:
             write_csv(args.csv, power, args.plants)
     except (GpubenchJsonError, OSError) as error:

@@ -92,6 +92,12 @@ def test_planted_slowdowns_are_counted_by_kind(tmp_path: Path) -> None:
     assert "| all | host-timed | all | 2 | 2 of 4 | 0.0% | 0.0% | 0.0% | 50.0% |" in table
     # Deterministic given the seed.
     assert tool(doc, "--trials", 2, "--plants", PLANTS).stdout == proc.stdout
+    # A rule of compare's: with an 8% host floor, the same splits catch the host-timed 10%.
+    ruled = tool(doc, "--trials", 2, "--plants", PLANTS, "--rule=--host-threshold=8")
+    assert ruled.returncode == 0 and ruled.stderr == ""
+    assert ruled.stdout.splitlines()[1].endswith("compare's rules with --host-threshold=8")
+    assert "| launch | host-timed | submit | 1 | 0 of 2 | 0.0% | 0.0% | 100.0% | 100.0% |" in (
+        ruled.stdout.splitlines())
 
 
 def test_a_slowdown_planted_in_a_loaded_result_is_judged_as_one_planted_in_the_file() -> None:
@@ -127,4 +133,7 @@ def test_bad_usage_is_one_line(tmp_path: Path) -> None:
         f"gate_power.py: {few}: 11 runs hold no baseline of 2 or more runs beside 5 + 5\n")
     proc = tool(few, "--plants", "5,x")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "--plants" in proc.stderr
+    proc = tool(few, "--rule=--host-threshold=x")
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+    assert "--host-threshold" in proc.stderr
     assert tool("--help").returncode == 0
