@@ -275,12 +275,12 @@ def main(argv: list[str]) -> int:
     if min(args.new, args.trials) < 1 or args.base < 1 or args.confirm < 0:
         return script_error(SCRIPT, "--base, --new and --trials must be at least 1, "
                                     "--confirm at least 0")
+    # A flag compare refuses is its one line on stderr and exit 2, before a recording is read.
+    rules = cmp.rules_from(cmp.parse_args(["base.json", "new.json", *args.rule]))
     try:
         doc = recording(args.recordings)
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
-    # A flag compare refuses is its one line on stderr and exit 2.
-    rules = cmp.rules_from(cmp.parse_args(["base.json", "new.json", *args.rule]))
     runs = runs_in(doc)
     base = min(args.base, runs - args.new - args.confirm)
     if base < 2:
