@@ -19,7 +19,11 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from gpubench_tools.reading.result_file import read_json  # noqa: E402
+from gpubench_tools.cli.options import script_error  # noqa: E402
+from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
+from gpubench_tools.reading.result_file import load_with_document  # noqa: E402
+
+SCRIPT = "duet_reference.py"
 
 PATHS = ("runtime", "runtime_launchkernel", "runtime_launchkernelex", "driver", "driver_extra",
          "driver_launchkernelex", "graph")
@@ -33,17 +37,20 @@ def spread(values: list[float]) -> float:
 
 def main(paths: list[str]) -> int:
     if len(paths) < 3:
-        print("duet_reference.py: give three or more process files", file=sys.stderr)
-        return 2
+        return script_error(SCRIPT, "give three or more process files")
     counters: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for path in paths:
-        for entry in read_json(path)["benchmarks"]:
+        try:
+            entries = load_with_document(path)[1]["benchmarks"]
+        except (GpubenchJsonError, OSError) as error:
+            return script_error(SCRIPT, error)
+        for entry in entries:
             if (not entry["name"].startswith("launch/paired/")
                     or entry.get("run_type") == "aggregate"):
                 continue
             for key, value in entry.items():
                 if isinstance(value, (int, float)) and value > 0:
-                    counters[entry["run_name"]][key].append(float(value))
+                    counters[entry.get("run_name", entry["name"])][key].append(float(value))
     columns = ["alone", *(f"/{r.removeprefix('host_')}" for r in REFERENCES)]
     print(f"{len(paths)} processes; spread between them, in %:")
     for name, figures in counters.items():

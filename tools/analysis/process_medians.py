@@ -19,7 +19,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
+from gpubench_tools.cli.options import script_error  # noqa: E402
+from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.result_file import load  # noqa: E402
+
+SCRIPT = "process_medians.py"
 
 
 def shown(value: float) -> str:
@@ -35,8 +39,14 @@ def main() -> int:
                         help="a figure's counter (repeatable); default: real_time")
     args = parser.parse_args()
     counters = args.counter or ["real_time"]
-    pattern = re.compile(args.filter)
-    runs = [load(path) for path in args.runs]
+    try:
+        pattern = re.compile(args.filter)
+    except re.error as error:
+        return script_error(SCRIPT, f"--filter {args.filter!r}: {error}")
+    try:
+        runs = [load(path) for path in args.runs]
+    except (GpubenchJsonError, OSError) as error:
+        return script_error(SCRIPT, error)
     print(f"| benchmark | figure | median of {len(runs)} processes | range |")
     print("| --- | --- | ---: | --- |")
     for name in runs[0].benchmarks:
