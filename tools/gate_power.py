@@ -21,7 +21,8 @@ rules, or with each --rule flag given to compare (--rule=--host-threshold=5): wh
 catch and cost, on the same splits.
 
 Prints a table, one row per family, timing (host-timed where the file says the host paces the
-figure, GPU-timed otherwise) and kind of figure, with the A/A verdicts not SAME and the fraction
+figure, host-timed over a reference where the figure is a host-timed cost over host work timed
+in the same rounds, GPU-timed otherwise) and kind of figure, with the A/A verdicts not SAME and the fraction
 caught at each planted percentage; --csv writes the counts behind it. Deterministic given its
 inputs and seed. Exit 0, or 2 with one line for bad usage or an unusable recording.
 """
@@ -64,7 +65,8 @@ def figure_kind(row: Row) -> tuple[str, str, str]:
     """(family, timing, kind) of a compared benchmark, as the table groups it."""
     parts = split_name(row.name, None).series.split("/")
     family = row.family
-    timing = "host-timed" if row.host_timed else "GPU-timed"
+    timing = ("host-timed over a reference" if row.host_referenced
+              else "host-timed" if row.host_timed else "GPU-timed")
     if family == "launch":
         kind = LAUNCH_CASES.get(parts[0], parts[-1])
     elif family == "copy" and len(parts) >= 3:

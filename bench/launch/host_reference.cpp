@@ -15,7 +15,6 @@ namespace {
 // Sizes of the work, each a few tens of microseconds on a current server core: as long as a
 // launch batch of launch/paired, so that both span the same stretch of the host's speed.
 constexpr std::size_t spin_steps = 1 << 16;
-constexpr std::size_t syscalls = 64;
 constexpr std::size_t memory_bytes = std::size_t{1} << 20;
 constexpr std::size_t cache_line = 64;
 
@@ -41,7 +40,7 @@ void HostReference::run() {
     return;
   }
   case Kind::syscall:
-    for (std::size_t i = 0; i < syscalls; ++i) {
+    for (std::size_t i = 0; i < host_reference_syscalls; ++i) {
       // getppid cannot fail; a -1 here is a system that filters system calls.
       if (::syscall(SYS_getppid) == -1) {
         throw std::runtime_error(

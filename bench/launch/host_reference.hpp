@@ -36,6 +36,10 @@ private:
   std::uint64_t state_ = 1;               // spin: the chain's value, kept so it is computed
 };
 
+// The system calls one run of the syscall reference makes: what a launch's cost over it is
+// counted in (launch/paired's syscalls_per_launch).
+inline constexpr std::size_t host_reference_syscalls = 64;
+
 inline constexpr HostReference::Kind host_reference_kinds[] = {
     HostReference::Kind::spin, HostReference::Kind::syscall, HostReference::Kind::memory};
 

@@ -198,10 +198,10 @@ Family launch_family() {
           "launch/gpu_loop/<driver>/length:<n>, "
           "launch/threads/<path>/<streams>/host_threads:<n>, launch/host_func/roundtrip",
       .argument = Argument{.key = "params", .unit = "bytes"},
-      // launch/paired/submit writes no us_per_launch: its figures are ratios between the paths,
-      // each with its interval (read as such, not as one figure), and per-path medians
-      // (<path>_us); its real_time is one round of every path and host reference, what it is
-      // read by.
+      // launch/paired/submit's figure is syscalls_per_launch, a launch through the API paths
+      // counted in system calls timed in the same rounds (host_referenced: the host's drift
+      // cancels from it); beside it the ratios between the paths, each with its interval, and
+      // per-path medians (<path>_us); its real_time is one round of every path and reference.
       // launch/gpu_gap's figure is the GPU's median gap between kernels (the launch mechanisms'
       // paths too: launch_mechanisms.cpp, and launch/shape/.../gpu_gap's), launch/shape/.../
       // submit's us_per_launch is launch/<path>/submit's measure, launch/start_latency's
@@ -222,6 +222,10 @@ Family launch_family() {
             .scale = 1.0,
             .better = Better::higher,
             .panel = true},
+           {.counter = "syscalls_per_launch",
+            .unit = "getppid calls",
+            .scale = 1.0,
+            .better = Better::lower},
            energy_figure(uj_per_launch),
            energy_above_idle_figure(uj_per_launch)},
       .kernels = probe_kernels(),

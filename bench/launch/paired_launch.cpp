@@ -38,6 +38,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstddef>
 #include <iterator>
 #include <optional>
@@ -253,7 +254,7 @@ void report_ratio(benchmark::State& state, const std::string& key, const RatioIn
 // same_path_vs_runtime[_lo|_hi], the band a difference must clear to count as resolved; each
 // host reference's time (<reference>_us, its whole work) and each path's cost over it,
 // <path>_over_<reference>[_lo|_hi]: not a comparison of paths, so not a _vs_ counter, which
-// gpubench-tools ratios ranks.
+// gpubench-tools ratios ranks; syscalls_per_launch and host_referenced.
 void report(benchmark::State& state, const PairedRounds& rounds, std::size_t bytes) {
   const auto ratio = [&](std::string_view numerator, std::string_view denominator) {
     return paired_ratio(rounds.times(numerator), rounds.times(denominator), rounds.block_sizes());
@@ -263,6 +264,13 @@ void report(benchmark::State& state, const PairedRounds& rounds, std::size_t byt
   for (const HostReference::Kind kind : host_reference_kinds) {
     references.emplace_back(HostReference::name_of(kind));
   }
+  // The benchmark's figure (the launch family's facts): a launch through the API paths counted
+  // in getppid calls timed in the same rounds, the geometric mean over the paths of each one's
+  // cost per launch over host_syscall. The host's drift between processes and minutes moves a
+  // launch and a system call alike, and cancels from their ratio (host_referenced).
+  const std::string syscall{HostReference::name_of(HostReference::Kind::syscall)};
+  double log_syscalls = 0.0;
+  std::size_t api_paths = 0;
   state.counters["same_path_vs_runtime"] = same_path.estimate;
   state.counters["same_path_vs_runtime_lo"] = same_path.lo;
   state.counters["same_path_vs_runtime_hi"] = same_path.hi;
@@ -285,8 +293,15 @@ void report(benchmark::State& state, const PairedRounds& rounds, std::size_t byt
       state.counters[key] = over.estimate;
       state.counters[key + "_lo"] = over.lo;
       state.counters[key + "_hi"] = over.hi;
+      if (!path.graph && reference == syscall) {
+        log_syscalls += std::log(over.estimate * static_cast<double>(host_reference_syscalls) /
+                                 static_cast<double>(launches_per_batch));
+        ++api_paths;
+      }
     }
   }
+  state.counters["syscalls_per_launch"] = std::exp(log_syscalls / static_cast<double>(api_paths));
+  state.counters["host_referenced"] = 1.0;
   for (const std::string& reference : references) {
     state.counters[reference + "_us"] = median(rounds.times(reference)) * 1e6;
   }

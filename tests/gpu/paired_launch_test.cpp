@@ -1,8 +1,9 @@
 // launch/paired/: every path timed in the same rounds, at every payload. Each run verifies its
 // own launches (the device counter saw every one, with its parameters intact); this checks
 // that every ratio it reports (against the other paths and the host references) is a finite
-// positive figure inside its own 95% interval, that each host reference took time, and that
-// the rounds ran in the blocks the intervals are drawn over.
+// positive figure inside its own 95% interval, that each host reference took time, that the
+// rounds ran in the blocks the intervals are drawn over, and that the figure, a launch counted
+// in system calls, is what the API paths' costs over host_syscall give.
 #include "gpu_test.hpp"
 
 #include <cmath>
@@ -34,6 +35,20 @@ void expect_ratio(const BenchmarkOutcome& outcome, const std::string& key, bool 
     const double resolved = c.at(key + "_resolved");
     EXPECT_TRUE(resolved == 0.0 || resolved == 1.0) << outcome.name << ": " << key;
   }
+}
+
+// The geometric mean over the API paths (not the graph) of each one's cost per launch in
+// getppid calls: its batch of 32 launches over 64 system calls.
+double syscalls_per_launch(const BenchmarkOutcome& outcome) {
+  double log_sum = 0.0;
+  int api_paths = 0;
+  for (const std::string& path : paths) {
+    if (path != "graph") {
+      log_sum += std::log(outcome.counters.at(path + "_over_host_syscall") * 64.0 / 32.0);
+      ++api_paths;
+    }
+  }
+  return std::exp(log_sum / api_paths);
 }
 
 TEST(PairedLaunch, EveryPayloadReportsEachPathsRatiosInsideTheirIntervals) {
@@ -84,6 +99,12 @@ TEST(PairedLaunch, EveryPayloadReportsEachPathsRatiosInsideTheirIntervals) {
         expect_ratio(outcome, path + "_vs_params0", true);
       }
     }
+    ASSERT_TRUE(outcome.counters.contains("syscalls_per_launch")) << outcome.name;
+    EXPECT_NEAR(outcome.counters.at("syscalls_per_launch"), syscalls_per_launch(outcome),
+                1e-6 * syscalls_per_launch(outcome))
+        << outcome.name;
+    EXPECT_GT(outcome.counters.at("syscalls_per_launch"), 0.0) << outcome.name;
+    EXPECT_EQ(outcome.counters.at("host_referenced"), 1.0) << outcome.name;
   }
 }
 

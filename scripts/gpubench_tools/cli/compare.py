@@ -7,7 +7,9 @@ ratio in the direction of better, the medians' "1.05× slower" or "1.05× faster
 
 Each benchmark has a resolution, the smallest change it can detect given its noise: the largest
 of a floor (--threshold, or --host-threshold for a figure timed on the host clock; a figure is
-host-timed where Benchmark.host_paced says so: gpubench's host_timed, or pageable memory),
+host-timed where Benchmark.host_paced says so: gpubench's host_timed, or pageable memory; not a
+host-timed cost over host work timed in the same rounds, host_referenced, which the host's drift
+cancels from),
 --sigmas times the combined spread of both sides' figures, and how far the farthest of BASE's
 repetitions lies from BASE's median (one build moves that much between runs by itself; record
 the baseline with many runs, and a candidate is judged against the levels they show). A side's

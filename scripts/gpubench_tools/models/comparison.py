@@ -86,6 +86,9 @@ class Row:
     # verdict, False where they did not (the verdict is then SAME); None where not judged again.
     confirmed: bool | None = None
     first_verdict: str | None = None  # NEW's own verdict where it was judged again
+    # A host-timed figure over host work timed in the same rounds (Benchmark.paced_by_host),
+    # judged by the GPU's floor: host_timed is False for it.
+    host_referenced: bool = False
 
     @property
     def verdict_text(self) -> str:
@@ -294,7 +297,7 @@ def resolution_pct(base: Spread | None, cont: Spread | None, host_timed: bool | 
 def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
     # Fall back to real time if the files disagree on which counters a benchmark reports.
     metric = base.metric if base.metric == cont.metric else REAL_TIME_US
-    why = incomparable(base, cont)
+    why = incomparable(base, cont, metric)
     b_reps, c_reps = base.repetition_values(metric), cont.repetition_values(metric)
     p_value = None
     if len(b_reps) >= 2 and len(c_reps) >= 2:
@@ -304,7 +307,7 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
     ratio = better_ratio(b_value, c_value, metric.bigger_is_better)
     # Where the files say otherwise, or only one says host-timed, the benchmark is incomparable;
     # one that says nothing beside GPU time is judged by the GPU's floor.
-    timing = {base.host_paced, cont.host_paced} - {None}
+    timing = {base.paced_by_host(metric), cont.paced_by_host(metric)} - {None}
     host_timed = min(timing) if timing else None
     b_spread, c_spread = side_spread(base, metric), side_spread(cont, metric)
     resolution = resolution_pct(b_spread, c_spread, host_timed, rules,
@@ -320,8 +323,9 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
         # A figure of 0 on one side (a gap of 0 ns) has no ratio, and any change from it is past
         # every resolution.
         verdict = FASTER if (c_value > b_value) == metric.bigger_is_better else SLOWER
+    referenced = host_timed is False and bool(base.host_timed) and bool(cont.host_timed)
     return Row(base.name, metric, b_value, c_value, ratio, b_spread, c_spread, host_timed,
-               resolution, p_value, p_reachable, verdict, why)
+               resolution, p_value, p_reachable, verdict, why, host_referenced=referenced)
 
 
 def settings_differences(base: Result, cont: Result,

@@ -3,7 +3,7 @@ or its clock otherwise, a spread is no spread of a measurement, or the resolutio
 tell a change. compare_benchmark calls such a benchmark UNRESOLVED, never SAME: "cannot tell"
 is an answer of its own (nvbench's compare says AMBG)."""
 
-from gpubench_tools.reading.facts import figure_difference
+from gpubench_tools.reading.facts import Metric, figure_difference
 from gpubench_tools.reading.results import Benchmark
 
 # The widest resolution a verdict can rest on, in %: 10×. A benchmark that cannot tell its figure
@@ -21,20 +21,27 @@ def timing_text(host_paced: bool) -> str:
     return "host-timed" if host_paced else "GPU-timed"
 
 
-def incomparable(base: Benchmark, cont: Benchmark) -> str | None:
+def incomparable(base: Benchmark, cont: Benchmark, metric: Metric) -> str | None:
     """Why the two files' benchmark is no one figure: they take its counter for different
-    figures (unit, scale or direction), or one says the host paces it and the other says the GPU
-    does or says nothing (a file written before gpubench recorded host_timed): the host's wider
-    floor would rest on one file's word. None where they agree, or where no file says the host
-    paces it (the GPU's floor, the tighter, then applies)."""
+    figures (unit, scale or direction), or one says the host paces `metric`, the figure judged,
+    and the other says the GPU does or says nothing (a file written before gpubench recorded
+    host_timed): the host's wider floor would rest on one file's word. None where they agree, or
+    where no file says the host paces it (the GPU's floor, the tighter, then applies)."""
     if difference := figure_difference(base.metric, cont.metric):
         return f"incomparable: the files take its figure otherwise ({difference})"
-    paced = {"BASE": base.host_paced, "NEW": cont.host_paced}
+    sides = {"BASE": base, "NEW": cont}
+    paced = {side: bench.paced_by_host(metric) for side, bench in sides.items()}
     if True in paced.values() and set(paced.values()) != {True}:
         return "incomparable: " + ", ".join(
-            f"{side} {'does not say how it was timed' if host is None else timing_text(host)}"
-            for side, host in paced.items())
+            f"{side} {timing_said(host, sides[side].host_timed)}" for side, host in paced.items())
     return None
+
+
+def timing_said(paced: bool | None, host_timed: bool | None) -> str:
+    """How a file says a figure was timed, for a benchmark the files take otherwise."""
+    if paced is None:
+        return "does not say how it was timed"
+    return "host-timed over a host reference" if not paced and host_timed else timing_text(paced)
 
 
 def unresolved_why(base_spread_pct: float | None, new_spread_pct: float | None,

@@ -72,7 +72,13 @@ from gpubench_tools.reading.json_values import (
     kind_of,
     shown,
 )
-from gpubench_tools.reading.results import HOST_TIMED, NOISE_PCT, Benchmark, Result
+from gpubench_tools.reading.results import (
+    HOST_REFERENCED,
+    HOST_TIMED,
+    NOISE_PCT,
+    Benchmark,
+    Result,
+)
 from gpubench_tools.reading.safe_text import one_line
 from gpubench_tools.reading.summaries import AGGREGATES, check_aggregates
 
@@ -401,9 +407,11 @@ def _numbers(where: str, entry: dict[str, Any], ratio: bool = False) -> dict[str
         if aggregate == "cv" and not math.isfinite(number):
             continue  # Google Benchmark's cv of a counter whose mean is 0 (host_timed)
         converted = number * us_per_unit if key in TIME_FIELDS else number
-        # A positive number in range passes every rule but host_timed's (a file holds a
-        # million numbers, nearly all of them so): only the others are checked one by one.
-        if not SMALLEST_MAGNITUDE <= converted <= LARGEST_MAGNITUDE or key == HOST_TIMED:
+        # A positive number in range passes every rule but host_timed's and host_referenced's (a
+        # file holds a million numbers, nearly all of them so): only the others are checked one
+        # by one.
+        if (not SMALLEST_MAGNITUDE <= converted <= LARGEST_MAGNITUDE
+                or key in (HOST_TIMED, HOST_REFERENCED)):
             _check_number(where, key, converted, aggregate, written_zero=number == 0)
         values[f"{key}_us" if key in TIME_FIELDS else key] = converted
     return values
@@ -433,7 +441,7 @@ def _check_number(where: str, key: str, number: float, aggregate: str | None,
         raise BadValueError(f"{where}: {key!r} is {number:g}; a spread is >= 0")
     if key == KERNEL_SM_CLOCK and not spread and number <= 0:
         raise BadValueError(f"{where}: {key!r} is {number:g}; a clock is > 0")
-    if key == HOST_TIMED and not spread and number not in (0, 1):
+    if key in (HOST_TIMED, HOST_REFERENCED) and not spread and number not in (0, 1):
         raise BadValueError(f"{where}: {key!r} is {number:g}, not 0 or 1")
 
 def _mean(reps: list[dict[str, float]]) -> dict[str, float]:

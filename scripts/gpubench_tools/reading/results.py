@@ -29,8 +29,9 @@ from gpubench_tools.reading.facts import (
 from gpubench_tools.reading.safe_text import ascii_decimal, printable, shorten
 
 # gpubench's own counters about a figure's timing: the relative spread of a repetition's timed
-# batches in percent (>= 0), and 1 for a figure timed on the host clock, 0 for GPU time.
-NOISE_PCT, HOST_TIMED = "noise_pct", "host_timed"
+# batches in percent (>= 0), 1 for a figure timed on the host clock, 0 for GPU time, and 1 where
+# the declared figure is a host-timed cost over host work timed in the same rounds.
+NOISE_PCT, HOST_TIMED, HOST_REFERENCED = "noise_pct", "host_timed", "host_referenced"
 
 # A MAD times this estimates the standard deviation of normally distributed values.
 _MAD_TO_SD = 1.4826
@@ -166,10 +167,27 @@ class Benchmark:
         gpubench's host_timed (1 in any repetition), or a name component `pageable` (the CPU
         stages pageable memory whatever clock times the copy; builds before host_timed held
         it wrote nothing, earlier ones 0). None where neither says: a file written before
-        host_timed, of no pageable memory."""
+        host_timed, of no pageable memory. See paced_by_host for a figure over a reference."""
+        return self.paced_by_host(self.metric)
+
+    def paced_by_host(self, metric: Metric) -> bool | None:
+        """host_paced of `metric`, this benchmark's figure or real time: a declared figure of a
+        benchmark that says host_referenced (1 in every repetition) is a host-timed cost over
+        host work timed in the same rounds, from which the host's drift cancels, so the host
+        does not pace it; its real time still moves with the host."""
         if PAGEABLE in self.name.split("/"):
             return True
+        if metric.key != REAL_TIME_US.key and self.host_referenced:
+            return False
         return self.host_timed
+
+    @property
+    def host_referenced(self) -> bool:
+        """gpubench's host_referenced: 1 in every repetition (all of them over the reference)."""
+        found = [r.get(HOST_REFERENCED, 0) for r in self.repetitions]
+        if not found:
+            found = [self.values.get(HOST_REFERENCED, 0)]
+        return all(v == 1 for v in found)
 
 @dataclass(frozen=True)
 class Result:

@@ -72,8 +72,12 @@ def format_spread(spread: Spread | None) -> str:
     return "-" if spread is None else f"{spread.pct:.2f}"
 
 
-def format_timing(host_timed: bool | None) -> str:
-    return "-" if host_timed is None else ("host" if host_timed else "GPU")
+def format_timing(row: Row) -> str:
+    """What paces the figure: the host, the GPU, or the host timed over a host reference
+    (`host/ref`, judged by the GPU's floor); `-` where neither file says."""
+    if row.host_referenced:
+        return "host/ref"
+    return "-" if row.host_timed is None else ("host" if row.host_timed else "GPU")
 
 
 def repetitions(row: Row) -> str:
@@ -96,7 +100,7 @@ def table_row(row: Row) -> list[str]:
         format_spread(row.base_spread),
         format_spread(row.cont_spread),
         repetitions(row),
-        format_timing(row.host_timed),
+        format_timing(row),
         "-" if row.p_value is None else f"{row.p_value:.3g}",
         row.verdict_text,
     ]

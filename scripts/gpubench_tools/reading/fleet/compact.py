@@ -17,14 +17,21 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from gpubench_tools.reading.facts import GBPS, KERNEL_SM_CLOCK
-from gpubench_tools.reading.results import HOST_TIMED, NOISE_PCT, Benchmark, Result
+from gpubench_tools.reading.results import (
+    HOST_REFERENCED,
+    HOST_TIMED,
+    NOISE_PCT,
+    Benchmark,
+    Result,
+)
 
 if TYPE_CHECKING:  # records.py makes its Gpus compact with this module
     from gpubench_tools.reading.fleet.records import Gpu
 
 # The counters of a repetition the fleet reads (Benchmark.noise_pct, host_timed,
-# kernel_sm_clock_mhz), and those Benchmark.throttled reads, kept where they say it was.
-COUNTERS = (NOISE_PCT, HOST_TIMED, KERNEL_SM_CLOCK)
+# host_referenced, kernel_sm_clock_mhz), and those Benchmark.throttled reads, kept where they say
+# it was.
+COUNTERS = (NOISE_PCT, HOST_TIMED, HOST_REFERENCED, KERNEL_SM_CLOCK)
 THROTTLE_COUNTERS = ("clock_limited_ms", "sm_clock_start_mhz", "sm_clock_end_mhz")
 
 
