@@ -22,9 +22,10 @@ catch and cost, on the same splits.
 
 Prints a table, one row per family, timing (host-timed where the file says the host paces the
 figure, host-timed over a reference where the figure is a host-timed cost over host work timed
-in the same rounds, GPU-timed otherwise) and kind of figure, with the A/A verdicts not SAME and the fraction
-caught at each planted percentage; --csv writes the counts behind it. Deterministic given its
-inputs and seed. Exit 0, or 2 with one line for bad usage or an unusable recording.
+in the same rounds, GPU-timed otherwise) and kind of figure, with the A/A verdicts not SAME and
+the fraction caught at each planted percentage; --csv writes the counts behind it.
+Deterministic given its inputs and seed. Exit 0, or 2 with one line for bad usage or an
+unusable recording.
 """
 
 import argparse
