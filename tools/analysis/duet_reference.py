@@ -7,7 +7,9 @@ absolute deviation of log(figure / its median over the processes)) of the path's
 (`<path>_us`), and of its cost over each host reference timed in the same rounds
 (`<path>_over_host_spin`, `_over_host_syscall`, `_over_host_memory`); the last line per
 payload gives each reference's own time's spread. A reference that the launch's drift
-follows leaves a smaller spread over it than the cost alone has.
+follows leaves a smaller spread over it than the cost alone has. The API paths' geometric mean
+(the six paths but the graph) follows, and over host_syscall it is launch/paired's figure,
+syscalls_per_launch: its median over the processes and how far the farthest lie from it.
 
 Usage: python3 tools/analysis/duet_reference.py PROCESS.json...   (each may be compressed)
 """
@@ -28,6 +30,17 @@ SCRIPT = "duet_reference.py"
 PATHS = ("runtime", "runtime_launchkernel", "runtime_launchkernelex", "driver", "driver_extra",
          "driver_launchkernelex", "graph")
 REFERENCES = ("host_spin", "host_syscall", "host_memory")
+
+
+# launch/paired's batch of launches and its syscall reference's getppid calls
+# (bench/launch/paired_launch.cpp, host_reference.hpp): a path's cost over host_syscall times
+# SYSCALLS / LAUNCHES_PER_BATCH is its launch in getppid calls.
+LAUNCHES_PER_BATCH, SYSCALLS = 32, 64
+
+
+def geometric_mean(columns: list[list[float]]) -> np.ndarray:
+    """Per process, the geometric mean of its value in each column."""
+    return np.exp(np.mean(np.log(np.array(columns)), axis=0))
 
 
 def spread(values: list[float]) -> float:
@@ -59,6 +72,17 @@ def main(paths: list[str]) -> int:
             keys = [f"{path}_us", *(f"{path}_over_{r}" for r in REFERENCES)]
             if all(len(figures.get(k, ())) == len(paths) for k in keys):
                 print(f"  {path:24s}" + "".join(f"{100 * spread(figures[k]):10.2f}" for k in keys))
+        api = [p for p in PATHS if p != "graph"]
+        keys = [*(f"{p}_us" for p in api), *(f"{p}_over_{r}" for p in api for r in REFERENCES)]
+        if all(len(figures.get(k, ())) == len(paths) for k in keys):
+            means = [geometric_mean([figures[f"{p}{suffix}"] for p in api])
+                     for suffix in ("_us", *(f"_over_{r}" for r in REFERENCES))]
+            print(f"  {'API paths (geomean)':24s}"
+                  + "".join(f"{100 * spread(list(m)):10.2f}" for m in means))
+            calls = means[1 + REFERENCES.index("host_syscall")] * SYSCALLS / LAUNCHES_PER_BATCH
+            middle = float(np.median(calls))
+            print(f"  syscalls_per_launch: median {middle:.2f} getppid calls, the processes "
+                  f"{calls.min() / middle:.3f}-{calls.max() / middle:.3f} times it")
         own = [f"{r}_us" for r in REFERENCES]
         if all(len(figures.get(k, ())) == len(paths) for k in own):
             print(f"  {'(the reference itself)':24s}{'':10s}"
