@@ -11,6 +11,10 @@ from family_facts import with_facts
 from gbench_builder import document, recorded, run_entries, write_json
 from test_compare import row
 
+from gpubench_tools.reading.facts import REAL_TIME_US
+from gpubench_tools.reading.fleet.compact import compact_benchmark
+from gpubench_tools.reading.result_file import load
+
 PAIRED = "launch/paired/submit/params:0"
 REFERENCED = {"host_timed": 1, "host_referenced": 1, "noise_pct": 1.0}
 
@@ -81,3 +85,17 @@ def test_host_referenced_is_0_or_1(tmp_path: Path, run_script: RunScript, value:
     proc = run_script("compare", base, new)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
     assert "'host_referenced'" in proc.stderr and "not 0 or 1" in proc.stderr
+
+
+@pytest.mark.parametrize("repetitions", [1, 5])
+def test_a_fleets_compact_benchmark_keeps_its_reference(tmp_path: Path, repetitions: int) -> None:
+    """The fleet keeps of each benchmark only what its rule reads: host_referenced among it, so
+    the fleet judges the figure as compare does."""
+    entries = paired(28.0, REFERENCED)
+    if repetitions == 1:
+        entries = [dict(entries[0], repetitions=1)]
+    path = write_json(tmp_path / "run.json", with_facts(document(entries)))
+    bench = load(path).benchmarks[PAIRED]
+    kept = compact_benchmark(bench, {})
+    assert (bench.host_paced, kept.host_paced) == (False, False)
+    assert kept.paced_by_host(REAL_TIME_US) is True
