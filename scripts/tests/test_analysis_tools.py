@@ -53,3 +53,13 @@ def test_committed_processes_give_their_tables() -> None:
                "--counter", "driver_us")
     assert proc.returncode == 0, proc.stderr
     assert "| `launch/paired/submit/params:0` | driver_us |" in proc.stdout
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_output_that_cannot_be_written_is_one_line(tool: str) -> None:
+    files = sorted(DUET.glob("paired_*.json.gz"))
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, str(ANALYSIS / tool), *map(str, files)],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"{tool}: stdout: ")

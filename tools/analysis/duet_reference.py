@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from gpubench_tools.cli.options import script_error  # noqa: E402
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.result_file import load_with_document  # noqa: E402
+from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
 
 SCRIPT = "duet_reference.py"
 
@@ -51,6 +52,8 @@ def spread(values: list[float]) -> float:
 def main(paths: list[str]) -> int:
     if len(paths) < 3:
         return script_error(SCRIPT, "give three or more process files")
+    lines: list[str] = []
+    out = lines.append
     counters: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for path in paths:
         try:
@@ -65,28 +68,32 @@ def main(paths: list[str]) -> int:
                 if isinstance(value, (int, float)) and value > 0:
                     counters[entry.get("run_name", entry["name"])][key].append(float(value))
     columns = ["alone", *(f"/{r.removeprefix('host_')}" for r in REFERENCES)]
-    print(f"{len(paths)} processes; spread between them, in %:")
+    out(f"{len(paths)} processes; spread between them, in %:")
     for name, figures in counters.items():
-        print(f"\n{name}\n  {'path':24s}" + "".join(f"{c:>10s}" for c in columns))
+        out(f"\n{name}\n  {'path':24s}" + "".join(f"{c:>10s}" for c in columns))
         for path in PATHS:
             keys = [f"{path}_us", *(f"{path}_over_{r}" for r in REFERENCES)]
             if all(len(figures.get(k, ())) == len(paths) for k in keys):
-                print(f"  {path:24s}" + "".join(f"{100 * spread(figures[k]):10.2f}" for k in keys))
+                out(f"  {path:24s}" + "".join(f"{100 * spread(figures[k]):10.2f}" for k in keys))
         api = [p for p in PATHS if p != "graph"]
         keys = [*(f"{p}_us" for p in api), *(f"{p}_over_{r}" for p in api for r in REFERENCES)]
         if all(len(figures.get(k, ())) == len(paths) for k in keys):
             means = [geometric_mean([figures[f"{p}{suffix}"] for p in api])
                      for suffix in ("_us", *(f"_over_{r}" for r in REFERENCES))]
-            print(f"  {'API paths (geomean)':24s}"
+            out(f"  {'API paths (geomean)':24s}"
                   + "".join(f"{100 * spread(list(m)):10.2f}" for m in means))
             calls = means[1 + REFERENCES.index("host_syscall")] * SYSCALLS / LAUNCHES_PER_BATCH
             middle = float(np.median(calls))
-            print(f"  syscalls_per_launch: median {middle:.2f} getppid calls, the processes "
+            out(f"  syscalls_per_launch: median {middle:.2f} getppid calls, the processes "
                   f"{calls.min() / middle:.3f}-{calls.max() / middle:.3f} times it")
         own = [f"{r}_us" for r in REFERENCES]
         if all(len(figures.get(k, ())) == len(paths) for k in own):
-            print(f"  {'(the reference itself)':24s}{'':10s}"
+            out(f"  {'(the reference itself)':24s}{'':10s}"
                   + "".join(f"{100 * spread(figures[k]):10.2f}" for k in own))
+    try:
+        write_stdout("\n".join(lines) + "\n")
+    except StdoutError as error:
+        return script_error(SCRIPT, error)
     return 0
 
 

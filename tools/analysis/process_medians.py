@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from gpubench_tools.cli.options import script_error  # noqa: E402
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.result_file import load  # noqa: E402
+from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
 
 SCRIPT = "process_medians.py"
 
@@ -39,6 +40,8 @@ def main() -> int:
                         help="a figure's counter (repeatable); default: real_time")
     args = parser.parse_args()
     counters = args.counter or ["real_time"]
+    lines: list[str] = []
+    out = lines.append
     try:
         pattern = re.compile(args.filter)
     except re.error as error:
@@ -47,14 +50,14 @@ def main() -> int:
         runs = [load(path) for path in args.runs]
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
-    print(f"| benchmark | figure | median of {len(runs)} processes | range |")
-    print("| --- | --- | ---: | --- |")
+    out(f"| benchmark | figure | median of {len(runs)} processes | range |")
+    out("| --- | --- | ---: | --- |")
     for name in runs[0].benchmarks:
         if not pattern.search(name):
             continue
         found = [run.benchmarks.get(name) for run in runs]
         if any(b is None for b in found):
-            print(f"| `{name}` | - | not measured in every process | |")
+            out(f"| `{name}` | - | not measured in every process | |")
             continue
         declared = {m.key: m for m in (found[0].facts.figures if found[0].facts else ())}
         for counter in counters:
@@ -65,8 +68,12 @@ def main() -> int:
             if counter in declared:  # in the unit its family declares
                 values = [v * declared[counter].scale for v in values]
                 figure = f"{counter} ({declared[counter].unit})"
-            print(f"| `{name}` | {figure} | {shown(statistics.median(values))} | "
+            out(f"| `{name}` | {figure} | {shown(statistics.median(values))} | "
                   f"{shown(min(values))} .. {shown(max(values))} |")
+    try:
+        write_stdout("\n".join(lines) + "\n")
+    except StdoutError as error:
+        return script_error(SCRIPT, error)
     return 0
 
 
