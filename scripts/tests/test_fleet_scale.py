@@ -72,7 +72,10 @@ def test_a_fleet_of_the_full_suite_in_bounded_memory_and_linear_time(tmp_path: P
     quarter = GPUS // 4
     generate(tmp_path / "first", 0, quarter)
     generate(tmp_path / "rest", quarter, GPUS - quarter)
-    small = measured(tmp_path / "first")
+    # The quarter twice, its less costly run kept: the first child after the files are written
+    # can pay once for what later children find cached (12.0 s of CPU against 7.7-9.5 s in a
+    # clean clone's CI run), which would read as time growing slower than the GPUs.
+    small = min((measured(tmp_path / "first") for _ in range(2)), key=lambda run: run["cpu_s"])
     large = measured(tmp_path / "first", tmp_path / "rest")
     print(f"{quarter:,} GPUs: {small['cpu_s']:.1f} s CPU, {small['peak_bytes'] / 1e9:.2f} GB; "
           f"{GPUS:,}: {large['cpu_s']:.1f} s, {large['peak_bytes'] / 1e9:.2f} GB")
