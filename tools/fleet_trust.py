@@ -166,15 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--margin", type=float, default=Rule().margin_pct)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
-    counts = [int(k) for k in args.processes.split(",")]
-    for count in counts:
-        rule = dataclasses.replace(Rule(), margin_pct=args.margin, processes_per_gpu=count)
+    rules = [(count, dataclasses.replace(Rule(), margin_pct=args.margin, processes_per_gpu=count))
+             for count in (int(k) for k in args.processes.split(","))]
+    for _, rule in rules:
         print(f"Rule: {rule.describe()}.")
     for model in args.models.split(","):
         for size in (int(s) for s in args.sizes.split(",")):
-            for count in counts:
-                rule = dataclasses.replace(Rule(), margin_pct=args.margin,
-                                           processes_per_gpu=count)
+            for count, rule in rules:
                 cards = len(held_cards(model, count))
                 if not cards:
                     print(f"fleet_trust.py: no {model} card holds {2 * count} processes, for "

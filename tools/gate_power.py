@@ -51,6 +51,7 @@ from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.facts import split_name  # noqa: E402
 from gpubench_tools.reading.result_file import load_with_document  # noqa: E402
 from gpubench_tools.reading.results import Result  # noqa: E402
+from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
 
 SCRIPT = "gate_power.py"
 SHOWN = 8  # benchmarks named under the A/A verdicts not SAME
@@ -296,7 +297,10 @@ def main(argv: list[str]) -> int:
             write_csv(args.csv, power, args.plants)
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
-    sys.stdout.write(report(power, args, doc, base))
+    try:
+        write_stdout(report(power, args, doc, base))
+    except StdoutError as error:
+        return script_error(SCRIPT, error)
     return 0
 
 

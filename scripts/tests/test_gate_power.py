@@ -137,3 +137,12 @@ def test_bad_usage_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
     assert "--host-threshold" in proc.stderr
     assert tool("--help").returncode == 0
+
+
+def test_a_stdout_that_takes_no_more_is_one_line(tmp_path: Path) -> None:
+    recorded_runs = write_json(tmp_path / "runs.json", recording())
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, str(TOOL), str(recorded_runs), "--trials", "1"],
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith("gate_power.py: stdout: ")

@@ -30,6 +30,7 @@ SCRIPT = "duet_reference.py"
 
 PATHS = ("runtime", "runtime_launchkernel", "runtime_launchkernelex", "driver", "driver_extra",
          "driver_launchkernelex", "graph")
+API_PATHS = PATHS[:-1]  # every path but the graph
 REFERENCES = ("host_spin", "host_syscall", "host_memory")
 
 
@@ -42,6 +43,11 @@ LAUNCHES_PER_BATCH, SYSCALLS = 32, 64
 def geometric_mean(columns: list[list[float]]) -> np.ndarray:
     """Per process, the geometric mean of its value in each column."""
     return np.exp(np.mean(np.log(np.array(columns)), axis=0))
+
+
+def held_by_all(figures: dict[str, list[float]], keys: list[str], processes: int) -> bool:
+    """Whether every process gave each of `keys`."""
+    return all(len(figures.get(k, ())) == processes for k in keys)
 
 
 def spread(values: list[float]) -> float:
@@ -68,28 +74,28 @@ def main(paths: list[str]) -> int:
                 if isinstance(value, (int, float)) and value > 0:
                     counters[entry.get("run_name", entry["name"])][key].append(float(value))
     columns = ["alone", *(f"/{r.removeprefix('host_')}" for r in REFERENCES)]
+    suffixes = ("_us", *(f"_over_{r}" for r in REFERENCES))
     out(f"{len(paths)} processes; spread between them, in %:")
     for name, figures in counters.items():
         out(f"\n{name}\n  {'path':24s}" + "".join(f"{c:>10s}" for c in columns))
         for path in PATHS:
-            keys = [f"{path}_us", *(f"{path}_over_{r}" for r in REFERENCES)]
-            if all(len(figures.get(k, ())) == len(paths) for k in keys):
+            keys = [f"{path}{suffix}" for suffix in suffixes]
+            if held_by_all(figures, keys, len(paths)):
                 out(f"  {path:24s}" + "".join(f"{100 * spread(figures[k]):10.2f}" for k in keys))
-        api = [p for p in PATHS if p != "graph"]
-        keys = [*(f"{p}_us" for p in api), *(f"{p}_over_{r}" for p in api for r in REFERENCES)]
-        if all(len(figures.get(k, ())) == len(paths) for k in keys):
-            means = [geometric_mean([figures[f"{p}{suffix}"] for p in api])
-                     for suffix in ("_us", *(f"_over_{r}" for r in REFERENCES))]
+        if held_by_all(figures, [f"{p}{suffix}" for p in API_PATHS for suffix in suffixes],
+                       len(paths)):
+            means = [geometric_mean([figures[f"{p}{suffix}"] for p in API_PATHS])
+                     for suffix in suffixes]
             out(f"  {'API paths (geomean)':24s}"
-                  + "".join(f"{100 * spread(list(m)):10.2f}" for m in means))
+                + "".join(f"{100 * spread(list(m)):10.2f}" for m in means))
             calls = means[1 + REFERENCES.index("host_syscall")] * SYSCALLS / LAUNCHES_PER_BATCH
             middle = float(np.median(calls))
             out(f"  syscalls_per_launch: median {middle:.2f} getppid calls, the processes "
-                  f"{calls.min() / middle:.3f}-{calls.max() / middle:.3f} times it")
+                f"{calls.min() / middle:.3f}-{calls.max() / middle:.3f} times it")
         own = [f"{r}_us" for r in REFERENCES]
-        if all(len(figures.get(k, ())) == len(paths) for k in own):
+        if held_by_all(figures, own, len(paths)):
             out(f"  {'(the reference itself)':24s}{'':10s}"
-                  + "".join(f"{100 * spread(figures[k]):10.2f}" for k in own))
+                + "".join(f"{100 * spread(figures[k]):10.2f}" for k in own))
     try:
         write_stdout("\n".join(lines) + "\n")
     except StdoutError as error:

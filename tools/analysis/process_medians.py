@@ -69,7 +69,7 @@ def main() -> int:
                 values = [v * declared[counter].scale for v in values]
                 figure = f"{counter} ({declared[counter].unit})"
             out(f"| `{name}` | {figure} | {shown(statistics.median(values))} | "
-                  f"{shown(min(values))} .. {shown(max(values))} |")
+                f"{shown(min(values))} .. {shown(max(values))} |")
     try:
         write_stdout("\n".join(lines) + "\n")
     except StdoutError as error:
