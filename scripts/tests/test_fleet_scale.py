@@ -1,6 +1,7 @@
 """gpubench-tools fleet on 1,024 GPUs of gpubench's full default suite (GPUBENCH_FLEET_GPUS, a
 multiple of 4, sets another count): in under 512 KiB of memory a GPU and in time linear in the
-GPUs (a quarter of them, then all: the CPU time about 4 times).
+GPUs (one, a quarter and all of them in turn: each GPU past the first costs the same CPU time
+in the whole fleet as in its quarter).
 
 Each GPU is one of the 21 real separate processes of the default suite on an H100
 (results/h100/processes/, 657 benchmarks each), under a context of its own (host, UUID, index,
@@ -65,19 +66,32 @@ def measured(*directories: Path) -> dict:
     return found
 
 
-# About 30 s of CPU on one core at 1,024 GPUs: ctest runs it apart from the rest (scripts_slow);
-# -m "not slow" leaves it out.
+# About 2 minutes of CPU on one core at 1,024 GPUs: ctest runs it apart from the rest
+# (scripts_slow); -m "not slow" leaves it out.
 @pytest.mark.slow
 def test_a_fleet_of_the_full_suite_in_bounded_memory_and_linear_time(tmp_path: Path) -> None:
     quarter = GPUS // 4
+    generate(tmp_path / "one", GPUS, 1)
     generate(tmp_path / "first", 0, quarter)
     generate(tmp_path / "rest", quarter, GPUS - quarter)
-    # The quarter twice, its less costly run kept: the first child after the files are written
-    # can pay once for what later children find cached (12.0 s of CPU against 7.7-9.5 s in a
-    # clean clone's CI run), which would read as time growing slower than the GPUs.
-    small = min((measured(tmp_path / "first") for _ in range(2)), key=lambda run: run["cpu_s"])
-    large = measured(tmp_path / "first", tmp_path / "rest")
-    print(f"{quarter:,} GPUs: {small['cpu_s']:.1f} s CPU, {small['peak_bytes'] / 1e9:.2f} GB; "
-          f"{GPUS:,}: {large['cpu_s']:.1f} s, {large['peak_bytes'] / 1e9:.2f} GB")
-    assert large["peak_bytes"] < MEMORY_BYTES_PER_GPU * GPUS, large
-    assert 3.3 <= large["cpu_s"] / small["cpu_s"] <= 4.7, (small, large)
+    sizes = {1: [tmp_path / "one"], quarter: [tmp_path / "first"],
+             GPUS: [tmp_path / "first", tmp_path / "rest"]}
+    # Each size in turn, three times, each one's least costly run kept: a shared CI machine's
+    # speed moves between minutes (a quarter fleet read 13.0 s of CPU twice in a row, then the
+    # whole 33.5 s, where runs here read 8.3-9.5 s and 29-32 s), and taking turns puts every size
+    # in the slow minutes and the fast ones alike.
+    rounds = [{gpus: measured(*directories) for gpus, directories in sizes.items()}
+              for _ in range(3)]
+    best = {gpus: min((run[gpus] for run in rounds), key=lambda found: found["cpu_s"])
+            for gpus in sizes}
+    print(", ".join(f"{gpus:,} GPUs: {found['cpu_s']:.1f} s CPU, "
+                    f"{found['peak_bytes'] / 1e9:.2f} GB" for gpus, found in best.items()))
+    peak = max(run[GPUS]["peak_bytes"] for run in rounds)
+    assert peak < MEMORY_BYTES_PER_GPU * GPUS, [run[GPUS] for run in rounds]
+    # Linear: each GPU past the first costs as much in the whole fleet as in its quarter, within
+    # a quarter (0.96x here, 1.10x with a build beside it). The one-GPU run holds the start-up
+    # (the imports, 0.3 s), which is no GPU's cost.
+    per_gpu = {gpus: (best[gpus]["cpu_s"] - best[1]["cpu_s"]) / (gpus - 1)
+               for gpus in (quarter, GPUS)}
+    print(f"a GPU past the first costs {per_gpu[GPUS] / per_gpu[quarter]:.3f}x in the whole fleet")
+    assert 0.8 <= per_gpu[GPUS] / per_gpu[quarter] <= 1.25, best
