@@ -39,6 +39,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "scripts" / "tests")]
 
 import fleet_processes as fp  # noqa: E402 (after the path it needs)
+from gpubench_tools.cli.options import (  # noqa: E402
+    OneLineArgumentParser,
+    positive_finite,
+    script_error,
+)
 from gpubench_tools.models.fleet.groups import group_gpus  # noqa: E402
 from gpubench_tools.models.fleet.limits import judge_floors  # noqa: E402
 from gpubench_tools.models.fleet.outliers import Rule, judge  # noqa: E402
@@ -47,6 +52,10 @@ from gpubench_tools.models.limits import add_processes, process_losses  # noqa: 
 from gpubench_tools.reading.fleet.records import Gpu, result_found  # noqa: E402
 from gpubench_tools.reading.results import Benchmark  # noqa: E402
 from gpubench_tools.reading.result_file import loads  # noqa: E402
+from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
+
+SCRIPT = "fleet_trust.py"
+MODELS = ("h200", "h100")
 
 # The paths a loss is planted on: every benchmark whose name starts so (every size, every sweep).
 PATHS = ("copy/DtoH/pinned/async/", "saxpy/driver/", "copy/HtoD/pinned/async/")
@@ -156,42 +165,70 @@ def trials(model: str, size: int, seeds: int, rule: Rule, jobs: int) -> dict[str
     return {key: sum(r[key] for r in results) for key in results[0]}
 
 
+def whole_number(text: str) -> int:
+    """A whole number of 1 or more."""
+    if not (text.isascii() and text.isdigit() and int(text) >= 1):
+        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {text!r}")
+    return int(text)
+
+
+def whole_numbers(text: str) -> list[int]:
+    """Comma-separated whole numbers of 1 or more: 64,512."""
+    try:
+        return [whole_number(part) for part in text.split(",")]
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"must be whole numbers of 1 or more, comma-separated, "
+                                         f"not {text!r}") from None
+
+
+def models(text: str) -> list[str]:
+    """Comma-separated models with committed processes: h200,h100."""
+    named = text.split(",")
+    if not set(named) <= set(MODELS):
+        raise argparse.ArgumentTypeError(f"must name models of {', '.join(MODELS)}, "
+                                         f"comma-separated, not {text!r}")
+    return named
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=20)
-    parser.add_argument("--sizes", default="64,512")
-    parser.add_argument("--models", default="h200,h100")
-    parser.add_argument("--processes", default="1,3,5,6,8",
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=whole_number, default=20)
+    parser.add_argument("--sizes", type=whole_numbers, default=[64, 512])
+    parser.add_argument("--models", type=models, default=list(MODELS))
+    parser.add_argument("--processes", type=whole_numbers, default=[1, 3, 5, 6, 8],
                         help="processes per GPU: per K a line of each model and size (1,3,5,6,8)")
-    parser.add_argument("--margin", type=float, default=Rule().margin_pct)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--margin", type=positive_finite, default=Rule().margin_pct)
+    parser.add_argument("--jobs", type=whole_number, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
     rules = [(count, dataclasses.replace(Rule(), margin_pct=args.margin, processes_per_gpu=count))
-             for count in (int(k) for k in args.processes.split(","))]
-    for _, rule in rules:
-        print(f"Rule: {rule.describe()}.")
-    for model in args.models.split(","):
-        for size in (int(s) for s in args.sizes.split(",")):
-            for count, rule in rules:
-                cards = len(held_cards(model, count))
-                if not cards:
-                    print(f"fleet_trust.py: no {model} card holds {2 * count} processes, for "
-                          f"GPUs of {count} processes each", file=sys.stderr)
-                    return 2
-                line(model, size, count, cards,
-                     trials(model, size, args.seeds, rule, args.jobs), args.seeds)
+             for count in args.processes]
+    try:
+        for _, rule in rules:
+            write_stdout(f"Rule: {rule.describe()}.\n")
+        for model in args.models:
+            for size in args.sizes:
+                for count, rule in rules:
+                    cards = len(held_cards(model, count))
+                    if not cards:
+                        return script_error(SCRIPT, f"no {model} card holds {2 * count} "
+                                                    f"processes, for GPUs of {count} processes "
+                                                    "each")
+                    write_stdout(line(model, size, count, cards,
+                                      trials(model, size, args.seeds, rule, args.jobs),
+                                      args.seeds))
+    except StdoutError as error:
+        return script_error(SCRIPT, error)
     return 0
 
-
-def line(model: str, size: int, count: int, cards: int, c: dict[str, int], seeds: int) -> None:
+def line(model: str, size: int, count: int, cards: int, c: dict[str, int], seeds: int) -> str:
     per_1000 = 1000 * c["false"] / (size * seeds)
     found = ", ".join(f"{path.rstrip('/')} {c[path]} of {seeds}" for path in PATHS)
     each = ("" if count == 1 else
             f", {count} processes per GPU (cards of {2 * count} or more: {cards})")
-    print(f"{model.upper()} x{size}{each}: {c['false']} false GPUs in {size * seeds} "
-          f"healthy ({per_1000:.2f} per 1,000); --fail-on-outlier exits 0 on {c['clean']} of "
-          f"{seeds} noise-only fleets; {LOSS:.0%} slower on one path, that GPU alone flagged: "
-          f"{found}", flush=True)
+    return (f"{model.upper()} x{size}{each}: {c['false']} false GPUs in {size * seeds} "
+            f"healthy ({per_1000:.2f} per 1,000); --fail-on-outlier exits 0 on {c['clean']} of "
+            f"{seeds} noise-only fleets; {LOSS:.0%} slower on one path, that GPU alone flagged: "
+            f"{found}\n")
 
 
 if __name__ == "__main__":

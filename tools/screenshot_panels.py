@@ -15,14 +15,23 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts" / "tests"))
 
 from find_chromium import chromium_path  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) < 3:
-        print(__doc__.strip().splitlines()[-4].strip(), file=sys.stderr)
+    if len(argv) < 3 or any(arg.startswith("-") for arg in argv):
+        print("screenshot_panels.py: usage: " + __doc__.strip().splitlines()[-4].strip(),
+              file=sys.stderr)
+        return 2
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("screenshot_panels.py: needs playwright (.ci/install --browser installs it)",
+              file=sys.stderr)
         return 2
     page_path, out_dir, names = Path(argv[0]).resolve(), Path(argv[1]), argv[2:]
+    if not page_path.is_file():
+        print(f"screenshot_panels.py: {argv[0]}: no such page", file=sys.stderr)
+        return 2
     out_dir.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(

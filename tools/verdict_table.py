@@ -21,6 +21,12 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
+
+SCRIPT = "verdict_table.py"
 H200 = ROOT / "results" / "h200"
 VERDICTS = H200 / "verdicts"
 H100_SUITE = ROOT / "results" / "h100" / "gzip_gate" / "baseline.json.gz"
@@ -77,10 +83,7 @@ VERDICT_CODE = """
 import json, sys
 from pathlib import Path
 from gpubench_tools.models.comparison import Rules, compare, confirmed
-try:
-    from gpubench_tools.reading.result_file import load
-except ImportError:  # before the layers moved it
-    from gpubench_tools.reading.result_file import load
+from gpubench_tools.reading.result_file import load
 args = json.loads(sys.argv[1])
 files = [a for a in args if not a.startswith("--")]
 confirm = [a.split("=", 1)[1] for a in args if a.startswith("--confirm=")]
@@ -108,13 +111,22 @@ def summary(verdicts: list[list[str]]) -> str:
     return " ".join(f"{v} {counts[v]}" for v in sorted(counts)) + f" sha256:{digest}"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--before", type=Path, required=True, metavar="SCRIPTS",
+def scripts_folder(text: str) -> Path:
+    """A toolkit's scripts/ folder: one holding gpubench-tools and its package."""
+    folder = Path(text)
+    if not ((folder / "gpubench-tools").is_file() and (folder / "gpubench_tools").is_dir()):
+        raise argparse.ArgumentTypeError(f"{text}: not a scripts/ folder (no gpubench-tools and "
+                                         "gpubench_tools/ in it)")
+    return folder
+
+
+def main(argv: list[str]) -> int:
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
+    parser.add_argument("--before", type=scripts_folder, required=True, metavar="SCRIPTS",
                         help="the scripts/ folder of the version to compare against")
-    parser.add_argument("--after", type=Path, default=ROOT / "scripts", metavar="SCRIPTS")
-    args = parser.parse_args()
+    parser.add_argument("--after", type=scripts_folder, default=ROOT / "scripts",
+                        metavar="SCRIPTS")
+    args = parser.parse_args(argv)
     differing = 0
     with tempfile.TemporaryDirectory() as tmp:
         made = planted_files(Path(tmp))
@@ -127,10 +139,13 @@ def main() -> int:
                          f"{'the same' if before[1] == after[1] else 'DIFFER'}: "
                          f"{summary(after[1])}"
                          + ("" if before[1] == after[1] else f" (before: {summary(before[1])})"))
-    print(f"{len(lines)} pairs, {differing} differing in exit status or verdicts")
-    print("\n".join(lines))
+    try:
+        write_stdout(f"{len(lines)} pairs, {differing} differing in exit status or verdicts\n"
+                     + "\n".join(lines) + "\n")
+    except StdoutError as error:
+        return script_error(SCRIPT, error)
     return 1 if differing else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from gpubench_tools.cli.options import script_error  # noqa: E402
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.result_file import load_with_document  # noqa: E402
 from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
@@ -55,7 +55,10 @@ def spread(values: list[float]) -> float:
     return float(1.4826 * np.median(np.abs(logs - np.median(logs))))
 
 
-def main(paths: list[str]) -> int:
+def main(argv: list[str]) -> int:
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
+    parser.add_argument("processes", nargs="+", metavar="PROCESS.json")
+    paths = parser.parse_args(argv).processes
     if len(paths) < 3:
         return script_error(SCRIPT, "give three or more process files")
     lines: list[str] = []

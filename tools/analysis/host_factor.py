@@ -16,8 +16,15 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts" / "tests"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "tests"))
 import fleet_processes  # noqa: E402
+
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
+
+SCRIPT = "host_factor.py"
 
 PATHS = ("runtime", "driver", "runtime_launchkernel", "runtime_launchkernelex",
          "driver_launchkernelex", "driver_extra", "floor")
@@ -54,11 +61,16 @@ def card_line(model: str, number: int, card: tuple[dict, ...]) -> str:
             f"{100 * np.median(against_others):.1f}%, largest {100 * max(against_others):.1f}%")
 
 
-def main() -> None:
-    for model in ("h200", "h100"):
-        for number, card in enumerate(fleet_processes.cards(model)):
-            print(card_line(model, number, card))
+def main(argv: list[str]) -> int:
+    OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0]).parse_args(argv)
+    lines = [card_line(model, number, card) for model in ("h200", "h100")
+             for number, card in enumerate(fleet_processes.cards(model))]
+    try:
+        write_stdout("\n".join(lines) + "\n")
+    except StdoutError as error:
+        return script_error(SCRIPT, error)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

@@ -11,7 +11,6 @@ statistics' interval), whatever that distribution is. A benchmark that failed or
 any process is listed as such, not summarised over the rest.
 """
 
-import argparse
 import re
 import statistics
 import sys
@@ -19,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-from gpubench_tools.cli.options import script_error  # noqa: E402
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.result_file import load  # noqa: E402
 from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
@@ -33,7 +32,7 @@ def shown(value: float) -> str:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", type=Path)
     parser.add_argument("--filter", default="", help="benchmarks whose name this matches")
     parser.add_argument("--counter", action="append", default=[],

@@ -8,9 +8,17 @@ tools/analysis/runs_by_stage.py"""
 import gzip
 import json
 import statistics
+import sys
 from pathlib import Path
 
-H200 = Path(__file__).resolve().parents[2] / "results" / "h200"
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
+
+SCRIPT = "runs_by_stage.py"
+H200 = ROOT / "results" / "h200"
 
 
 def runs(doc: dict) -> dict[str, list[float]]:
@@ -21,11 +29,23 @@ def runs(doc: dict) -> dict[str, list[float]]:
     return found
 
 
-gate = runs(json.load(gzip.open(
-    H200 / "verdicts" / "gate_aa" / "filtered_confirm" / "gate.json.gz")))
-baseline = runs(json.load((H200 / "ci_baseline.json").open()))
-for name, values in gate.items():
-    if len(values) > 5:
-        print(f"{name}: baseline median {statistics.median(baseline[name]):.4g}")
-        print("  suite runs:   " + " ".join(f"{v:.4g}" for v in values[:5]))
-        print("  alone runs:   " + " ".join(f"{v:.4g}" for v in values[5:]))
+def main(argv: list[str]) -> int:
+    OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0]).parse_args(argv)
+    lines: list[str] = []
+    gate = runs(json.load(gzip.open(
+        H200 / "verdicts" / "gate_aa" / "filtered_confirm" / "gate.json.gz")))
+    baseline = runs(json.load((H200 / "ci_baseline.json").open()))
+    for name, values in gate.items():
+        if len(values) > 5:
+            lines.append(f"{name}: baseline median {statistics.median(baseline[name]):.4g}")
+            lines.append("  suite runs:   " + " ".join(f"{v:.4g}" for v in values[:5]))
+            lines.append("  alone runs:   " + " ".join(f"{v:.4g}" for v in values[5:]))
+    try:
+        write_stdout("\n".join(lines) + "\n")
+    except StdoutError as error:
+        return script_error(SCRIPT, error)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

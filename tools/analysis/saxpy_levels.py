@@ -9,25 +9,49 @@ tools/analysis/saxpy_levels.py"""
 
 import gzip
 import json
+import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
+
+SCRIPT = "saxpy_levels.py"
 
 NAMES = ["saxpy/driver/1024", "saxpy/driver/4096", "saxpy/driver/16384", "saxpy/driver/65536",
          "saxpy/vec4/4096"]
 
-H200 = Path(__file__).resolve().parents[2] / "results" / "h200"
+H200 = ROOT / "results" / "h200"
 HOST_SETUP = H200 / "speed" / "saxpy_host_setup"
-for path in [*sorted(HOST_SETUP.glob("*_saxpy_*.json.gz")), H200 / "ci_baseline.json"]:
-    doc = json.load(gzip.open(path) if path.suffix == ".gz" else path.open())
-    runs: dict[str, list[float]] = {}
-    for b in doc["benchmarks"]:
-        name = b["name"].removesuffix("/manual_time")
-        if b.get("run_type") == "iteration" and name in NAMES:
-            runs.setdefault(name, []).append(b["real_time"])
-    print(path.name.removesuffix(".gz").removesuffix(".json"))
-    for i in range(len(runs[NAMES[0]])):
-        row = [runs[n][i] for n in NAMES]
-        level = "A" if row[1] < row[2] else "B"
-        print(f"  process {i + 1}: " + " ".join(f"{v:5.2f}" for v in row) + f"  level {level}")
-    levels = ["A" if runs[NAMES[1]][i] < runs[NAMES[2]][i] else "B"
-              for i in range(len(runs[NAMES[0]]))]
-    print(f"  level B in {levels.count('B')} of {len(levels)} processes")
+
+
+def main(argv: list[str]) -> int:
+    OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0]).parse_args(argv)
+    lines: list[str] = []
+    for path in [*sorted(HOST_SETUP.glob("*_saxpy_*.json.gz")), H200 / "ci_baseline.json"]:
+        doc = json.load(gzip.open(path) if path.suffix == ".gz" else path.open())
+        runs: dict[str, list[float]] = {}
+        for b in doc["benchmarks"]:
+            name = b["name"].removesuffix("/manual_time")
+            if b.get("run_type") == "iteration" and name in NAMES:
+                runs.setdefault(name, []).append(b["real_time"])
+        lines.append(path.name.removesuffix(".gz").removesuffix(".json"))
+        for i in range(len(runs[NAMES[0]])):
+            row = [runs[n][i] for n in NAMES]
+            level = "A" if row[1] < row[2] else "B"
+            lines.append(f"  process {i + 1}: " + " ".join(f"{v:5.2f}" for v in row)
+                         + f"  level {level}")
+        levels = ["A" if runs[NAMES[1]][i] < runs[NAMES[2]][i] else "B"
+                  for i in range(len(runs[NAMES[0]]))]
+        lines.append(f"  level B in {levels.count('B')} of {len(levels)} processes")
+    try:
+        write_stdout("\n".join(lines) + "\n")
+    except StdoutError as error:
+        return script_error(SCRIPT, error)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -17,10 +17,29 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from gbench_builder import scaled, with_repetitions  # noqa: E402
 
-doc = with_repetitions(json.load(gzip.open(SAME_CARD / "aa25.json.gz")),
-                       lambda index: index < 15)
-doc["context"]["merged_runs"] = 15
-doc["benchmarks"] = [e for e in doc["benchmarks"] if e["run_name"].startswith("saxpy/")]
-for run in sorted({e["run_name"] for e in doc["benchmarks"] if "/16777216/" in e["run_name"]}):
-    doc = scaled(doc, run, 1 / 1.08)
-Path(sys.argv[1]).write_text(json.dumps(doc, separators=(",", ":")))
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.writing.outputs import write_output  # noqa: E402
+
+SCRIPT = "saxpy_2p24_faster.py"
+
+
+def main(argv: list[str]) -> int:
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
+    parser.add_argument("output", type=Path, metavar="OUT.json")
+    out = parser.parse_args(argv).output
+    doc = with_repetitions(json.load(gzip.open(SAME_CARD / "aa25.json.gz")),
+                           lambda index: index < 15)
+    doc["context"]["merged_runs"] = 15
+    doc["benchmarks"] = [e for e in doc["benchmarks"] if e["run_name"].startswith("saxpy/")]
+    for run in sorted({e["run_name"] for e in doc["benchmarks"]
+                       if "/16777216/" in e["run_name"]}):
+        doc = scaled(doc, run, 1 / 1.08)
+    try:
+        write_output(out, json.dumps(doc, separators=(",", ":")))
+    except OSError as error:
+        return script_error(SCRIPT, error)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

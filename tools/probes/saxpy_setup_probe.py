@@ -1,6 +1,12 @@
 """What host setup of 4 GiB costs beside a GPU: pinning, first touch, uploads (one process)."""
-import ctypes, time, numpy as np
-cu = ctypes.CDLL("libcuda.so.1")
+import ctypes, sys, time, numpy as np
+if len(sys.argv) > 1:
+    print("saxpy_setup_probe.py: takes no arguments", file=sys.stderr)
+    sys.exit(2)
+try:
+    cu = ctypes.CDLL("libcuda.so.1")
+except OSError as error:
+    sys.exit(f"saxpy_setup_probe.py: no NVIDIA driver: {error}")
 def ck(r, what):
     if r != 0: raise SystemExit(f"{what}: {r}")
 ck(cu.cuInit(0), "init"); dev = ctypes.c_int(); ck(cu.cuDeviceGet(ctypes.byref(dev), 0), "dev")
