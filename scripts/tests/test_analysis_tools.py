@@ -10,7 +10,8 @@ from conftest import SCRIPTS
 
 ANALYSIS = SCRIPTS.parent / "tools" / "analysis"
 DUET = SCRIPTS.parent / "results" / "h100" / "duet_reference"
-TOOLS = ["duet_reference.py", "process_medians.py"]
+TOOLS = ["duet_reference.py", "process_medians.py", "timed_share.py"]
+PROCESSES = SCRIPTS.parent / "results" / "h100" / "processes"
 
 
 def run(tool: str, *args: object) -> subprocess.CompletedProcess[str]:
@@ -53,6 +54,8 @@ def test_committed_processes_give_their_tables() -> None:
                "--counter", "driver_us")
     assert proc.returncode == 0, proc.stderr
     assert "| `launch/paired/submit/params:0` | driver_us |" in proc.stdout
+    proc = run("timed_share.py", *(PROCESSES / f"process_{n}.json.gz" for n in range(1, 22)))
+    assert proc.returncode == 0 and proc.stdout == (PROCESSES / "timed_share.txt").read_text()
 
 
 @pytest.mark.parametrize("tool", TOOLS)
