@@ -1,17 +1,21 @@
 """The analyses of tools/analysis/ that read files a user names: a file they cannot read is one
 line naming it and exit 2, and committed processes give their table."""
 
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import SCRIPTS
 
 ANALYSIS = SCRIPTS.parent / "tools" / "analysis"
 DUET = SCRIPTS.parent / "results" / "h100" / "duet_reference"
-TOOLS = ["duet_reference.py", "process_medians.py", "timed_share.py"]
+TOOLS = ["duet_reference.py", "process_medians.py", "timed_share.py", "process_spread.py"]
 PROCESSES = SCRIPTS.parent / "results" / "h100" / "processes"
+SAME_CARD = SCRIPTS.parent / "results" / "h200" / "verdicts" / "gate_aa" / "same_card"
+H200_POWER = SCRIPTS.parent / "results" / "h200" / "gate_power"
 
 
 def run(tool: str, *args: object) -> subprocess.CompletedProcess[str]:
@@ -56,6 +60,36 @@ def test_committed_processes_give_their_tables() -> None:
     assert "| `launch/paired/submit/params:0` | driver_us |" in proc.stdout
     proc = run("timed_share.py", *(PROCESSES / f"process_{n}.json.gz" for n in range(1, 22)))
     assert proc.returncode == 0 and proc.stdout == (PROCESSES / "timed_share.txt").read_text()
+    proc = run("process_spread.py", SAME_CARD / "aa25.json.gz")
+    assert proc.returncode == 0
+    assert proc.stdout == (H200_POWER / "spread_7b806b78.txt").read_text()
+
+
+def test_one_run_has_no_spread() -> None:
+    proc = run("process_spread.py", DUET / "paired_1.json.gz")
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+    assert "holds one run" in proc.stderr
+
+
+def test_the_spread_limit_holds_for_medians_of_normal_runs() -> None:
+    """At the threshold and change process_spread.py's model finds, medians of simulated normal
+    runs (15 baseline, 5 candidate, 5 confirming) pass both stages in about 1 of 10,000 trials
+    unchanged and in about 95% with the change: the model's sqrt(pi/2) holds at five runs."""
+    spec = importlib.util.spec_from_file_location("process_spread",
+                                                  ANALYSIS / "process_spread.py")
+    model = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(model)
+    threshold, change = model.gate_model(15, 5, 5)
+    draw = np.random.default_rng(1)
+    trials = 200_000
+
+    def medians(runs: int) -> np.ndarray:
+        return np.median(draw.standard_normal((trials, runs)), axis=1)
+
+    base = medians(15)
+    first, second = medians(5) - base, medians(5) - base
+    assert np.mean((first > threshold) & (second > threshold)) < 3e-4
+    assert 0.93 < np.mean((first + change > threshold) & (second + change > threshold)) < 0.98
 
 
 @pytest.mark.parametrize("tool", TOOLS)

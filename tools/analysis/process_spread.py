@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Which figures move little enough between processes for the gate to catch the change it aims
+at: per family, timing and kind, each benchmark's spread between one card's separate runs, and
+how many lie within the largest spread that lets the gate's runs catch the aim.
+
+  tools/analysis/process_spread.py RECORDING... [--base 15] [--new 5] [--confirm 5]
+
+RECORDING is as tools/gate_power.py takes it (one recording of separate runs, or the runs'
+result files), grouped as it groups them. A benchmark's spread is the robust spread of its
+figure between the runs (1.4826 x the median absolute deviation over the median, in %). The aim
+is issue 63's: a change of 3% in a GPU-timed figure and of 10% in a host-timed one, caught in 95%
+of trials with a false alarm in at most 1 of 10,000 verdicts. The largest spread that allows it
+is that of a rule on medians, under normal noise of one spread per run: the gate compares the
+median of --new runs with that of --base runs, and a change stands where the median of --confirm
+runs more shows it too, against the same baseline. Each median's standard error is sqrt(pi/2)
+spreads over the square root of its runs, and the two differences share the baseline's median.
+The rule's threshold is set so that both differences pass it in 1 of 10,000 trials without a
+change; the spread is the largest at which both pass it in 95% of trials with the aim planted.
+A figure that spreads more cannot be held to the aim by any such rule: the runs, not the rule,
+are what it lacks. Exit 0, or 2 with one line for bad usage or an unusable recording.
+"""
+
+import argparse
+import math
+import statistics
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "scripts" / "tests"))
+sys.path.insert(0, str(ROOT / "tools"))
+
+from gate_power import figure_kind, recording  # noqa: E402
+from gate_splits import result, runs_in  # noqa: E402
+
+from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.models.comparison import Rules, compare_benchmark  # noqa: E402
+from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
+from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
+
+SCRIPT = "process_spread.py"
+AIMS = {"GPU-timed": 3.0, "host-timed": 10.0, "host-timed over a reference": 10.0}  # %
+FALSE_ALARM, POWER = 1e-4, 0.95
+# Any rule judges timing alike: compare_benchmark is called only for the row's timing.
+RULES = Rules(threshold=3.0, host_threshold=25.0, sigmas=2.0, alpha=0.01)
+
+
+def gate_model(base: int, new: int, confirm: int) -> tuple[float, float]:
+    """The docstring's model in units of one run's spread: the threshold both differences of
+    medians pass in FALSE_ALARM of trials without a change, and the change at which both pass
+    it in POWER of trials."""
+    from scipy.optimize import brentq
+    from scipy.stats import multivariate_normal
+
+    scale = math.pi / 2  # a median's variance over a mean's, per run
+    shared = scale / base
+    both = multivariate_normal(mean=[0.0, 0.0], cov=[[scale / new + shared, shared],
+                                                     [shared, scale / confirm + shared]])
+
+    def both_pass(threshold: float, shift: float) -> float:
+        return float(both.cdf([shift - threshold, shift - threshold]))
+
+    threshold = brentq(lambda t: both_pass(t, 0.0) - FALSE_ALARM, 0.0, 50.0)
+    return threshold, brentq(lambda s: both_pass(threshold, s) - POWER, 0.0, 100.0)
+
+
+def largest_spread(aim: float, base: int, new: int, confirm: int) -> float:
+    """The largest spread per run, in %, at which the model catches a change of `aim`%."""
+    return aim / gate_model(base, new, confirm)[1]
+
+
+def spreads(doc: dict) -> dict[tuple[str, str, str], list[float]]:
+    """Per (family, timing, kind), each benchmark's spread between the runs, in %."""
+    found: dict[tuple[str, str, str], list[float]] = defaultdict(list)
+    for bench in result(doc, "recording").benchmarks.values():
+        spread = bench.robust_spread_pct(bench.metric)
+        if spread is not None and math.isfinite(spread):
+            found[figure_kind(compare_benchmark(bench, bench, RULES))].append(spread)
+    return found
+
+
+def table(found: dict[tuple[str, str, str], list[float]],
+          limits: dict[str, float]) -> list[str]:
+    lines = ["| family | timing | kind | benchmarks | spread: median | largest | within the "
+             "aim's limit |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    totals: dict[str, list[float]] = defaultdict(list)
+    for (_, timing, _), values in found.items():
+        totals[timing].extend(values)
+    rows = [(("all", timing, "all"), totals[timing]) for timing in sorted(totals)]
+    rows += sorted(found.items())
+    for (family, timing, kind), values in rows:
+        within = sum(v <= limits[timing] for v in values)
+        lines.append(f"| {family} | {timing} | {kind} | {len(values)} | "
+                     f"{statistics.median(values):.2f}% | {max(values):.2f}% | {within} "
+                     f"({100 * within / len(values):.0f}%) |")
+    return lines
+
+
+def run_count(text: str) -> int:
+    """A count of runs, 1 to 1000."""
+    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 1000):
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 1000, not {text!r}")
+    return int(text)
+
+
+def main(argv: list[str]) -> int:
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
+    parser.add_argument("recordings", type=Path, nargs="+", metavar="RECORDING")
+    for option, runs in (("--base", 15), ("--new", 5), ("--confirm", 5)):
+        parser.add_argument(option, type=run_count, default=runs, help=f"default {runs}")
+    args = parser.parse_args(argv)
+    try:
+        doc = recording(args.recordings)
+    except (GpubenchJsonError, OSError) as error:
+        return script_error(SCRIPT, error)
+    if runs_in(doc) < 2:
+        return script_error(SCRIPT, f"{args.recordings[0]}: holds one run: a spread between "
+                                    "runs needs two or more")
+    limits = {timing: largest_spread(aim, args.base, args.new, args.confirm)
+              for timing, aim in AIMS.items()}
+    card = f"{doc['context'].get('gpu_name', '?')} {doc['context'].get('gpu_uuid', '?')}"
+    lines = [f"{runs_in(doc)} runs of {card}; the aim's limit with {args.base} baseline, "
+             f"{args.new} candidate and {args.confirm} confirming runs: " + ", ".join(
+                 f"{timing} {AIMS[timing]:g}% within a spread of {limits[timing]:.2f}%"
+                 for timing in AIMS), "", *table(spreads(doc), limits)]
+    try:
+        write_stdout("\n".join(lines) + "\n")
+    except StdoutError as error:
+        return script_error(SCRIPT, error)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
