@@ -44,14 +44,17 @@ from gate_splits import gate_rows, result, runs_in, split_runs  # noqa: E402
 from gbench_builder import with_repetitions  # noqa: E402
 
 from gpubench_tools.cli import compare as cmp  # noqa: E402
-from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.cli.options import (  # noqa: E402
+    OneLineArgumentParser,
+    script_error,
+    script_output,
+)
 from gpubench_tools.models.comparison import SAME, SLOWER, Row, Rules  # noqa: E402
 from gpubench_tools.models.merge import merge  # noqa: E402
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.facts import split_name  # noqa: E402
 from gpubench_tools.reading.result_file import load_with_document  # noqa: E402
 from gpubench_tools.reading.results import Result  # noqa: E402
-from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
 
 SCRIPT = "gate_power.py"
 SHOWN = 8  # benchmarks named under the A/A verdicts not SAME
@@ -297,11 +300,7 @@ def main(argv: list[str]) -> int:
             write_csv(args.csv, power, args.plants)
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
-    try:
-        write_stdout(report(power, args, doc, base))
-    except StdoutError as error:
-        return script_error(SCRIPT, error)
-    return 0
+    return script_output(SCRIPT, report(power, args, doc, base))
 
 
 if __name__ == "__main__":

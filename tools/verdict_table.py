@@ -23,8 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
-from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
+from gpubench_tools.cli.options import OneLineArgumentParser, script_output  # noqa: E402
 
 SCRIPT = "verdict_table.py"
 H200 = ROOT / "results" / "h200"
@@ -139,12 +138,8 @@ def main(argv: list[str]) -> int:
                          f"{'the same' if before[1] == after[1] else 'DIFFER'}: "
                          f"{summary(after[1])}"
                          + ("" if before[1] == after[1] else f" (before: {summary(before[1])})"))
-    try:
-        write_stdout(f"{len(lines)} pairs, {differing} differing in exit status or verdicts\n"
-                     + "\n".join(lines) + "\n")
-    except StdoutError as error:
-        return script_error(SCRIPT, error)
-    return 1 if differing else 0
+    head = f"{len(lines)} pairs, {differing} differing in exit status or verdicts"
+    return script_output(SCRIPT, "\n".join([head, *lines]) + "\n", 1 if differing else 0)
 
 
 if __name__ == "__main__":

@@ -6,13 +6,15 @@ import errno
 import os
 import resource
 import stat
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import folder_files
+from conftest import SCRIPTS, folder_files
 
 from gpubench_tools.cli import options
 from gpubench_tools.writing import outputs
@@ -153,3 +155,16 @@ def test_write_outputs_replaces_every_file_and_keeps_its_permissions(tmp_path: P
     assert os.readlink(link) == "c.md"
     assert [stat.S_IMODE((tmp_path / n).stat().st_mode) for n in ("b.png", "c.md")] == [
         0o600, 0o664]
+
+
+def test_script_output_returns_its_status_or_one_line_for_a_stdout_that_fails() -> None:
+    code = ("import sys; from gpubench_tools.cli.options import script_output; "
+            "sys.exit(script_output('tool.py', 'the answer\\n', 3))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=SCRIPTS, capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (3, "the answer\n", "")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-c", code], cwd=SCRIPTS, stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == "tool.py: stdout: No space left on device\n"

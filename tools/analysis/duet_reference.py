@@ -21,10 +21,13 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.cli.options import (  # noqa: E402
+    OneLineArgumentParser,
+    script_error,
+    script_output,
+)
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.result_file import load_with_document  # noqa: E402
-from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
 
 SCRIPT = "duet_reference.py"
 
@@ -99,11 +102,7 @@ def main(argv: list[str]) -> int:
         if held_by_all(figures, own, len(paths)):
             out(f"  {'(the reference itself)':24s}{'':10s}"
                 + "".join(f"{100 * spread(figures[k]):10.2f}" for k in own))
-    try:
-        write_stdout("\n".join(lines) + "\n")
-    except StdoutError as error:
-        return script_error(SCRIPT, error)
-    return 0
+    return script_output(SCRIPT, "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -21,8 +21,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "scripts" / "tests"))
 import fleet_processes  # noqa: E402
 
-from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
-from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
+from gpubench_tools.cli.options import OneLineArgumentParser, script_output  # noqa: E402
 
 SCRIPT = "host_factor.py"
 
@@ -65,11 +64,7 @@ def main(argv: list[str]) -> int:
     OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0]).parse_args(argv)
     lines = [card_line(model, number, card) for model in ("h200", "h100")
              for number, card in enumerate(fleet_processes.cards(model))]
-    try:
-        write_stdout("\n".join(lines) + "\n")
-    except StdoutError as error:
-        return script_error(SCRIPT, error)
-    return 0
+    return script_output(SCRIPT, "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -18,10 +18,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.cli.options import (  # noqa: E402
+    OneLineArgumentParser,
+    script_error,
+    script_output,
+)
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.result_file import load  # noqa: E402
-from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
 
 SCRIPT = "process_medians.py"
 
@@ -69,11 +72,7 @@ def main() -> int:
                 figure = f"{counter} ({declared[counter].unit})"
             out(f"| `{name}` | {figure} | {shown(statistics.median(values))} | "
                 f"{shown(min(values))} .. {shown(max(values))} |")
-    try:
-        write_stdout("\n".join(lines) + "\n")
-    except StdoutError as error:
-        return script_error(SCRIPT, error)
-    return 0
+    return script_output(SCRIPT, "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -35,10 +35,13 @@ sys.path.insert(0, str(ROOT / "tools"))
 from gate_power import figure_kind, recording  # noqa: E402
 from gate_splits import result, runs_in  # noqa: E402
 
-from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.cli.options import (  # noqa: E402
+    OneLineArgumentParser,
+    script_error,
+    script_output,
+)
 from gpubench_tools.models.comparison import Rules, compare_benchmark  # noqa: E402
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
-from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
 
 SCRIPT = "process_spread.py"
 AIMS = {"GPU-timed": 3.0, "host-timed": 10.0, "host-timed over a reference": 10.0}  # %
@@ -125,11 +128,7 @@ def main(argv: list[str]) -> int:
              f"{args.new} candidate and {args.confirm} confirming runs: " + ", ".join(
                  f"{timing} {AIMS[timing]:g}% within a spread of {limits[timing]:.2f}%"
                  for timing in AIMS), "", *table(spreads(doc), limits)]
-    try:
-        write_stdout("\n".join(lines) + "\n")
-    except StdoutError as error:
-        return script_error(SCRIPT, error)
-    return 0
+    return script_output(SCRIPT, "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -14,8 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
-from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
+from gpubench_tools.cli.options import OneLineArgumentParser, script_output  # noqa: E402
 
 SCRIPT = "runs_by_stage.py"
 H200 = ROOT / "results" / "h200"
@@ -40,11 +39,7 @@ def main(argv: list[str]) -> int:
             lines.append(f"{name}: baseline median {statistics.median(baseline[name]):.4g}")
             lines.append("  suite runs:   " + " ".join(f"{v:.4g}" for v in values[:5]))
             lines.append("  alone runs:   " + " ".join(f"{v:.4g}" for v in values[5:]))
-    try:
-        write_stdout("\n".join(lines) + "\n")
-    except StdoutError as error:
-        return script_error(SCRIPT, error)
-    return 0
+    return script_output(SCRIPT, "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
-from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
+from gpubench_tools.cli.options import OneLineArgumentParser, script_output  # noqa: E402
 
 SCRIPT = "saxpy_levels.py"
 
@@ -46,11 +45,7 @@ def main(argv: list[str]) -> int:
         levels = ["A" if runs[NAMES[1]][i] < runs[NAMES[2]][i] else "B"
                   for i in range(len(runs[NAMES[0]]))]
         lines.append(f"  level B in {levels.count('B')} of {len(levels)} processes")
-    try:
-        write_stdout("\n".join(lines) + "\n")
-    except StdoutError as error:
-        return script_error(SCRIPT, error)
-    return 0
+    return script_output(SCRIPT, "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

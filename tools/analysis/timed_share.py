@@ -16,10 +16,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402
+from gpubench_tools.cli.options import (  # noqa: E402
+    OneLineArgumentParser,
+    script_error,
+    script_output,
+)
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.result_file import load_with_document  # noqa: E402
-from gpubench_tools.writing.outputs import StdoutError, write_stdout  # noqa: E402
 
 SCRIPT = "timed_share.py"
 SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -58,11 +61,7 @@ def main(argv: list[str]) -> int:
              "(the least and the most):"]
     lines += [f"  {name:10s} {statistics.median(values):7.2f} s ({min(values):.2f}-"
               f"{max(values):.2f})" for name, values in rows]
-    try:
-        write_stdout("\n".join(lines) + "\n")
-    except StdoutError as error:
-        return script_error(SCRIPT, error)
-    return 0
+    return script_output(SCRIPT, "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -87,6 +87,16 @@ def script_error(script: str, error: GpubenchJsonError | OSError | str) -> int:
     return 2
 
 
+def script_output(script: str, text: str, status: int = 0) -> int:
+    """Writes `text` to stdout as every output there is written (write_stdout) and returns
+    `status`; where stdout cannot take it, script_error's one line and exit status 2."""
+    try:
+        write_stdout(text)
+    except StdoutError as error:
+        return script_error(script, error)
+    return status
+
+
 def _working_folder_gone() -> bool:
     try:
         os.getcwd()
