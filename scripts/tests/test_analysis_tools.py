@@ -100,3 +100,36 @@ def test_output_that_cannot_be_written_is_one_line(tool: str) -> None:
                               stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     assert proc.stderr.startswith(f"{tool}: stdout: ")
+
+
+def probe_output(path: Path, high_first: bool) -> Path:
+    """A context_mean_probe output of eight contexts, each at one of two levels 3% apart, in
+    turn: the first context's level is the process's draw, every two contexts hold both."""
+    levels = [1.03, 1.0] if high_first else [1.0, 1.03]
+    values = " ".join(f"{4.3 * levels[k % 2]:.4f}" for k in range(8))
+    path.write_text(f"saxpy_flushed {values}\n")
+    return path
+
+
+def test_context_means_take_out_a_level_drawn_per_context(tmp_path: Path) -> None:
+    outputs = [probe_output(tmp_path / f"process_{n}.txt", n % 3 == 0) for n in range(9)]
+    proc = run("context_mean.py", *outputs)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[1] == (
+        "  saxpy_flushed: first context 0.00 (4.3), mean of 2 0.00 (4.364), mean of 4 0.00 "
+        "(4.364), mean of 8 0.00 (4.364)")
+    outputs += [probe_output(tmp_path / f"process_{n}.txt", True) for n in range(9, 12)]
+    # Six processes of each level: the first context spreads by half their distance (1.48% in
+    # log) times 1.4826; the mean of two is the same in every process.
+    assert run("context_mean.py", *outputs).stdout.splitlines()[1] == (
+        "  saxpy_flushed: first context 2.19 (4.364), mean of 2 0.00 (4.364), mean of 4 0.00 "
+        "(4.364), mean of 8 0.00 (4.364)")
+
+
+@pytest.mark.parametrize("content", ["{", "saxpy 1.0 nan", "saxpy", "", "saxpy 1.0 -2"])
+def test_a_probe_output_that_is_none_is_one_line(content: str, tmp_path: Path) -> None:
+    good = probe_output(tmp_path / "good.txt", True)
+    (bad := tmp_path / "bad.txt").write_text(content)
+    proc = run("context_mean.py", good, bad)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"context_mean.py: {bad}")

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Does the mean over several contexts of a process take out the level each context draws?
+
+Reads the output of tools/probes/context_mean_probe.cu from separate processes (one file each:
+per figure a line of its name and each context's µs per operation) and prints, per figure, the
+spread between the processes (1.4826 x the median absolute deviation of log(value / its median
+over the processes), in %) of the first context alone and of the mean over the first k
+contexts, k = 2, 4, ... up to the contexts every process holds, with the median over the
+processes of each. A level drawn per context and not per process shrinks with k as 1 / sqrt(k).
+
+  tools/analysis/context_mean.py PROBE_OUTPUT.txt...   (two or more)
+"""
+
+import math
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from gpubench_tools.cli.options import (  # noqa: E402
+    OneLineArgumentParser,
+    script_error,
+    script_output,
+)
+
+SCRIPT = "context_mean.py"
+MAX_BYTES = 1 << 20  # a probe's output is a few hundred bytes
+
+
+def read_probe(path: str) -> dict[str, list[float]]:
+    """Each figure's per-context values of one process. ValueError names what is wrong."""
+    with open(path, "rb") as stream:
+        data = stream.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"{path}: over {MAX_BYTES} bytes: not a probe's output")
+    figures: dict[str, list[float]] = {}
+    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
+        words = line.split()
+        if not words:
+            continue
+        try:
+            values = [float(word) for word in words[1:]]
+        except ValueError:
+            values = []
+        if not values or not all(math.isfinite(v) and v > 0 for v in values):
+            raise ValueError(f"{path}: line {number}: not a figure's name and positive values")
+        figures[words[0]] = values
+    if not figures:
+        raise ValueError(f"{path}: holds no figure")
+    return figures
+
+
+def spread(values: list[float]) -> float:
+    logs = [math.log(v) for v in values]
+    centre = statistics.median(logs)
+    return 100 * 1.4826 * statistics.median(abs(x - centre) for x in logs)
+
+
+def table(processes: list[dict[str, list[float]]]) -> list[str]:
+    lines = [f"{len(processes)} processes; spread between them, in % (median µs):"]
+    names = [name for name in processes[0] if all(name in p for p in processes)]
+    for name in names:
+        contexts = min(len(p[name]) for p in processes)
+        counts = [1]
+        while counts[-1] * 2 <= contexts:
+            counts.append(counts[-1] * 2)
+        cells = []
+        for k in counts:
+            means = [statistics.fmean(p[name][:k]) for p in processes]
+            label = "first context" if k == 1 else f"mean of {k}"
+            cells.append(f"{label} {spread(means):.2f} ({statistics.median(means):.4g})")
+        lines.append(f"  {name}: " + ", ".join(cells))
+    return lines
+
+
+def main(argv: list[str]) -> int:
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
+    parser.add_argument("outputs", nargs="+", metavar="PROBE_OUTPUT.txt")
+    paths = parser.parse_args(argv).outputs
+    if len(paths) < 2:
+        return script_error(SCRIPT, "give two or more processes' outputs")
+    try:
+        processes = [read_probe(path) for path in paths]
+    except ValueError as error:
+        return script_error(SCRIPT, str(error))
+    except OSError as error:
+        return script_error(SCRIPT, error)
+    return script_output(SCRIPT, "\n".join(table(processes)) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
