@@ -133,3 +133,33 @@ def test_a_probe_output_that_is_none_is_one_line(content: str, tmp_path: Path) -
     proc = run("context_mean.py", good, bad)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
     assert proc.stderr.startswith(f"context_mean.py: {bad}")
+
+
+def duet_output(path: Path, host: float) -> Path:
+    """A duet_kinds_probe output of a process whose host runs `host` times slower: the submit
+    and the system calls move with it, the spin does not."""
+    syscall, spin, submit = 6.0 * host, 40.0, 150.0 * host
+    path.write_text("figure alone_us over_host_syscall over_host_spin\n"
+                    f"submit {submit:.4f} {submit / syscall:.5f} {submit / spin:.5f}\n")
+    return path
+
+
+def test_probe_columns_show_what_a_reference_steadies(tmp_path: Path) -> None:
+    outputs = [duet_output(tmp_path / f"process_{n}.txt", host)
+               for n, host in enumerate([0.9, 1.0, 1.1, 1.0, 0.95])]
+    proc = run("probe_columns.py", *outputs)
+    assert proc.returncode == 0, proc.stderr
+    cells = proc.stdout.splitlines()[2].split()
+    assert cells[0] == "submit" and cells[3:5] == ["0.00", "(25)"]
+    assert float(cells[1]) > 5 and float(cells[5]) > 5  # alone and over the spin: 7.4%
+
+
+@pytest.mark.parametrize("content", ["", "submit 1 2\n", "figure a b\nsubmit 1\n",
+                                     "figure a\nsubmit nan\n", "figure a b\nsubmit 1 -2\n",
+                                     "figure alone_us\nsubmit 1\n"])
+def test_a_probe_table_that_is_none_is_one_line(content: str, tmp_path: Path) -> None:
+    good = duet_output(tmp_path / "good.txt", 1.0)
+    (bad := tmp_path / "bad.txt").write_text(content)
+    proc = run("probe_columns.py", good, bad)
+    assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"probe_columns.py: {bad}")

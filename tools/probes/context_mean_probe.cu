@@ -16,19 +16,20 @@
 #include <cstdlib>
 #include <vector>
 
-#define CK(x)                                                                                     \
-  do {                                                                                            \
-    cudaError_t e = (x);                                                                          \
-    if (e != cudaSuccess) {                                                                       \
-      std::fprintf(stderr, "context_mean_probe: %s: %s\n", #x, cudaGetErrorString(e));            \
-      return 1;                                                                                   \
-    }                                                                                             \
+#define CK(x)                                                                                      \
+  do {                                                                                             \
+    cudaError_t e = (x);                                                                           \
+    if (e != cudaSuccess) {                                                                        \
+      std::fprintf(stderr, "context_mean_probe: %s: %s\n", #x, cudaGetErrorString(e));             \
+      return 1;                                                                                    \
+    }                                                                                              \
   } while (0)
 
 __global__ void empty() {}
 __global__ void saxpy(int n, float a, const float* x, float* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = a * x[i] + y[i];
+  if (i < n)
+    y[i] = a * x[i] + y[i];
 }
 __global__ void spin(volatile int* flag) {
   while (*flag == 0) {

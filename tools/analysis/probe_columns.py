@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""How far each column of a probe's table moves between processes: the outputs of
+tools/probes/duet_kinds_probe.cu (or any probe that prints a header `figure COLUMN...` and then
+a line per figure of its name and one positive value per column), one file per process.
+
+Prints, per figure, each column's spread between the processes (1.4826 x the median absolute
+deviation of log(value / its median over the processes), in %) with the median over them in
+brackets. For duet_kinds_probe: a figure whose spread over a reference is well under its spread
+alone is one the reference steadies.
+
+  tools/analysis/probe_columns.py PROBE_OUTPUT.txt...   (two or more)
+"""
+
+import math
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from gpubench_tools.cli.options import (  # noqa: E402
+    OneLineArgumentParser,
+    script_error,
+    script_output,
+)
+
+SCRIPT = "probe_columns.py"
+MAX_BYTES = 1 << 20  # a probe's output is a few hundred bytes
+
+
+def read_table(path: str) -> tuple[list[str], dict[str, list[float]]]:
+    """The column names and each figure's values of one process. ValueError names what is
+    wrong."""
+    with open(path, "rb") as stream:
+        data = stream.read(MAX_BYTES + 1)
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"{path}: over {MAX_BYTES} bytes: not a probe's output")
+    rows = [line.split() for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
+    if not rows or rows[0][0] != "figure" or len(rows[0]) < 2:
+        raise ValueError(f"{path}: no header line `figure COLUMN...`")
+    columns, figures = rows[0][1:], {}
+    for number, words in enumerate(rows[1:], start=2):
+        try:
+            values = [float(word) for word in words[1:]]
+        except ValueError:
+            values = []
+        if len(values) != len(columns) or not all(math.isfinite(v) and v > 0 for v in values):
+            raise ValueError(f"{path}: line {number}: not a figure's name and {len(columns)} "
+                             "positive values")
+        figures[words[0]] = values
+    return columns, figures
+
+
+def spread(values: list[float]) -> float:
+    logs = [math.log(v) for v in values]
+    centre = statistics.median(logs)
+    return 100 * 1.4826 * statistics.median(abs(x - centre) for x in logs)
+
+
+def main(argv: list[str]) -> int:
+    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
+    parser.add_argument("outputs", nargs="+", metavar="PROBE_OUTPUT.txt")
+    paths = parser.parse_args(argv).outputs
+    if len(paths) < 2:
+        return script_error(SCRIPT, "give two or more processes' outputs")
+    try:
+        tables = [read_table(path) for path in paths]
+    except ValueError as error:
+        return script_error(SCRIPT, str(error))
+    except OSError as error:
+        return script_error(SCRIPT, error)
+    columns = tables[0][0]
+    for path, (other, _) in zip(paths, tables):
+        if other != columns:
+            return script_error(SCRIPT, f"{path}: its columns differ from {paths[0]}'s")
+    lines = [f"{len(paths)} processes; spread between them, in % (median over them):",
+             f"  {'figure':18s}" + "".join(f"{c:>26s}" for c in columns)]
+    for name in tables[0][1]:
+        if not all(name in figures for _, figures in tables):
+            continue
+        cells = []
+        for column in range(len(columns)):
+            values = [figures[name][column] for _, figures in tables]
+            cells.append(f"{spread(values):8.2f} ({statistics.median(values):.4g})".rjust(26))
+        lines.append(f"  {name:18s}" + "".join(cells))
+    return script_output(SCRIPT, "\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
