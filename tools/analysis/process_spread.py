@@ -1,23 +1,24 @@
 #!/usr/bin/env python3
-"""Which figures move little enough between processes for the gate to catch the change it aims
-at: per family, timing and kind, each benchmark's spread between one card's separate runs, and
-how many lie within the largest spread that lets the gate's runs catch the aim.
+"""Which figures move little enough between processes for the gate to catch a change: per
+family, timing and kind, each benchmark's spread between one card's separate runs, and the share
+of them within the largest spread that lets the gate's runs catch each planted change.
 
   tools/analysis/process_spread.py RECORDING... [--base 15] [--new 5] [--confirm 5]
+                                   [--plants 3,5,10,25,50]
 
 RECORDING is as tools/gate_power.py takes it (one recording of separate runs, or the runs'
-result files), grouped as it groups them. A benchmark's spread is the robust spread of its
-figure between the runs (1.4826 x the median absolute deviation over the median, in %). The aim
-is issue 63's: a change of 3% in a GPU-timed figure and of 10% in a host-timed one, caught in 95%
-of trials with a false alarm in at most 1 of 10,000 verdicts. The largest spread that allows it
-is that of a rule on medians, under normal noise of one spread per run: the gate compares the
-median of --new runs with that of --base runs, and a change stands where the median of --confirm
-runs more shows it too, against the same baseline. Each median's standard error is sqrt(pi/2)
-spreads over the square root of its runs, and the two differences share the baseline's median.
-The rule's threshold is set so that both differences pass it in 1 of 10,000 trials without a
-change; the spread is the largest at which both pass it in 95% of trials with the aim planted.
-A figure that spreads more cannot be held to the aim by any such rule: the runs, not the rule,
-are what it lacks. Exit 0, or 2 with one line for bad usage or an unusable recording.
+result files), grouped as it groups them, and --plants are its percentages, so that each column
+stands beside gate_power.py's fraction caught at the same plant. A benchmark's spread is the
+robust spread of its figure between the runs (1.4826 x the median absolute deviation over the
+median, in %). The largest spread is that of a rule on the runs' medians under normal noise of
+one spread per run: the gate compares the median of --new runs with that of --base runs, and a
+change stands where the median of --confirm runs more shows it too, against the same baseline.
+Each median's standard error is sqrt(pi/2) spreads over the square root of its runs, and the two
+differences share the baseline's median. The rule's threshold is set so that both differences
+pass it in 1 of 10,000 trials without a change; a change is caught in 95% of trials where it is
+at least the change at which both pass it that often. A figure that spreads more cannot be held
+to that by any such rule: the runs, not the rule, are what it lacks. Exit 0, or 2 with one line
+for bad usage or an unusable recording.
 """
 
 import argparse
@@ -32,7 +33,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "scripts" / "tests"))
 sys.path.insert(0, str(ROOT / "tools"))
 
-from gate_power import figure_kind, recording  # noqa: E402
+from gate_power import figure_kind, parse_plants, recording  # noqa: E402
 from gate_splits import result, runs_in  # noqa: E402
 
 from gpubench_tools.cli.options import (  # noqa: E402
@@ -44,7 +45,6 @@ from gpubench_tools.models.comparison import Rules, compare_benchmark  # noqa: E
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 
 SCRIPT = "process_spread.py"
-AIMS = {"GPU-timed": 3.0, "host-timed": 10.0, "host-timed over a reference": 10.0}  # %
 FALSE_ALARM, POWER = 1e-4, 0.95
 # Any rule judges timing alike: compare_benchmark is called only for the row's timing.
 RULES = Rules(threshold=3.0, host_threshold=25.0, sigmas=2.0, alpha=0.01)
@@ -69,11 +69,6 @@ def gate_model(base: int, new: int, confirm: int) -> tuple[float, float]:
     return threshold, brentq(lambda s: both_pass(threshold, s) - POWER, 0.0, 100.0)
 
 
-def largest_spread(aim: float, base: int, new: int, confirm: int) -> float:
-    """The largest spread per run, in %, at which the model catches a change of `aim`%."""
-    return aim / gate_model(base, new, confirm)[1]
-
-
 def spreads(doc: dict) -> dict[tuple[str, str, str], list[float]]:
     """Per (family, timing, kind), each benchmark's spread between the runs, in %."""
     found: dict[tuple[str, str, str], list[float]] = defaultdict(list)
@@ -85,19 +80,20 @@ def spreads(doc: dict) -> dict[tuple[str, str, str], list[float]]:
 
 
 def table(found: dict[tuple[str, str, str], list[float]],
-          limits: dict[str, float]) -> list[str]:
-    lines = ["| family | timing | kind | benchmarks | spread: median | largest | within the "
-             "aim's limit |", "| --- | --- | --- | --- | --- | --- | --- |"]
+          limits: dict[float, float]) -> list[str]:
+    lines = ["| family | timing | kind | benchmarks | spread: median | largest | "
+             + " | ".join(f"{plant:g}%" for plant in limits) + " |",
+             "| --- " * (6 + len(limits)) + "|"]
     totals: dict[str, list[float]] = defaultdict(list)
     for (_, timing, _), values in found.items():
         totals[timing].extend(values)
     rows = [(("all", timing, "all"), totals[timing]) for timing in sorted(totals)]
     rows += sorted(found.items())
     for (family, timing, kind), values in rows:
-        within = sum(v <= limits[timing] for v in values)
+        shares = [100 * sum(v <= limit for v in values) / len(values) for limit in limits.values()]
         lines.append(f"| {family} | {timing} | {kind} | {len(values)} | "
-                     f"{statistics.median(values):.2f}% | {max(values):.2f}% | {within} "
-                     f"({100 * within / len(values):.0f}%) |")
+                     f"{statistics.median(values):.2f}% | {max(values):.2f}% | "
+                     + " | ".join(f"{share:.1f}%" for share in shares) + " |")
     return lines
 
 
@@ -113,6 +109,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("recordings", type=Path, nargs="+", metavar="RECORDING")
     for option, runs in (("--base", 15), ("--new", 5), ("--confirm", 5)):
         parser.add_argument(option, type=run_count, default=runs, help=f"default {runs}")
+    parser.add_argument("--plants", type=parse_plants, default=[3, 5, 10, 25, 50],
+                        metavar="PCT,...", help="changes, in %% (default 3,5,10,25,50)")
     args = parser.parse_args(argv)
     try:
         doc = recording(args.recordings)
@@ -121,13 +119,16 @@ def main(argv: list[str]) -> int:
     if runs_in(doc) < 2:
         return script_error(SCRIPT, f"{args.recordings[0]}: holds one run: a spread between "
                                     "runs needs two or more")
-    limits = {timing: largest_spread(aim, args.base, args.new, args.confirm)
-              for timing, aim in AIMS.items()}
+    change = gate_model(args.base, args.new, args.confirm)[1]
+    limits = {plant: plant / change for plant in args.plants}
     card = f"{doc['context'].get('gpu_name', '?')} {doc['context'].get('gpu_uuid', '?')}"
-    lines = [f"{runs_in(doc)} runs of {card}; the aim's limit with {args.base} baseline, "
-             f"{args.new} candidate and {args.confirm} confirming runs: " + ", ".join(
-                 f"{timing} {AIMS[timing]:g}% within a spread of {limits[timing]:.2f}%"
-                 for timing in AIMS), "", *table(spreads(doc), limits)]
+    lines = [f"{runs_in(doc)} runs of {card}; with {args.base} baseline, {args.new} candidate "
+             f"and {args.confirm} confirming runs a change is caught in 95% of trials, at 1 "
+             f"false alarm in 10,000, only where the runs spread by at most 1/{change:.3f} of "
+             "it: " + ", ".join(f"{plant:g}% within {limit:.2f}%"
+                                for plant, limit in limits.items()),
+             "each percentage column: the share of the benchmarks whose spread lies within that "
+             "change's limit", "", *table(spreads(doc), limits)]
     return script_output(SCRIPT, "\n".join(lines) + "\n")
 
 
