@@ -43,6 +43,7 @@ from gpubench_tools.cli.options import (  # noqa: E402
     OneLineArgumentParser,
     positive_finite,
     script_error,
+    whole_number,
 )
 from gpubench_tools.models.fleet.groups import group_gpus  # noqa: E402
 from gpubench_tools.models.fleet.limits import judge_floors  # noqa: E402
@@ -165,20 +166,19 @@ def trials(model: str, size: int, seeds: int, rule: Rule, jobs: int) -> dict[str
     return {key: sum(r[key] for r in results) for key in results[0]}
 
 
-def whole_number(text: str) -> int:
-    """A whole number of 1 or more."""
-    if not (text.isascii() and text.isdigit() and int(text) >= 1):
-        raise argparse.ArgumentTypeError(f"must be a whole number of 1 or more, not {text!r}")
-    return int(text)
+# Bounds that keep a run finite and its pool of workers one the machine can start.
+SEEDS = whole_number(1, 100_000)
+JOBS = whole_number(1, 1024)
+COUNT = whole_number(1, 1_000_000)  # GPUs of a fleet, or processes per GPU
 
 
 def whole_numbers(text: str) -> list[int]:
-    """Comma-separated whole numbers of 1 or more: 64,512."""
+    """Comma-separated counts (COUNT): 64,512."""
     try:
-        return [whole_number(part) for part in text.split(",")]
+        return [COUNT(part) for part in text.split(",")]
     except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"must be whole numbers of 1 or more, comma-separated, "
-                                         f"not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be whole numbers from 1 to 1,000,000, "
+                                         f"comma-separated, not {text!r}") from None
 
 
 def models(text: str) -> list[str]:
@@ -192,13 +192,13 @@ def models(text: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=whole_number, default=20)
+    parser.add_argument("--seeds", type=SEEDS, default=20)
     parser.add_argument("--sizes", type=whole_numbers, default=[64, 512])
     parser.add_argument("--models", type=models, default=list(MODELS))
     parser.add_argument("--processes", type=whole_numbers, default=[1, 3, 5, 6, 8],
                         help="processes per GPU: per K a line of each model and size (1,3,5,6,8)")
     parser.add_argument("--margin", type=positive_finite, default=Rule().margin_pct)
-    parser.add_argument("--jobs", type=whole_number, default=os.cpu_count() or 1)
+    parser.add_argument("--jobs", type=JOBS, default=min(os.cpu_count() or 1, 1024))
     args = parser.parse_args(argv)
     rules = [(count, dataclasses.replace(Rule(), margin_pct=args.margin, processes_per_gpu=count))
              for count in args.processes]

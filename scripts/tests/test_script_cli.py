@@ -168,3 +168,17 @@ def test_script_output_returns_its_status_or_one_line_for_a_stdout_that_fails() 
                               stderr=subprocess.PIPE, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr == "tool.py: stdout: No space left on device\n"
+
+
+@pytest.mark.parametrize(("text", "accepted"), [
+    ("1", 1), ("1000", 1000), ("0", None), ("1001", None), ("-1", None), ("1.0", None),
+    ("١", None), ("", None), (" 5", None), ("9" * 5000, None),
+])
+def test_whole_number_takes_decimal_digits_within_its_range(text: str,
+                                                            accepted: int | None) -> None:
+    parse = options.whole_number(1, 1000)
+    if accepted is None:
+        with pytest.raises(argparse.ArgumentTypeError, match="from 1 to 1,000"):
+            parse(text)
+    else:
+        assert parse(text) == accepted

@@ -21,7 +21,6 @@ to that by any such rule: the runs, not the rule, are what it lacks. Exit 0, or 
 for bad usage or an unusable recording.
 """
 
-import argparse
 import math
 import statistics
 import sys
@@ -40,6 +39,7 @@ from gpubench_tools.cli.options import (  # noqa: E402
     OneLineArgumentParser,
     script_error,
     script_output,
+    whole_number,
 )
 from gpubench_tools.models.comparison import Rules, compare_benchmark  # noqa: E402
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
@@ -97,18 +97,12 @@ def table(found: dict[tuple[str, str, str], list[float]],
     return lines
 
 
-def run_count(text: str) -> int:
-    """A count of runs, 1 to 1000."""
-    if not (text.isascii() and text.isdigit() and 1 <= int(text) <= 1000):
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to 1000, not {text!r}")
-    return int(text)
-
-
 def main(argv: list[str]) -> int:
     parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
     parser.add_argument("recordings", type=Path, nargs="+", metavar="RECORDING")
     for option, runs in (("--base", 15), ("--new", 5), ("--confirm", 5)):
-        parser.add_argument(option, type=run_count, default=runs, help=f"default {runs}")
+        parser.add_argument(option, type=whole_number(1, 1000), default=runs,
+                            help=f"default {runs}")
     parser.add_argument("--plants", type=parse_plants, default=[3, 5, 10, 25, 50],
                         metavar="PCT,...", help="changes, in %% (default 3,5,10,25,50)")
     args = parser.parse_args(argv)

@@ -19,6 +19,7 @@ import argparse
 import math
 import os
 import sys
+from collections.abc import Callable
 from typing import IO, NoReturn
 
 from gpubench_tools.reading.errors import GpubenchJsonError
@@ -57,6 +58,17 @@ def open_unit_interval(text: str) -> float:
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1 (exclusive), not {text!r}")
     return value
+
+
+def whole_number(lowest: int, highest: int) -> Callable[[str], int]:
+    """An option type: a whole number from `lowest` to `highest`, in decimal digits alone."""
+    def parse(text: str) -> int:
+        if not (text.isascii() and text.isdigit() and len(text) <= len(str(highest))
+                and lowest <= int(text) <= highest):
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {lowest} to {highest:,}, not {text!r}")
+        return int(text)
+    return parse
 
 
 def _float_option(text: str) -> float:
