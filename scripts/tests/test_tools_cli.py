@@ -15,7 +15,7 @@ TOOLS = ROOT / "tools"
 # Folders of data, builds and version control: no script a reader calls lives there.
 NOT_SCRIPTS = {".git", "results", "build", "build-gpu", ".devrun", ".peers", "node_modules"}
 # Modules the scripts import, and tests pytest runs: never called as a command.
-LIBRARY = {TOOLS / "peers" / "peer_files.py"}
+LIBRARY = {TOOLS / "peers" / "peer_files.py", TOOLS / "analysis" / "probe_text.py"}
 
 
 def files_under(folder: Path) -> list[Path]:

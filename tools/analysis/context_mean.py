@@ -11,7 +11,6 @@ processes of each. A level drawn per context and not per process shrinks with k 
   tools/analysis/context_mean.py PROBE_OUTPUT.txt...   (two or more)
 """
 
-import math
 import statistics
 import sys
 from pathlib import Path
@@ -24,38 +23,22 @@ from gpubench_tools.cli.options import (  # noqa: E402
     script_error,
     script_output,
 )
+from probe_text import log_spread, numbered_words, positive_values  # noqa: E402
 
 SCRIPT = "context_mean.py"
-MAX_BYTES = 1 << 20  # a probe's output is a few hundred bytes
 
 
 def read_probe(path: str) -> dict[str, list[float]]:
     """Each figure's per-context values of one process. ValueError names what is wrong."""
-    with open(path, "rb") as stream:
-        data = stream.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise ValueError(f"{path}: over {MAX_BYTES} bytes: not a probe's output")
     figures: dict[str, list[float]] = {}
-    for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), start=1):
-        words = line.split()
-        if not words:
-            continue
-        try:
-            values = [float(word) for word in words[1:]]
-        except ValueError:
-            values = []
-        if not values or not all(math.isfinite(v) and v > 0 for v in values):
+    for number, words in numbered_words(path):
+        values = positive_values(words[1:])
+        if not values:
             raise ValueError(f"{path}: line {number}: not a figure's name and positive values")
         figures[words[0]] = values
     if not figures:
         raise ValueError(f"{path}: holds no figure")
     return figures
-
-
-def spread(values: list[float]) -> float:
-    logs = [math.log(v) for v in values]
-    centre = statistics.median(logs)
-    return 100 * 1.4826 * statistics.median(abs(x - centre) for x in logs)
 
 
 def table(processes: list[dict[str, list[float]]]) -> list[str]:
@@ -70,7 +53,7 @@ def table(processes: list[dict[str, list[float]]]) -> list[str]:
         for k in counts:
             means = [statistics.fmean(p[name][:k]) for p in processes]
             label = "first context" if k == 1 else f"mean of {k}"
-            cells.append(f"{label} {spread(means):.2f} ({statistics.median(means):.4g})")
+            cells.append(f"{label} {log_spread(means):.2f} ({statistics.median(means):.4g})")
         lines.append(f"  {name}: " + ", ".join(cells))
     return lines
 

@@ -11,7 +11,6 @@ alone is one the reference steadies.
   tools/analysis/probe_columns.py PROBE_OUTPUT.txt...   (two or more)
 """
 
-import math
 import statistics
 import sys
 from pathlib import Path
@@ -24,38 +23,25 @@ from gpubench_tools.cli.options import (  # noqa: E402
     script_error,
     script_output,
 )
+from probe_text import log_spread, numbered_words, positive_values  # noqa: E402
 
 SCRIPT = "probe_columns.py"
-MAX_BYTES = 1 << 20  # a probe's output is a few hundred bytes
 
 
 def read_table(path: str) -> tuple[list[str], dict[str, list[float]]]:
     """The column names and each figure's values of one process. ValueError names what is
     wrong."""
-    with open(path, "rb") as stream:
-        data = stream.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise ValueError(f"{path}: over {MAX_BYTES} bytes: not a probe's output")
-    rows = [line.split() for line in data.decode("utf-8", "replace").splitlines() if line.strip()]
-    if not rows or rows[0][0] != "figure" or len(rows[0]) < 2:
+    rows = numbered_words(path)
+    if not rows or rows[0][1][0] != "figure" or len(rows[0][1]) < 2:
         raise ValueError(f"{path}: no header line `figure COLUMN...`")
-    columns, figures = rows[0][1:], {}
-    for number, words in enumerate(rows[1:], start=2):
-        try:
-            values = [float(word) for word in words[1:]]
-        except ValueError:
-            values = []
-        if len(values) != len(columns) or not all(math.isfinite(v) and v > 0 for v in values):
+    columns, figures = rows[0][1][1:], {}
+    for number, words in rows[1:]:
+        values = positive_values(words[1:])
+        if values is None or len(values) != len(columns):
             raise ValueError(f"{path}: line {number}: not a figure's name and {len(columns)} "
                              "positive values")
         figures[words[0]] = values
     return columns, figures
-
-
-def spread(values: list[float]) -> float:
-    logs = [math.log(v) for v in values]
-    centre = statistics.median(logs)
-    return 100 * 1.4826 * statistics.median(abs(x - centre) for x in logs)
 
 
 def main(argv: list[str]) -> int:
@@ -82,7 +68,7 @@ def main(argv: list[str]) -> int:
         cells = []
         for column in range(len(columns)):
             values = [figures[name][column] for _, figures in tables]
-            cells.append(f"{spread(values):8.2f} ({statistics.median(values):.4g})".rjust(26))
+            cells.append(f"{log_spread(values):8.2f} ({statistics.median(values):.4g})".rjust(26))
         lines.append(f"  {name:18s}" + "".join(cells))
     return script_output(SCRIPT, "\n".join(lines) + "\n")
 
