@@ -30,3 +30,9 @@ def test_the_gallery_is_what_gallery_py_writes() -> None:
     for page, text in pages.items():
         assert (ROOT / page).is_file(), page
         assert text == (ROOT / page).read_text(encoding="utf-8"), page
+
+
+def test_every_results_folder_has_a_readme() -> None:
+    """Each folder under results/ says in its README which command made each of its files."""
+    folders = [ROOT / "results", *(p for p in (ROOT / "results").rglob("*") if p.is_dir())]
+    assert [str(f.relative_to(ROOT)) for f in folders if not (f / "README.md").is_file()] == []
