@@ -18,12 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from gpubench_tools.cli.options import (  # noqa: E402
-    OneLineArgumentParser,
-    script_error,
-    script_output,
-)
-from probe_text import log_spread, numbered_words, positive_values  # noqa: E402
+from gpubench_tools.cli.options import script_output  # noqa: E402
+from probe_text import log_spread, numbered_words, positive_values, read_processes  # noqa: E402
 
 SCRIPT = "context_mean.py"
 
@@ -59,19 +55,10 @@ def table(processes: list[dict[str, list[float]]]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
-    parser.add_argument("outputs", nargs="+", metavar="PROBE_OUTPUT.txt")
-    paths = parser.parse_args(argv).outputs
-    if len(paths) < 2:
-        return script_error(SCRIPT, "give two or more processes' outputs")
-    try:
-        processes = [read_probe(path) for path in paths]
-    except ValueError as error:
-        return script_error(SCRIPT, str(error))
-    except OSError as error:
-        return script_error(SCRIPT, error)
-    return script_output(SCRIPT, "\n".join(table(processes)) + "\n")
-
+    processes = read_processes(SCRIPT, __doc__.splitlines()[0], argv, read_probe)
+    if isinstance(processes, int):
+        return processes
+    return script_output(SCRIPT, "\n".join(table([output for _, output in processes])) + "\n")
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

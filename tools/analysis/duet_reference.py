@@ -28,6 +28,7 @@ from gpubench_tools.cli.options import (  # noqa: E402
 )
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.result_file import load_with_document  # noqa: E402
+from probe_text import log_spread  # noqa: E402
 
 SCRIPT = "duet_reference.py"
 
@@ -51,11 +52,6 @@ def geometric_mean(columns: list[list[float]]) -> np.ndarray:
 def held_by_all(figures: dict[str, list[float]], keys: list[str], processes: int) -> bool:
     """Whether every process gave each of `keys`."""
     return all(len(figures.get(k, ())) == processes for k in keys)
-
-
-def spread(values: list[float]) -> float:
-    logs = np.log(np.array(values))
-    return float(1.4826 * np.median(np.abs(logs - np.median(logs))))
 
 
 def main(argv: list[str]) -> int:
@@ -87,13 +83,13 @@ def main(argv: list[str]) -> int:
         for path in PATHS:
             keys = [f"{path}{suffix}" for suffix in suffixes]
             if held_by_all(figures, keys, len(paths)):
-                out(f"  {path:24s}" + "".join(f"{100 * spread(figures[k]):10.2f}" for k in keys))
+                out(f"  {path:24s}" + "".join(f"{log_spread(figures[k]):10.2f}" for k in keys))
         if held_by_all(figures, [f"{p}{suffix}" for p in API_PATHS for suffix in suffixes],
                        len(paths)):
             means = [geometric_mean([figures[f"{p}{suffix}"] for p in API_PATHS])
                      for suffix in suffixes]
             out(f"  {'API paths (geomean)':24s}"
-                + "".join(f"{100 * spread(list(m)):10.2f}" for m in means))
+                + "".join(f"{log_spread(list(m)):10.2f}" for m in means))
             calls = means[1 + REFERENCES.index("host_syscall")] * SYSCALLS / LAUNCHES_PER_BATCH
             middle = float(np.median(calls))
             out(f"  syscalls_per_launch: median {middle:.2f} getppid calls, the processes "
@@ -101,7 +97,7 @@ def main(argv: list[str]) -> int:
         own = [f"{r}_us" for r in REFERENCES]
         if held_by_all(figures, own, len(paths)):
             out(f"  {'(the reference itself)':24s}{'':10s}"
-                + "".join(f"{100 * spread(figures[k]):10.2f}" for k in own))
+                + "".join(f"{log_spread(figures[k]):10.2f}" for k in own))
     return script_output(SCRIPT, "\n".join(lines) + "\n")
 
 

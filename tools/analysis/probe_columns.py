@@ -18,12 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from gpubench_tools.cli.options import (  # noqa: E402
-    OneLineArgumentParser,
-    script_error,
-    script_output,
-)
-from probe_text import log_spread, numbered_words, positive_values  # noqa: E402
+from gpubench_tools.cli.options import script_error, script_output  # noqa: E402
+from probe_text import log_spread, numbered_words, positive_values, read_processes  # noqa: E402
 
 SCRIPT = "probe_columns.py"
 
@@ -45,22 +41,14 @@ def read_table(path: str) -> tuple[list[str], dict[str, list[float]]]:
 
 
 def main(argv: list[str]) -> int:
-    parser = OneLineArgumentParser(prog=SCRIPT, description=__doc__.splitlines()[0])
-    parser.add_argument("outputs", nargs="+", metavar="PROBE_OUTPUT.txt")
-    paths = parser.parse_args(argv).outputs
-    if len(paths) < 2:
-        return script_error(SCRIPT, "give two or more processes' outputs")
-    try:
-        tables = [read_table(path) for path in paths]
-    except ValueError as error:
-        return script_error(SCRIPT, str(error))
-    except OSError as error:
-        return script_error(SCRIPT, error)
-    columns = tables[0][0]
-    for path, (other, _) in zip(paths, tables):
+    read = read_processes(SCRIPT, __doc__.splitlines()[0], argv, read_table)
+    if isinstance(read, int):
+        return read
+    (first, (columns, _)), tables = read[0], [table for _, table in read]
+    for path, (other, _) in read:
         if other != columns:
-            return script_error(SCRIPT, f"{path}: its columns differ from {paths[0]}'s")
-    lines = [f"{len(paths)} processes; spread between them, in % (median over them):",
+            return script_error(SCRIPT, f"{path}: its columns differ from {first}'s")
+    lines = [f"{len(tables)} processes; spread between them, in % (median over them):",
              f"  {'figure':18s}" + "".join(f"{c:>26s}" for c in columns)]
     for name in tables[0][1]:
         if not all(name in figures for _, figures in tables):

@@ -323,7 +323,7 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
         # A figure of 0 on one side (a gap of 0 ns) has no ratio, and any change from it is past
         # every resolution.
         verdict = FASTER if (c_value > b_value) == metric.bigger_is_better else SLOWER
-    referenced = host_timed is False and bool(base.host_timed) and bool(cont.host_timed)
+    referenced = base.over_host_reference(metric) and cont.over_host_reference(metric)
     return Row(base.name, metric, b_value, c_value, ratio, b_spread, c_spread, host_timed,
                resolution, p_value, p_reachable, verdict, why, host_referenced=referenced)
 

@@ -33,15 +33,17 @@ def incomparable(base: Benchmark, cont: Benchmark, metric: Metric) -> str | None
     paced = {side: bench.paced_by_host(metric) for side, bench in sides.items()}
     if True in paced.values() and set(paced.values()) != {True}:
         return "incomparable: " + ", ".join(
-            f"{side} {timing_said(host, sides[side].host_timed)}" for side, host in paced.items())
+            f"{side} {timing_said(bench, metric)}" for side, bench in sides.items())
     return None
 
 
-def timing_said(paced: bool | None, host_timed: bool | None) -> str:
-    """How a file says a figure was timed, for a benchmark the files take otherwise."""
+def timing_said(bench: Benchmark, metric: Metric) -> str:
+    """How a file says `metric` was timed, for a benchmark the files take otherwise."""
+    paced = bench.paced_by_host(metric)
     if paced is None:
         return "does not say how it was timed"
-    return "host-timed over a host reference" if not paced and host_timed else timing_text(paced)
+    return ("host-timed over a host reference" if bench.over_host_reference(metric)
+            else timing_text(paced))
 
 
 def unresolved_why(base_spread_pct: float | None, new_spread_pct: float | None,

@@ -181,6 +181,11 @@ class Benchmark:
             return False
         return self.host_timed
 
+    def over_host_reference(self, metric: Metric) -> bool:
+        """Whether `metric` is a host-timed cost over host work timed in the same rounds: the
+        host times the benchmark (host_timed) but does not pace this figure (paced_by_host)."""
+        return self.paced_by_host(metric) is False and bool(self.host_timed)
+
     @property
     def host_referenced(self) -> bool:
         """gpubench's host_referenced: 1 in every repetition (all of them over the reference)."""
