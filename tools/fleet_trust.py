@@ -33,10 +33,15 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT / "scripts" / "tests")]
+
+from gpubench_tools.cli.options import require_packages  # noqa: E402
+
+require_packages("fleet_trust.py", "numpy", "scipy")
+
+import numpy as np  # noqa: E402
 
 import fleet_processes as fp  # noqa: E402 (after the path it needs)
 from gpubench_tools.cli.options import (  # noqa: E402

@@ -40,6 +40,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "scripts" / "tests"))
 
+from gpubench_tools.cli.options import require_packages  # noqa: E402
+
+require_packages("gate_power.py", "numpy", "scipy")
+
 from gate_splits import gate_rows, result, runs_in, split_runs  # noqa: E402
 from gbench_builder import with_repetitions  # noqa: E402
 

@@ -23,7 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from gpubench_tools.cli.options import OneLineArgumentParser, script_output  # noqa: E402
+from gpubench_tools.cli.options import (  # noqa: E402
+    OneLineArgumentParser,
+    script_error,
+    script_output,
+)
 
 SCRIPT = "verdict_table.py"
 H200 = ROOT / "results" / "h200"
@@ -32,15 +36,31 @@ H100_SUITE = ROOT / "results" / "h100" / "gzip_gate" / "baseline.json.gz"
 RULES = dict(threshold=3.0, host_threshold=25.0, sigmas=2.0, alpha=0.01)
 
 
+class StepFailed(Exception):
+    """A command the table runs failed: its message names the command and its last line."""
+
+
+def run_step(command: list, **options) -> str:
+    """The stdout of `command` run to its end; StepFailed where it fails, naming it, its exit
+    status and the last line it wrote on stderr."""
+    done = subprocess.run(command, capture_output=True, text=True, **options)
+    if done.returncode != 0:
+        said = done.stderr.strip().splitlines()
+        name = Path(str(command[1])).name if command[1] != "-c" else "the verdicts of a toolkit"
+        raise StepFailed(f"{name} failed (exit {done.returncode})"
+                         + (f": {said[-1]}" if said else ""))
+    return done.stdout
+
+
 def planted_files(tmp: Path) -> dict[str, Path]:
     """The files the pairs need that are made, not committed: the planted baselines, and aa_2
     with another driver."""
     made = {"three_faster": tmp / "three_faster.json", "saxpy_2p24": tmp / "saxpy_2p24.json",
             "other_driver": tmp / "other_driver.json"}
-    subprocess.run([sys.executable, ROOT / "tools/planted_baselines/three_faster.py",
-                    made["three_faster"]], check=True)
-    subprocess.run([sys.executable, ROOT / "tools/planted_baselines/saxpy_2p24_faster.py",
-                    made["saxpy_2p24"]], check=True)
+    run_step([sys.executable, ROOT / "tools/planted_baselines/three_faster.py",
+              made["three_faster"]])
+    run_step([sys.executable, ROOT / "tools/planted_baselines/saxpy_2p24_faster.py",
+              made["saxpy_2p24"]])
     doc = json.load(gzip.open(VERDICTS / "aa_2.json.gz"))
     doc["context"]["driver_version"] = "999.0"
     made["other_driver"].write_text(json.dumps(doc))
@@ -98,9 +118,8 @@ def judge(scripts: Path, args: list[str]) -> tuple[int, list[list[str]]]:
     status = subprocess.run([scripts / "gpubench-tools", "compare", *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
     env = {**os.environ, "PYTHONPATH": str(scripts)}
-    out = subprocess.run([sys.executable, "-c", VERDICT_CODE, json.dumps(args),
-                          json.dumps(RULES)], env=env, check=True, capture_output=True,
-                         text=True).stdout
+    out = run_step([sys.executable, "-c", VERDICT_CODE, json.dumps(args), json.dumps(RULES)],
+                   env=env)
     return status, json.loads(out)
 
 
@@ -126,12 +145,21 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--after", type=scripts_folder, default=ROOT / "scripts",
                         metavar="SCRIPTS")
     args = parser.parse_args(argv)
+    try:
+        return table(args.before, args.after)
+    except StepFailed as error:
+        return script_error(SCRIPT, str(error))
+
+
+def table(before_scripts: Path, after_scripts: Path) -> int:
+    """Prints the table; its exit status (1 where a pair differs)."""
     differing = 0
     with tempfile.TemporaryDirectory() as tmp:
         made = planted_files(Path(tmp))
         lines = []
         for label, compare_args in pairs(made):
-            before, after = judge(args.before, compare_args), judge(args.after, compare_args)
+            before = judge(before_scripts, compare_args)
+            after = judge(after_scripts, compare_args)
             same = before == after
             differing += not same
             lines.append(f"{label}: exit {before[0]} -> {after[0]}; verdicts "

@@ -58,3 +58,33 @@ def test_an_option_a_tool_does_not_take_is_one_line(script: Path) -> None:
     assert done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"{script.name}: "), \
         done.stderr
+
+
+@pytest.mark.parametrize("package", ["numpy", "scipy"])
+@pytest.mark.parametrize("script", tool_scripts(), ids=lambda path: path.name)
+def test_a_tool_without_a_package_it_needs_says_so_in_one_line(
+        script: Path, package: str, tmp_path: Path) -> None:
+    # A sitecustomize that hides the package, as a machine without it would: importing it
+    # fails and importlib finds no spec for it.
+    (tmp_path / "sitecustomize.py").write_text(f"import sys\nsys.modules[{package!r}] = None\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    done = subprocess.run([sys.executable, str(script), "--help"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in done.stderr, done.stderr
+    if done.returncode == 0:  # a tool that does not need the package for its help
+        return
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith(f"{script.name}: ")
+    if "not installed" in done.stderr:
+        assert done.stderr == (f"{script.name}: {package} is not installed for {sys.executable} "
+                               "(python3 -m pip install -r scripts/requirements.txt)\n")
+
+
+def test_the_tools_that_read_results_say_what_to_install(tmp_path: Path) -> None:
+    (tmp_path / "sitecustomize.py").write_text("import sys\nsys.modules['numpy'] = None\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    for name in ("gate_power.py", "analysis/process_spread.py", "analysis/host_factor.py",
+                 "fleet_trust.py", "peers/compare_latency.py"):
+        done = subprocess.run([sys.executable, str(TOOLS / name), "--help"], cwd=ROOT, env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and "numpy is not installed" in done.stderr, done.stderr

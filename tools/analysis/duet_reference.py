@@ -18,9 +18,15 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+
+from gpubench_tools.cli.options import require_packages  # noqa: E402
+
+require_packages("duet_reference.py", "numpy", "scipy")
+
+import numpy as np  # noqa: E402
+
 from gpubench_tools.cli.options import (  # noqa: E402
     OneLineArgumentParser,
     script_error,

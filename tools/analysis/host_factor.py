@@ -14,11 +14,17 @@ Usage, from the repository root: python3 tools/analysis/host_factor.py
 import sys
 from pathlib import Path
 
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "scripts" / "tests"))
+
+from gpubench_tools.cli.options import require_packages  # noqa: E402
+
+require_packages("host_factor.py", "numpy", "scipy")
+
+import numpy as np  # noqa: E402
+
 import fleet_processes  # noqa: E402
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_output  # noqa: E402

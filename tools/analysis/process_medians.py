@@ -18,6 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
+from gpubench_tools.cli.options import require_packages  # noqa: E402
+
+require_packages("process_medians.py", "numpy", "scipy")
+
 from gpubench_tools.cli.options import (  # noqa: E402
     OneLineArgumentParser,
     script_error,

@@ -32,6 +32,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "scripts" / "tests"))
 sys.path.insert(0, str(ROOT / "tools"))
 
+from gpubench_tools.cli.options import require_packages  # noqa: E402
+
+require_packages("process_spread.py", "numpy", "scipy")
+
 from gate_power import figure_kind, parse_plants, recording  # noqa: E402
 from gate_splits import result, runs_in  # noqa: E402
 

@@ -8,7 +8,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-from gpubench_tools.cli.options import script_error  # noqa: E402
+from gpubench_tools.cli.options import require_packages, script_error  # noqa: E402
+
+require_packages(Path(sys.argv[0]).name, "numpy", "scipy")
+
 from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.result_file import load, read_json  # noqa: E402,E501
 from gpubench_tools.reading.results import Benchmark

@@ -15,6 +15,10 @@ SAME_CARD = ROOT / "results" / "h200" / "verdicts" / "gate_aa" / "same_card"
 sys.path.insert(0, str(ROOT / "scripts" / "tests"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from gpubench_tools.cli.options import require_packages  # noqa: E402
+
+require_packages("saxpy_2p24_faster.py", "numpy", "scipy")
+
 from gbench_builder import scaled, with_repetitions  # noqa: E402
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402

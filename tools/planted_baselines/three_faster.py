@@ -11,6 +11,10 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "scripts" / "tests"))
 
+from gpubench_tools.cli.options import require_packages  # noqa: E402
+
+require_packages("three_faster.py", "numpy", "scipy")
+
 from gbench_builder import load_json, scaled  # noqa: E402
 
 from gpubench_tools.cli.options import OneLineArgumentParser, script_error  # noqa: E402

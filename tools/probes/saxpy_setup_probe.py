@@ -1,5 +1,11 @@
 """What host setup of 4 GiB costs beside a GPU: pinning, first touch, uploads (one process)."""
-import ctypes, sys, time, numpy as np
+import ctypes, sys, time
+try:
+    import numpy as np
+except ImportError:
+    print(f"saxpy_setup_probe.py: numpy is not installed for {sys.executable} "
+          "(python3 -m pip install -r scripts/requirements.txt)", file=sys.stderr)
+    sys.exit(2)
 if len(sys.argv) > 1:
     print("saxpy_setup_probe.py: takes no arguments", file=sys.stderr)
     sys.exit(2)
@@ -8,7 +14,7 @@ try:
 except OSError as error:
     sys.exit(f"saxpy_setup_probe.py: no NVIDIA driver: {error}")
 def ck(r, what):
-    if r != 0: raise SystemExit(f"{what}: {r}")
+    if r != 0: raise SystemExit(f"saxpy_setup_probe.py: {what} failed: CUresult {r}")
 ck(cu.cuInit(0), "init"); dev = ctypes.c_int(); ck(cu.cuDeviceGet(ctypes.byref(dev), 0), "dev")
 ctx = ctypes.c_void_p()
 ck(cu.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "retain")

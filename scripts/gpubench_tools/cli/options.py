@@ -16,12 +16,14 @@ subcommand can say so: the command installs it before it writes anything.
 
 
 import argparse
+import importlib.util
 import math
 import os
 import sys
 from collections.abc import Callable
 from typing import IO, NoReturn
 
+from gpubench_tools.cli.process import environment_problem
 from gpubench_tools.reading.errors import GpubenchJsonError
 from gpubench_tools.reading.safe_text import one_line
 from gpubench_tools.writing.outputs import StdoutError, write_stdout
@@ -107,6 +109,16 @@ def script_output(script: str, text: str, status: int = 0) -> int:
     except StdoutError as error:
         return script_error(script, error)
     return status
+
+
+def require_packages(script: str, *names: str) -> None:
+    """Ends the process with script_error's one line and exit status 2 where a package of `names`
+    (numpy, scipy) cannot be found: a script calls it before it imports what needs them, so that
+    a machine without them reads what to install, not a traceback."""
+    for name in names:
+        if importlib.util.find_spec(name) is None:
+            problem = environment_problem(ModuleNotFoundError(name=name))
+            sys.exit(script_error(script, problem or f"{name} is not installed"))
 
 
 def _working_folder_gone() -> bool:
