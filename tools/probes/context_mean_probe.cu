@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -122,9 +123,18 @@ int batch(Context& c, int kind, double* us) {
   return 0;
 }
 
+// The whole of `text` as a number from `low` to `high`; -1 where it is not one.
+static long whole_argument(const char* text, long low, long high) {
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(text, &end, 10);
+  const bool whole = end != text && *end == '\0' && errno == 0;
+  return whole && value >= low && value <= high ? value : -1;
+}
+
 int main(int argc, char** argv) {
-  const int count = argc > 1 ? std::atoi(argv[1]) : 8;
-  if (argc > 2 || count < 1 || count > 32) {
+  const long count = argc > 1 ? whole_argument(argv[1], 1, 32) : 8;
+  if (argc > 2 || count < 0) {
     std::fprintf(stderr, "context_mean_probe: usage: context_mean_probe [CONTEXTS, 1 to 32]\n");
     return 2;
   }

@@ -138,9 +138,18 @@ struct Work {
 
 } // namespace
 
+// The whole of `text` as a number from `low` to `high`; -1 where it is not one.
+static long whole_argument(const char* text, long low, long high) {
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(text, &end, 10);
+  const bool whole = end != text && *end == '\0' && errno == 0;
+  return whole && value >= low && value <= high ? value : -1;
+}
+
 int main(int argc, char** argv) {
-  const int rounds = argc > 1 ? std::atoi(argv[1]) : 400;
-  if (argc > 2 || rounds < 10 || rounds > 100000) {
+  const long rounds = argc > 1 ? whole_argument(argv[1], 10, 100000) : 400;
+  if (argc > 2 || rounds < 0) {
     std::fprintf(stderr, "duet_kinds_probe: usage: duet_kinds_probe [ROUNDS, 10 to 100000]\n");
     return 2;
   }

@@ -17,6 +17,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -63,10 +64,19 @@ static double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// The whole of `text` as a number from `low` to `high`; -1 where it is not one.
+static long whole_argument(const char* text, long low, long high) {
+  char* end = nullptr;
+  errno = 0;
+  const long value = std::strtol(text, &end, 10);
+  const bool whole = end != text && *end == '\0' && errno == 0;
+  return whole && value >= low && value <= high ? value : -1;
+}
+
 int main(int argc, char** argv) {
-  const long mib = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 1024;
-  if (argc > 2 || mib < 16 || mib > 65536) {
-    std::fprintf(stderr, "usage: prefetch_split_probe [MIB, 16 to 65536]\n");
+  const long mib = argc > 1 ? whole_argument(argv[1], 16, 65536) : 1024;
+  if (argc > 2 || mib < 0) {
+    std::fprintf(stderr, "prefetch_split_probe: usage: prefetch_split_probe [MIB, 16 to 65536]\n");
     return 2;
   }
   const std::size_t bytes = std::size_t(mib) << 20, words = bytes / 8;
