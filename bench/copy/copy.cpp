@@ -1,15 +1,16 @@
 // copy/<direction>/<host memory>/<api>/<bytes>: host<->device and device<->device copies.
 // async and zerocopy: GPU time from events, the batch started from behind a StreamGate (except
 // pageable memory, which the driver stages synchronously). sync: the host clock around the
-// blocking call, which is what a caller of cuMemcpyHtoD waits.
+// blocking call, which is what a caller of cuMemcpyHtoD waits. sync_paired: the same blocking
+// call in rounds beside host references, its cost over theirs (paired_copy.hpp).
 #include "byte_sizes.hpp"
 #include "copy_cases.hpp"
 #include "driver_api.hpp"
 #include "family.hpp"
 #include "harness.hpp"
 #include "numa.hpp"
+#include "paired_copy.hpp"
 #include "registry.hpp"
-#include "room.hpp"
 #include "sizes.hpp"
 #include "zerocopy.cuh"
 
@@ -27,14 +28,6 @@ namespace {
 // resolution, at most 64 so a gated stream stays far below its queue depth.
 std::size_t batch_copies(std::size_t bytes) {
   return std::clamp<std::size_t>((std::size_t{64} << 20) / bytes, 1, 64);
-}
-
-// Why `bytes` cannot run here, if it cannot: four device buffers and, on the host, the expected
-// bytes, a readback and two buffers of the size, for each of `devices` GPUs copying at once.
-std::optional<std::string> copy_room(std::size_t bytes, std::size_t held_bytes,
-                                     std::size_t devices = 1) {
-  return room_for(fmt::format("{} copies", format_size(bytes)), bytes, held_bytes,
-                  {.device = 4, .host = 4 * devices});
 }
 
 // Why the far node cannot hold this benchmark's two host buffers of `bytes`, if it cannot.
@@ -155,8 +148,19 @@ void measure_all_devices(bool to_device, const std::vector<int>& devices, Harnes
 
 // What the copy family's flags choose.
 struct CopyOptions {
-  std::vector<std::int64_t> sizes; // bytes
+  std::vector<std::int64_t> sizes;        // bytes
+  std::vector<std::int64_t> paired_sizes; // bytes, of copy/.../sync_paired
 };
+
+// The sizes of the paired synchronous copies: a few, as each runs rounds of three batches.
+FamilyFlag paired_sizes_flag() {
+  return {"--paired-sizes", "4K,1M",
+          "sizes of copy/.../sync_paired, the sync copies timed beside host references: a list "
+          "or ranges, as --sizes",
+          [](std::string_view value) {
+            static_cast<void>(byte_size_args(value, "--paired-sizes"));
+          }};
+}
 
 void declare(Registry& registry, const CopyOptions& options) {
   // A host with one node holding memory has no wrong socket to measure.
@@ -172,6 +176,7 @@ void declare(Registry& registry, const CopyOptions& options) {
         },
         {options.sizes, ""});
   }
+  register_paired_copies(registry, options.paired_sizes);
   if (registry.devices().size() < 2) {
     return;
   }
@@ -194,12 +199,18 @@ Family copy_family() {
       .figures = {{.counter = "bytes_per_second", .unit = "GB/s", .scale = 1e-9,
                    .better = Better::higher},
                   {.counter = "us_per_copy", .unit = "µs", .scale = 1.0, .better = Better::lower},
+                  {.counter = "refs_per_copy",
+                   .unit = "host references",
+                   .scale = 1.0,
+                   .better = Better::lower},
                   energy_figure(joules_per_gb), energy_above_idle_figure(joules_per_gb)},
       .kernels = {{"zerocopy_copy", reinterpret_cast<const void*>(zerocopy_copy)}},
-      .flags = {sizes_flag()},
+      .flags = {sizes_flag(), paired_sizes_flag()},
       .configure =
           [](const FlagValues& flags) {
-            const CopyOptions options{.sizes = byte_size_args(flags.of(sizes_flag()))};
+            const CopyOptions options{
+                .sizes = byte_size_args(flags.of(sizes_flag())),
+                .paired_sizes = byte_size_args(flags.of(paired_sizes_flag()), "--paired-sizes")};
             return FamilyBenchmarks{.declare = [options](Registry& r) { declare(r, options); }};
           },
   };

@@ -5,7 +5,11 @@
 #include "memory.hpp"
 #include "numa.hpp"
 #include "random_fill.hpp"
+#include "room.hpp"
 #include "session.hpp"
+#include "sizes.hpp"
+
+#include <fmt/format.h>
 
 namespace gpubench::bench {
 namespace {
@@ -82,6 +86,12 @@ HostBuffers& CopyBuffers::host(const HostMemoryKind& kind) {
                     kind.allocate(capacity.size(), far_node.value_or(-1))});
   }
   return *slot;
+}
+
+std::optional<std::string> copy_room(std::size_t bytes, std::size_t held_bytes,
+                                     std::size_t devices) {
+  return room_for(fmt::format("{} copies", format_size(bytes)), bytes, held_bytes,
+                  {.device = 4, .host = 4 * devices});
 }
 
 } // namespace gpubench::bench

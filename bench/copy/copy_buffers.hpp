@@ -72,4 +72,10 @@ struct CopyBuffers {
   std::optional<int> far_node;
 };
 
+// Why copies of `bytes` cannot run here, if they cannot: four device buffers and, on the host,
+// the expected bytes, a readback and two buffers of the size, for each of `devices` GPUs copying
+// at once; `held_bytes` is what the family's buffers already hold.
+[[nodiscard]] std::optional<std::string> copy_room(std::size_t bytes, std::size_t held_bytes,
+                                                   std::size_t devices = 1);
+
 } // namespace gpubench::bench

@@ -99,3 +99,30 @@ def test_a_fleets_compact_benchmark_keeps_its_reference(tmp_path: Path, repetiti
     kept = compact_benchmark(bench, {})
     assert (bench.host_paced, kept.host_paced) == (False, False)
     assert kept.paced_by_host(REAL_TIME_US) is True
+
+
+PAGEABLE_PAIRED = "copy/HtoD/pageable/sync_paired/1048576"
+
+
+def pageable_paired(refs: float, counters: dict) -> list[dict]:
+    """Five repetitions of a pageable copy timed beside the host references: a copy worth `refs`
+    of them (copy/.../sync_paired's refs_per_copy)."""
+    samples = []
+    for i in range(5):
+        wobble = 1 + 0.001 * (i - 2)
+        samples.append({"real_time": 400.0 * wobble, "refs_per_copy": refs * wobble,
+                        "copy_us": 80.0 * wobble})
+    return run_entries(PAGEABLE_PAIRED, samples, counters=counters)
+
+
+def test_a_pageable_copy_over_the_host_references_has_the_gpu_floor(
+        tmp_path: Path, run_script: RunScript) -> None:
+    """A pageable copy is paced by the host, but its cost over host work timed in the same
+    rounds is not: 10% slower is SLOWER, judged by the GPU's floor."""
+    proc = compare(tmp_path, run_script, pageable_paired(2.0, REFERENCED),
+                   pageable_paired(2.0 * 1.10, REFERENCED))
+    judged = row(proc.stdout, PAGEABLE_PAIRED)
+    assert judged["unit"] == "host references"
+    assert (judged["verdict"], judged["resolution"], judged["clock"]) == \
+        ("SLOWER", "1.03×", "host/ref")
+    assert proc.returncode == 1, proc.stderr

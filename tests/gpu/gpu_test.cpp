@@ -161,6 +161,7 @@ void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::siz
            !outcome.name.starts_with("launch/graph_nodes/replay_gpu/") && !gpu_loop) ||
           outcome.name.starts_with("launch/gpu_loop/host_") ||
           outcome.name.find("/sync/") != std::string::npos ||
+          outcome.name.find("/sync_paired/") != std::string::npos ||
           outcome.name.find("/pageable/") != std::string::npos;
       EXPECT_EQ(host_timed, host_paced ? 1.0 : 0.0) << outcome.name;
       // The SM clock a kernel read after the loop: in the range of every GPU CUDA runs on.

@@ -46,7 +46,7 @@ struct BenchmarkOutcome {
 // reported a positive `counter` and the timed loop's batches, noise_pct and host_timed (1 for
 // what the host paces: launch/ but launch/gpu_gap/, launch/shape/.../gpu_gap,
 // launch/graph_nodes/replay_gpu/ and the loops the GPU drives, launch/gpu_loop/ but its host_*
-// drivers; and .../sync/), and the SM clock its kernel read after the loop (sm_clock_kernel_mhz,
+// drivers; .../sync/ and .../sync_paired/), and the SM clock its kernel read after the loop (sm_clock_kernel_mhz,
 // 50 to 2500 MHz).
 void expect_all_verified(const std::vector<BenchmarkOutcome>& outcomes, std::size_t expected_count,
                          const char* counter);

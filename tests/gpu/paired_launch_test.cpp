@@ -16,7 +16,7 @@ namespace {
 const std::vector<std::string> paths{"runtime", "runtime_launchkernel", "runtime_launchkernelex",
                                      "driver",  "driver_extra",         "driver_launchkernelex",
                                      "graph"};
-// Work on the host alone, timed in the same rounds (bench/launch/host_reference.hpp).
+// Work on the host alone, timed in the same rounds (bench/harness/host_reference.hpp).
 const std::vector<std::string> host_references{"host_spin", "host_syscall", "host_memory"};
 
 void expect_ratio(const BenchmarkOutcome& outcome, const std::string& key, bool has_verdict) {

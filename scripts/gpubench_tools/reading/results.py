@@ -174,11 +174,12 @@ class Benchmark:
         """host_paced of `metric`, this benchmark's figure or real time: a declared figure of a
         benchmark that says host_referenced (1 in every repetition) is a host-timed cost over
         host work timed in the same rounds, from which the host's drift cancels, so the host
-        does not pace it; its real time still moves with the host."""
-        if PAGEABLE in self.name.split("/"):
-            return True
+        does not pace it, even of a copy from pageable memory (copy/.../pageable/sync_paired);
+        its real time still moves with the host."""
         if metric.key != REAL_TIME_US.key and self.host_referenced:
             return False
+        if PAGEABLE in self.name.split("/"):
+            return True
         return self.host_timed
 
     def over_host_reference(self, metric: Metric) -> bool:

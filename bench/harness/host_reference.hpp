@@ -7,12 +7,13 @@
 
 namespace gpubench::bench {
 
-// Host work that touches no GPU, a fixed amount of it, timed in the same rounds as the launch
-// batches of launch/paired (duet benchmarking): the host's speed moves between processes and
-// minutes by more than a launch path's cost does, and a workload run beside the launches on
-// the same thread, in the same rounds, meets the same moves. A launch's cost over a reference's
-// is then a figure the host's drift cancels from as far as the two depend on the same parts of
-// the host; which part a launch depends on is what the three kinds tell apart:
+// Host work that touches no GPU, a fixed amount of it, timed in the same rounds as the batches
+// of launch/paired and copy/.../sync_paired (duet benchmarking): the host's speed moves between
+// processes and minutes by more than a launch path's cost does, and a workload run beside the
+// launches or copies on the same thread, in the same rounds, meets the same moves. A launch's
+// or a copy's cost over a reference's is then a figure the host's drift cancels from as far as
+// the two depend on the same parts of the host; which part each depends on is what the three
+// kinds tell apart:
 //   spin     a chain of dependent integer multiply-adds: the core's clock alone;
 //   syscall  system calls that return at once: entering and leaving the kernel;
 //   memory   one write to each cache line of 1 MiB: the caches and the memory beyond them.
