@@ -8,11 +8,12 @@
 // pinned host memory to the device between its own events. One line per figure: its name, then
 // the K contexts' µs per operation in the order made; tools/analysis/context_mean.py reads the
 // lines of separate processes.
+#include "whole_argument.hpp"
+
 #include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -121,15 +122,6 @@ int batch(Context& c, int kind, double* us) {
   CK(cudaEventElapsedTime(&ms, c.gate_start, c.gate_stop));
   *us = ms * 1e3 / ops;
   return 0;
-}
-
-// The whole of `text` as a number from `low` to `high`; -1 where it is not one.
-static long whole_argument(const char* text, long low, long high) {
-  char* end = nullptr;
-  errno = 0;
-  const long value = std::strtol(text, &end, 10);
-  const bool whole = end != text && *end == '\0' && errno == 0;
-  return whole && value >= low && value <= high ? value : -1;
 }
 
 int main(int argc, char** argv) {

@@ -15,6 +15,8 @@
 // each the median of the rounds' ratios. The device counts every launch and the copies' bytes
 // are read back: a count or a byte that differs is an error, exit 1.
 // tools/analysis/probe_columns.py reads the lines of separate processes.
+#include "whole_argument.hpp"
+
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <sys/syscall.h>
@@ -137,15 +139,6 @@ struct Work {
 };
 
 } // namespace
-
-// The whole of `text` as a number from `low` to `high`; -1 where it is not one.
-static long whole_argument(const char* text, long low, long high) {
-  char* end = nullptr;
-  errno = 0;
-  const long value = std::strtol(text, &end, 10);
-  const bool whole = end != text && *end == '\0' && errno == 0;
-  return whole && value >= low && value <= high ? value : -1;
-}
 
 int main(int argc, char** argv) {
   const long rounds = argc > 1 ? whole_argument(argv[1], 10, 100000) : 400;

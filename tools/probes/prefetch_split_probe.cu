@@ -14,10 +14,11 @@
 // N pieces on a stream each from one thread; threadsN, N pieces on a stream and thread each),
 // the prefetch's GB/s, the pinned copy's, and their ratio (the median of the rounds' ratios);
 // tools/analysis/probe_columns.py reads the outputs of separate processes.
+#include "whole_argument.hpp"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -62,15 +63,6 @@ static double now_s() {
 static double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
-}
-
-// The whole of `text` as a number from `low` to `high`; -1 where it is not one.
-static long whole_argument(const char* text, long low, long high) {
-  char* end = nullptr;
-  errno = 0;
-  const long value = std::strtol(text, &end, 10);
-  const bool whole = end != text && *end == '\0' && errno == 0;
-  return whole && value >= low && value <= high ? value : -1;
 }
 
 int main(int argc, char** argv) {
