@@ -40,13 +40,12 @@ class StepFailed(Exception):
     """A command the table runs failed: its message names the command and its last line."""
 
 
-def run_step(command: list, **options) -> str:
-    """The stdout of `command` run to its end; StepFailed where it fails, naming it, its exit
-    status and the last line it wrote on stderr."""
+def run_step(name: str, command: list, **options) -> str:
+    """The stdout of `command` run to its end; StepFailed where it fails, naming the step
+    `name`, the command's exit status and the last line it wrote on stderr."""
     done = subprocess.run(command, capture_output=True, text=True, **options)
     if done.returncode != 0:
         said = done.stderr.strip().splitlines()
-        name = Path(str(command[1])).name if command[1] != "-c" else "the verdicts of a toolkit"
         raise StepFailed(f"{name} failed (exit {done.returncode})"
                          + (f": {said[-1]}" if said else ""))
     return done.stdout
@@ -57,10 +56,9 @@ def planted_files(tmp: Path) -> dict[str, Path]:
     with another driver."""
     made = {"three_faster": tmp / "three_faster.json", "saxpy_2p24": tmp / "saxpy_2p24.json",
             "other_driver": tmp / "other_driver.json"}
-    run_step([sys.executable, ROOT / "tools/planted_baselines/three_faster.py",
-              made["three_faster"]])
-    run_step([sys.executable, ROOT / "tools/planted_baselines/saxpy_2p24_faster.py",
-              made["saxpy_2p24"]])
+    for key, script in (("three_faster", "three_faster.py"),
+                        ("saxpy_2p24", "saxpy_2p24_faster.py")):
+        run_step(script, [sys.executable, ROOT / "tools/planted_baselines" / script, made[key]])
     doc = json.load(gzip.open(VERDICTS / "aa_2.json.gz"))
     doc["context"]["driver_version"] = "999.0"
     made["other_driver"].write_text(json.dumps(doc))
@@ -118,7 +116,8 @@ def judge(scripts: Path, args: list[str]) -> tuple[int, list[list[str]]]:
     status = subprocess.run([scripts / "gpubench-tools", "compare", *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
     env = {**os.environ, "PYTHONPATH": str(scripts)}
-    out = run_step([sys.executable, "-c", VERDICT_CODE, json.dumps(args), json.dumps(RULES)],
+    out = run_step("the verdicts of a toolkit",
+                   [sys.executable, "-c", VERDICT_CODE, json.dumps(args), json.dumps(RULES)],
                    env=env)
     return status, json.loads(out)
 
