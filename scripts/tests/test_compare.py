@@ -352,6 +352,40 @@ def test_one_odd_repetition_does_not_widen_the_resolution(tmp_path: Path,
     assert copy["resolution"] == "1.03×" and copy["verdict"] == "SLOWER"
 
 
+# 15 baseline runs within 0.5% of 50 GB/s, and one that landed 12% lower: the build did that by
+# itself once in 15 processes.
+ODD_BASELINE = [50.0, 50.2, 49.8, 50.1, 49.9, 50.25, 49.75, 50.05, 49.95, 50.15, 49.85, 50.0,
+                50.1, 49.9, 44.0]
+
+
+@pytest.mark.parametrize(("args", "resolution", "verdict"), [
+    ((), "1.14×", "SAME"),  # BASE's farthest run, 12% off: the build did that by itself
+    (("--reach-chance=0.1",), "1.03×", "SLOWER"),  # BASE's third lowest, 49.8
+])
+def test_five_runs_are_held_against_the_baseline_run_their_median_may_pass(
+        tmp_path: Path, run_script: RunScript, args: tuple[str, ...], resolution: str,
+        verdict: str) -> None:
+    """NEW's figure is the median of its 5 runs. By default its change must pass BASE's
+    farthest run; with --reach-chance=0.1, the least far BASE run that a median of 5 runs of
+    BASE's build passes with a chance of 10% or less, BASE's third lowest of 15 (7.3%)."""
+    new = [g / 1.06 for g in ODD_BASELINE[:5]]
+    proc = compare(tmp_path, run_script, suite(gbps=ODD_BASELINE), suite(gbps=new), *args)
+    copy = row(proc.stdout, COPY)
+    assert (copy["resolution"], copy["verdict"]) == (resolution, verdict)
+    assert proc.returncode == (verdict == "SLOWER")
+
+
+def test_a_single_run_is_held_against_the_farthest_baseline_run(
+        tmp_path: Path, run_script: RunScript) -> None:
+    """One run lies past BASE's farthest of 15 with a chance of 1/16, past its second farthest
+    with 2/16: at --reach-chance=0.1 it is still held against the farthest, 12% off."""
+    proc = compare(tmp_path, run_script, suite(gbps=ODD_BASELINE), suite(gbps=50.0 / 1.06),
+                   "--reach-chance=0.1")
+    copy = row(proc.stdout, COPY)
+    assert (copy["resolution"], copy["verdict"]) == ("1.14×", "SAME")
+    assert proc.returncode == 0
+
+
 def test_noise_pct_of_single_runs(tmp_path: Path, run_script: RunScript) -> None:
     """gpubench's noise_pct gives a run without repetitions its spread: 4% a side makes the
     resolution 2 * hypot(4, 4) = 11.3%."""

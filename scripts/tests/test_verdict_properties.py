@@ -15,7 +15,9 @@ inputs judged in process (the commands' one line and exit status checked once ea
 """
 
 import copy
+import itertools
 import json
+import statistics
 import tempfile
 from pathlib import Path
 
@@ -26,7 +28,15 @@ from gbench_builder import document, launch_run, recorded_baseline, run_entries,
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from gpubench_tools.models.comparison import SAME, SLOWER, UNRESOLVED, Rules, compare
+from gpubench_tools.models.comparison import (
+    SAME,
+    SLOWER,
+    UNRESOLVED,
+    Rules,
+    compare,
+    passing_chance,
+    reach_rank,
+)
 from gpubench_tools.models.merge import MergeError, merge
 from gpubench_tools.models.unresolved import (
     RESOLUTION_CEILING_PCT,
@@ -349,3 +359,34 @@ def test_merge_of_runs_declaring_a_family_otherwise_is_one_line(tmp_path: Path,
         f"{paths[0]} (figure joules_per_gb in J/GB (scale 1), lower better against "
         "joules_per_gb in J/GB (scale 1), higher better): runs of one build only\n")
 
+
+
+@pytest.mark.parametrize(("base_runs", "new_runs"), [(6, 1), (6, 3), (7, 4), (9, 5), (5, 5)])
+def test_the_passing_chance_is_what_every_order_of_one_builds_runs_gives(
+        base_runs: int, new_runs: int) -> None:
+    """Every way the runs of one build can fall in order, counted: how often NEW's median lies
+    above BASE's rank-th highest run. Exact for an odd count of NEW's runs, a bound from above
+    for an even one."""
+    total = base_runs + new_runs
+    orders = list(itertools.combinations(range(total), new_runs))  # NEW's places, 0 lowest
+    for rank in range(1, base_runs + 1):
+        passed = 0
+        for places in orders:
+            base = sorted(set(range(total)) - set(places))
+            passed += statistics.median(places) > base[-rank]
+        counted = passed / len(orders)
+        if new_runs % 2:
+            assert passing_chance(base_runs, new_runs, rank) == pytest.approx(counted)
+        else:
+            assert passing_chance(base_runs, new_runs, rank) >= counted - 1e-12
+
+
+@pytest.mark.parametrize(("base_runs", "new_runs", "chance", "rank"), [
+    (15, 5, 0.0, 1), (15, 5, 0.1, 3), (15, 5, 0.01, 1), (15, 1, 0.1, 1), (5, 5, 0.1, 1),
+    (19, 5, 0.1, 4), (2, 1, 0.5, 1),
+])
+def test_the_reach_rank_is_the_least_far_run_passed_within_the_chance(
+        base_runs: int, new_runs: int, chance: float, rank: int) -> None:
+    assert reach_rank(base_runs, new_runs, chance) == rank
+    if rank < base_runs:
+        assert passing_chance(base_runs, new_runs, rank + 1) > chance

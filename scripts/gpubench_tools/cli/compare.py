@@ -12,7 +12,11 @@ host-timed cost over host work timed in the same rounds, host_referenced, which 
 cancels from),
 --sigmas times the combined spread of both sides' figures, and how far the farthest of BASE's
 repetitions lies from BASE's median (one build moves that much between runs by itself; record
-the baseline with many runs, and a candidate is judged against the levels they show). A side's
+the baseline with many runs, and a candidate is judged against the levels they show). With
+--reach-chance=P, BASE's run that counts is instead the least far one that a median of NEW's
+run count passes with a chance of P or less, were both sides runs of one build (for 5 runs
+against 15 at 0.1, BASE's third farthest): for a baseline recorded on the gate's own card
+shortly before, as the gate's power was measured. A side's
 figure is the median of its repetitions, so its spread is the relative spread of one repetition
 times sqrt(pi/2)/sqrt(n) (the standard error of a median of n); the spread of one repetition is
 the median absolute deviation of the repetitions (robust to one odd repetition) or gpubench's own
@@ -68,6 +72,7 @@ from pathlib import Path
 
 from gpubench_tools.cli.options import (
     OneLineArgumentParser,
+    accepted_chance,
     open_unit_interval,
     positive_finite,
     script_error,
@@ -180,6 +185,10 @@ def add_comparison_options(parser: OneLineArgumentParser) -> None:
     parser.add_argument("--alpha", type=open_unit_interval, default=0.01,
                         help="significance level of the Mann-Whitney U test, in (0, 1) "
                              "(default 0.01: a gate judges hundreds of benchmarks at once)")
+    parser.add_argument("--reach-chance", type=accepted_chance, default=0.0, metavar="P",
+                        help="the chance, from 0 up to 1, with which a median of NEW's runs "
+                             "of BASE's own build may pass the BASE run its change must pass "
+                             "(default 0: BASE's farthest run)")
     parser.add_argument("--filter", type=regex, metavar="REGEX",
                         help="compare only benchmarks whose name this regular expression "
                              "finds (re.search)")
@@ -190,7 +199,8 @@ def add_comparison_options(parser: OneLineArgumentParser) -> None:
 
 
 def rules_from(args: argparse.Namespace) -> Rules:
-    return Rules(args.threshold, args.host_threshold, args.sigmas, args.alpha)
+    return Rules(args.threshold, args.host_threshold, args.sigmas, args.alpha,
+                 args.reach_chance)
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -62,6 +62,14 @@ def open_unit_interval(text: str) -> float:
     return value
 
 
+def accepted_chance(text: str) -> float:
+    """An option value from 0 up to but not including 1, such as a chance one may accept."""
+    value = _float_option(text)
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"must be from 0 up to 1 (exclusive), not {text!r}")
+    return value
+
+
 def whole_number(lowest: int, highest: int) -> Callable[[str], int]:
     """An option type: a whole number from `lowest` to `highest`, in decimal digits alone."""
     def parse(text: str) -> int:

@@ -2,15 +2,16 @@
 
 compare() judges each benchmark by the rule gpubench-tools compare's help states (its family's
 figure, the symmetric ratio of the medians, a resolution from the floor, both sides' spreads and
-BASE's own range, the Mann-Whitney U test; UNRESOLVED where the two files take the figure or its
-clock otherwise, where a spread is no spread, or where the resolution passes a ceiling) and says
-whether the two files can make a regression check: one GPU, driver and CUDA, measured alike,
-against a BASE of separate runs. confirmed() judges NEW's changes again on confirming runs alone.
-The rule lives here, apart from how a comparison is shown (comparison_text) and from
-gpubench-tools compare's command line, so that gpubench-tools compare, gpubench-tools report and
-the HTML report judge alike.
+how far a median of NEW's runs can lie among BASE's own runs, the Mann-Whitney U test;
+UNRESOLVED where the two files take the figure or its clock otherwise, where a spread is no
+spread, or where the resolution passes a ceiling) and says whether the two files can make a
+regression check: one GPU, driver and CUDA, measured alike, against a BASE of separate runs.
+confirmed() judges NEW's changes again on confirming runs alone. The rule lives here, apart from
+how a comparison is shown (comparison_text) and from gpubench-tools compare's command line, so
+that gpubench-tools compare, gpubench-tools report and the HTML report judge alike.
 """
 
+import functools
 import math
 import re
 from collections.abc import Iterable
@@ -55,6 +56,9 @@ class Rules:
     host_threshold: float  # %, the floor for a host-timed figure
     sigmas: float  # how many combined spreads a change has to pass
     alpha: float  # significance level of the U test
+    # BASE's run a median of NEW's runs must pass is the least far one it passes with this
+    # chance or less, were both sides one build's runs (reach_rank); 0: BASE's farthest.
+    reach_chance: float = 0.0
 
 
 # The standard error of the median of n normal values is sqrt(pi/2) times that of their mean.
@@ -274,24 +278,54 @@ def figure_spread_pct(spread: Spread) -> float:
     return spread.pct * _MEDIAN_STANDARD_ERROR / math.sqrt(spread.repetitions)
 
 
-def range_pct(figure: float, repetitions: np.ndarray) -> float:
-    """How far the farthest of a side's repetitions lies from its figure, in % of the symmetric
-    ratio (as change_pct); 0 without two positive repetitions or a positive figure."""
-    values = repetitions[repetitions > 0]
+def passing_chance(base_runs: int, new_runs: int, rank: int) -> float:
+    """The chance that the median of `new_runs` runs lies beyond BASE's `rank`-th farthest run
+    on one side (1: its highest), where all are runs of one build, in any order alike: at
+    least ceil(new_runs / 2) of NEW's runs among the rank + ceil(new_runs / 2) - 1 farthest of
+    both sides' runs together (hypergeometric; for an even count, a bound from above)."""
+    beyond = (new_runs + 1) // 2
+    drawn = rank + beyond - 1
+    total = base_runs + new_runs
+    hits = sum(math.comb(new_runs, x) * math.comb(base_runs, drawn - x)
+               for x in range(beyond, min(new_runs, drawn) + 1))
+    return hits / math.comb(total, drawn)
+
+
+@functools.cache
+def reach_rank(base_runs: int, new_runs: int, chance: float) -> int:
+    """The rank of the BASE run (1: the farthest) that a median of `new_runs` runs must pass on
+    one side: the least far one such a median of BASE's own build passes with `chance` or less.
+    With a chance of 0, or for one run against 15 or 5 against 5 at 0.1, BASE's farthest (the
+    chances are 6.3% and 8.3%); for 5 runs against 15 at 0.1, its third farthest (7.3%)."""
+    rank = 1
+    while rank < base_runs and passing_chance(base_runs, new_runs, rank + 1) <= chance:
+        rank += 1
+    return rank
+
+
+def reach_pct(figure: float, repetitions: np.ndarray, new_runs: int = 1,
+              chance: float = 0.0) -> float:
+    """How far a median of `new_runs` runs of BASE's build can lie from BASE's figure, judged
+    by BASE's own repetitions, in % of the symmetric ratio (as change_pct): to the farther of
+    BASE's reach_rank-th highest and lowest repetitions. 0 without two positive repetitions or
+    a positive figure."""
+    values = np.sort(repetitions[repetitions > 0])
     if values.size < 2 or not figure > 0:
         return 0.0
-    return change_pct(max(figure / float(values.min()), float(values.max()) / figure, 1.0))
+    rank = reach_rank(int(values.size), max(1, new_runs), chance)
+    low, high = float(values[rank - 1]), float(values[-rank])
+    return change_pct(max(figure / low, high / figure, 1.0))
 
 
 def resolution_pct(base: Spread | None, cont: Spread | None, host_timed: bool | None,
-                   rules: Rules, base_range: float = 0.0) -> float:
+                   rules: Rules, base_reach: float = 0.0) -> float:
     """The largest of the floor, --sigmas times the combined spread of both sides' figures, and
-    `base_range`, how far BASE's own runs lie from its figure: one build moves by that much
-    between runs (each process lands on a level of its own), so a change within it is no
-    measurement of the candidate."""
+    `base_reach`, how far a median of NEW's runs can lie among BASE's own runs (reach_pct; by
+    default BASE's farthest run): one build moves by that much between runs (each process lands
+    on a level of its own), so a change within it is no measurement of the candidate."""
     floor = rules.host_threshold if host_timed else rules.threshold
     spread = math.hypot(*(figure_spread_pct(s) for s in (base, cont) if s is not None))
-    return max(floor, rules.sigmas * spread, base_range)
+    return max(floor, rules.sigmas * spread, base_reach)
 
 
 def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
@@ -311,7 +345,8 @@ def compare_benchmark(base: Benchmark, cont: Benchmark, rules: Rules) -> Row:
     host_timed = min(timing) if timing else None
     b_spread, c_spread = side_spread(base, metric), side_spread(cont, metric)
     resolution = resolution_pct(b_spread, c_spread, host_timed, rules,
-                                range_pct(b_value, b_reps))
+                                reach_pct(b_value, b_reps, len(c_reps),
+                                          rules.reach_chance))
     significant = p_value is None or p_value < rules.alpha
     verdict = SAME
     pcts = [None if s is None else s.pct for s in (b_spread, c_spread)]

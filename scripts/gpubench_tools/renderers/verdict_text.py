@@ -38,7 +38,10 @@ def rule_text(rules: Rules, unresolved: bool = False) -> str:
     return (f"Verdicts: FASTER or SLOWER when the change passes the benchmark's resolution, "
             f"the largest of {rules.threshold:g}% ({rules.host_threshold:g}% for a host-timed "
             f"figure), {rules.sigmas:g} × the combined spread of both sides' medians and the "
-            "farthest any BASE run lies from BASE's median, and, where "
+            + ("farthest any BASE run lies from BASE's median" if not rules.reach_chance else
+               "BASE run, nearest BASE's median, that a median of as many runs of BASE's build "
+               f"as NEW's passes with a chance of {rules.reach_chance:g} or less")
+            + ", and, where "
             f"both sides hold repetitions, the Mann-Whitney U test gives p < {rules.alpha:g}; "
             "SAME otherwise"
             + (f"; UNRESOLVED where the resolution passes {1 + RESOLUTION_CEILING_PCT / 100:g}×, "
