@@ -17,6 +17,7 @@
 #include "host_clock.hpp"
 #include "host_reference.hpp"
 #include "median.hpp"
+#include "prepared_legs.hpp"
 #include "registry.hpp"
 #include "session.hpp"
 
@@ -60,12 +61,7 @@ public:
     const std::size_t first = rounds_++ % slots;
     for (std::size_t k = 0; k < slots; ++k) {
       const std::size_t slot = (first + k) % slots;
-      seconds[slot] = slot == 0 ? host_seconds([&] {
-        for (std::size_t i = 0; i < copies_; ++i) {
-          copy(case_.api(), leg_, bytes_, 0);
-        }
-      })
-                                : host_seconds([&] { references_[slot - 1].run(); });
+      seconds[slot] = slot_seconds(slot);
     }
     const double copy_seconds = seconds[0] / static_cast<double>(copies_);
     copy_.push_back(copy_seconds);
@@ -93,6 +89,18 @@ public:
   }
 
 private:
+  // Slot 0 times the batch of copies, slot 1 + k the reference k.
+  double slot_seconds(std::size_t slot) {
+    if (slot > 0) {
+      return host_seconds([&] { references_[slot - 1].run(); });
+    }
+    return host_seconds([&] {
+      for (std::size_t i = 0; i < copies_; ++i) {
+        copy(case_.api(), leg_, bytes_, 0);
+      }
+    });
+  }
+
   const CopyCase& case_;
   const CopyLeg& leg_;
   std::size_t bytes_;
@@ -103,20 +111,12 @@ private:
 };
 
 void measure_paired_copy(const CopyCase& c, Harness& h, std::size_t bytes) {
-  Session& session = h.session();
-  auto& buffers = session.state<CopyBuffers>();
-  if (const auto why = copy_room(bytes, buffers.capacity.size())) {
-    throw SkipBenchmark(*why);
-  }
-  buffers.ensure_capacity(bytes);
-  const std::vector<CopyLeg> legs = c.legs(buffers, session.stream(), session.second_stream());
+  auto& buffers = h.session().state<CopyBuffers>();
+  const std::vector<CopyLeg> legs = prepared_legs(c, h.session(), buffers, bytes);
   if (legs.size() != 1) {
     throw std::logic_error("a paired copy case makes one copy per operation");
   }
   const CopyLeg& leg = legs.front();
-  leg.source.fill_expected(buffers, bytes, leg.stream);
-  leg.destination.poison(bytes, leg.stream);
-  GPUBENCH_CU(cuCtxSynchronize);
 
   PairedCopyRounds rounds(c, leg, bytes);
   // Each copy blocks until it is done, so the harness waits on nothing more; its real_time is
