@@ -28,15 +28,8 @@ from gbench_builder import document, launch_run, recorded_baseline, run_entries,
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from gpubench_tools.models.comparison import (
-    SAME,
-    SLOWER,
-    UNRESOLVED,
-    Rules,
-    compare,
-    passing_chance,
-    reach_rank,
-)
+from gpubench_tools.models.baseline_reach import passing_chance, reach_rank
+from gpubench_tools.models.comparison import SAME, SLOWER, UNRESOLVED, Rules, compare
 from gpubench_tools.models.merge import MergeError, merge
 from gpubench_tools.models.unresolved import (
     RESOLUTION_CEILING_PCT,
