@@ -12,6 +12,7 @@
 
 #include "copy_buffers.hpp"
 #include "copy_cases.hpp"
+#include "cpu_rotation.hpp"
 #include "cuda_error.hpp"
 #include "harness.hpp"
 #include "host_clock.hpp"
@@ -42,6 +43,12 @@ std::size_t paired_batch_copies(std::size_t bytes) {
 
 // Rounds per timed batch of the harness, which runs batches until its loop has lasted 0.05 s.
 constexpr std::size_t rounds_per_harness_batch = 24;
+// Rounds per block. Each block starts on another of the thread's CPUs (cpu_rotation.hpp) with
+// one round left unrecorded, so a process's rounds meet several CPUs' levels, as launch/paired's
+// blocks do: a process that stays on the CPU it landed on carries that CPU's system-call cost
+// in every round, 5.6 us for 64 getppid calls on some CPUs of an H100 host and 6.6-11.6 us on
+// others (results/h100/referenced_figures/). 100-200 rounds of a benchmark visit 12-25 blocks.
+constexpr std::size_t rounds_per_block = 8;
 
 // The copy's batch and each reference, in the order of their slots within a round.
 constexpr std::array<HostReference::Kind, 2> reference_kinds{HostReference::Kind::syscall,
@@ -55,14 +62,15 @@ public:
         copies_(paired_batch_copies(bytes)), references_{HostReference(reference_kinds[0]),
                                                          HostReference(reference_kinds[1])} {}
 
-  // One round, starting from one slot further on than the round before.
+  // One recorded round; a block's first is preceded by the move to its CPU and a round there
+  // that is not recorded.
   void run() {
-    std::array<double, slots> seconds{};
-    const std::size_t first = rounds_++ % slots;
-    for (std::size_t k = 0; k < slots; ++k) {
-      const std::size_t slot = (first + k) % slots;
-      seconds[slot] = slot_seconds(slot);
+    if (rounds_ % rounds_per_block == 0) {
+      cpus_.move_to(rounds_ / rounds_per_block * cpu_rotation_stride);
+      static_cast<void>(round());
     }
+    const std::array<double, slots> seconds = round();
+    ++rounds_;
     const double copy_seconds = seconds[0] / static_cast<double>(copies_);
     copy_.push_back(copy_seconds);
     syscall_.push_back(seconds[1]);
@@ -70,8 +78,10 @@ public:
     over_.push_back(copy_seconds / std::sqrt(seconds[1] * seconds[2]));
   }
 
+  // Rounds recorded, and copies made in every round run.
   [[nodiscard]] std::size_t rounds() const noexcept { return rounds_; }
   [[nodiscard]] std::size_t copies_per_batch() const noexcept { return copies_; }
+  [[nodiscard]] std::size_t copies() const noexcept { return rounds_run_ * copies_; }
 
   // refs_per_copy, the figure; copy_us, one copy's median time alone; each reference's median
   // time (host_syscall_us, host_spin_us); host_referenced, which tells the toolkit that the
@@ -85,10 +95,24 @@ public:
         median(spin_) * 1e6;
     state.counters["host_referenced"] = 1.0;
     state.counters["rounds"] = static_cast<double>(rounds_);
+    state.counters["blocks"] =
+        static_cast<double>((rounds_ + rounds_per_block - 1) / rounds_per_block);
     state.counters["copies_per_batch"] = static_cast<double>(copies_);
   }
 
 private:
+  // Each slot once, starting from one slot further on than the round before, so neither the
+  // copies nor a reference always follows the same slot.
+  std::array<double, slots> round() {
+    std::array<double, slots> seconds{};
+    const std::size_t first = rounds_run_++ % slots;
+    for (std::size_t k = 0; k < slots; ++k) {
+      const std::size_t slot = (first + k) % slots;
+      seconds[slot] = slot_seconds(slot);
+    }
+    return seconds;
+  }
+
   // Slot 0 times the batch of copies, slot 1 + k the reference k.
   double slot_seconds(std::size_t slot) {
     if (slot > 0) {
@@ -106,7 +130,9 @@ private:
   std::size_t bytes_;
   std::size_t copies_;
   std::array<HostReference, reference_kinds.size()> references_;
-  std::size_t rounds_ = 0;
+  CpuRotation cpus_;
+  std::size_t rounds_ = 0;     // recorded
+  std::size_t rounds_run_ = 0; // recorded or not
   std::vector<double> copy_, syscall_, spin_, over_;
 };
 
@@ -131,7 +157,7 @@ void measure_paired_copy(const CopyCase& c, Harness& h, std::size_t bytes) {
   GPUBENCH_CU(cuCtxSynchronize);
   Harness::verify(leg.destination.check(buffers, bytes, leg.name));
   rounds.report(h.state());
-  h.state().counters["copies"] = static_cast<double>(rounds.rounds() * rounds.copies_per_batch());
+  h.state().counters["copies"] = static_cast<double>(rounds.copies());
 }
 
 // The synchronous cases of the two directions between host and device, from pageable and

@@ -64,9 +64,6 @@ constexpr std::size_t rounds_per_block = 24;
 // that at every payload): 1 + 4 * 72 = 289 rounds, twelve blocks, about 2.6 s for the five
 // payloads. A whole number of blocks per batch, so every block after the first is whole.
 constexpr std::size_t rounds_per_harness_batch = 3 * rounds_per_block;
-// Consecutive blocks run on allowed CPUs this many places apart: coprime to the usual CPU
-// counts, so a dozen blocks visit a dozen CPUs, not neighbouring hyperthreads in turn.
-constexpr std::size_t cpu_stride = 7;
 
 // One batch in a round: `path` launching the probe of `target`, under a counter name.
 struct Slot {
@@ -163,7 +160,7 @@ private:
     const std::size_t block = block_sizes_.size();
     slots_.clear();
     stream_.emplace();
-    cpus_.move_to(block * cpu_stride);
+    cpus_.move_to(block * cpu_rotation_stride);
     const std::vector<std::string> names = slot_names();
     slots_.reserve(names.size() - references_.size());
     const std::size_t paths = std::size(launch_paths);

@@ -1,7 +1,8 @@
 // copy/<HtoD|DtoH>/<pageable|pinned>/sync_paired/: a synchronous copy timed in rounds beside two
 // host references. Each run verifies its own bytes (the destination holds the source's random
 // bytes after the rounds); this checks that every case runs at the default --paired-sizes, that
-// the harness's rounds are the rounds recorded, that each copy and each reference took time,
+// the harness's rounds are the rounds recorded, that the rounds ran in blocks of eight each
+// after one unrecorded round (on another CPU), that each copy and each reference took time,
 // and that the figure, a copy's time over the references' geometric mean in the same rounds,
 // agrees with the medians beside it.
 #include "gpu_test.hpp"
@@ -23,14 +24,16 @@ TEST(PairedCopy, EveryCaseIsVerifiedWithItsFigureOverTheHostReferences) {
       continue;
     }
     const auto& c = outcome.counters;
-    for (const char* key : {"copy_us", "host_syscall_us", "host_spin_us", "rounds",
+    for (const char* key : {"copy_us", "host_syscall_us", "host_spin_us", "rounds", "blocks",
                             "copies_per_batch", "copies", "host_referenced"}) {
       ASSERT_TRUE(c.contains(key)) << outcome.name << ": " << key;
     }
     EXPECT_EQ(c.at("host_referenced"), 1.0) << outcome.name;
     // The harness's lone round, its warm-up batch and at least three timed batches of 24.
     EXPECT_GE(c.at("rounds"), 97.0) << outcome.name;
-    EXPECT_EQ(c.at("copies"), c.at("rounds") * c.at("copies_per_batch")) << outcome.name;
+    EXPECT_EQ(c.at("blocks"), std::ceil(c.at("rounds") / 8.0)) << outcome.name;
+    EXPECT_EQ(c.at("copies"), (c.at("rounds") + c.at("blocks")) * c.at("copies_per_batch"))
+        << outcome.name;
     const bool small = outcome.name.find("/4096") != std::string::npos;
     EXPECT_EQ(c.at("copies_per_batch"), small ? 16.0 : 4.0) << outcome.name;
     for (const char* key : {"copy_us", "host_syscall_us", "host_spin_us"}) {

@@ -13,6 +13,10 @@ namespace gpubench::bench {
 // variation show within one process. The thread is moved, not held: once there it may run on
 // any of its CPUs again, as a new process's thread may, so a block never waits on a CPU the
 // scheduler would have left. Destroying the rotation gives back the CPU set it found.
+// Blocks run on allowed CPUs this many places apart: coprime to the usual CPU counts, so a dozen
+// blocks visit a dozen CPUs, not neighbouring hyperthreads in turn.
+inline constexpr std::size_t cpu_rotation_stride = 7;
+
 class CpuRotation {
 public:
   CpuRotation();
