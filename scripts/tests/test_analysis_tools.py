@@ -163,3 +163,36 @@ def test_a_probe_table_that_is_none_is_one_line(content: str, tmp_path: Path) ->
     proc = run("probe_columns.py", good, bad)
     assert proc.returncode == 2 and proc.stdout == "" and proc.stderr.count("\n") == 1
     assert proc.stderr.startswith(f"probe_columns.py: {bad}")
+
+
+PROCESS_TIME = SCRIPTS.parent / "results" / "h100" / "process_time"
+
+
+def test_a_stamped_process_gives_its_table() -> None:
+    proc = run("process_time.py", PROCESS_TIME / "stamped.txt", PROCESS_TIME / "process.json.gz")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == (PROCESS_TIME / "process_time.txt").read_text()
+
+
+@pytest.mark.parametrize("lines", [
+    ["no seconds here"],
+    ["    1.000 -----", "    nan latency/chase/device/536870912/manual_time 1 us"],
+    ["    2.000 -----", "    1.000 latency/chase/device/536870912/manual_time 1 us"],
+    ["    1.000 -----", "    2.000 no/such/benchmark 1 us"],
+    [],
+], ids=["no_seconds", "not_a_number", "going_back", "no_benchmark", "empty"])
+def test_a_stamped_console_it_cannot_read_is_one_line(lines: list[str], tmp_path: Path) -> None:
+    stamped = tmp_path / "stamped.txt"
+    stamped.write_text("".join(line + "\n" for line in lines))
+    proc = run("process_time.py", stamped, PROCESS_TIME / "process.json.gz")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(f"process_time.py: {stamped}: ")
+
+
+@pytest.mark.parametrize("kind", ["missing", "invalid", "not_gpubench", "directory"])
+def test_a_process_time_file_that_cannot_be_read_is_one_line(kind: str, tmp_path: Path) -> None:
+    bad = unreadable(kind, tmp_path)
+    for args in ((PROCESS_TIME / "stamped.txt", bad), (bad, PROCESS_TIME / "process.json.gz")):
+        proc = run("process_time.py", *args)
+        assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+        assert proc.stderr.count("\n") == 1 and proc.stderr.startswith(f"process_time.py: {bad}: ")
