@@ -37,28 +37,15 @@ from gpubench_tools.cli.options import (  # noqa: E402
 )
 from gpubench_tools.reading.errors import GpubenchJsonError  # noqa: E402
 from gpubench_tools.reading.result_file import load_with_document  # noqa: E402
+from timed_share import timed_by_benchmark  # noqa: E402
 
 SCRIPT = "process_time.py"
-SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 # Terminal colours as Google Benchmark writes them, and what `script` leaves of them.
 COLOUR = re.compile(r"\x1b\[[0-9;]*m|\r")
 
 
 class StampError(Exception):
     pass
-
-
-def timed_seconds(entries: list[dict]) -> dict[str, float]:
-    """Each benchmark's seconds of timed batches, by its name; 0 where it ran none."""
-    found = {}
-    for entry in entries:
-        if entry.get("run_type") == "aggregate":
-            continue
-        ops = entry.get("ops")
-        timed = isinstance(ops, (int, float)) and ops > 0 and not entry.get("error_occurred")
-        found[entry["name"]] = (entry["real_time"] * SECONDS[entry["time_unit"]] * ops
-                                if timed else 0.0)
-    return found
 
 
 def wall_seconds(lines: list[str], names: set[str]) -> dict[str, float]:
@@ -127,17 +114,18 @@ def main(argv: list[str]) -> int:
     if args.top < 0:
         return script_error(SCRIPT, f"--top: {args.top} is below 0")
     try:
-        timed = timed_seconds(load_with_document(args.process)[1]["benchmarks"])
+        entries = load_with_document(args.process)[1]["benchmarks"]
     except (GpubenchJsonError, OSError) as error:
         return script_error(SCRIPT, error)
     try:
         with open(args.stamped, encoding="utf-8", errors="replace") as stream:
-            walls = wall_seconds(stream.read().splitlines(), set(timed))
+            walls = wall_seconds(stream.read().splitlines(),
+                                 {entry["name"] for entry in entries})
     except OSError as error:
         return script_error(SCRIPT, error)
     except StampError as error:
         return script_error(SCRIPT, f"{args.stamped}: {error}")
-    return script_output(SCRIPT, report(walls, timed, args.top))
+    return script_output(SCRIPT, report(walls, timed_by_benchmark(entries), args.top))
 
 
 if __name__ == "__main__":

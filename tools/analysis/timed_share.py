@@ -32,16 +32,23 @@ SCRIPT = "timed_share.py"
 SECONDS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
-def timed_seconds(entries: list[dict]) -> dict[str, float]:
-    """Per family, the seconds of the timed batches of one process's benchmarks that ran."""
-    found: dict[str, float] = defaultdict(float)
+def timed_by_benchmark(entries: list[dict]) -> dict[str, float]:
+    """By name, the seconds of the timed batches of one process's benchmarks that ran."""
+    found = {}
     for entry in entries:
         if entry.get("run_type") == "aggregate" or entry.get("error_occurred"):
             continue
         ops = entry.get("ops")
         if isinstance(ops, (int, float)) and ops > 0:
-            family = entry["name"].split("/")[0]
-            found[family] += entry["real_time"] * SECONDS[entry["time_unit"]] * ops
+            found[entry["name"]] = entry["real_time"] * SECONDS[entry["time_unit"]] * ops
+    return found
+
+
+def timed_seconds(entries: list[dict]) -> dict[str, float]:
+    """Per family, the seconds of the timed batches of one process's benchmarks that ran."""
+    found: dict[str, float] = defaultdict(float)
+    for name, seconds in timed_by_benchmark(entries).items():
+        found[name.split("/")[0]] += seconds
     return found
 
 
