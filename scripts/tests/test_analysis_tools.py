@@ -168,10 +168,14 @@ def test_a_probe_table_that_is_none_is_one_line(content: str, tmp_path: Path) ->
 PROCESS_TIME = SCRIPTS.parent / "results" / "h100" / "process_time"
 
 
-def test_a_stamped_process_gives_its_table() -> None:
-    proc = run("process_time.py", PROCESS_TIME / "stamped.txt", PROCESS_TIME / "process.json.gz")
+@pytest.mark.parametrize("stamped, process, table", [
+    ("stamped.txt", "process.json.gz", "process_time.txt"),
+    ("four_families_stamped.txt", "four_families.json.gz", "four_families_time.txt"),
+])
+def test_a_stamped_process_gives_its_table(stamped: str, process: str, table: str) -> None:
+    proc = run("process_time.py", PROCESS_TIME / stamped, PROCESS_TIME / process)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == (PROCESS_TIME / "process_time.txt").read_text()
+    assert proc.stdout == (PROCESS_TIME / table).read_text()
 
 
 @pytest.mark.parametrize("lines", [
