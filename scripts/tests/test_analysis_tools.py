@@ -184,7 +184,8 @@ def test_a_stamped_process_gives_its_table(stamped: str, process: str, table: st
     ["    2.000 -----", "    1.000 latency/chase/device/536870912/manual_time 1 us"],
     ["    1.000 -----", "    2.000 no/such/benchmark 1 us"],
     [],
-], ids=["no_seconds", "not_a_number", "going_back", "no_benchmark", "empty"])
+    ["    1.000 -----", "    1.000 latency/chase/device/536870912/manual_time 1 us"],
+], ids=["no_seconds", "not_a_number", "going_back", "no_benchmark", "empty", "no_time_passes"])
 def test_a_stamped_console_it_cannot_read_is_one_line(lines: list[str], tmp_path: Path) -> None:
     stamped = tmp_path / "stamped.txt"
     stamped.write_text("".join(line + "\n" for line in lines))

@@ -72,6 +72,8 @@ def wall_seconds(lines: list[str], names: set[str]) -> dict[str, float]:
             since = seconds
     if not walls:
         raise StampError("no line names a benchmark of the JSON file after the table's rule")
+    if not sum(walls.values()) > 0:
+        raise StampError("its benchmarks' lines all carry the seconds of the table's rule")
     return walls
 
 
