@@ -38,8 +38,7 @@ def reach_rank(base_runs: int, new_runs: int, chance: float) -> int:
     return rank
 
 
-def reach_pct(figure: float, repetitions: np.ndarray, new_runs: int = 1,
-              chance: float = 0.0) -> float:
+def reach_pct(figure: float, repetitions: np.ndarray, new_runs: int, chance: float) -> float:
     """How far a median of `new_runs` runs of BASE's build can lie from BASE's figure, judged
     by BASE's own repetitions, in % of the symmetric ratio (as comparison.change_pct): to the
     farther of BASE's reach_rank-th highest and lowest repetitions. 0 without two positive
