@@ -13,11 +13,11 @@ std::uint64_t random_word(std::uint64_t seed, std::uint64_t index) noexcept {
   return z ^ (z >> 31U);
 }
 
-void fill_random(std::span<float> values, std::uint64_t seed) {
+void fill_random(std::span<float> values, std::uint64_t seed, std::uint64_t first) {
   parallel_chunks(values.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
       // 24 random bits give every float in [-1, 1) on a 2^-23 grid; odd numerators exclude 0.
-      const auto bits = static_cast<std::int32_t>(random_word(seed, i) >> 40U) | 1;
+      const auto bits = static_cast<std::int32_t>(random_word(seed, first + i) >> 40U) | 1;
       values[i] = static_cast<float>(bits - (1 << 23)) * 0x1p-23F;
     }
   });

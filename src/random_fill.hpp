@@ -11,7 +11,9 @@ namespace gpubench {
 [[nodiscard]] std::uint64_t random_word(std::uint64_t seed, std::uint64_t index) noexcept;
 
 // Uniform in [-1, 1), never exactly zero, so an unwritten output or a dropped term shows.
-void fill_random(std::span<float> values, std::uint64_t seed);
+// values[k] is element first + k of the seed's sequence, so a long sequence can be filled, or
+// one of its elements found again, a piece at a time.
+void fill_random(std::span<float> values, std::uint64_t seed, std::uint64_t first = 0);
 
 void fill_random(std::span<std::byte> bytes, std::uint64_t seed);
 

@@ -23,7 +23,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -62,25 +61,15 @@ struct SaxpyOptions {
   L2Mode l2 = L2Mode::cold;
 };
 
-// Host floats left unwritten until their first use: each page is first touched by the parallel
-// pass that writes it, where a vector's would be zeroed by one thread first, and none is pinned
-// (on the H200's host, 4 GiB took 1.3 s to zero and 2.3 s to pin, against 0.7 s to upload from
-// pageable memory: results/h200/speed/saxpy_setup_probe.txt). The inputs live here.
-class HostFloats {
-public:
-  HostFloats() = default;
-  explicit HostFloats(std::size_t n)
-      : data_(std::make_unique_for_overwrite<float[]>(n)), size_(n) {}
-  [[nodiscard]] std::span<float> span() const noexcept { return {data_.get(), size_}; }
+// Floats per piece in which the inputs are made and go up, and y comes back to be checked:
+// 64 MiB, 1.2 ms over PCIe at 55 GB/s, so the host pins three pieces, not the inputs and the
+// result of the largest N (12 GiB at 2^30, 4 GiB of it pinned).
+constexpr std::size_t piece_floats = std::size_t{1} << 24;
 
-private:
-  std::unique_ptr<float[]> data_;
-  std::size_t size_ = 0;
-};
-
-// The family's state, kept across Google Benchmark's runs: random inputs on host and device
-// for the largest N asked for so far (smaller N use a prefix), one saxpy's CPU reference on the
-// device where it fits, the walk-through's module, and cuBLAS once a cuBLAS benchmark has run.
+// The family's state, kept across Google Benchmark's runs: random inputs on the device for the
+// largest N asked for so far (smaller N use a prefix), one saxpy's CPU reference on the device
+// where it fits, the walk-through's module, and cuBLAS once a cuBLAS benchmark has run. The host
+// keeps no copy of the inputs: fill_random gives any piece of them again from its seed.
 struct SaxpyState {
   explicit SaxpyState(Session& session)
       : module(saxpy_fatbin().data()), driver_saxpy(module.function("saxpy")),
@@ -93,9 +82,7 @@ struct SaxpyState {
 
   void ensure_capacity(std::size_t n) {
     capacity.ensure(n, [this](std::size_t size) {
-      x = HostFloats();
-      y0 = HostFloats();
-      result.reset();
+      staging.reset();
       expected.reset();
       dx.reset();
       dy.reset();
@@ -103,37 +90,55 @@ struct SaxpyState {
       dx.emplace(size * sizeof(float));
       dy.emplace(size * sizeof(float));
       dy0.emplace(size * sizeof(float));
-      x = HostFloats(size);
-      y0 = HostFloats(size);
-      result.emplace(size * sizeof(float));
-      fill_random(x.span(), x_seed);
-      fill_random(y0.span(), y_seed);
-      upload(dx->ptr(), x.span().data(), size * sizeof(float));
-      upload(dy0->ptr(), y0.span().data(), size * sizeof(float));
-      upload_reference(size);
+      piece = std::min(size, piece_floats);
+      staging.emplace(3 * piece * sizeof(float));
+      // The reference only where it fits beside x, y and y's initial values, with room to spare;
+      // elsewhere the check runs on the host.
+      constexpr std::size_t spare_bytes = std::size_t{256} << 20;
+      if (free_device_bytes() >= size * sizeof(float) + spare_bytes) {
+        expected.emplace(size * sizeof(float));
+      }
+      for (std::size_t first = 0; first < size; first += piece) {
+        upload_piece(first, std::min(piece, size - first));
+      }
     });
   }
 
-  // One saxpy of the inputs computed by the CPU (saxpy_reference) and kept on the device, so
-  // checking a run of one application is a comparison on the device, not N floats back over
-  // PCIe and through the host's memory on every Google Benchmark run. Only where it fits beside
-  // x, y and y's initial values, with room to spare; elsewhere the check runs on the host.
-  void upload_reference(std::size_t n) {
-    constexpr std::size_t spare_bytes = std::size_t{256} << 20;
-    if (free_device_bytes() < n * sizeof(float) + spare_bytes) {
+  // Elements [first, first + count) of x and of y's initial values, made in the staging buffer.
+  void make_inputs(std::size_t first, std::size_t count) {
+    fill_random(x_piece().first(count), x_seed, first);
+    fill_random(y0_piece().first(count), y_seed, first);
+  }
+
+  // One piece of the inputs, and of one saxpy of them computed by the CPU (saxpy_reference)
+  // where it is kept on the device, so checking a run of one application is a comparison on
+  // the device, not N floats back over PCIe and through the host's memory on every Google
+  // Benchmark run.
+  void upload_piece(std::size_t first, std::size_t count) {
+    make_inputs(first, count);
+    const std::size_t bytes = count * sizeof(float);
+    const std::size_t offset = first * sizeof(float);
+    upload(dx->ptr() + offset, x_piece().data(), bytes);
+    upload(dy0->ptr() + offset, y0_piece().data(), bytes);
+    if (!expected) {
       return;
     }
-    const std::span<float> reference(reinterpret_cast<float*>(result->data()), n);
-    const std::span<const float> xs = x.span();
-    const std::span<const float> y0s = y0.span();
-    parallel_chunks(n, [&](std::size_t begin, std::size_t end) {
-      const std::size_t count = end - begin;
-      std::ranges::copy(y0s.subspan(begin, count), reference.subspan(begin, count).begin());
-      saxpy_reference(alpha, xs.subspan(begin, count), reference.subspan(begin, count));
+    const std::span<const float> xs = x_piece();
+    const std::span<const float> y0s = y0_piece();
+    const std::span<float> reference = y_piece();
+    parallel_chunks(count, [&](std::size_t begin, std::size_t end) {
+      const std::size_t length = end - begin;
+      std::ranges::copy(y0s.subspan(begin, length), reference.subspan(begin, length).begin());
+      saxpy_reference(alpha, xs.subspan(begin, length), reference.subspan(begin, length));
     });
-    expected.emplace(n * sizeof(float));
-    upload(expected->ptr(), reference.data(), n * sizeof(float));
+    upload(expected->ptr() + offset, reference.data(), bytes);
   }
+
+  // The staging buffer's three pieces: x, y's initial values, and the reference on its way up
+  // or y on its way back.
+  [[nodiscard]] std::span<float> x_piece() { return staged(0); }
+  [[nodiscard]] std::span<float> y0_piece() { return staged(1); }
+  [[nodiscard]] std::span<float> y_piece() { return staged(2); }
 
   // cuBLAS's library is loaded here, by the first benchmark that calls it (cublas_library.hpp
   // says why not at start); where it cannot be, that benchmark is skipped with the loader's
@@ -157,14 +162,13 @@ struct SaxpyState {
   std::size_t l2_bytes;
   int vec4_grid = 0;
   float alpha = 0.0F;
-  Capacity capacity; // elements
-  HostFloats x;
-  HostFloats y0;
-  // The CPU's reference on its way up and y on its way back to be checked. Pinned: GiBs come
-  // back at full speed, and with this buffer pageable, small flushed saxpy sat at another level
-  // (4096 elements 10% slower, 16384 10% faster) in 10 of 14 processes, pinned in none of 34
+  Capacity capacity;     // elements
+  std::size_t piece = 0; // floats in each of the staging buffer's pieces
+  // Pinned: uploads and readbacks run at full speed, and with the host buffer that y came back
+  // through pageable, small flushed saxpy sat at another level (4096 elements 10% slower, 16384
+  // 10% faster) in 10 of 14 processes, pinned in none of 34
   // (results/h200/speed/saxpy_host_setup/).
-  std::optional<PinnedHostBuffer> result;
+  std::optional<PinnedHostBuffer> staging;
   std::optional<DeviceBuffer> dx;
   std::optional<DeviceBuffer> dy;
   std::optional<DeviceBuffer> dy0;      // y's initial values, to restore y on the device
@@ -172,6 +176,11 @@ struct SaxpyState {
   // Declared before the handle, so that it outlives it.
   std::optional<CublasLibrary> cublas_library;
   std::optional<CublasHandle> cublas_handle;
+
+private:
+  [[nodiscard]] std::span<float> staged(std::size_t which) {
+    return {reinterpret_cast<float*>(staging->data()) + which * piece, piece};
+  }
 };
 
 // One launch of the computation on `stream`, as a variant does it.
@@ -249,8 +258,8 @@ std::size_t batch_launches(std::size_t n) {
 
 
 // The first element where y differs from `applications` saxpys of the inputs, if one does. One
-// application with the reference on the device is compared there; otherwise y comes back and
-// the CPU computes and compares (find_saxpy_mismatch).
+// application with the reference on the device is compared there; otherwise y comes back a
+// piece at a time and the CPU computes and compares (find_saxpy_mismatch).
 std::optional<SaxpyMismatch> find_mismatch(SaxpyState& s, CUstream stream, std::size_t n,
                                            std::size_t applications) {
   if (applications == 1 && s.expected) {
@@ -261,14 +270,26 @@ std::optional<SaxpyMismatch> find_mismatch(SaxpyState& s, CUstream stream, std::
     }
     float actual = 0.0F;
     GPUBENCH_CU(cuMemcpyDtoH, &actual, s.dy->ptr() + i * sizeof(float), sizeof(float));
-    return SaxpyMismatch{i, std::fmaf(s.alpha, s.x.span()[i], s.y0.span()[i]), actual};
+    float x = 0.0F;
+    float y0 = 0.0F;
+    fill_random(std::span(&x, 1), x_seed, i);
+    fill_random(std::span(&y0, 1), y_seed, i);
+    return SaxpyMismatch{i, std::fmaf(s.alpha, x, y0), actual};
   }
-  GPUBENCH_CU(cuMemcpyDtoHAsync, s.result->data(), s.dy->ptr(), n * sizeof(float), stream);
-  GPUBENCH_CU(cuStreamSynchronize, stream);
-  const std::span<const float> x = s.x.span().first(n);
-  const std::span<const float> y0 = s.y0.span().first(n);
-  const std::span<const float> y(reinterpret_cast<const float*>(s.result->data()), n);
-  return find_saxpy_mismatch(s.alpha, x, y0, y, applications);
+  for (std::size_t first = 0; first < n; first += s.piece) {
+    const std::size_t count = std::min(s.piece, n - first);
+    GPUBENCH_CU(cuMemcpyDtoHAsync, s.y_piece().data(), s.dy->ptr() + first * sizeof(float),
+                count * sizeof(float), stream);
+    GPUBENCH_CU(cuStreamSynchronize, stream);
+    s.make_inputs(first, count);
+    if (auto mismatch =
+            find_saxpy_mismatch(s.alpha, s.x_piece().first(count), s.y0_piece().first(count),
+                                s.y_piece().first(count), applications)) {
+      mismatch->index += first;
+      return mismatch;
+    }
+  }
+  return std::nullopt;
 }
 
 // Why N cannot run here (x, y and y's initial values must fit in device memory), if it cannot.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <vector>
 
 namespace gpubench {
@@ -33,6 +34,21 @@ TEST(FillRandom, ReproducibleAndPrefixStable) {
   std::vector<float> other(1000);
   fill_random(other, 8);
   EXPECT_NE(small, other);
+}
+
+TEST(FillRandom, PiecesFromAnOffsetAreTheWholeSequences) {
+  std::vector<float> whole(5U << 20U);
+  fill_random(whole, 9);
+  std::vector<float> pieces(whole.size());
+  const std::size_t piece = (3U << 20U) + 7;
+  for (std::size_t first = 0; first < pieces.size(); first += piece) {
+    const std::size_t count = std::min(piece, pieces.size() - first);
+    fill_random(std::span(pieces).subspan(first, count), 9, first);
+  }
+  EXPECT_EQ(pieces, whole);
+  float one = 0.0F;
+  fill_random(std::span(&one, 1), 9, 4'000'001);
+  EXPECT_EQ(one, whole[4'000'001]);
 }
 
 TEST(FillRandom, BytesCoverOddLengths) {
