@@ -62,8 +62,8 @@ struct SaxpyOptions {
 };
 
 // Floats per piece in which the inputs are made and go up, and y comes back to be checked:
-// 64 MiB, 1.2 ms over PCIe at 55 GB/s, so the host pins three pieces, not the inputs and the
-// result of the largest N (12 GiB at 2^30, 4 GiB of it pinned).
+// 64 MiB, 1.2 ms over PCIe at 55 GB/s. The host holds three pieces, 192 MiB, whatever N; the
+// inputs and reference of 2^30 elements whole would take 12 GiB of it.
 constexpr std::size_t piece_floats = std::size_t{1} << 24;
 
 // The family's state, kept across Google Benchmark's runs: random inputs on the device for the
