@@ -1,11 +1,11 @@
 #include "memory.hpp"
 
 #include "driver_api.hpp"
+#include "host_bytes.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <new>
 
 #include <unistd.h>
@@ -59,7 +59,7 @@ PageableHostBuffer::PageableHostBuffer(std::size_t bytes) : bytes_(bytes) {
     throw std::runtime_error(fmt::format("host allocation of {} bytes failed", bytes));
   }
   memory_.reset(memory);
-  std::memset(memory, 0, bytes);
+  parallel_fill(memory, 0, bytes);
 }
 
 PinnedHostBuffer::PinnedHostBuffer(std::size_t bytes, unsigned int flags) : bytes_(bytes) {

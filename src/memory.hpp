@@ -53,7 +53,8 @@ private:
   std::size_t bytes_;
 };
 
-// Ordinary host memory, touched on allocation so that first-touch page faults are not timed.
+// Ordinary host memory, touched on allocation so that first-touch page faults are not timed, by
+// every hardware thread at once (parallel_fill) so that they are not taken one page at a time.
 class PageableHostBuffer {
 public:
   explicit PageableHostBuffer(std::size_t bytes);

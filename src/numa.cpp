@@ -1,5 +1,6 @@
 #include "numa.hpp"
 
+#include "host_bytes.hpp"
 #include "sysfs_text.hpp"
 
 #include <fmt/format.h>
@@ -200,7 +201,7 @@ NodeBoundMemory::NodeBoundMemory(std::size_t bytes, int node) : node_(node) {
     throw NodePlacementError(
         fmt::format("binding memory to NUMA node {} failed: {}", node, std::strerror(errno)));
   }
-  std::memset(mapping.get(), 0, size);
+  parallel_fill(mapping.get(), 0, size);
   const std::size_t pages = size / page;
   const std::size_t placed = pages_on_node(mapping.get(), size, node);
   if (placed != pages) {

@@ -2,6 +2,7 @@
 
 #include "cuda_error.hpp"
 #include "driver_api.hpp"
+#include "parallel.hpp"
 
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
@@ -94,9 +95,13 @@ void ManagedBuffer::return_to_host(CUstream stream) const {
   prefetch_to_host(stream);
   GPUBENCH_CU(cuStreamSynchronize, stream);
   auto* const bytes = static_cast<volatile unsigned char*>(handle_.get());
-  for (std::size_t page = 0; page < bytes_; page += host_page_bytes) {
-    bytes[page] = bytes[page];
-  }
+  parallel_chunks(bytes_, [bytes](std::size_t begin, std::size_t end) {
+    // The first byte of each page that starts in [begin, end).
+    for (std::size_t page = (begin + host_page_bytes - 1) / host_page_bytes * host_page_bytes;
+         page < end; page += host_page_bytes) {
+      bytes[page] = bytes[page];
+    }
+  });
 }
 
 } // namespace gpubench::bench

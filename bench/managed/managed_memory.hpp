@@ -51,7 +51,8 @@ public:
   void advise(ManagedAdvice advice) const;
   // Makes the host the only holder of every page: a prefetch to the host, waited for, then a
   // write of each page's first byte with the value it holds. The write is what drops the
-  // device's read-only copies of read-mostly pages, which a prefetch to the host keeps.
+  // device's read-only copies of read-mostly pages, which a prefetch to the host keeps; each is
+  // a fault the driver handles on the host, so every hardware thread writes its own pages.
   void return_to_host(CUstream stream) const;
 
 private:
