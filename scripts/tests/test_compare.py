@@ -1,4 +1,5 @@
 import gzip
+import itertools
 import json
 import subprocess
 import sys
@@ -26,7 +27,14 @@ from gbench_builder import (
 
 from gpubench_tools.cli.compare import parse_args, rules_from
 from gpubench_tools.models import comparison
-from gpubench_tools.models.comparison import SAME, SLOWER, Row, natural_key
+from gpubench_tools.models.comparison import (
+    SAME,
+    SLOWER,
+    Row,
+    mann_whitney_p,
+    natural_key,
+    reachable,
+)
 from gpubench_tools.reading.facts import strip_gb_suffixes
 from gpubench_tools.reading.result_file import load
 from gpubench_tools.reading.results import Benchmark
@@ -418,6 +426,25 @@ def test_too_few_repetitions_noted(tmp_path: Path, run_script: RunScript) -> Non
     proc = compare(tmp_path, run_script, suite(gbps=[10.0, 10.1]), suite(gbps=[5.0, 5.1]))
     assert proc.returncode == 0
     assert "too few repetitions" in proc.stdout
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_reachable_says_what_the_u_test_can_give(ties: bool) -> None:
+    """Over every size up to 20 runs a side, fully separated samples (a change no run of either
+    side hides) give p < 0.01 exactly where reachable() says so, with values that tie within a
+    side or none: where scipy approximates the p of few runs (a tie, or both sides past 8), its
+    smallest p is larger than the exact one (3 runs against 13: 0.0106, not 0.0036)."""
+    alpha = 0.01
+    for base_runs, new_runs in itertools.product(range(2, 21), repeat=2):
+        base = [100.0 + i for i in range(base_runs)]
+        new = [200.0 + i for i in range(new_runs)]
+        if ties:
+            base[1] = base[0]
+        p = mann_whitney_p(base, new)
+        assert (p < alpha) == reachable(base_runs, new_runs, alpha, ties=ties), (
+            base_runs, new_runs, p)
+        if reachable(base_runs, new_runs, alpha):
+            assert p < alpha, (base_runs, new_runs, p)
 
 
 def test_aggregates_only_uses_the_cv_aggregate(tmp_path: Path, run_script: RunScript) -> None:
