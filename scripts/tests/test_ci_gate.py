@@ -710,8 +710,8 @@ def test_too_few_runs_to_find_a_change_stop_the_gate_before_any_run(
 ) -> None:
     """2 runs against 15, or 3 against 5, can give no p < 0.01 in the U test: such a gate could
     never fail, so it stops in one line rather than pass whatever the candidate does. 3 runs
-    against 13 can, but not for a benchmark whose runs tie (scipy's p is then approximated, 0.0105
-    at the least): that gate stops too, saying so."""
+    against 13 can, but not for a benchmark whose runs hold a tie or two (scipy's p is then
+    approximated, 0.0105 at the least): that gate stops too, saying so."""
     baseline = recording(
         list(np.linspace(49.3, 50.7, baseline_runs)),
         list(np.linspace(39.8, 40.2, baseline_runs)),
@@ -723,8 +723,8 @@ def test_too_few_runs_to_find_a_change_stop_the_gate_before_any_run(
         f"gpubench-tools compare: --new-runs={gate_runs}: {gate_runs} runs against the "
         f"{baseline_runs} of "
         f"{tmp_path / 'baseline.json'} can give no p < 0.01 in the U test"
-        f"{' where values tie' if tie else ''}, so no benchmark"
-        f"{' whose runs tie' if tie else ''} could be found SLOWER or FASTER; record more runs "
+        f"{' to runs with a tie or two' if tie else ''}, so no{' such' if tie else ''} benchmark "
+        "could be found SLOWER or FASTER; record more runs "
         "(gpubench-tools gate: GPUBENCH_RUNS)\n"
     ), proc.stdout
     assert not calls(tmp_path / "build")

@@ -447,6 +447,18 @@ def test_reachable_says_what_the_u_test_can_give(ties: bool) -> None:
             assert p < alpha, (base_runs, new_runs, p)
 
 
+def test_a_benchmarks_own_ties_say_whether_its_change_can_be_found() -> None:
+    """3 runs against 13: with a tie or two the U test gives no p < 0.01, and the report counts
+    the benchmark as held SAME; with every baseline run at one value (a figure that steps) the
+    ties' correction lets it."""
+    new = np.array([200.0, 201.0, 202.0])
+    one_tie = np.array([100.0, 100.0, *range(101, 112)])
+    many_ties = np.array([100.0] * 13)
+    assert comparison.separated_p(one_tie, new) >= 0.01
+    assert comparison.separated_p(many_ties, new) < 0.01
+    assert comparison.separated_p(one_tie, new) == mann_whitney_p(one_tie, new)
+
+
 def test_aggregates_only_uses_the_cv_aggregate(tmp_path: Path, run_script: RunScript) -> None:
     reps = [50.0, 50.5, 49.5]
     proc = compare(tmp_path, run_script, suite(gbps=reps, aggregates_only=True),

@@ -145,15 +145,15 @@ def too_few_runs_line(base: Result, new_runs: int, rules: Rules,
                       pattern: NameFilter | None) -> str | None:
     """Where `new_runs` runs against the most runs any of BASE's benchmarks (that `pattern`
     finds) holds can give no p < alpha, so that every verdict (or that of every benchmark whose
-    values tie) is SAME, one line saying so."""
+    runs hold a tie or two) is SAME, one line saying so."""
     names = list(base.benchmarks) if pattern is None else pattern.select(base.benchmarks)
     most = max(base.benchmarks[n].repetition_values().size for n in names)
     if reachable(most, new_runs, rules.alpha):
         return None
     tied = reachable(most, new_runs, rules.alpha, ties=False)
     return (f"--new-runs={new_runs}: {new_runs} runs against the {most} of {base.path} can give "
-            f"no p < {rules.alpha:g} in the U test{' where values tie' if tied else ''}, so no "
-            f"benchmark{' whose runs tie' if tied else ''} could be found SLOWER or FASTER; "
+            f"no p < {rules.alpha:g} in the U test{' to runs with a tie or two' if tied else ''}, "
+            f"so no{' such' if tied else ''} benchmark could be found SLOWER or FASTER; "
             "record more runs (gpubench-tools gate: GPUBENCH_RUNS)")
 
 

@@ -169,9 +169,10 @@ class _GateSteps:
 
     def _check_baseline(self) -> int:
         """An unusable baseline or compare flag, or GPUBENCH_RUNS too few against the
-        baseline's runs for any p < --alpha (a gate that could never fail), is found before the
-        runs, not minutes later: gpubench-tools compare reads the baseline against itself with
-        the flags and says why in one line. Files follow `--` and a file option's `=`, so that
+        baseline's runs for any p < --alpha (a gate that could never fail, or never for a
+        benchmark whose runs hold a tie or two), is found before the runs, not minutes later:
+        gpubench-tools compare reads the baseline against itself with the flags and says why in
+        one line. Files follow `--` and a file option's `=`, so that
         a name starting with a dash is no option. A benchmark the baseline leaves UNRESOLVED
         against itself is no unusable baseline: the comparison after the runs fails on it."""
         with open(self.folder / "report", "wb") as report:
