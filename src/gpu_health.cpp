@@ -102,13 +102,11 @@ std::optional<std::string> clock_limit_policy_name(int policy) {
   }
 }
 
-namespace {
-// NVML's totals: applications_clocks counts any limiter and low utilisation, below_base_clocks
-// any time under the base clock; both grow while the GPU idles, and neither names a cause.
+// applications_clocks counts any limiter and low utilisation, below_base_clocks any time under
+// the base clock; both grow while the GPU idles.
 bool is_clock_limit_total(const std::string& name) {
   return name == "applications_clocks" || name == "below_base_clocks";
 }
-} // namespace
 
 std::optional<std::vector<std::string>> clock_limits_that_grew(const GpuHealth& before,
                                                                const GpuHealth& after) {

@@ -64,6 +64,11 @@ struct HealthDuringRun {
 // waits for the host, which every benchmark does between batches).
 [[nodiscard]] std::optional<std::string> clock_limit_policy_name(int policy);
 
+// Whether a policy of that name is one of NVML's totals (applications_clocks,
+// below_base_clocks), which overlap the causes and name none: clock_limited_ns does not count
+// them.
+[[nodiscard]] bool is_clock_limit_total(const std::string& name);
+
 // The causes (the policies clock_limited_ns counts) whose clock-limit time grew from `before` to
 // `after`; nullopt where `after` reports none.
 [[nodiscard]] std::optional<std::vector<std::string>> clock_limits_that_grew(

@@ -67,9 +67,10 @@ public:
   // The GPU's reliability counters and state now (nvml_health.cpp); fields NVML does not report
   // stay empty. nullopt where NVML does not know the device.
   [[nodiscard]] std::optional<GpuHealth> health(const std::string& pci_bus_id) const;
-  // The health record's clock limits alone, read around every timed loop: a call into the
-  // driver of 0.64-0.75 ms per policy on an H100 (results/h100/untimed_costs/); nullopt where
-  // NVML does not know the device or reports no violation times.
+  // The health record's clock limits of the causes alone (clock_limited_ns counts no total),
+  // read around every timed loop: a call into the driver of 0.64-0.75 ms per policy on an H100
+  // (results/h100/untimed_costs/); nullopt where NVML does not know the device or reports no
+  // violation times.
   [[nodiscard]] std::optional<ClockLimits> clock_limit_ns(const std::string& pci_bus_id) const;
   // The energy the GPU has drawn since the driver loaded, in millijoules; nullopt where NVML
   // has no energy counter for it (energy_counter.hpp says how finely it steps).

@@ -112,6 +112,17 @@ TEST(GpuHealth, ClockLimitsThatGrewDuringTheRun) {
   EXPECT_EQ(clock_limit_policy_name(11), "below_base_clocks");
 }
 
+TEST(GpuHealth, OnlyNvmlsTwoTotalsAreNoCause) {
+  std::vector<std::string> totals;
+  for (int policy = 0; policy < 12; ++policy) {
+    if (const auto name = clock_limit_policy_name(policy); name && is_clock_limit_total(*name)) {
+      totals.push_back(*name);
+    }
+  }
+  EXPECT_EQ(totals, (std::vector<std::string>{"applications_clocks", "below_base_clocks"}))
+      << "the reads around a timed loop skip exactly these";
+}
+
 TEST(GpuHealth, ClockLimitedTimeIsTheLongestGrowthOfOneCause) {
   const ClockLimits before = {{"power", 100}, {"thermal", 5}, {"applications_clocks", 0},
                               {"below_base_clocks", 0}};
