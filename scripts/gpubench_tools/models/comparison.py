@@ -232,38 +232,32 @@ def change_pct(ratio: float) -> float:
     return (max(ratio, 1 / ratio) - 1) * 100 if math.isfinite(ratio) else math.nan
 
 
-def smallest_p(base_runs: int, new_runs: int, ties: bool) -> float:
-    """The smallest two-sided p the U test (mann_whitney_p) gives over this many repetitions a
-    side, that of fully separated samples, with no values that tie or with a tie or two. scipy
-    computes it exactly where a side holds at most 8 and no values tie, and otherwise by the
-    normal approximation with continuity correction, whose smallest p is larger for few runs (3
-    against 13: 0.0036 exact, 0.0106 approximated). A tie's correction narrows the
-    approximation, hardly for a tie or two, so the p without it is theirs; many ties reach lower
-    (separated_p)."""
-    exact = 2 / math.comb(base_runs + new_runs, base_runs)
-    if min(base_runs, new_runs) <= 8 and not ties:
-        return exact
-    mean = base_runs * new_runs / 2
-    sd = math.sqrt(base_runs * new_runs * (base_runs + new_runs + 1) / 12)
-    return math.erfc((mean - 0.5) / sd / math.sqrt(2))
-
-
-def reachable(base_runs: int, new_runs: int, alpha: float, ties: bool | None = None) -> bool:
-    """Whether the U test over this many repetitions a side can give p < alpha (smallest_p):
-    with a tie or two (`ties`) or none, or, where None, either way (every benchmark of a suite
-    can). Where a side has fewer than 2 no test is made, and the verdict rests on the resolution
-    alone."""
-    if base_runs < 2 or new_runs < 2:
-        return True
-    cases = (False, True) if ties is None else (ties,)
-    return all(smallest_p(base_runs, new_runs, tied) < alpha for tied in cases)
-
-
 def separated_p(base: np.ndarray, cont: np.ndarray) -> float:
     """The smallest p the U test gives to samples of these sizes and these ties within each
     side: that of NEW's values moved past all of BASE's, as a change no run hides would move
     them."""
     return mann_whitney_p(base, cont - cont.min() + base.max() + 1)
+
+
+def reachable(base_runs: int, new_runs: int, alpha: float, ties: bool | None = None) -> bool:
+    """Whether the U test over this many repetitions a side can give p < alpha: with a tie or two
+    among the runs (`ties`) or none, or, where None, either way (every benchmark of a suite can).
+    scipy computes p exactly where a side holds at most 8 and no values tie, and otherwise by the
+    normal approximation, whose smallest p is larger for few runs (3 against 13: 0.0036 exact,
+    0.0106 approximated); a tie's correction narrows it, hardly for a tie or two, so theirs is the
+    approximation's own (many ties reach lower: separated_p). Where a side has fewer than 2 no
+    test is made, and the verdict rests on the resolution alone."""
+    if base_runs < 2 or new_runs < 2:
+        return True
+    # Imported here: scipy.stats is most of the start-up time.
+    from scipy.stats import mannwhitneyu
+
+    base = np.arange(base_runs, dtype=float)
+    new = np.arange(new_runs, dtype=float) + base_runs
+    cases = (False, True) if ties is None else (ties,)
+    return all(mannwhitneyu(base, new, alternative="two-sided",
+                            method="asymptotic" if tied else "auto").pvalue < alpha
+               for tied in cases)
 
 
 def mann_whitney_p(base: Iterable[float], cont: Iterable[float]) -> float:
