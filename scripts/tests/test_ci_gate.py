@@ -132,6 +132,44 @@ def test_a_slowdown_in_every_run_fails(tmp_path: Path) -> None:
     assert lines[-1].startswith("Confirmed by 5 more runs")
 
 
+@pytest.mark.parametrize(("confirm_runs", "slow"), [("3", True), ("3", False), ("7", True)])
+def test_the_confirming_runs_are_gpubench_confirm_runs(
+    tmp_path: Path, confirm_runs: str, slow: bool
+) -> None:
+    """GPUBENCH_CONFIRM_RUNS sets how many runs confirm a change, apart from the first five: the
+    change is judged again on those alone, and stands or falls by them."""
+    again = [47.3, 47.5, 47.6, 47.7, 47.9, 47.4, 47.8] if slow else [
+        49.4, 49.8, 50.1, 50.4, 50.6, 49.9, 50.2]
+    count = int(confirm_runs)
+    proc = gate(tmp_path, runs(SLOW), runs(again[:count]), GPUBENCH_CONFIRM_RUNS=confirm_runs)
+    assert proc.returncode == (1 if slow else 0), proc.stdout + proc.stderr
+    assert ("SLOWER (confirmed)" if slow else "SAME (SLOWER not confirmed)") in proc.stdout
+    assert proc.stdout.splitlines()[-1].startswith(f"Confirmed by {count} more runs of the suite")
+    assert len(calls(tmp_path / "build")) == 5 + count
+    assert load(tmp_path / "gpubench.json").benchmarks[HTOD].repetition_values().size == 5
+    confirmed = load(tmp_path / "gpubench.confirm.json")
+    assert confirmed.benchmarks[HTOD].repetition_values().tolist() == pytest.approx(again[:count])
+
+
+def test_unset_or_empty_confirming_runs_are_as_many_as_the_first(tmp_path: Path) -> None:
+    proc = gate(tmp_path, runs(SLOW[:4]), runs([47.3, 47.5, 47.6, 47.7]), GPUBENCH_RUNS="4",
+                GPUBENCH_CONFIRM_RUNS="")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert len(calls(tmp_path / "build")) == 8
+    assert proc.stdout.splitlines()[-1].startswith("Confirmed by 4 more runs of the suite")
+
+
+def test_too_few_confirming_runs_stop_the_gate_before_any_run(tmp_path: Path) -> None:
+    """Two confirming runs against 15 can give no p < 0.01: a change found could never be
+    confirmed, so the gate stops in one line, as for too few first runs."""
+    proc = gate(tmp_path, runs(SLOW), GPUBENCH_CONFIRM_RUNS="2")
+    assert proc.returncode == 2 and proc.stderr == "", proc.stdout + proc.stderr
+    assert proc.stdout.startswith("gpubench-tools compare: --new-runs=2: 2 runs against the 15 of "
+                                  ), proc.stdout
+    assert proc.stdout.count("\n") == 1
+    assert not calls(tmp_path / "build")
+
+
 @pytest.mark.parametrize(
     ("flags", "status", "verdict"),
     [
@@ -725,7 +763,7 @@ def test_too_few_runs_to_find_a_change_stop_the_gate_before_any_run(
         f"{tmp_path / 'baseline.json'} can give no p < 0.01 in the U test"
         f"{' to runs with a tie or two' if tie else ''}, so no{' such' if tie else ''} benchmark "
         "could be found SLOWER or FASTER; record more runs "
-        "(gpubench-tools gate: GPUBENCH_RUNS)\n"
+        "(gpubench-tools gate: GPUBENCH_RUNS, GPUBENCH_CONFIRM_RUNS)\n"
     ), proc.stdout
     assert not calls(tmp_path / "build")
 
@@ -754,6 +792,10 @@ BAD_SETTINGS = [
         ]
     ],
     *[
+        ("GPUBENCH_CONFIRM_RUNS", runs, "a whole number from 2 to 1000")
+        for runs in ["1", "1001", "three", "-3", "3 ", "0x3", "99999999999999999999", "3\x1b[2J"]
+    ],
+    *[
         ("GPUBENCH_RUN_TIMEOUT", seconds, "a whole number of seconds from 1 to 86400")
         for seconds in ["0", "ten", "1.5", "86401", "-1", "99999999999999999999", "60\r"]
     ],
@@ -780,7 +822,8 @@ def test_a_setting_ci_record_does_not_take_is_the_gates_line_before_any_run(
     assert not calls(tmp_path / "build")
 
 
-@pytest.mark.parametrize("variable", ["GPUBENCH_RUNS", "GPUBENCH_RUN_TIMEOUT"])
+@pytest.mark.parametrize("variable",
+                         ["GPUBENCH_RUNS", "GPUBENCH_CONFIRM_RUNS", "GPUBENCH_RUN_TIMEOUT"])
 def test_a_bad_setting_is_found_before_the_baseline_is_read(tmp_path: Path, variable: str) -> None:
     """The settings come first: an unusable baseline, which gpubench-tools compare would name, is
     not reached."""

@@ -115,6 +115,7 @@ def test_each_run_is_a_process_of_its_own(workflow: Any, job: Any) -> None:
     """The gate records through gpubench-tools gate, which runs gpubench through
     gpubench-tools record."""
     assert int(workflow["env"]["GPUBENCH_RUNS"]) >= MIN_REPETITIONS
+    assert int(workflow["env"]["GPUBENCH_CONFIRM_RUNS"]) >= MIN_REPETITIONS
     for step in job["steps"]:
         assert "aggregates_only" not in step.get("run", "")
         # gpubench runs only through gpubench-tools gate
@@ -204,8 +205,8 @@ def run_compare_step(job: Any, tmp_path: Path, new_context: dict, report: str
     summary = tmp_path / "summary.md"
     proc = subprocess.run(["bash", "-e", "-c", compare_step(job)["run"]], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "GPUBENCH_BASELINE": "base.json",
-                               "GPUBENCH_RUNS": "5", "REPORT": report,
+                          env={**os.environ, **read()["env"], "GPUBENCH_BASELINE": "base.json",
+                               "REPORT": report,
                                "GITHUB_STEP_SUMMARY": str(summary)})
     return proc.returncode, summary.read_text(encoding="utf-8")
 
@@ -220,7 +221,9 @@ def test_summary_leads_with_the_verdict(job: Any, tmp_path: Path) -> None:
     slower = "\n".join(lines[5:10])
     assert "copy/HtoD/pinned/async/1048576" in slower and "1.25× slower" in slower
     # A regression in every run, the confirming ones too; the summary says they were taken.
-    assert lines[-1].startswith("Confirmed by 5 more runs of the suite, each change judged again")
+    confirming = read()["env"]["GPUBENCH_CONFIRM_RUNS"]
+    assert lines[-1].startswith(f"Confirmed by {confirming} more runs of the suite, each change "
+                                "judged again")
 
 
 @pytest.mark.parametrize(("report", "status"), [("", 3), ("--report", 0)])

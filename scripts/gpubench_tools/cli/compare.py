@@ -154,7 +154,7 @@ def too_few_runs_line(base: Result, new_runs: int, rules: Rules,
     return (f"--new-runs={new_runs}: {new_runs} runs against the {most} of {base.path} can give "
             f"no p < {rules.alpha:g} in the U test{' to runs with a tie or two' if tied else ''}, "
             f"so no{' such' if tied else ''} benchmark could be found SLOWER or FASTER; "
-            "record more runs (gpubench-tools gate: GPUBENCH_RUNS)")
+            "record more runs (gpubench-tools gate: GPUBENCH_RUNS, GPUBENCH_CONFIRM_RUNS)")
 
 
 def floor_pct(text: str) -> float:
@@ -232,7 +232,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--new-runs", type=run_count, metavar="N",
                         help="exit 2 where N runs of NEW against BASE's can give no p below "
                              "--alpha, so that no benchmark could be found SLOWER (scripts/"
-                             "gpubench-tools gate checks its GPUBENCH_RUNS so, before its runs)")
+                             "gpubench-tools gate checks its GPUBENCH_RUNS and "
+                             "GPUBENCH_CONFIRM_RUNS so, before its runs)")
     parser.add_argument("--missing-fails", action="store_true",
                         help=f"in a regression check, exit {MISSING_FROM_NEW} where NEW lacks "
                              "benchmarks of BASE (that --filter finds), naming them in one line "

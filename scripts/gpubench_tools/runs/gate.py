@@ -4,8 +4,11 @@ filter, minimum time, --energy, devices, --l2, --sizes; `gpubench-tools flags`; 
 another build type than the binary's --version states, which no flag gives, stops it before any
 run), compares it with the baseline (`gpubench-tools compare`), and confirms every change it
 finds before it says so. Where a benchmark is found SLOWER or FASTER, the candidate is recorded
-GPUBENCH_RUNS times more, and each change is judged again on those runs alone (gpubench-tools
-compare --confirm): it stands where they give the same verdict. Each process lands on a level of
+GPUBENCH_CONFIRM_RUNS times more (GPUBENCH_RUNS where unset), and each change is judged again on
+those runs alone (gpubench-tools compare --confirm): it stands where they give the same verdict.
+Fewer confirming runs than first ones keep a gate that finds a change short: on one H200's
+splits, 5 runs and 3 confirming ones caught what 5 and 5 did within 2 points
+(results/h200/gate_power/card_7b806b78_confirm3.txt). Each process lands on a level of
 its own, so now and then an unchanged benchmark's few runs all sit past its baseline's; fresh
 runs seldom do again, while a real change is in every run. The runs that showed a change are not
 judged again: picked for sitting far out, they would count twice. The confirming runs are whole
@@ -35,8 +38,9 @@ in progress ends (one line says so); no verdict is printed.
 Exit status: the last comparison's (0 no regression, 1 a regression or a benchmark UNRESOLVED
 without --accept-unresolved, 3 another GPU, driver, CUDA or measurement setting), or 3 before any
 run for a baseline of another build type than the binary's; 2 bad usage (a gpubench-tools compare
-flag, GPUBENCH_RUNS or GPUBENCH_RUN_TIMEOUT out of gpubench-tools record's range, GPUBENCH_RUNS too
-few against the baseline's runs for any p < --alpha), an unusable baseline (one of one process's run
+flag, GPUBENCH_RUNS or GPUBENCH_RUN_TIMEOUT out of gpubench-tools record's range,
+GPUBENCH_CONFIRM_RUNS out of the same range, GPUBENCH_RUNS or GPUBENCH_CONFIRM_RUNS too few against
+the baseline's runs for any p < --alpha), an unusable baseline (one of one process's run
 among them: gpubench-tools compare makes no regression check against it; a setting that is no text a
 flag can hold), an output that cannot be written, that is the binary or the baseline, that is no
 regular file to read back or that names the confirm file by a link, or a TMPDIR no folder can be
@@ -75,7 +79,7 @@ from gpubench_tools.runs.gate_arguments import (
 )
 from gpubench_tools.runs.messages import say, shown
 from gpubench_tools.runs.outputs_check import has_content, remove_stale, temporary_folder
-from gpubench_tools.runs.settings import SettingError, recording_settings
+from gpubench_tools.runs.settings import SettingError, confirming_runs, recording_settings
 from gpubench_tools.writing.outputs import write_stdout
 
 SCRIPT = "gpubench-tools gate"
@@ -96,6 +100,7 @@ def gate(binary: str, baseline: str, out: str, compare_flags: Sequence[str], *,
     # as it checks them, so that a bad one is the gate's line before the baseline is read.
     try:
         runs = recording_settings(environ).runs
+        confirm_runs = confirming_runs(environ, runs)
     except SettingError as error:
         say(SCRIPT, str(error))
         return BAD_USAGE
@@ -109,7 +114,7 @@ def gate(binary: str, baseline: str, out: str, compare_flags: Sequence[str], *,
     folder = temporary_folder(SCRIPT, environ)
     if folder is None:
         return BAD_USAGE
-    steps = _GateSteps(binary, baseline, compare_flags, runs, folder, environ)
+    steps = _GateSteps(binary, baseline, compare_flags, runs, confirm_runs, folder, environ)
     try:
         return steps.run(out, confirm, report=asks_for_report(compare_flags))
     except BaseException as error:
@@ -126,12 +131,13 @@ class _GateSteps:
     """The gate's steps, each a child process: where it is, for the line a stop signal gets."""
 
     def __init__(self, binary: str, baseline: str, compare_flags: Sequence[str], runs: int,
-                 folder: Path, environ: Mapping[str, str]) -> None:
+                 confirm_runs: int, folder: Path, environ: Mapping[str, str]) -> None:
         self.binary = binary
         self.baseline = baseline
         self.compare_flags = list(compare_flags)
         self.markdown = asks_for_markdown(compare_flags)
         self.runs = runs
+        self.confirm_runs = confirm_runs
         self.folder = folder
         self.environment = _tools_environment(environ)
         self.stage = "while checking the baseline"
@@ -145,7 +151,7 @@ class _GateSteps:
             return flags
         if flags:
             say(SCRIPT, f"recording with the baseline's settings: {' '.join(flags)}")
-        if (status := self._record(out, flags)) != 0:
+        if (status := self._record(out, flags, self.runs)) != 0:
             return status
         changed = self.folder / "changed"
         status = self._compare(["--missing-fails", "--changed-filter", str(changed)], out)
@@ -155,7 +161,7 @@ class _GateSteps:
             return status
         filter_text = os.fsdecode(changed.read_bytes().rstrip(b"\n"))
         say(SCRIPT, f"recording the suite again to confirm what changed: {filter_text}")
-        if (status := self._record(confirm, flags)) != 0:
+        if (status := self._record(confirm, flags, self.confirm_runs)) != 0:
             return status
         status = self._compare(["--missing-fails", f"--confirm={confirm}"], out)
         self._print_report(status)
@@ -163,20 +169,22 @@ class _GateSteps:
         # judge (of another driver, say, updated during the gate), so nothing was judged again.
         if status <= 1:
             # The filter holds benchmark names: a code span shows them as they are.
-            _print(f"\nConfirmed by {self.runs} more runs of the suite, each change judged "
+            _print(f"\nConfirmed by {self.confirm_runs} more runs of the suite, each change judged "
                    f"again on them alone: {markdown_code(filter_text)}\n")
         return status
 
     def _check_baseline(self) -> int:
-        """An unusable baseline or compare flag, or GPUBENCH_RUNS too few against the
-        baseline's runs for any p < --alpha (a gate that could never fail, or never for a
-        benchmark whose runs hold a tie or two), is found before the runs, not minutes later:
+        """An unusable baseline or compare flag, or GPUBENCH_RUNS or GPUBENCH_CONFIRM_RUNS
+        too few against the baseline's runs for any p < --alpha (a gate that could never fail,
+        or never for a benchmark whose runs hold a tie or two; the fewer of the two is checked,
+        as each is judged alone), is found before the runs, not minutes later:
         gpubench-tools compare reads the baseline against itself with the flags and says why in
         one line. Files follow `--` and a file option's `=`, so that
         a name starting with a dash is no option. A benchmark the baseline leaves UNRESOLVED
         against itself is no unusable baseline: the comparison after the runs fails on it."""
         with open(self.folder / "report", "wb") as report:
-            status = self._tool(["compare", f"--new-runs={self.runs}", *self.compare_flags,
+            status = self._tool(["compare", f"--new-runs={min(self.runs, self.confirm_runs)}",
+                                 *self.compare_flags,
                                  "--accept-unresolved", "--", self.baseline, self.baseline],
                                 subprocess.DEVNULL, report)
         if status != 0:
@@ -219,12 +227,14 @@ class _GateSteps:
         lines = flags_file.read_bytes().split(b"\n")
         return [os.fsdecode(line) for line in lines[:-1 if lines[-1] == b"" else None]]
 
-    def _record(self, out: str, flags: list[str]) -> int:
-        """gpubench-tools record of the binary into `out` with the baseline's flags, its output
-        on stderr; a stop signal is passed on to it, and it passes it on to its run."""
+    def _record(self, out: str, flags: list[str], runs: int) -> int:
+        """gpubench-tools record of `runs` runs of the binary into `out` with the baseline's
+        flags, its output on stderr; a stop signal is passed on to it, and it passes it on to
+        its run."""
         self.stage = f"while recording {out}"
         self.child = Child(_tools_argv(["record", self.binary, out, *flags]), own_group=False,
-                           passes_stop=True, env=self.environment, stdout=sys.stderr)
+                           passes_stop=True, env=dict(self.environment, GPUBENCH_RUNS=str(runs)),
+                           stdout=sys.stderr)
         status = exit_status(self.child.process.wait())
         self.child = None
         return status

@@ -7,7 +7,7 @@ Arguments after OUT.json go to every gpubench run.
   scripts/gpubench-tools record build/gpubench gpubench.json
 
 Each run may take GPUBENCH_RUN_TIMEOUT seconds (1 to 86400, default 1800: the default suite
-takes about 50 s on an H200, so only a run that hangs comes near it). A run still going then
+takes 70.6 s on an H100, so only a run that hangs comes near it). A run still going then
 gets SIGTERM, sent to its process group, on which gpubench stops between batches, and SIGKILL
 30 s later.
 

@@ -1,8 +1,9 @@
 """The recording's settings from the environment: GPUBENCH_RUNS, the number of runs (2 to 1000,
 default 5), and GPUBENCH_RUN_TIMEOUT, the seconds each run may take (1 to 86400, default 1800: the
-default suite takes about 50 s on an H200, so only a run that hangs comes near it). An empty
-variable is its default. `gpubench-tools gate`, which passes them on to `gpubench-tools record`,
-checks them so too, before its first run."""
+default suite takes 70.6 s on an H100, so only a run that hangs comes near it). An empty variable
+is its default. `gpubench-tools gate`, which passes them on to `gpubench-tools record`, checks them
+so too, before its first run, and GPUBENCH_CONFIRM_RUNS, the runs that confirm a change (2 to 1000,
+default GPUBENCH_RUNS)."""
 
 import re
 from collections.abc import Mapping
@@ -30,6 +31,12 @@ def recording_settings(environ: Mapping[str, str]) -> RecordingSettings:
         runs=_whole_number(environ, "GPUBENCH_RUNS", RUNS_DEFAULT, 2, 1000, "a whole number"),
         run_timeout_s=_whole_number(environ, "GPUBENCH_RUN_TIMEOUT", RUN_TIMEOUT_DEFAULT_S, 1,
                                     86400, "a whole number of seconds"))
+
+
+def confirming_runs(environ: Mapping[str, str], runs: int) -> int:
+    """GPUBENCH_CONFIRM_RUNS: the gate's runs that confirm a change, `runs` where unset or empty;
+    SettingError where it is out of its range."""
+    return _whole_number(environ, "GPUBENCH_CONFIRM_RUNS", runs, 2, 1000, "a whole number")
 
 
 def _whole_number(environ: Mapping[str, str], name: str, default: int, low: int, high: int,
