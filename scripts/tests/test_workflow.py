@@ -189,10 +189,11 @@ def test_a_person_can_ask_for_a_report(workflow: Any, job: Any) -> None:
     assert compare_step(job)["env"]["REPORT"] == "${{ inputs.report && '--report' || '' }}"
 
 
-def run_compare_step(job: Any, tmp_path: Path, new_context: dict, report: str
+def run_compare_step(workflow: Any, job: Any, tmp_path: Path, new_context: dict, report: str
                      ) -> tuple[int, str]:
-    """The gate step's shell, as the runner runs it, with a stand-in for build/gpubench whose
-    runs, first and confirming, are all 1.25 times slower than the baseline."""
+    """The gate step's shell, as the runner runs it with the workflow's env, with a stand-in
+    for build/gpubench whose runs, first and confirming, are all 1.25 times slower than the
+    baseline."""
     # 15 runs, as a baseline is recorded: 5 runs against 5 can give no p < 0.01 to runs with a
     # tie or two, and the gate stops before its first run.
     base = document(copy_run("HtoD", "pinned", "async", 1 << 20,
@@ -205,14 +206,14 @@ def run_compare_step(job: Any, tmp_path: Path, new_context: dict, report: str
     summary = tmp_path / "summary.md"
     proc = subprocess.run(["bash", "-e", "-c", compare_step(job)["run"]], cwd=tmp_path,
                           capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **read()["env"], "GPUBENCH_BASELINE": "base.json",
+                          env={**os.environ, **workflow["env"], "GPUBENCH_BASELINE": "base.json",
                                "REPORT": report,
                                "GITHUB_STEP_SUMMARY": str(summary)})
     return proc.returncode, summary.read_text(encoding="utf-8")
 
 
-def test_summary_leads_with_the_verdict(job: Any, tmp_path: Path) -> None:
-    status, summary = run_compare_step(job, tmp_path, {}, "")
+def test_summary_leads_with_the_verdict(workflow: Any, job: Any, tmp_path: Path) -> None:
+    status, summary = run_compare_step(workflow, job, tmp_path, {}, "")
     assert status == 1
     lines = summary.splitlines()
     assert lines[0] == "## gpubench comparison"
@@ -221,15 +222,16 @@ def test_summary_leads_with_the_verdict(job: Any, tmp_path: Path) -> None:
     slower = "\n".join(lines[5:10])
     assert "copy/HtoD/pinned/async/1048576" in slower and "1.25× slower" in slower
     # A regression in every run, the confirming ones too; the summary says they were taken.
-    confirming = read()["env"]["GPUBENCH_CONFIRM_RUNS"]
+    confirming = workflow["env"]["GPUBENCH_CONFIRM_RUNS"]
     assert lines[-1].startswith(f"Confirmed by {confirming} more runs of the suite, each change "
                                 "judged again")
 
 
 @pytest.mark.parametrize(("report", "status"), [("", 3), ("--report", 0)])
-def test_another_driver_is_named_in_the_first_line(job: Any, tmp_path: Path, report: str,
-                                                   status: int) -> None:
-    got, summary = run_compare_step(job, tmp_path, {"driver_version": "590.10"}, report)
+def test_another_driver_is_named_in_the_first_line(workflow: Any, job: Any, tmp_path: Path,
+                                                   report: str, status: int) -> None:
+    got, summary = run_compare_step(workflow, job, tmp_path, {"driver_version": "590.10"},
+                                    report)
     assert got == status
     if report:
         assert "Comparison report, not a regression check (driver_version differ)" in summary
